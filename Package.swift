@@ -1,0 +1,103 @@
+// swift-tools-version:6.0
+import PackageDescription
+import Foundation
+
+// libclang location. Debian/Ubuntu ship libclang-dev's headers and libclang.so under
+// /usr/lib/llvm-N/, which is on no default search path, so the manifest locates it:
+// $LIBCLANG_PREFIX wins (a directory holding include/clang-c/Index.h and lib/libclang.so),
+// else the newest /usr/lib/llvm-N that has both, else /usr/local and /usr.
+// Only the linter's engine gets these flags: the crash library products carry none.
+func locateLibClang() -> String? {
+    let fm = FileManager.default
+    func usable(_ prefix: String) -> Bool {
+        fm.fileExists(atPath: prefix + "/include/clang-c/Index.h")
+    }
+    if let env = ProcessInfo.processInfo.environment["LIBCLANG_PREFIX"], !env.isEmpty {
+        return env
+    }
+    let llvmDirs = ((try? fm.contentsOfDirectory(atPath: "/usr/lib")) ?? [])
+        .filter { $0.hasPrefix("llvm-") }
+        .sorted { (Int($0.dropFirst(5)) ?? 0) > (Int($1.dropFirst(5)) ?? 0) }
+        .map { "/usr/lib/" + $0 }
+    return (llvmDirs + ["/usr/local", "/usr"]).first(where: usable)
+}
+
+let libclangPrefix = locateLibClang()
+let libclangSwiftFlags: [SwiftSetting] = libclangPrefix.map {
+    [.unsafeFlags(["-Xcc", "-I\($0)/include"])]
+} ?? []
+let libclangLinkerFlags: [LinkerSetting] = libclangPrefix.map {
+    [.unsafeFlags(["-L\($0)/lib", "-Xlinker", "-rpath", "-Xlinker", "\($0)/lib"])]
+} ?? []
+
+let package = Package(
+    name: "Seam",
+    products: [
+        .executable(name: "di-lint", targets: ["di-lint"]),
+        .library(name: "DILintEngine", targets: ["DILintEngine"]),
+        .library(name: "SeamCrash", targets: ["CrashIntegration"]),
+        .executable(name: "crash-demo", targets: ["CrashDemo"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
+    ],
+    targets: [
+        // MARK: di-lint
+        .systemLibrary(
+            name: "CLibClang",
+            providers: [.apt(["libclang-dev"])]
+        ),
+        .target(
+            name: "DILintEngine",
+            dependencies: ["CLibClang", .product(name: "Yams", package: "Yams")],
+            swiftSettings: libclangSwiftFlags,
+            linkerSettings: libclangLinkerFlags
+        ),
+        .executableTarget(
+            name: "di-lint",
+            dependencies: ["DILintEngine", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            swiftSettings: libclangSwiftFlags,
+            linkerSettings: libclangLinkerFlags
+        ),
+        .testTarget(
+            name: "DILintEngineTests",
+            dependencies: ["DILintEngine"],
+            exclude: ["Fixtures"],
+            swiftSettings: libclangSwiftFlags,
+            linkerSettings: libclangLinkerFlags
+        ),
+        .testTarget(
+            name: "DILintCLITests",
+            dependencies: ["di-lint"],
+            swiftSettings: libclangSwiftFlags,
+            linkerSettings: libclangLinkerFlags
+        ),
+
+        // MARK: crash-integration library
+        .target(
+            name: "CrashRuntime",
+            linkerSettings: [.linkedLibrary("stdc++")]
+        ),
+        .target(
+            name: "CrashIntegration",
+            dependencies: ["CrashRuntime"]
+        ),
+        .executableTarget(
+            name: "CrashDemo",
+            dependencies: ["CrashIntegration"],
+            path: "Examples/CrashDemo"
+        ),
+        .testTarget(
+            name: "CrashIntegrationTests",
+            dependencies: ["CrashIntegration", "CrashRuntime"]
+        ),
+        .testTarget(
+            name: "CrashDemoTests",
+            dependencies: ["CrashIntegration"]
+        ),
+    ],
+    swiftLanguageModes: [.v5],
+    cLanguageStandard: .gnu11,
+    cxxLanguageStandard: .cxx17
+)

@@ -1,0 +1,1 @@
+#include "seam_crash_runtime.h"

@@ -1,0 +1,2 @@
+import DILintEngine
+print(DILint.libclangVersion)
