@@ -1,0 +1,45 @@
+// In-process crash capture: signal and C++ terminate monitors that write an intermediate dump.
+// Everything the handlers use is copied into static C storage by seam_capture_install();
+// at crash time they touch neither the bridge nor the container, and never allocate or lock.
+#ifndef SEAM_CAPTURE_H
+#define SEAM_CAPTURE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// What the capture layer needs, prepared by the reporter at install time. Strings are copied.
+typedef struct seam_capture_config {
+    /// Directory for pending intermediate dumps; created 0700 when missing.
+    const char *dump_directory;
+    /// Annotations the bridge provides (key/value pairs), copied at install.
+    const char *const *annotation_keys;
+    const char *const *annotation_values;
+    size_t annotation_count;
+    /// System and process info from the bridge (key/value pairs), copied at install.
+    const char *const *system_info_keys;
+    const char *const *system_info_values;
+    size_t system_info_count;
+    /// Non-zero to also catch SIGTERM (opt-in).
+    int catch_sigterm;
+} seam_capture_config;
+
+/// Installs the monitors. Returns 0, or -1 with a NUL-terminated reason in `error`.
+int seam_capture_install(const seam_capture_config *config, char *error, size_t error_size);
+/// Restores the previous handlers and closes the pending dump file.
+void seam_capture_uninstall(void);
+/// Non-zero while installed.
+int seam_capture_is_installed(void);
+
+/// The std::terminate handler the terminate monitor installed (NULL when not installed);
+/// the reporter stores it in the bridge's terminate-handler slot.
+typedef void (*seam_terminate_handler_fn)(void);
+seam_terminate_handler_fn seam_capture_terminate_handler(void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
