@@ -1,0 +1,189 @@
+import Foundation
+import Yams
+
+/// A configuration problem: bad YAML, an unknown key, a bad value. `di-lint` exits 2 on it.
+public enum ConfigError: Error, CustomStringConvertible, Equatable {
+    case invalid(String)
+    case file(path: String, problem: String)
+
+    public var description: String {
+        switch self {
+        case let .invalid(message): return message
+        case let .file(path, problem): return "\(path): \(problem)"
+        }
+    }
+}
+
+/// Per-rule settings from the `rules:` section.
+public struct RuleSettings: Equatable, Sendable {
+    public var severity: Severity?
+    public var enabled: Bool = true
+    /// Rule-specific options, as written.
+    public var options: [String: String] = [:]
+}
+
+/// Where the container may be touched: the composition root that builds the bridge.
+public struct CompositionRoot: Equatable, Sendable {
+    /// Path globs (relative to the config file's directory).
+    public var paths: [String] = []
+    /// Functions or methods (`install`, `-[Integration init]` written as `init`).
+    public var functions: [String] = []
+    /// Types (Objective-C classes, C++ classes) whose methods may touch it.
+    public var types: [String] = []
+}
+
+/// The fallback phase switch: how accesses guarded by the bridge are treated.
+public enum FallbackPolicy: String, Sendable {
+    case allow, warn, error
+}
+
+/// Everything `.di-lint.yml` can say. Command-line options are merged on top.
+public struct Configuration: Sendable {
+    public var containers: [ContainerSpec] = []
+    public var exclude: [String] = []
+    public var rules: [String: RuleSettings] = [:]
+    /// Extra flags for every libclang parse (`-I`, `-D`).
+    public var clangFlags: [String] = []
+    /// Files larger than this are reported as not parsed.
+    public var maxFileSize: Int = 16 << 20
+    /// Names of the injected bridge (property, ivar, parameter, global).
+    public var bridgeNames: [String] = ["bridge"]
+    public var fallback: FallbackPolicy = .allow
+    public var compositionRoot = CompositionRoot()
+    /// Directory the config was read from; relative globs resolve against it.
+    public var baseDirectory: String
+
+    public init(baseDirectory: String = FileManager.default.currentDirectoryPath) {
+        self.baseDirectory = baseDirectory
+    }
+
+    public static let fileName = ".di-lint.yml"
+
+    /// Finds `.di-lint.yml` from `directory` upward.
+    public static func discover(from directory: String) -> String? {
+        var url = URL(fileURLWithPath: directory).standardizedFileURL
+        while true {
+            let candidate = url.appendingPathComponent(fileName).path
+            if FileManager.default.fileExists(atPath: candidate) { return candidate }
+            let parent = url.deletingLastPathComponent()
+            if parent.path == url.path { return nil }
+            url = parent
+        }
+    }
+
+    /// Loads and validates a config file; errors name the file.
+    public static func load(path: String) throws -> Configuration {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw ConfigError.file(path: path, problem: "cannot read the file")
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw ConfigError.file(path: path, problem: "not UTF-8 text")
+        }
+        let base = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        do {
+            return try parse(yaml: text, baseDirectory: base)
+        } catch let error as ConfigError {
+            throw ConfigError.file(path: path, problem: error.description)
+        } catch {
+            throw ConfigError.file(path: path, problem: "invalid YAML: \(error)")
+        }
+    }
+
+    static let topLevelKeys: Set<String> = ["containers", "exclude", "rules", "clang-flags", "max-file-size",
+                                            "bridge", "fallback", "composition-root"]
+
+    /// Parses the YAML text of a config.
+    public static func parse(yaml text: String, baseDirectory: String) throws -> Configuration {
+        var config = Configuration(baseDirectory: baseDirectory)
+        guard let loaded = try Yams.load(yaml: text) else { return config }
+        guard let root = loaded as? [String: Any] else { throw ConfigError.invalid("the top level must be a mapping") }
+        if let unknown = Set(root.keys).subtracting(topLevelKeys).sorted().first {
+            throw ConfigError.invalid("unknown key '\(unknown)' (known: \(topLevelKeys.sorted().joined(separator: ", ")))")
+        }
+        config.containers = try strings(root["containers"], key: "containers").map(ContainerSpec.init(parsing:))
+        config.exclude = try strings(root["exclude"], key: "exclude")
+        config.clangFlags = try strings(root["clang-flags"], key: "clang-flags")
+        if let size = root["max-file-size"] {
+            guard let n = size as? Int, n > 0 else { throw ConfigError.invalid("max-file-size must be a positive number of bytes") }
+            config.maxFileSize = n
+        }
+        if root["bridge"] != nil { config.bridgeNames = try strings(root["bridge"], key: "bridge") }
+        if let f = root["fallback"] {
+            guard let s = f as? String, let policy = FallbackPolicy(rawValue: s) else {
+                throw ConfigError.invalid("fallback must be one of allow, warn, error")
+            }
+            config.fallback = policy
+        }
+        if let cr = root["composition-root"] {
+            guard let map = cr as? [String: Any] else { throw ConfigError.invalid("composition-root must be a mapping") }
+            if let unknown = Set(map.keys).subtracting(["paths", "functions", "types"]).first {
+                throw ConfigError.invalid("composition-root: unknown key '\(unknown)'")
+            }
+            config.compositionRoot = CompositionRoot(
+                paths: try strings(map["paths"], key: "composition-root.paths"),
+                functions: try strings(map["functions"], key: "composition-root.functions"),
+                types: try strings(map["types"], key: "composition-root.types"))
+        }
+        if let rules = root["rules"] {
+            guard let map = rules as? [String: Any] else { throw ConfigError.invalid("rules must be a mapping of rule id to settings") }
+            for (id, value) in map {
+                guard RuleCatalog.shared.rule(id) != nil else {
+                    throw ConfigError.invalid("rules: unknown rule '\(id)' (known: \(RuleCatalog.shared.ids.joined(separator: ", ")))")
+                }
+                config.rules[id] = try ruleSettings(id: id, value)
+            }
+        }
+        return config
+    }
+
+    static func ruleSettings(id: String, _ value: Any) throws -> RuleSettings {
+        var settings = RuleSettings()
+        if let flag = value as? Bool { settings.enabled = flag; return settings }
+        if let word = value as? String {
+            if word == "off" || word == "disabled" { settings.enabled = false; return settings }
+            guard let s = Severity(rawValue: word) else { throw ConfigError.invalid("rules.\(id): '\(word)' is not a severity (note, warning, error) or off") }
+            settings.severity = s
+            return settings
+        }
+        guard let map = value as? [String: Any] else { throw ConfigError.invalid("rules.\(id) must be a severity, off, or a mapping") }
+        for (key, v) in map {
+            switch key {
+            case "severity":
+                guard let s = (v as? String).flatMap(Severity.init(rawValue:)) else {
+                    throw ConfigError.invalid("rules.\(id).severity must be note, warning or error")
+                }
+                settings.severity = s
+            case "enabled":
+                guard let b = v as? Bool else { throw ConfigError.invalid("rules.\(id).enabled must be true or false") }
+                settings.enabled = b
+            default:
+                guard let rule = RuleCatalog.shared.rule(id), rule.options.contains(where: { $0.name == key }) else {
+                    throw ConfigError.invalid("rules.\(id): unknown option '\(key)'")
+                }
+                if let list = v as? [Any] {
+                    settings.options[key] = list.map { "\($0)" }.joined(separator: ",")
+                } else {
+                    settings.options[key] = "\(v)"
+                }
+            }
+        }
+        return settings
+    }
+
+    static func strings(_ value: Any?, key: String) throws -> [String] {
+        guard let value else { return [] }
+        if let s = value as? String { return [s] }
+        guard let list = value as? [Any] else { throw ConfigError.invalid("\(key) must be a list of strings") }
+        return try list.map {
+            guard let s = $0 as? String else { throw ConfigError.invalid("\(key) must be a list of strings, found '\($0)'") }
+            return s
+        }
+    }
+
+    /// Effective severity of a rule, or nil when it is turned off.
+    public func severity(of ruleID: String) -> Severity? {
+        let settings = rules[ruleID]
+        if settings?.enabled == false { return nil }
+        return settings?.severity ?? RuleCatalog.shared.rule(ruleID)?.defaultSeverity ?? .warning
+    }
+}

@@ -1,0 +1,106 @@
+import Foundation
+
+/// Turns the command line's paths into the list of files to lint.
+public struct FileCollector {
+    public var extensions: Set<String> = SourceLanguage.lintedExtensions
+    /// Globs (`*`, `**`, `?`) matched against paths relative to the base directory and against file names.
+    public var excludes: [String]
+    public var baseDirectory: String
+
+    public init(excludes: [String], baseDirectory: String) {
+        self.excludes = excludes
+        self.baseDirectory = baseDirectory
+    }
+
+    /// A path on the command line that does not exist.
+    public struct MissingPath: Error, CustomStringConvertible {
+        public let path: String
+        public var description: String { "\(path): no such file or directory" }
+    }
+
+    /// Files under `paths`, sorted; skips `.build`, hidden directories and excluded globs.
+    /// A file named explicitly is linted whatever its extension.
+    public func collect(_ paths: [String]) throws -> [String] {
+        var result: [String] = []
+        let fm = FileManager.default
+        for path in paths {
+            var isDirectory: ObjCBool = false
+            guard fm.fileExists(atPath: path, isDirectory: &isDirectory) else { throw MissingPath(path: path) }
+            if !isDirectory.boolValue {
+                if !isExcluded(path) { result.append(path) }
+                continue
+            }
+            walk(path, into: &result)
+        }
+        var seen = Set<String>()
+        return result.filter { seen.insert($0).inserted }.sorted()
+    }
+
+    private func walk(_ directory: String, into result: inout [String]) {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
+        for name in names.sorted() {
+            let path = directory.hasSuffix("/") ? directory + name : directory + "/" + name
+            if name.hasPrefix(".") || isExcluded(path) { continue }
+            var st = stat()
+            guard lstat(path, &st) == 0 else { continue }
+            switch st.st_mode & S_IFMT {
+            case S_IFDIR:
+                walk(path, into: &result)
+            case S_IFREG:
+                if let ext = name.split(separator: ".").last, name.contains("."), extensions.contains(String(ext)) {
+                    result.append(path)
+                }
+            default:
+                continue // symlinks and special files are not followed
+            }
+        }
+    }
+
+    func isExcluded(_ path: String) -> Bool {
+        let relative = Self.relative(path, to: baseDirectory)
+        let name = (path as NSString).lastPathComponent
+        return excludes.contains { Glob.matches($0, relative) || Glob.matches($0, name) || Glob.matches($0, path) }
+    }
+
+    /// `path` relative to `base` when it lies below it, else as given (without a leading `./`).
+    public static func relative(_ path: String, to base: String) -> String {
+        let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+        let standard = URL(fileURLWithPath: absolute).standardizedFileURL.path
+        let prefix = URL(fileURLWithPath: base).standardizedFileURL.path + "/"
+        if standard.hasPrefix(prefix) { return String(standard.dropFirst(prefix.count)) }
+        return path.hasPrefix("./") ? String(path.dropFirst(2)) : path
+    }
+}
+
+/// Shell-style globs: `*` within a path component, `**` across components, `?` one character.
+public enum Glob {
+    public static func matches(_ pattern: String, _ path: String) -> Bool {
+        match(Array(pattern.utf8)[...], Array(path.utf8)[...])
+    }
+
+    private static func match(_ p: ArraySlice<UInt8>, _ s: ArraySlice<UInt8>) -> Bool {
+        var p = p, s = s
+        while let c = p.first {
+            if c == UInt8(ascii: "*") {
+                let double = p.dropFirst().first == UInt8(ascii: "*")
+                var rest = p.dropFirst(double ? 2 : 1)
+                if double && rest.first == UInt8(ascii: "/") {
+                    // `**/` also matches no directory at all
+                    if match(rest.dropFirst(), s) { return true }
+                    rest = rest.dropFirst(0)
+                }
+                var t = s
+                while true {
+                    if match(rest, t) { return true }
+                    guard let next = t.first, double || next != UInt8(ascii: "/") else { return false }
+                    t = t.dropFirst()
+                }
+            }
+            guard let d = s.first else { return false }
+            if c != UInt8(ascii: "?") && c != d { return false }
+            if c == UInt8(ascii: "?") && d == UInt8(ascii: "/") { return false }
+            p = p.dropFirst(); s = s.dropFirst()
+        }
+        return s.isEmpty
+    }
+}

@@ -1,0 +1,146 @@
+import CLibClang
+import Foundation
+
+/// Why a file could not be linted.
+public struct ParseFailure: Error, CustomStringConvertible, Sendable {
+    public let reason: String
+    public var description: String { reason }
+}
+
+/// One parsed file: libclang's translation unit plus the token stream di-lint matches on.
+final class ParsedFile {
+    let path: String
+    let language: SourceLanguage
+    let buffer: SourceBuffer
+    let unit: CXTranslationUnit
+    let file: CXFile?
+    /// Code tokens outside comments and outside `#if 0`-style skipped blocks.
+    let tokens: [SourceToken]
+    /// Comment tokens (suppression directives live here).
+    let comments: [SourceToken]
+    /// Errors libclang reported in this file (unresolved names are expected without headers).
+    let errorCount: Int
+
+    init(path: String, language: SourceLanguage, buffer: SourceBuffer, unit: CXTranslationUnit) {
+        self.path = path
+        self.language = language
+        self.buffer = buffer
+        self.unit = unit
+        file = clang_getFile(unit, path)
+        var code: [SourceToken] = []
+        var comments: [SourceToken] = []
+        if let file {
+            let skipped = ParsedFile.skippedRanges(unit, file)
+            let start = clang_getLocationForOffset(unit, file, 0)
+            let end = clang_getLocationForOffset(unit, file, UInt32(buffer.bytes.count))
+            var raw: UnsafeMutablePointer<CXToken>?
+            var count: UInt32 = 0
+            clang_tokenize(unit, clang_getRange(start, end), &raw, &count)
+            if let raw {
+                code.reserveCapacity(Int(count))
+                var s = 0
+                for i in 0..<Int(count) {
+                    let extent = clang_getTokenExtent(unit, raw[i])
+                    let lo = ParsedFile.offset(clang_getRangeStart(extent))
+                    let hi = ParsedFile.offset(clang_getRangeEnd(extent))
+                    while s < skipped.count && skipped[s].upperBound <= lo { s += 1 }
+                    if s < skipped.count && skipped[s].contains(lo) { continue }
+                    let kind: SourceToken.Kind
+                    switch clang_getTokenKind(raw[i]) {
+                    case CXToken_Punctuation: kind = .punctuation
+                    case CXToken_Keyword: kind = .keyword
+                    case CXToken_Identifier: kind = .identifier
+                    case CXToken_Comment: kind = .comment
+                    default: kind = .literal
+                    }
+                    let token = SourceToken(kind: kind, range: lo..<max(lo, hi))
+                    if kind == .comment { comments.append(token) } else { code.append(token) }
+                }
+                clang_disposeTokens(unit, raw, count)
+            }
+        }
+        tokens = code
+        self.comments = comments
+        var errors = 0
+        for i in 0..<clang_getNumDiagnostics(unit) {
+            let d = clang_getDiagnostic(unit, i)
+            if clang_getDiagnosticSeverity(d).rawValue >= CXDiagnostic_Error.rawValue { errors += 1 }
+            clang_disposeDiagnostic(d)
+        }
+        errorCount = errors
+    }
+
+    deinit { clang_disposeTranslationUnit(unit) }
+
+    static func offset(_ location: CXSourceLocation) -> Int {
+        var offset: UInt32 = 0
+        clang_getFileLocation(location, nil, nil, nil, &offset)
+        return Int(offset)
+    }
+
+    /// Byte ranges the preprocessor skipped (`#if 0`, false `#ifdef` branches), sorted.
+    static func skippedRanges(_ unit: CXTranslationUnit, _ file: CXFile) -> [Range<Int>] {
+        guard let list = clang_getSkippedRanges(unit, file) else { return [] }
+        defer { clang_disposeSourceRangeList(list) }
+        var result: [Range<Int>] = []
+        for i in 0..<Int(list.pointee.count) {
+            let r = list.pointee.ranges[i]
+            let lo = offset(clang_getRangeStart(r)), hi = offset(clang_getRangeEnd(r))
+            if hi > lo { result.append(lo..<hi) }
+        }
+        return result.sorted { $0.lowerBound < $1.lowerBound }
+    }
+}
+
+/// Parses files with libclang. Not thread-safe: use one per worker thread.
+final class ClangParser {
+    private let index: CXIndex
+
+    init() {
+        index = clang_createIndex(0, 0)
+    }
+
+    deinit { clang_disposeIndex(index) }
+
+    static let parseOptions = UInt32(CXTranslationUnit_DetailedPreprocessingRecord.rawValue
+        | CXTranslationUnit_KeepGoing.rawValue)
+
+    /// Flags common to every parse: no warnings, no error limit, no typo correction
+    /// (a headerless file has many unresolved names, and correcting them is slow and misleading).
+    static let commonArguments = ["-w", "-ferror-limit=0", "-fno-spell-checking"]
+
+    func parse(path: String, buffer: SourceBuffer, language: SourceLanguage, arguments: [String]) throws -> ParsedFile {
+        let args = Self.commonArguments + arguments
+        var unit: CXTranslationUnit?
+        let code: CXErrorCode = withCStrings(args) { argv in
+            clang_parseTranslationUnit2(index, path, argv, Int32(args.count), nil, 0, Self.parseOptions, &unit)
+        }
+        guard code == CXError_Success, let unit else {
+            let reason: String
+            switch code {
+            case CXError_Crashed: reason = "libclang crashed while parsing it"
+            case CXError_InvalidArguments: reason = "libclang rejected the arguments: \(args.joined(separator: " "))"
+            case CXError_ASTReadError: reason = "libclang could not read the AST"
+            default: reason = "libclang could not parse it"
+            }
+            throw ParseFailure(reason: reason)
+        }
+        return ParsedFile(path: path, language: language, buffer: buffer, unit: unit)
+    }
+}
+
+func withCStrings<R>(_ strings: [String], _ body: (UnsafePointer<UnsafePointer<CChar>?>) -> R) -> R {
+    let pointers = strings.map { strdup($0) }
+    defer { pointers.forEach { free($0) } }
+    let constant = pointers.map { UnsafePointer<CChar>($0) }
+    return constant.withUnsafeBufferPointer { body($0.baseAddress!) }
+}
+
+extension CXString {
+    /// Copies and disposes the libclang string.
+    func consume() -> String {
+        defer { clang_disposeString(self) }
+        guard let c = clang_getCString(self) else { return "" }
+        return String(cString: c)
+    }
+}

@@ -1,0 +1,63 @@
+/// The source language of a file, which selects libclang's `-x` flag.
+public enum SourceLanguage: String, Codable, Sendable {
+    case c, objectiveC = "objective-c", cxx = "c++", objectiveCxx = "objective-c++"
+
+    /// Extensions di-lint lints by default.
+    public static let lintedExtensions: Set<String> = ["c", "h", "m", "mm", "cc", "cpp", "cxx", "hh", "hpp"]
+
+    /// The language for a path, reading a `.h` file's text to tell Objective-C and C++ from C.
+    public static func detect(path: String, contents: UnsafeRawBufferPointer) -> SourceLanguage {
+        switch path.split(separator: ".").last.map(String.init) ?? "" {
+        case "m": return .objectiveC
+        case "mm": return .objectiveCxx
+        case "c": return .c
+        case "cc", "cpp", "cxx", "hh", "hpp": return .cxx
+        default: return sniffHeader(contents)
+        }
+    }
+
+    /// Objective-C directives win; then C++ keywords; else C.
+    static func sniffHeader(_ text: UnsafeRawBufferPointer) -> SourceLanguage {
+        let objcMarkers = ["@interface", "@protocol", "@implementation", "@class", "@property", "#import", "@end", "NS_ASSUME_NONNULL"]
+        let cxxMarkers = ["class ", "namespace ", "template<", "template <", "std::", "public:", "private:", "extern \"C++\"", "constexpr "]
+        let isObjC = objcMarkers.contains { text.containsASCII($0) }
+        let isCxx = cxxMarkers.contains { text.containsASCII($0) }
+        switch (isObjC, isCxx) {
+        case (true, true): return .objectiveCxx
+        case (true, false): return .objectiveC
+        case (false, true): return .cxx
+        default: return .c
+        }
+    }
+
+    /// The language flags di-lint passes to libclang (and the benchmark to `clang -fsyntax-only`).
+    public func clangArguments(isHeader: Bool) -> [String] {
+        let header = isHeader ? "-header" : ""
+        let objc = ["-fobjc-runtime=gnustep-2.0", "-fobjc-arc", "-fblocks"]
+        switch self {
+        case .c: return ["-x", "c\(header)", "-std=gnu11"]
+        case .objectiveC: return ["-x", "objective-c\(header)"] + objc
+        case .cxx: return ["-x", "c++\(header)", "-std=gnu++17"]
+        case .objectiveCxx: return ["-x", "objective-c++\(header)", "-std=gnu++17"] + objc
+        }
+    }
+}
+
+extension UnsafeRawBufferPointer {
+    /// Plain byte search for an ASCII needle.
+    func containsASCII(_ needle: String) -> Bool {
+        let n = Array(needle.utf8)
+        guard n.count <= count, let first = n.first else { return false }
+        var i = 0
+        let last = count - n.count
+        while i <= last {
+            if self[i] == first {
+                var j = 1
+                while j < n.count && self[i + j] == n[j] { j += 1 }
+                if j == n.count { return true }
+            }
+            i += 1
+        }
+        return false
+    }
+}

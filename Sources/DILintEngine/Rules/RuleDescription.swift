@@ -1,0 +1,88 @@
+import Foundation
+import Yams
+
+/// A rule option, as documented in its `Rules/` file.
+public struct RuleOption: Equatable, Sendable {
+    public var name: String
+    public var summary: String
+    public var defaultValue: String
+}
+
+/// A code sample from a rule file; `↓` marks where a triggering example must be reported.
+public struct RuleExample: Equatable, Sendable {
+    public var code: String
+    public var language: SourceLanguage
+    /// Extra `.di-lint.yml` text for this example, on top of the rule file's `example-config`.
+    public var config: String?
+    /// The file name the example is linted as (defaults to `example.<ext>`).
+    public var fileName: String?
+}
+
+/// Everything a rule file in `Rules/` says about a rule.
+public struct RuleDescription: Equatable, Sendable {
+    public var id: String
+    public var summary: String
+    public var rationale: String
+    /// The seed pitfall or anti-pattern the rule prevents.
+    public var pitfall: String
+    public var defaultSeverity: Severity
+    public var options: [RuleOption]
+    /// Config every example is linted with.
+    public var exampleConfig: String
+    public var triggering: [RuleExample]
+    public var nonTriggering: [RuleExample]
+
+    /// Parses one rule file.
+    public static func parse(yaml text: String, source: String) throws -> RuleDescription {
+        func fail(_ problem: String) -> ConfigError { .file(path: source, problem: problem) }
+        guard let map = try Yams.load(yaml: text) as? [String: Any] else { throw fail("a rule file must be a mapping") }
+        func string(_ key: String, required: Bool = true) throws -> String {
+            if let s = map[key] as? String { return s.trimmingCharacters(in: .whitespacesAndNewlines) }
+            if required { throw fail("missing '\(key)'") }
+            return ""
+        }
+        guard let severity = Severity(rawValue: try string("severity")) else { throw fail("severity must be note, warning or error") }
+        let options = try ((map["options"] as? [[String: Any]]) ?? []).map { o -> RuleOption in
+            guard let name = o["name"] as? String, let summary = o["summary"] as? String else { throw fail("each option needs name and summary") }
+            return RuleOption(name: name, summary: summary, defaultValue: o["default"].map { "\($0)" } ?? "")
+        }
+        func examples(_ key: String) throws -> [RuleExample] {
+            guard let list = map[key] as? [[String: Any]] else { throw fail("missing '\(key)' examples") }
+            return try list.map { e in
+                guard let code = e["code"] as? String else { throw fail("\(key): each example needs 'code'") }
+                let languageName = (e["language"] as? String) ?? "objective-c"
+                guard let language = SourceLanguage(rawValue: languageName) else { throw fail("\(key): unknown language '\(languageName)'") }
+                return RuleExample(code: code, language: language, config: e["config"] as? String, fileName: e["file"] as? String)
+            }
+        }
+        let description = RuleDescription(
+            id: try string("id"), summary: try string("summary"), rationale: try string("rationale"),
+            pitfall: try string("pitfall"), defaultSeverity: severity, options: options,
+            exampleConfig: try string("example-config", required: false),
+            triggering: try examples("triggering"), nonTriggering: try examples("non-triggering"))
+        guard source.hasSuffix("\(description.id).yml") else { throw fail("file name must be '\(description.id).yml'") }
+        return description
+    }
+}
+
+/// The rules this build of di-lint knows, from the `Rules/` files embedded at build time.
+public struct RuleCatalog: Sendable {
+    public let rules: [RuleDescription]
+
+    public static let shared: RuleCatalog = {
+        do {
+            return try RuleCatalog(files: EmbeddedRules.files)
+        } catch {
+            fatalError("embedded Rules/ are invalid (run scripts/generate-rule-catalog): \(error)")
+        }
+    }()
+
+    /// Parses rule files given as (file name, YAML text).
+    public init(files: [(name: String, text: String)]) throws {
+        rules = try files.map { try RuleDescription.parse(yaml: $0.text, source: $0.name) }.sorted { $0.id < $1.id }
+    }
+
+    public var ids: [String] { rules.map(\.id) }
+
+    public func rule(_ id: String) -> RuleDescription? { rules.first { $0.id == id } }
+}

@@ -1,0 +1,39 @@
+import ArgumentParser
+import DILintEngine
+import Foundation
+
+/// `di-lint`: the root command. `lint` runs when no subcommand is named.
+struct DILintCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "di-lint",
+        abstract: "Find direct dependency-container access in C, Objective-C and C++ code, and gate its migration.",
+        version: DILintVersion.current,
+        subcommands: [LintCommand.self, RulesCommand.self],
+        defaultSubcommand: LintCommand.self)
+}
+
+/// Exit codes: 0 clean, 1 findings at error severity, 2 usage or configuration error.
+enum ExitStatus {
+    static let clean: Int32 = 0
+    static let findings: Int32 = 1
+    static let usage: Int32 = 2
+}
+
+@main
+enum Main {
+    static func main() {
+        do {
+            var command = try DILintCommand.parseAsRoot()
+            try command.run()
+        } catch let code as ExitCode {
+            exit(code.rawValue)
+        } catch {
+            let exitCode = DILintCommand.exitCode(for: error)
+            if exitCode == .success {
+                DILintCommand.exit(withError: error) // --help, --version
+            }
+            FileHandle.standardError.write(Data((DILintCommand.fullMessage(for: error) + "\n").utf8))
+            exit(ExitStatus.usage)
+        }
+    }
+}

@@ -1,2 +1,0 @@
-import DILintEngine
-print(DILint.libclangVersion)
