@@ -6,13 +6,35 @@ public struct LintResult: Sendable {
     public var findings: [Finding]
     /// Files looked at (including those that could not be parsed).
     public var filesChecked: Int
-    /// Files parsed by libclang (the rest had no container name in them, or failed).
+    /// Files parsed by libclang (the rest had no container name in them, came from the cache, or failed).
     public var filesParsed: Int
     public var filesFailed: Int
+    /// Files whose outcome came from the incremental cache.
+    public var filesCached: Int = 0
     public var seconds: Double
 
     public var errorCount: Int { findings.filter { $0.severity == .error }.count }
     public var warningCount: Int { findings.filter { $0.severity == .warning }.count }
+}
+
+/// What linting one file produced; cacheable, keyed by the file's content and the run's settings.
+public struct FileOutcome: Codable, Sendable {
+    /// Findings of the file rules, before suppressions.
+    var findings: [Finding] = []
+    /// Facts for project rules, by rule id.
+    var facts: [String: Data] = [:]
+    var suppressions = Suppressions()
+    var parsed = false
+    var failed = false
+    /// Set when the outcome was read from the cache rather than computed.
+    var fromCache = false
+}
+
+/// Stores file outcomes between runs (see `--cache`).
+public protocol OutcomeCache: AnyObject, Sendable {
+    /// The outcome stored for this file content, if any.
+    func outcome(path: String, content: [UInt8]) -> FileOutcome?
+    func store(_ outcome: FileOutcome, path: String, content: [UInt8])
 }
 
 /// Runs the rules over files, in parallel, with one libclang index per worker thread.
@@ -24,12 +46,17 @@ public final class Linter: @unchecked Sendable {
     public var jobs = ProcessInfo.processInfo.activeProcessorCount
     /// Per-file compile arguments from a compilation database, by absolute path.
     public var compileArguments: [String: [String]] = [:]
+    public var cache: OutcomeCache?
 
     private let finder: ContainerAccessFinder
+    private let activeFileRules: [(FileRule, Severity)]
+    private let activeProjectRules: [(ProjectRule, Severity)]
 
     public init(configuration: Configuration) {
         self.configuration = configuration
         finder = ContainerAccessFinder(specs: configuration.containers)
+        activeFileRules = fileRules.compactMap { rule in configuration.severity(of: rule.id).map { (rule, $0) } }
+        activeProjectRules = projectRules.compactMap { rule in configuration.severity(of: rule.id).map { (rule, $0) } }
     }
 
     /// Lints the given files (see `FileCollector` to turn paths into files).
@@ -41,9 +68,9 @@ public final class Linter: @unchecked Sendable {
         for _ in 0..<workers {
             group.enter()
             let thread = Thread { [self] in
-                let parser = ClangParser()
+                var parser: ClangParser?
                 while let i = queue.take() {
-                    queue.store(lintOne(files[i], parser: parser), at: i)
+                    queue.store(outcome(for: files[i], parser: &parser), at: i)
                 }
                 group.leave()
             }
@@ -51,47 +78,68 @@ public final class Linter: @unchecked Sendable {
             thread.start()
         }
         group.wait()
-        let outcomes = queue.results
-        let all = outcomes.compactMap { $0 }
-        return LintResult(findings: all.flatMap(\.findings).sorted(by: Finding.ordered),
-                          filesChecked: files.count,
-                          filesParsed: all.filter(\.parsed).count,
-                          filesFailed: all.filter(\.failed).count,
-                          seconds: Date().timeIntervalSince(start))
-    }
+        let outcomes = queue.results.map { $0 ?? FileOutcome() }
+        let paths = files.map(displayPath)
 
-    struct FileOutcome {
+        // Project rules report into files; every finding then meets its file's suppressions.
+        var findingsByFile = Dictionary(grouping: zip(paths, outcomes).flatMap { $1.findings }, by: \.path)
+        for (rule, severity) in activeProjectRules {
+            let facts = zip(paths, outcomes).compactMap { path, o in o.facts[rule.id].map { (path: path, facts: $0) } }
+            for f in rule.finish(facts: facts, configuration: configuration, severity: severity) {
+                findingsByFile[f.path, default: []].append(f)
+            }
+        }
         var findings: [Finding] = []
-        var parsed = false
-        var failed = false
+        for (path, outcome) in zip(paths, outcomes) {
+            findings += applySuppressions(findingsByFile[path] ?? [], outcome.suppressions, path: path)
+        }
+        return LintResult(findings: findings.sorted(by: Finding.ordered),
+                          filesChecked: files.count,
+                          filesParsed: outcomes.filter(\.parsed).count,
+                          filesFailed: outcomes.filter(\.failed).count,
+                          filesCached: outcomes.filter(\.fromCache).count,
+                          seconds: Date().timeIntervalSince(start))
     }
 
     private func displayPath(_ path: String) -> String {
         path.hasPrefix("./") ? String(path.dropFirst(2)) : path
     }
 
-    private func lintOne(_ path: String, parser: ClangParser) -> FileOutcome {
-        let shown = displayPath(path)
-        func failure(_ reason: String) -> FileOutcome {
-            guard let severity = configuration.severity(of: EngineRuleID.parseFailure) else { return FileOutcome(failed: true) }
-            return FileOutcome(findings: [Finding(rule: EngineRuleID.parseFailure, path: shown, line: 1, column: 1,
-                                                  severity: severity, message: "file not linted: \(reason)")],
-                               failed: true)
-        }
+    private func failure(_ path: String, _ reason: String) -> FileOutcome {
+        guard let severity = configuration.severity(of: EngineRuleID.parseFailure) else { return FileOutcome(failed: true) }
+        return FileOutcome(findings: [Finding(rule: EngineRuleID.parseFailure, path: displayPath(path), line: 1, column: 1,
+                                              severity: severity, message: "file not linted: \(reason)")],
+                           failed: true)
+    }
+
+    private func outcome(for path: String, parser: inout ClangParser?) -> FileOutcome {
         var st = stat()
-        guard stat(path, &st) == 0 else { return failure("cannot read it (\(String(cString: strerror(errno))))") }
+        guard stat(path, &st) == 0 else { return failure(path, "cannot read it (\(String(cString: strerror(errno))))") }
         if Int(st.st_size) > configuration.maxFileSize {
-            return failure("it is \(st.st_size) bytes, over the \(configuration.maxFileSize)-byte limit (max-file-size)")
+            return failure(path, "it is \(st.st_size) bytes, over the \(configuration.maxFileSize)-byte limit (max-file-size)")
         }
-        guard let data = FileManager.default.contents(atPath: path) else { return failure("cannot read it") }
+        guard let data = FileManager.default.contents(atPath: path) else { return failure(path, "cannot read it") }
         let bytes = [UInt8](data)
-        if let nul = bytes.firstIndex(of: 0) { return failure("binary file (NUL byte at offset \(nul))") }
+        if var cached = cache?.outcome(path: path, content: bytes) {
+            cached.fromCache = true
+            return cached
+        }
+        let result = lint(path: path, bytes: bytes, parser: &parser)
+        if !result.failed { cache?.store(result, path: path, content: bytes) }
+        return result
+    }
+
+    /// Whether every file must be parsed: project rules need every function, not only the files naming a container.
+    private var needsEveryFile: Bool { parseEveryFile || !activeProjectRules.isEmpty }
+
+    private func lint(path: String, bytes: [UInt8], parser: inout ClangParser?) -> FileOutcome {
+        if let nul = bytes.firstIndex(of: 0) { return failure(path, "binary file (NUL byte at offset \(nul))") }
         let (language, mentions) = bytes.withUnsafeBytes { raw -> (SourceLanguage, Bool) in
             let language = SourceLanguage.detect(path: path, contents: raw)
             let anchors = configuration.containers.flatMap(\.anchorIdentifiers) + ["di-lint:"]
             return (language, anchors.contains { raw.containsASCII($0) })
         }
-        if !mentions && !parseEveryFile { return FileOutcome() }
+        if !mentions && !needsEveryFile { return FileOutcome() }
         let buffer = SourceBuffer(bytes: bytes)
         let isHeader = ["h", "hh", "hpp"].contains((path as NSString).pathExtension)
         var arguments = language.clangArguments(isHeader: isHeader)
@@ -100,31 +148,28 @@ public final class Linter: @unchecked Sendable {
             arguments = database + (language == .objectiveC || language == .objectiveCxx ? ["-fobjc-runtime=gnustep-2.0"] : [])
         }
         arguments += configuration.clangFlags
+        if parser == nil { parser = ClangParser() }
         let parsed: ParsedFile
         do {
-            parsed = try parser.parse(path: path, buffer: buffer, language: language, arguments: arguments)
+            parsed = try parser!.parse(path: path, buffer: buffer, language: language, arguments: arguments)
         } catch {
-            return failure("\(error)")
+            return failure(path, "\(error)")
         }
-        let context = FileContext(file: parsed, displayPath: shown, configuration: configuration,
+        let context = FileContext(file: parsed, displayPath: displayPath(path), configuration: configuration,
                                   accesses: finder.find(in: parsed))
-        var findings: [Finding] = []
-        for rule in fileRules {
-            guard let severity = configuration.severity(of: rule.id) else { continue }
-            findings += rule.check(context, severity: severity)
-        }
-        findings = applySuppressions(findings, context)
-        return FileOutcome(findings: findings, parsed: true)
+        var outcome = FileOutcome(parsed: true)
+        for (rule, severity) in activeFileRules { outcome.findings += rule.check(context, severity: severity) }
+        for (rule, _) in activeProjectRules { outcome.facts[rule.id] = rule.collect(context) }
+        outcome.suppressions = Suppressions(comments: parsed.comments, buffer: buffer)
+        return outcome
     }
 
-    private func applySuppressions(_ findings: [Finding], _ context: FileContext) -> [Finding] {
-        var suppressions = Suppressions(comments: context.file.comments, buffer: context.file.buffer)
-        var kept = findings.filter { !suppressions.suppresses(rule: $0.rule, line: $0.line) }
-        let buffer = context.file.buffer
+    private func applySuppressions(_ findings: [Finding], _ suppressions: Suppressions, path: String) -> [Finding] {
+        var suppressions = suppressions
+        var kept = findings.filter { $0.rule == EngineRuleID.parseFailure || !suppressions.suppresses(rule: $0.rule, line: $0.line) }
         func at(_ line: Int, _ column: Int, rule: String, _ message: String) -> Finding? {
             guard let severity = configuration.severity(of: rule) else { return nil }
-            return Finding(rule: rule, path: context.displayPath, line: line, column: column, severity: severity,
-                           message: message, snippet: buffer.lineText(line).trimmingCharacters(in: .whitespaces))
+            return Finding(rule: rule, path: path, line: line, column: column, severity: severity, message: message)
         }
         for s in suppressions.directives {
             let rules = s.rules.map { $0.sorted().joined(separator: ",") } ?? "all rules"
@@ -152,7 +197,7 @@ private final class WorkQueue: @unchecked Sendable {
     private let lock = NSLock()
     private var next = 0
     private let count: Int
-    private(set) var results: [Linter.FileOutcome?]
+    private(set) var results: [FileOutcome?]
 
     init(count: Int) {
         self.count = count
@@ -166,7 +211,7 @@ private final class WorkQueue: @unchecked Sendable {
         return next - 1
     }
 
-    func store(_ outcome: Linter.FileOutcome, at index: Int) {
+    func store(_ outcome: FileOutcome, at index: Int) {
         lock.lock(); defer { lock.unlock() }
         results[index] = outcome
     }

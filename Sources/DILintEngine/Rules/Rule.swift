@@ -1,3 +1,5 @@
+import Foundation
+
 /// What a rule sees of one file.
 struct FileContext {
     let file: ParsedFile
@@ -20,8 +22,21 @@ protocol FileRule {
     func check(_ context: FileContext, severity: Severity) -> [Finding]
 }
 
-/// The file rules this build implements, by id. `RuleCatalogTests` checks they match `Rules/`.
+/// A rule that needs the whole run (a call graph across files): it extracts facts from each
+/// file on the worker threads, then reports once every file is in.
+protocol ProjectRule {
+    var id: String { get }
+    /// Facts of one file, encoded so that the incremental cache can keep them. Thread-safe.
+    func collect(_ context: FileContext) -> Data?
+    /// Findings from the facts of every file (`nil` facts are files that gave none).
+    func finish(facts: [(path: String, facts: Data)], configuration: Configuration, severity: Severity) -> [Finding]
+}
+
+/// The file rules this build implements. `RuleCatalogTests` checks they match `Rules/`.
 let fileRules: [FileRule] = [ContainerAccessRule()]
+
+/// The project rules this build implements.
+let projectRules: [ProjectRule] = []
 
 /// Rules the engine itself reports (no per-file logic of their own).
 enum EngineRuleID {

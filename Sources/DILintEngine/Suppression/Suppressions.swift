@@ -5,8 +5,8 @@
 ///     // di-lint:disable RULE[,RULE] -- reason   …   // di-lint:enable RULE
 ///
 /// No rule list (or `all`) means every rule. A reason after ` -- ` is required.
-struct Suppression {
-    enum Scope { case nextLine, sameLine, block }
+struct Suppression: Codable {
+    enum Scope: String, Codable { case nextLine, sameLine, block }
     var scope: Scope
     /// nil means every rule.
     var rules: Set<String>?
@@ -17,10 +17,13 @@ struct Suppression {
     var used = false
 }
 
-struct Suppressions {
+struct Suppressions: Codable {
+    struct Malformed: Codable { var line: Int; var column: Int; var problem: String }
     private(set) var directives: [Suppression] = []
     /// Directives that could not be understood, with why.
-    private(set) var malformed: [(line: Int, column: Int, problem: String)] = []
+    private(set) var malformed: [Malformed] = []
+
+    init() {}
 
     init(comments: [SourceToken], buffer: SourceBuffer) {
         var open: [Int] = [] // indices of block directives waiting for their enable
@@ -42,7 +45,7 @@ struct Suppressions {
             }
             let words = body.split(whereSeparator: { $0 == " " || $0 == "," || $0 == "\t" }).map(String.init)
             guard let verb = words.first else {
-                malformed.append((start, column, "empty di-lint directive"))
+                malformed.append(Malformed(line: start, column: column, problem: "empty di-lint directive"))
                 continue
             }
             let ruleList = Array(words.dropFirst())
@@ -61,10 +64,10 @@ struct Suppressions {
                     let i = open.remove(at: k)
                     directives[i].lines = directives[i].line...max(directives[i].line, start)
                 } else {
-                    malformed.append((start, column, "'di-lint:enable' with no open 'di-lint:disable' for \(rules.map { $0.sorted().joined(separator: ",") } ?? "all rules")"))
+                    malformed.append(Malformed(line: start, column: column, problem: "'di-lint:enable' with no open 'di-lint:disable' for \(rules.map { $0.sorted().joined(separator: ",") } ?? "all rules")"))
                 }
             default:
-                malformed.append((start, column, "unknown di-lint directive '\(verb)' (use disable-next-line, disable-line, disable, enable)"))
+                malformed.append(Malformed(line: start, column: column, problem: "unknown di-lint directive '\(verb)' (use disable-next-line, disable-line, disable, enable)"))
             }
         }
     }
