@@ -11,6 +11,8 @@ public struct LintResult: Sendable {
     public var filesFailed: Int
     /// Files whose outcome came from the incremental cache.
     public var filesCached: Int = 0
+    /// Every container and bridge access found, whatever its kind, suppressed or not (for progress reports).
+    public var accesses: [AccessRecord] = []
     public var seconds: Double
 
     public var errorCount: Int { findings.filter { $0.severity == .error }.count }
@@ -21,6 +23,8 @@ public struct LintResult: Sendable {
 public struct FileOutcome: Codable, Sendable {
     /// Findings of the file rules, before suppressions.
     var findings: [Finding] = []
+    /// Every container and bridge access, whatever its kind.
+    var accesses: [AccessRecord] = []
     /// Facts for project rules, by rule id.
     var facts: [String: Data] = [:]
     var suppressions = Suppressions()
@@ -98,6 +102,7 @@ public final class Linter: @unchecked Sendable {
                           filesParsed: outcomes.filter(\.parsed).count,
                           filesFailed: outcomes.filter(\.failed).count,
                           filesCached: outcomes.filter(\.fromCache).count,
+                          accesses: outcomes.flatMap(\.accesses),
                           seconds: Date().timeIntervalSince(start))
     }
 
@@ -136,7 +141,7 @@ public final class Linter: @unchecked Sendable {
         if let nul = bytes.firstIndex(of: 0) { return failure(path, "binary file (NUL byte at offset \(nul))") }
         let (language, mentions) = bytes.withUnsafeBytes { raw -> (SourceLanguage, Bool) in
             let language = SourceLanguage.detect(path: path, contents: raw)
-            let anchors = configuration.containers.flatMap(\.anchorIdentifiers) + ["di-lint:"]
+            let anchors = configuration.containers.flatMap(\.anchorIdentifiers) + configuration.bridgeNames + ["di-lint:"]
             return (language, anchors.contains { raw.containsASCII($0) })
         }
         if !mentions && !needsEveryFile { return FileOutcome() }
@@ -155,9 +160,14 @@ public final class Linter: @unchecked Sendable {
         } catch {
             return failure(path, "\(error)")
         }
-        let context = FileContext(file: parsed, displayPath: displayPath(path), configuration: configuration,
-                                  accesses: finder.find(in: parsed))
+        let shown = displayPath(path)
+        let accesses = AccessClassifier.classify(finder.find(in: parsed), in: parsed, displayPath: shown, configuration: configuration)
+        let context = FileContext(file: parsed, displayPath: shown, configuration: configuration, accesses: accesses)
         var outcome = FileOutcome(parsed: true)
+        outcome.accesses = accesses.map { a in
+            let (line, column) = buffer.lineColumn(of: a.offset)
+            return AccessRecord(path: shown, line: line, column: column, access: a.access)
+        }
         for (rule, severity) in activeFileRules { outcome.findings += rule.check(context, severity: severity) }
         for (rule, _) in activeProjectRules { outcome.facts[rule.id] = rule.collect(context) }
         outcome.suppressions = Suppressions(comments: parsed.comments, buffer: buffer)

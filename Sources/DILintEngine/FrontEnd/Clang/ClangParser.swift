@@ -72,6 +72,18 @@ final class ParsedFile {
 
     deinit { clang_disposeTranslationUnit(unit) }
 
+    /// Index of the code token starting at `offset`, if any.
+    func tokenIndex(at offset: Int) -> Int? {
+        var lo = 0, hi = tokens.count - 1
+        while lo <= hi {
+            let mid = (lo + hi) / 2
+            let start = tokens[mid].range.lowerBound
+            if start == offset { return mid }
+            if start < offset { lo = mid + 1 } else { hi = mid - 1 }
+        }
+        return nil
+    }
+
     static func offset(_ location: CXSourceLocation) -> Int {
         var offset: UInt32 = 0
         clang_getFileLocation(location, nil, nil, nil, &offset)
