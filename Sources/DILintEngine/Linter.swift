@@ -145,6 +145,10 @@ public final class Linter: @unchecked Sendable {
             return (language, anchors.contains { raw.containsASCII($0) })
         }
         if !mentions && !needsEveryFile { return FileOutcome() }
+        let depth = Self.squareBracketDepth(bytes)
+        if depth > Self.maxSquareBracketDepth {
+            return failure(path, "square brackets nest \(depth) deep; libclang 14 overflows its stack on Objective-C messages nested past a few thousand, so di-lint does not parse files beyond \(Self.maxSquareBracketDepth)")
+        }
         let buffer = SourceBuffer(bytes: bytes)
         let isHeader = ["h", "hh", "hpp"].contains((path as NSString).pathExtension)
         var arguments = language.clangArguments(isHeader: isHeader)
@@ -172,6 +176,18 @@ public final class Linter: @unchecked Sendable {
         for (rule, _) in activeProjectRules { outcome.facts[rule.id] = rule.collect(context) }
         outcome.suppressions = Suppressions(comments: parsed.comments, buffer: buffer)
         return outcome
+    }
+
+    /// Clang's `-fbracket-depth` guard covers parentheses and braces but not Objective-C message brackets.
+    static let maxSquareBracketDepth = 1000
+
+    /// The deepest `[` nesting in the raw bytes (comments and strings included: an over-estimate is harmless).
+    static func squareBracketDepth(_ bytes: [UInt8]) -> Int {
+        var depth = 0, deepest = 0
+        for b in bytes {
+            if b == UInt8(ascii: "[") { depth += 1; deepest = max(deepest, depth) } else if b == UInt8(ascii: "]") { depth = max(0, depth - 1) }
+        }
+        return deepest
     }
 
     private func applySuppressions(_ findings: [Finding], _ suppressions: Suppressions, path: String) -> [Finding] {
