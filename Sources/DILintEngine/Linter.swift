@@ -153,14 +153,16 @@ public final class Linter: @unchecked Sendable {
         let isHeader = ["h", "hh", "hpp"].contains((path as NSString).pathExtension)
         var arguments = language.clangArguments(isHeader: isHeader)
         let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
-        if let database = compileArguments[absolute] {
+        let database = compileArguments[absolute]
+        if let database {
             arguments = database + (language == .objectiveC || language == .objectiveCxx ? ["-fobjc-runtime=gnustep-2.0"] : [])
         }
         arguments += configuration.clangFlags
         if parser == nil { parser = ClangParser() }
         let parsed: ParsedFile
         do {
-            parsed = try parser!.parse(path: path, buffer: buffer, language: language, arguments: arguments)
+            parsed = try parser!.parse(path: path, buffer: buffer, language: language, arguments: arguments,
+                                       trustAllSkippedBlocks: database != nil)
         } catch {
             return failure(path, "\(error)")
         }
