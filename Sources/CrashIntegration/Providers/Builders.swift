@@ -24,15 +24,10 @@ public protocol CrashIntegrationSessionHandlerBuilder {
 }
 
 extension CrashIntegrationSessionHandlerBuilder {
-    /// A handler keeping session records under `<dumpDirectory>/sessions`.
     public func makeCrashIntegrationSessionHandler(options: CrashIntegrationOptions,
                                                    bridge: CrashBridge) throws
         -> CrashIntegrationSessionHandler {
-        let directory = URL(fileURLWithPath: options.dumpDirectory).appendingPathComponent("sessions")
-        return CrashIntegrationSessionHandler(
-            crashWrapper: CrashWrapper(bridge: bridge),
-            store: try SessionFileStore(directory: directory.path),
-            bridge: bridge)
+        try CrashIntegrationSessionHandler.standard(options: options, bridge: bridge)
     }
 }
 

@@ -18,6 +18,15 @@ public final class CrashIntegrationSessionHandler {
                   notificationCenter: bridge.notificationCenter)
     }
 
+    /// The production handler: records under `<dumpDirectory>/sessions`, state from the bridge.
+    public static func standard(options: CrashIntegrationOptions,
+                                bridge: CrashBridge) throws -> CrashIntegrationSessionHandler {
+        let directory = URL(fileURLWithPath: options.dumpDirectory).appendingPathComponent("sessions")
+        return CrashIntegrationSessionHandler(crashWrapper: CrashWrapper(bridge: bridge),
+                                              store: try SessionFileStore(directory: directory.path),
+                                              bridge: bridge)
+    }
+
     /// Plain services, for tests.
     init(crashWrapper: CrashWrapper, store: SessionFileStore, dateProvider: DateProvider,
          notificationCenter: NotificationCenterWrapper) {
