@@ -5,7 +5,8 @@
 /// - the else branch of `b ? b.x : C.shared.x`, or GNU `b ?: C.shared`;
 /// - the then branch of `!b ? C.shared.x : b.x`;
 /// - the else block of `if (b) {…} else {…}`, or the then block of `if (!b) {…}` / `if (b == nil) …`;
-/// - a statement after `if (b) { … return …; }` in the same block (early return).
+/// - a statement after `if (b) { … return …; }` in the same block (early return);
+/// - the right operand of `b || C…` or `!b && C…` (short-circuit evaluation).
 /// Anything else — a check of another variable, the then branch of `b ? …` — stays `direct`.
 struct AccessClassifier {
     let file: ParsedFile
@@ -107,6 +108,12 @@ struct AccessClassifier {
                 switch w {
                 case ";", ",", "=", "return", "{", "}":
                     return false
+                case "||":
+                    // `b || C…` evaluates the container only without a bridge
+                    return bridgePolarity(conditionRange(endingBefore: i)) == true
+                case "&&":
+                    // `!b && C…` likewise
+                    return bridgePolarity(conditionRange(endingBefore: i)) == false
                 case "?":
                     // we are in the then branch
                     return bridgePolarity(conditionRange(endingBefore: i)) == false

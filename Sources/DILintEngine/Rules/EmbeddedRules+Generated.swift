@@ -77,7 +77,8 @@ pitfall: >-
 rationale: |
   di-lint tells a guarded access (a fallback) from a direct one by the bridge check around it:
   the else branch of `b ? b.x : C.shared.x` or `b ?: C.shared`, the else block of `if (b)`, the
-  then block of `if (!b)` or `if (b == nil)`, and the statements after `if (b) { return …; }`.
+  then block of `if (!b)` or `if (b == nil)`, the statements after `if (b) { return …; }`, and
+  the right operand of `b || C…` or `!b && C…`.
   A check of another variable, or a container access in the branch that runs *with* the bridge,
   stays a direct access. Which names count as the bridge is set by `bridge:` in `.di-lint.yml`.
   The severity is the migration's phase switch, `fallback: allow | warn | error` (default allow:

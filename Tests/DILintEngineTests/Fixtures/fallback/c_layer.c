@@ -15,6 +15,16 @@ void reporter_post(struct reporter *r, const char *name) {
     }
 }
 
+int reporter_available(struct reporter *r) {
+    return r->bridge != NULL || container_shared() != NULL; /* expect: container-fallback@33 container_shared() */
+}
+
+int reporter_missing(struct reporter *r) {
+    return !r->bridge && container_shared() == NULL; /* expect: container-fallback@26 container_shared() */
+}
+
 void reporter_wrong(struct reporter *r) {
+    int x = r->other || container_shared(); /* expect: container-access@25 container_shared() */
+    int y = r->bridge && container_shared(); /* expect: container-access@26 container_shared() */
     double t = r->other ? r->other->now() : container_shared()->now(); /* expect: container-access@45 container_shared()->now */
 }
