@@ -19,6 +19,9 @@
 static const int k_signals[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP, SIGTERM};
 #define SIGNAL_COUNT (sizeof k_signals / sizeof k_signals[0])
 #define LOSER_WAIT_MS 5000
+/// How long a thread that lost the race keeps waiting, after the dump is written, for the
+/// owner's chained handler to end the process before it chains the signal itself.
+#define LOSER_PARK_MS 20000
 #define ALTSTACK_SIZE (128 * 1024)
 
 static struct sigaction g_previous[SIGNAL_COUNT];
@@ -88,6 +91,16 @@ static void wait_for_dump(void) {
     for (int i = 0; i < LOSER_WAIT_MS && !g_dump_done; i++) nanosleep(&pause, NULL);
 }
 
+/// Only the owner chains to the previous handler. If every crashing thread did, the Swift
+/// runtime's backtracer would be entered by several threads in turn, and it stalls or hangs
+/// when that happens. A loser stays here (signals unblocked, so a backtracer can pause it)
+/// until the owner's chained handler ends the process; it chains itself only if that has not
+/// happened after LOSER_PARK_MS, e.g. because the previous handler recovered from the fault.
+static void park_while_owner_chains(void) {
+    struct timespec pause = {0, 1000000};
+    for (int i = 0; i < LOSER_PARK_MS; i++) nanosleep(&pause, NULL);
+}
+
 static void write_dump(int signal, siginfo_t *info, void *ucontext) {
     uint64_t entry = seam_monotonic_ns();
     struct timespec real;
@@ -115,8 +128,12 @@ static void on_signal(int signal, siginfo_t *info, void *ucontext) {
     int saved_errno = errno;
     pid_t self = (pid_t)syscall(SYS_gettid);
     pid_t owner = 0;
-    if (getpid() != g_seam_state.install_pid || g_seam_state.dump_fd < 0) {
-        // A forked child, or the dump is already written: not ours to capture.
+    if (getpid() != g_seam_state.install_pid) {
+        // A forked child: not ours to capture.
+    } else if (g_seam_state.dump_fd < 0) {
+        // The dump is already written; its owner chains the signal, this thread waits.
+        pid_t writer = atomic_load(&g_owner_tid);
+        if (writer != 0 && writer != self) park_while_owner_chains();
     } else if (atomic_compare_exchange_strong(&g_owner_tid, &owner, self)) {
         write_dump(signal, info, ucontext);
         g_dump_done = 1;
@@ -128,6 +145,7 @@ static void on_signal(int signal, siginfo_t *info, void *ucontext) {
         }
     } else {
         wait_for_dump();   // another thread is writing the one dump this process gets
+        if (g_dump_done) park_while_owner_chains();
     }
     restore_previous_handlers();
     pass_on(signal, info, ucontext);
