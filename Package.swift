@@ -85,8 +85,19 @@ let package = Package(
         ),
         .executableTarget(
             name: "CrashDemo",
-            dependencies: ["CrashIntegration"],
-            path: "Examples/CrashDemo"
+            dependencies: [
+                "CrashIntegration", "CrashDemoSupport",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Examples/CrashDemo",
+            exclude: ["README.md"]
+        ),
+        // crash-demo's crash triggers that need C/C++ (integer division, a C++ throw).
+        .target(
+            name: "CrashDemoSupport",
+            path: "Examples/CrashDemoSupport",
+            cSettings: [.unsafeFlags(["-fno-omit-frame-pointer"])],
+            cxxSettings: [.unsafeFlags(["-fno-omit-frame-pointer"])]
         ),
         // Test-only: a child process that installs capture directly and crashes on command.
         .target(
@@ -101,7 +112,12 @@ let package = Package(
         ),
         .testTarget(
             name: "CrashIntegrationTests",
-            dependencies: ["CrashIntegration", "CrashRuntime", "UploadProbe"]
+            dependencies: ["CrashIntegration", "CrashRuntime", "UploadProbe", "SeamTestSupport"]
+        ),
+        // Test-only: the loopback HTTP server shared by the upload and crash-demo tests.
+        .target(
+            name: "SeamTestSupport",
+            path: "Tests/SeamTestSupport"
         ),
         // Test-only: one upload pass in its own process (killed mid-upload, raced by tests).
         .executableTarget(
@@ -111,7 +127,7 @@ let package = Package(
         ),
         .testTarget(
             name: "CrashDemoTests",
-            dependencies: ["CrashIntegration"]
+            dependencies: ["CrashIntegration", "CrashDemo", "SeamTestSupport"]
         ),
     ],
     swiftLanguageModes: [.v5],

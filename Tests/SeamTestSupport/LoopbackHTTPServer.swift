@@ -8,26 +8,27 @@ import Darwin
 /// A small real HTTP/1.1 server on 127.0.0.1 (ephemeral port) for upload tests: one thread
 /// per connection, `Connection: close` answers, every complete request recorded. The responder
 /// decides each answer, or stalls (holds the connection unanswered until `stop()`).
-final class LoopbackHTTPServer: @unchecked Sendable {
-    struct Request {
-        let method: String
-        let path: String
+/// Shared by the test targets (`SeamTestSupport`).
+public final class LoopbackHTTPServer: @unchecked Sendable {
+    public struct Request {
+        public let method: String
+        public let path: String
         /// Header names lower-cased.
-        let headers: [String: String]
-        let body: Data
-        var reportID: String? { headers["x-seam-report-id"] }
+        public let headers: [String: String]
+        public let body: Data
+        public var reportID: String? { headers["x-seam-report-id"] }
     }
 
-    enum Reply {
+    public enum Reply {
         case status(Int, body: String = "")
         case stall
     }
 
     /// Gets each request and its 0-based arrival index.
-    typealias Responder = @Sendable (Request, Int) -> Reply
+    public typealias Responder = @Sendable (Request, Int) -> Reply
 
-    let port: UInt16
-    var endpoint: URL { URL(string: "http://127.0.0.1:\(port)/crash-reports")! }
+    public let port: UInt16
+    public var endpoint: URL { URL(string: "http://127.0.0.1:\(port)/crash-reports")! }
 
     private let listener: Int32
     private let lock = NSCondition()
@@ -36,7 +37,7 @@ final class LoopbackHTTPServer: @unchecked Sendable {
     private var connections: Set<Int32> = []
     private var stopped = false
 
-    init(responder: @escaping Responder) throws {
+    public init(responder: @escaping Responder) throws {
         self.responder = responder
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw ServerError("socket: \(String(cString: strerror(errno)))") }
@@ -63,18 +64,18 @@ final class LoopbackHTTPServer: @unchecked Sendable {
     deinit { stop() }
 
     /// Requests received so far, in arrival order.
-    var requests: [Request] {
+    public var requests: [Request] {
         lock.lock(); defer { lock.unlock() }
         return received
     }
 
-    func setResponder(_ newResponder: @escaping Responder) {
+    public func setResponder(_ newResponder: @escaping Responder) {
         lock.lock(); defer { lock.unlock() }
         responder = newResponder
     }
 
     /// Waits until at least `count` requests arrived; false on timeout.
-    func waitForRequests(_ count: Int, timeout: TimeInterval = 5) -> Bool {
+    public func waitForRequests(_ count: Int, timeout: TimeInterval = 5) -> Bool {
         let deadline = Date(timeIntervalSinceNow: timeout)
         lock.lock(); defer { lock.unlock() }
         while received.count < count {
@@ -84,7 +85,7 @@ final class LoopbackHTTPServer: @unchecked Sendable {
     }
 
     /// Stops accepting, drops every open connection and releases stalled ones.
-    func stop() {
+    public func stop() {
         lock.lock()
         let wasStopped = stopped
         stopped = true
@@ -194,7 +195,7 @@ private let noSignal = Int32(MSG_NOSIGNAL)
 private let noSignal: Int32 = 0
 #endif
 
-struct ServerError: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
+public struct ServerError: Error, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
 }

@@ -1,0 +1,109 @@
+import ArgumentParser
+import CrashIntegration
+import Foundation
+
+/// `crash-demo --store DIR launch [--upload URL]`: a normal start of the app. Installs crash
+/// capture, turns the dumps earlier launches left into reports (one JSON line each on stdout),
+/// uploads them if asked, and reports the launch status as one JSON line on stderr.
+struct LaunchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "launch",
+        abstract: "Start normally: report earlier crashes, optionally upload them.")
+
+    @ParentCommand var demo: CrashDemo
+
+    @Option(help: "Collector URL to POST each pending report to.")
+    var upload: String?
+
+    @Option(help: "Seconds to wait for each upload answer.")
+    var uploadTimeout: Double = 10
+
+    @Option(help: "Upload attempts per report in this launch.")
+    var uploadAttempts: Int = 3
+
+    func validate() throws {
+        if let upload, URL(string: upload)?.scheme?.hasPrefix("http") != true {
+            throw ValidationError("--upload: \"\(upload)\" is not an http(s) URL")
+        }
+    }
+
+    func run() throws {
+        let store = DemoStore(path: demo.store)
+        let integration = try store.startCrashIntegration(command: "launch")
+        var status = LaunchStatus(crashedLastLaunch: integration.bridge.crashedLastLaunch,
+                                  activeSecondsSinceLastCrash: integration.bridge.activeDurationSinceLastCrash)
+
+        let reports = try processPendingDumps(store)
+        for report in reports {
+            print(report)
+        }
+        status.newReports = reports.count
+
+        if let upload, let endpoint = URL(string: upload) {
+            let summary = try uploadPendingReports(store, to: endpoint)
+            FileHandle.standardError.write(Data("crash-demo: \(summary)\n".utf8))
+            status.record(summary)
+        }
+        FileHandle.standardError.write(Data("\(LaunchStatus.linePrefix)\(try status.json())\n".utf8))
+
+        integration.bridge.notificationCenter.post(name: .seamAppWillTerminate)
+        integration.uninstall()
+    }
+
+    /// Processes the dumps earlier launches left; returns each new report as one JSON line.
+    private func processPendingDumps(_ store: DemoStore) throws -> [String] {
+        []  // filled in when the capture branch's processing lands
+    }
+
+    /// Starts one upload pass over `reports/` in the background and waits for it to finish.
+    private func uploadPendingReports(_ store: DemoStore, to endpoint: URL) throws -> UploadSummary {
+        let uploader = ReportUploader(
+            reportsDirectory: store.reports,
+            transport: HTTPReportTransport(endpoint: endpoint, timeout: .milliseconds(Int64(uploadTimeout * 1000))),
+            retry: UploadRetryPolicy(maxAttempts: uploadAttempts, baseDelay: .milliseconds(500)))
+        let pass = uploader.startProcessingPendingReports(priority: .userInitiated)
+        return try waitFor(pass)
+    }
+}
+
+/// What `launch` learned, written to stderr as `crash-demo status: {json}`.
+struct LaunchStatus: Encodable {
+    static let linePrefix = "crash-demo status: "
+
+    let crashedLastLaunch: Bool
+    let activeSecondsSinceLastCrash: Double
+    var newReports = 0
+    var uploaded: Int?
+    var uploadWillRetry: Int?
+    var uploadRejected: Int?
+
+    mutating func record(_ summary: UploadSummary) {
+        uploaded = summary.uploaded.count
+        uploadWillRetry = summary.willRetry.count
+        uploadRejected = summary.rejected.count
+    }
+
+    func json() throws -> String {
+        let encoder = JSONEncoder()
+        encoder.keyEncodingStrategy = .convertToSnakeCase
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(self), as: UTF8.self)
+    }
+}
+
+/// Blocks the calling (non-concurrency) thread until `task` finishes.
+private func waitFor<T: Sendable>(_ task: Task<T, Error>) throws -> T {
+    let outcome = TaskOutcome<T>()
+    Task {
+        do { outcome.result = .success(try await task.value) } catch { outcome.result = .failure(error) }
+        outcome.done.signal()
+    }
+    outcome.done.wait()
+    return try outcome.result!.get()
+}
+
+/// A task's result handed to a waiting thread; written once before `done` is signalled.
+private final class TaskOutcome<T>: @unchecked Sendable {
+    var result: Result<T, Error>?
+    let done = DispatchSemaphore(value: 0)
+}
