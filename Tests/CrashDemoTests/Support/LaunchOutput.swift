@@ -1,0 +1,103 @@
+import Foundation
+
+/// The parts of a final crash report (one JSON line of `crash-demo launch`) the tests check.
+/// Decoded independently of the library's types, from the wire format.
+struct ReportLine: Decodable {
+    struct Signal: Decodable {
+        let number: Int
+        let name: String
+    }
+
+    struct Exception: Decodable {
+        let type: String
+        let what: String?
+    }
+
+    struct Frame: Decodable {
+        let address: String
+        let module: String?
+        let function: String?
+    }
+
+    struct CrashedThread: Decodable {
+        let name: String?
+        let frames: [Frame]
+    }
+
+    let signal: Signal?
+    let exception: Exception?
+    let crashedThread: CrashedThread?
+    let annotations: [String: String]
+
+    /// The raw line, for failure messages and byte-level comparisons.
+    var json = ""
+
+    enum CodingKeys: String, CodingKey {
+        case signal, exception, crashedThread, annotations
+    }
+
+    /// The crashed thread's function names, innermost first ("?" where unsymbolicated).
+    var functions: [String] { crashedThread?.frames.map { $0.function ?? "?" } ?? [] }
+
+    /// The first crashed-thread frame whose function contains `name`.
+    func frame(named name: String) -> Frame? {
+        crashedThread?.frames.first { $0.function?.contains(name) == true }
+    }
+}
+
+/// `crash-demo status: {...}` on stderr.
+struct LaunchStatusLine: Decodable {
+    static let prefix = "crash-demo status: "
+
+    let crashedLastLaunch: Bool
+    let newReports: Int
+    let uploaded: Int?
+    let uploadWillRetry: Int?
+    let uploadRejected: Int?
+}
+
+enum LaunchOutputError: Error, CustomStringConvertible {
+    case noStatusLine(stderr: String)
+    case badLine(String, Error)
+
+    var description: String {
+        switch self {
+        case .noStatusLine(let stderr): return "no \"\(LaunchStatusLine.prefix)\" line on stderr:\n\(stderr)"
+        case .badLine(let line, let error): return "cannot decode \(line): \(error)"
+        }
+    }
+}
+
+extension ChildRun {
+    private static let decoder: JSONDecoder = {
+        let decoder = JSONDecoder()
+        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        return decoder
+    }()
+
+    /// Every stdout line, decoded as a report.
+    func reports() throws -> [ReportLine] {
+        try stdout.split(separator: "\n").map { line in
+            do {
+                var report = try Self.decoder.decode(ReportLine.self, from: Data(line.utf8))
+                report.json = String(line)
+                return report
+            } catch {
+                throw LaunchOutputError.badLine(String(line), error)
+            }
+        }
+    }
+
+    /// The status line `launch` writes on stderr.
+    func status() throws -> LaunchStatusLine {
+        guard let line = stderr.split(separator: "\n").last(where: { $0.hasPrefix(LaunchStatusLine.prefix) }) else {
+            throw LaunchOutputError.noStatusLine(stderr: stderr)
+        }
+        let json = line.dropFirst(LaunchStatusLine.prefix.count)
+        do {
+            return try Self.decoder.decode(LaunchStatusLine.self, from: Data(json.utf8))
+        } catch {
+            throw LaunchOutputError.badLine(String(line), error)
+        }
+    }
+}
