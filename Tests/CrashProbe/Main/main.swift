@@ -24,7 +24,7 @@ func install(directory: String, mode: String) {
         config.system_info_keys = UnsafePointer(base + 2)
         config.system_info_values = UnsafePointer(base + 4)
         config.system_info_count = 2
-        config.catch_sigterm = mode == "term" ? 1 : 0
+        config.catch_sigterm = mode == "term" ? 1 : 0   // "term-uncaught" leaves SIGTERM alone
         return directory.withCString { dir in
             config.dump_directory = dir
             return seam_capture_install(&config, &error, error.count)
@@ -61,7 +61,7 @@ case "ill": crash_probe_ill()
 case "fpe": crash_probe_fpe()
 case "abrt": crash_probe_abort()
 case "trap": crash_probe_trap()
-case "term": crash_probe_term()
+case "term", "term-uncaught": crash_probe_term()
 case "cxx": crash_probe_throw_cxx()
 case "swift": print(crashInSwift([nil]))
 case "threads": crash_probe_threads(8)
@@ -74,6 +74,10 @@ case "nested-segv":
 case "allocate-in-handler":
     seam_capture_set_handler_hook_for_testing(crash_probe_hook_allocate)
     crash_probe_segv()
+case "wait":
+    // Stays alive (its dump file locked and empty) until standard input closes.
+    while getchar() != EOF {}
+    exit(0)
 case "exit":
     print("allocations seen: \(crash_probe_allocation_count())")
     seam_capture_uninstall()
