@@ -104,6 +104,7 @@ static void write_dump(int signal, siginfo_t *info, void *ucontext) {
         seam_writer_end_all(&g_writer);
         seam_writer_u64(&g_writer, SEAM_DK_NESTED_SIGNAL, (uint64_t)g_nested_signal);
     }
+    seam_writer_flush(&g_writer);   // so the exit time below covers writing the dump
     seam_writer_u64(&g_writer, SEAM_DK_HANDLER_EXIT_MONO_NS, seam_monotonic_ns());
     seam_writer_finish(&g_writer);
     close(g_seam_state.dump_fd);

@@ -32,6 +32,19 @@ final class CaptureRobustnessTests: XCTestCase {
         }
     }
 
+    func testLibraryLoadedAfterInstallIsListedWithItsBuildID() throws {
+        let runner = CrashProbeRunner(dumpDirectory: try makeTemporaryDirectory(self, "dlopen"))
+        let dump = try assertCapturedCrash(try runner.run("dlopen-segv"), signal: SIGSEGV, mode: "dlopen-segv")
+        let modules = dump.root.array(key(SEAM_DK_MODULES))
+        let zlib = try XCTUnwrap(modules.first { $0.string(key(SEAM_DK_MODULE_PATH))?.contains("libz.so") == true },
+                                 "\(modules.compactMap { $0.string(key(SEAM_DK_MODULE_PATH)) })")
+        XCTAssertEqual(zlib.uint64(key(SEAM_DK_MODULE_SOURCE)), UInt64(SEAM_MODULE_SOURCE_LINK_MAP.rawValue))
+        XCTAssertEqual(zlib.bytes(key(SEAM_DK_MODULE_BUILD_ID))?.count, 20)
+        XCTAssertGreaterThan(zlib.uint64(key(SEAM_DK_MODULE_END)) ?? 0, zlib.uint64(key(SEAM_DK_MODULE_START)) ?? 0)
+        let probe = modules.first { $0.string(key(SEAM_DK_MODULE_PATH))?.hasSuffix("/CrashProbe") == true }
+        XCTAssertEqual(probe?.uint64(key(SEAM_DK_MODULE_SOURCE)), UInt64(SEAM_MODULE_SOURCE_INSTALL.rawValue))
+    }
+
     func testTripwireCatchesAnAllocationInsideTheHandler() throws {
         // Positive control: proves the interposed allocator is live inside the handler.
         let runner = CrashProbeRunner(dumpDirectory: try makeTemporaryDirectory(self, "alloc"))
