@@ -32,6 +32,13 @@ final class CaptureRobustnessTests: XCTestCase {
         }
     }
 
+    func testStackOverflowIsCapturedOnTheAlternateStack() throws {
+        let runner = CrashProbeRunner(dumpDirectory: try makeTemporaryDirectory(self, "overflow"))
+        let dump = try assertCapturedCrash(try runner.run("overflow"), signal: SIGSEGV, mode: "overflow")
+        let frames = dump.root.map(key(SEAM_DK_CRASHED_THREAD))?.array(key(SEAM_DK_FRAMES)) ?? []
+        XCTAssertEqual(frames.count, 128, "the recursion is walked up to the frame cap")
+    }
+
     func testLibraryLoadedAfterInstallIsListedWithItsBuildID() throws {
         let runner = CrashProbeRunner(dumpDirectory: try makeTemporaryDirectory(self, "dlopen"))
         let dump = try assertCapturedCrash(try runner.run("dlopen-segv"), signal: SIGSEGV, mode: "dlopen-segv")

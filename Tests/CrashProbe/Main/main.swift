@@ -65,6 +65,7 @@ case "term", "term-uncaught": crash_probe_term()
 case "cxx": crash_probe_throw_cxx()
 case "swift": print(crashInSwift([nil]))
 case "threads": crash_probe_threads(8)
+case "overflow": print(crash_probe_overflow(0))
 case "dlopen-segv":
     // A library loaded after install must still be listed: found through r_debug at crash time.
     guard dlopen("libz.so.1", RTLD_NOW) != nil else { fputs("CrashProbe: dlopen libz failed\n", stderr); exit(4) }
