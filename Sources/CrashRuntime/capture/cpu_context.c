@@ -133,6 +133,7 @@ void seam_walk_stack(const void *ucontext, const seam_module_set *modules, seam_
     out->count = 0;
     push(out, p.pc, SEAM_FRAME_TRUST_CONTEXT);
     uintptr_t fp = p.fp;
+    int first_pushed = 0;   // the scan already pushed the return address of the first record
 #if defined(__aarch64__)
     if (p.lr != 0 && seam_modules_find_exec(modules, p.lr) != NULL) push(out, p.lr, SEAM_FRAME_TRUST_LINK_REGISTER);
 #else
@@ -142,6 +143,7 @@ void seam_walk_stack(const void *ucontext, const seam_module_set *modules, seam_
         // The frame-pointer register holds something else (code built without frame
         // pointers): find the nearest real frame record by scanning.
         fp = scan_stack(modules, p.sp, p.sp + SEAM_MAX_SCAN_WORDS * sizeof(uintptr_t), 1, out);
+        first_pushed = fp != 0;
     }
 #endif
     uintptr_t lowest = p.sp;
@@ -149,7 +151,8 @@ void seam_walk_stack(const void *ucontext, const seam_module_set *modules, seam_
         uintptr_t record[2];   // saved frame pointer, return address
         if (fp < lowest || (fp & (sizeof(uintptr_t) - 1)) != 0) break;
         if (seam_safe_read((const void *)fp, record, sizeof record) != 0 || record[1] == 0) break;
-        if (out->address[out->count - 1] != record[1]) push(out, record[1], SEAM_FRAME_TRUST_FRAME_POINTER);
+        if (!first_pushed) push(out, record[1], SEAM_FRAME_TRUST_FRAME_POINTER);
+        first_pushed = 0;
         if (!plausible_frame(record[0], fp)) break;
         lowest = fp;
         fp = record[0];
