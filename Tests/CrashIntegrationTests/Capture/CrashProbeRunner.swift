@@ -36,7 +36,7 @@ struct CrashProbeRunner {
             let probe = directory.appendingPathComponent("CrashProbe")
             if FileManager.default.isExecutableFile(atPath: probe.path) { return probe }
         }
-        throw XCTSkip("CrashProbe not built; looked in \(candidates.map(\.path)). Run `swift build --product CrashProbe`.")
+        throw ProbeMissing(searched: candidates.map(\.path))
     }
 
     /// Runs `CrashProbe <dumpDirectory> <mode>`; fails the test if it outlives `timeout`.
@@ -84,6 +84,15 @@ struct CrashProbeRunner {
     func dumpFiles() -> [URL] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: dumpDirectory.path)) ?? []
         return names.filter { $0.hasSuffix(".seamdump") }.sorted().map { dumpDirectory.appendingPathComponent($0) }
+    }
+}
+
+/// The CrashProbe executable was not found: a failure, never a skip, so the crash tests
+/// cannot pass without running.
+struct ProbeMissing: Error, CustomStringConvertible {
+    let searched: [String]
+    var description: String {
+        "CrashProbe not built; looked in \(searched). `swift build` (or `swift build --product CrashProbe`) builds it."
     }
 }
 

@@ -87,6 +87,25 @@ final class DumpProcessingTests: XCTestCase {
         XCTAssertEqual(report.signal?.name, "SIGSEGV", "what was written before the cut is kept")
     }
 
+    func testModuleWhoseBuildIDDiffersFromTheFileIsNotUsedForSymbols() throws {
+        let root = try makeTemporaryDirectory(self, "buildid")
+        let runner = CrashProbeRunner(dumpDirectory: root.appendingPathComponent("pending"))
+        let dumpURL = try XCTUnwrap(try runner.run("segv").dumps.first)
+        var bytes = [UInt8](try Data(contentsOf: dumpURL))
+        let probe = try XCTUnwrap(IntermediateDump(bytes: bytes).root.array(key(SEAM_DK_MODULES))
+            .first { $0.string(key(SEAM_DK_MODULE_PATH))?.hasSuffix("/CrashProbe") == true })
+        let buildID = try XCTUnwrap(probe.bytes(key(SEAM_DK_MODULE_BUILD_ID)))
+        let at = try XCTUnwrap((0...(bytes.count - buildID.count)).first { Array(bytes[$0..<$0 + buildID.count]) == buildID })
+        bytes[at] ^= 0xFF   // as if a newer build had replaced the executable since the crash
+        try Data(bytes).write(to: dumpURL)
+        let summary = try processIntermediateDumps(in: runner.dumpDirectory, into: root.appendingPathComponent("reports"))
+        let report = try loadReport(try XCTUnwrap(summary.reports.first))
+        XCTAssertEqual(report.modules.first { $0.path.hasSuffix("/CrashProbe") }?.symbols, "build_id_mismatch")
+        let top = try XCTUnwrap(report.crashedThread?.frames.first)
+        XCTAssertNil(top.function, "symbols of another build would name the wrong function")
+        XCTAssertNotNil(top.moduleOffset)
+    }
+
     func testLiveProcessDumpIsLeftAloneAndItsEmptyDumpDiscardedAfterExit() throws {
         let root = try makeTemporaryDirectory(self, "live")
         let pending = root.appendingPathComponent("pending"), reports = root.appendingPathComponent("reports")
