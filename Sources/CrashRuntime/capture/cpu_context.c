@@ -135,8 +135,9 @@ void seam_walk_stack(const void *ucontext, const seam_module_set *modules, seam_
     uintptr_t fp = p.fp;
     int first_pushed = 0;   // the scan already pushed the return address of the first record
 #if defined(__aarch64__)
+    // Valid for a leaf function; in others it may repeat a frame, hence its own trust value.
     if (p.lr != 0 && seam_modules_find_exec(modules, p.lr) != NULL) push(out, p.lr, SEAM_FRAME_TRUST_LINK_REGISTER);
-#else
+#endif
     if (fp == p.sp || plausible_frame(fp, p.sp)) {
         scan_stack(modules, p.sp, fp, 0, out);
     } else {
@@ -145,7 +146,6 @@ void seam_walk_stack(const void *ucontext, const seam_module_set *modules, seam_
         fp = scan_stack(modules, p.sp, p.sp + SEAM_MAX_SCAN_WORDS * sizeof(uintptr_t), 1, out);
         first_pushed = fp != 0;
     }
-#endif
     uintptr_t lowest = p.sp;
     while (out->count < SEAM_MAX_FRAMES) {
         uintptr_t record[2];   // saved frame pointer, return address

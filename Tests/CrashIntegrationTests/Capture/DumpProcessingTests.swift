@@ -66,6 +66,12 @@ final class DumpProcessingTests: XCTestCase {
         XCTAssertEqual(report.exception?.what, "probe: uncaught runtime_error")
     }
 
+    func testNonStandardExceptionHasTypeButNoWhat() throws {
+        let (report, _) = try crashAndProcess("cxx-int", signal: SIGABRT)
+        XCTAssertEqual(report.exception?.type, "int")
+        XCTAssertNil(report.exception?.what)
+    }
+
     func testNestedCrashGivesAnIncompleteReport() throws {
         let (report, _) = try crashAndProcess("nested", signal: SIGABRT)
         XCTAssertTrue(report.incomplete)
