@@ -1,5 +1,6 @@
-// libFuzzer entry point for the intermediate-dump reader (built by scripts/fuzz-dump-reader).
-// Any crash, sanitizer report or broken invariant is a finding.
+// libFuzzer entry point for the intermediate-dump reader and the report builder that consumes
+// its tree (built by scripts/fuzz-dump-reader). Any crash, sanitizer report or broken
+// invariant is a finding.
 import CrashRuntime
 
 @_cdecl("LLVMFuzzerTestOneInput")
@@ -12,5 +13,8 @@ public func fuzzDumpReader(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     if dump.isComplete && bytes.last != UInt8(SEAM_DUMP_END_DOCUMENT.rawValue) {
         fatalError("complete dump that does not end with END_DOCUMENT")
     }
+    _ = builder.report(for: dump, fileName: "fuzz.seamdump")
     return 0
 }
+
+private let builder = ReportBuilder(symbolicator: Symbolicator())

@@ -18,8 +18,15 @@ struct ELFSymbolTable {
         case notELF64
     }
 
+    /// Largest module file read: module paths come from the dump, which may be corrupt, so a
+    /// path naming a device or a huge file must not stall processing.
+    static let maxFileBytes = 1 << 30
+
     init(path: String) throws {
-        guard let data = FileManager.default.contents(atPath: path) else { throw LoadError.unreadable(path) }
+        let attributes = try? FileManager.default.attributesOfItem(atPath: path)
+        guard attributes?[.type] as? FileAttributeType == .typeRegular,
+              let size = attributes?[.size] as? Int, size <= Self.maxFileBytes,
+              let data = FileManager.default.contents(atPath: path) else { throw LoadError.unreadable(path) }
         try self.init(bytes: [UInt8](data))
     }
 

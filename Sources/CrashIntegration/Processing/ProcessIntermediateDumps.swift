@@ -96,8 +96,9 @@ struct DumpProcessor {
                 return
             }
         }
+        // No fsync needed here: if this unlink is lost, the next pass finds the report and
+        // only removes the dump.
         unlink(claimedURL.path)
-        DurableFile.syncDirectory(claimed)
     }
 
     private func reportName(for dumpName: String) -> String {

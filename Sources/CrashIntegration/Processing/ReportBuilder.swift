@@ -10,7 +10,7 @@ struct ReportBuilder {
         let root = dump.root
         var reasons = dump.incompleteReason.map { [$0] } ?? []
         if let nested = root.uint64(SEAM_DK_NESTED_SIGNAL) {
-            reasons.append("the handler was interrupted by signal \(nested) (\(SignalNames.name(Int(nested)))) and wrote a minimal dump")
+            reasons.append("the handler was interrupted by signal \(nested) (\(SignalNames.name(Int(truncatingIfNeeded: nested)))) and wrote a minimal dump")
         }
         let signal = root.map(SEAM_DK_SIGNAL).flatMap(Self.signal)
         if signal == nil { reasons.append("no signal section") }
@@ -55,7 +55,7 @@ struct ReportBuilder {
         }
         let frames = map.array(SEAM_DK_FRAMES).enumerated().compactMap { index, frame -> CrashReport.Frame? in
             guard let address = frame.uint64(SEAM_DK_FRAME_ADDRESS) else { return nil }
-            let trust = frame.uint64(SEAM_DK_FRAME_TRUST).map { UInt32($0) } ?? 0
+            let trust = frame.uint64(SEAM_DK_FRAME_TRUST).map { UInt32(truncatingIfNeeded: $0) } ?? 0
             var result = CrashReport.Frame(index: index, address: hex(address), trust: Self.trustName(trust))
             if let module = symbolicator.module(containing: address, in: modules) {
                 result.module = module.path
