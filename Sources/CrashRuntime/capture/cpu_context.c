@@ -19,7 +19,7 @@ static const struct { const char *name; int index; } k_registers[] = {
     {"rsi", REG_RSI}, {"rdi", REG_RDI}, {"rbp", REG_RBP}, {"rsp", REG_RSP},
     {"r8", REG_R8},   {"r9", REG_R9},   {"r10", REG_R10}, {"r11", REG_R11},
     {"r12", REG_R12}, {"r13", REG_R13}, {"r14", REG_R14}, {"r15", REG_R15},
-    {"rip", REG_RIP}, {"eflags", REG_EFL}, {"cs", REG_CSGSFS}, {"err", REG_ERR},
+    {"rip", REG_RIP}, {"eflags", REG_EFL}, {"csgsfs", REG_CSGSFS}, {"err", REG_ERR},
     {"trapno", REG_TRAPNO}, {"cr2", REG_CR2},
 };
 #define REGISTER_COUNT (sizeof k_registers / sizeof k_registers[0])
