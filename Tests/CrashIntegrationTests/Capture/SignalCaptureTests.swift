@@ -31,7 +31,7 @@ final class SignalCaptureTests: XCTestCase {
     }
 
     func testSwiftBacktracerUnsetUsesRuntimeDefault() throws {
-        for (mode, signal) in [("segv", SIGSEGV), ("abrt", SIGABRT)] {
+        for (mode, signal) in fatal {
             let runner = CrashProbeRunner(dumpDirectory: try makeTemporaryDirectory(self, mode))
             let outcome = try runner.run(mode, backtracer: .unset)
             try assertCapturedCrash(outcome, signal: signal, mode: mode)
@@ -40,10 +40,12 @@ final class SignalCaptureTests: XCTestCase {
     }
 
     func testSigtermIsCapturedOnlyWhenOptedIn() throws {
-        let optedIn = CrashProbeRunner(dumpDirectory: try makeTemporaryDirectory(self, "term"))
-        let dump = try assertCapturedCrash(try optedIn.run("term"), signal: SIGTERM, mode: "term")
-        let signal = try XCTUnwrap(dump.root.map(key(SEAM_DK_SIGNAL)))
-        XCTAssertEqual(signal.uint64(key(SEAM_DK_SIGNAL_SENDER_PID)).map { $0 > 0 }, true, "kill() sender recorded")
+        for backtracer in [CrashProbeRunner.Backtracer.disabled, .enabled, .unset] {
+            let optedIn = CrashProbeRunner(dumpDirectory: try makeTemporaryDirectory(self, "term"))
+            let dump = try assertCapturedCrash(try optedIn.run("term", backtracer: backtracer), signal: SIGTERM, mode: "term")
+            let signal = try XCTUnwrap(dump.root.map(key(SEAM_DK_SIGNAL)))
+            XCTAssertEqual(signal.uint64(key(SEAM_DK_SIGNAL_SENDER_PID)).map { $0 > 0 }, true, "kill() sender recorded")
+        }
 
         let optedOut = CrashProbeRunner(dumpDirectory: try makeTemporaryDirectory(self, "term-uncaught"))
         let outcome = try optedOut.run("term-uncaught")
