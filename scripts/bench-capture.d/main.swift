@@ -25,26 +25,42 @@ func describe(_ label: String, _ values: [Double], unit: String) {
                  percentile(values, 0.9), unit, values.max() ?? 0, unit, values.count))
 }
 
-// 1. Real crashes: handler entry to dump written (timestamps inside the dump), whole child
-//    process lifetime (spawn to reaped), and dump size.
-var inHandler: [Double] = [], lifetime: [Double] = [], sizes: [Double] = []
-var sample: URL?
-let environment = ProcessInfo.processInfo.environment.merging(["SWIFT_BACKTRACE": "enable=no"]) { $1 }
-for run in 0..<runs {
-    let directory = work.appendingPathComponent("crash-\(run)")
+/// Runs the probe once; returns its first output line and the spawn-to-reaped time in ms.
+func crash(_ directory: URL, _ mode: String) throws -> (line: String, milliseconds: Double) {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: probe)
-    process.arguments = [directory.path, "segv"]
-    process.environment = environment
-    process.standardOutput = FileHandle.nullDevice
+    process.arguments = [directory.path, mode]
+    process.environment = ProcessInfo.processInfo.environment.merging(["SWIFT_BACKTRACE": "enable=no"]) { $1 }
+    let output = Pipe()
+    process.standardOutput = output
     process.standardError = FileHandle.nullDevice
     let start = DispatchTime.now().uptimeNanoseconds
     try process.run()
+    let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     process.waitUntilExit()
-    lifetime.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
-    guard process.terminationReason == .uncaughtSignal, process.terminationStatus == SIGSEGV,
-          let name = try FileManager.default.contentsOfDirectory(atPath: directory.path).first else {
-        fputs("bench: run \(run) did not crash with a dump\n", stderr)
+    let milliseconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
+    guard process.terminationReason == .uncaughtSignal, process.terminationStatus == SIGSEGV else {
+        fputs("bench: CrashProbe \(mode) did not die of SIGSEGV\n", stderr)
+        exit(1)
+    }
+    return (printed.split(separator: "\n").first.map(String.init) ?? "", milliseconds)
+}
+
+// 1. Real crashes: install time (printed by the probe), handler entry to dump written
+//    (timestamps inside the dump), dump size, and the crashing child's whole lifetime with
+//    and without capture.
+var installTimes: [Double] = [], inHandler: [Double] = [], sizes: [Double] = []
+var lifetime: [Double] = [], rawLifetime: [Double] = []
+var sample: URL?
+for run in 0..<runs {
+    let directory = work.appendingPathComponent("crash-\(run)")
+    let (line, milliseconds) = try crash(directory, "segv")
+    lifetime.append(milliseconds)
+    rawLifetime.append(try crash(work.appendingPathComponent("raw"), "raw-segv").milliseconds)
+    let words = line.split(separator: " ")   // "installed <path> in <us> us"
+    if words.count >= 4, let us = Double(words[3]) { installTimes.append(us) }
+    guard let name = try FileManager.default.contentsOfDirectory(atPath: directory.path).first else {
+        fputs("bench: run \(run) wrote no dump\n", stderr)
         exit(1)
     }
     let url = directory.appendingPathComponent(name)
@@ -58,9 +74,11 @@ for run in 0..<runs {
     sizes.append(Double((try FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0))
     sample = url
 }
+describe("seam_capture_install", installTimes, unit: "us")
 describe("signal handler entry to dump written", inHandler, unit: "us")
-describe("crashing child, spawn to reaped", lifetime, unit: "ms")
 describe("dump size", sizes, unit: "bytes")
+describe("crashing child, spawn to reaped, capture installed", lifetime, unit: "ms")
+describe("crashing child, spawn to reaped, no capture", rawLifetime, unit: "ms")
 
 // 2. Processing: the same real dump copied dumpCount times into a pending directory.
 let pending = work.appendingPathComponent("pending"), reports = work.appendingPathComponent("reports")

@@ -2,6 +2,7 @@
 // command. Usage: CrashProbe <dump-directory> <mode>. Prints "installed <dump path>" first.
 import CrashProbeSupport
 import CrashRuntime
+import Dispatch
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -10,6 +11,8 @@ import Glibc
 func crashInSwift(_ values: [Int?]) -> Int {
     values[0]! + 1
 }
+
+var installMicroseconds: UInt64 = 0
 
 func install(directory: String, mode: String) {
     var error = [CChar](repeating: 0, count: 512)
@@ -27,6 +30,8 @@ func install(directory: String, mode: String) {
         config.catch_sigterm = mode == "term" ? 1 : 0   // "term-uncaught" leaves SIGTERM alone
         return directory.withCString { dir in
             config.dump_directory = dir
+            let started = DispatchTime.now().uptimeNanoseconds
+            defer { installMicroseconds = (DispatchTime.now().uptimeNanoseconds - started) / 1000 }
             return seam_capture_install(&config, &error, error.count)
         }
     }
@@ -34,7 +39,7 @@ func install(directory: String, mode: String) {
         fputs("CrashProbe: install failed: \(String(cString: error))\n", stderr)
         exit(2)
     }
-    print("installed \(String(cString: seam_capture_dump_path()))")
+    print("installed \(String(cString: seam_capture_dump_path())) in \(installMicroseconds) us")
     fflush(stdout)
 }
 
@@ -51,8 +56,9 @@ guard arguments.count >= 3 else {
     fputs("usage: CrashProbe <dump-directory> <mode>\n", stderr)
     exit(2)
 }
-let mode = arguments[2]
-install(directory: arguments[1], mode: mode)
+// "raw-<mode>" crashes the same way without installing capture (for comparisons).
+let mode = arguments[2].hasPrefix("raw-") ? String(arguments[2].dropFirst(4)) : arguments[2]
+if !arguments[2].hasPrefix("raw-") { install(directory: arguments[1], mode: mode) }
 
 switch mode {
 case "segv": crash_probe_segv()
