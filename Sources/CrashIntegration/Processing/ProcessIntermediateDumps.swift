@@ -7,8 +7,9 @@ import Glibc
 public struct DumpProcessingSummary: Sendable {
     /// Reports written by this pass.
     public var reports: [URL] = []
-    /// Dumps left alone because another process holds their lock: a live process that may
-    /// still crash into them, or another processor working on them.
+    /// Dumps left alone because another process holds their lock (a live process that may
+    /// still crash into them, or another processor working on them), or because the name is
+    /// not a regular file.
     public var skippedInUse: [URL] = []
     /// Empty dumps of processes that ended without crashing; deleted.
     public var discardedEmpty: [URL] = []
@@ -120,17 +121,19 @@ struct DumpProcessor {
     }
 }
 
-/// An open dump file whose exclusive flock this process holds, verified to still be the file
-/// at its path. The lock is released when the value is dropped.
+/// An open dump file whose exclusive flock this process holds, verified to be a regular file
+/// (not a symlink, directory or device) still at its path. The lock is released when the
+/// value is dropped.
 final class LockedDump {
     private let fd: Int32
     let size: Int
 
     init?(_ url: URL) {
-        fd = open(url.path, O_RDONLY | O_CLOEXEC)
+        fd = open(url.path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
         guard fd >= 0 else { return nil }
         var held = stat(), named = stat()
-        guard flock(fd, LOCK_EX | LOCK_NB) == 0, fstat(fd, &held) == 0, stat(url.path, &named) == 0,
+        guard flock(fd, LOCK_EX | LOCK_NB) == 0, fstat(fd, &held) == 0, (held.st_mode & S_IFMT) == S_IFREG,
+              lstat(url.path, &named) == 0,
               held.st_ino == named.st_ino, held.st_dev == named.st_dev else {
             close(fd)
             return nil

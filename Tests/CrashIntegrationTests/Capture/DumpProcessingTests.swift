@@ -180,6 +180,19 @@ final class DumpProcessingTests: XCTestCase {
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: claimed.path), [])
     }
 
+    func testOnlyRegularDumpFilesAreTaken() throws {
+        let root = try makeTemporaryDirectory(self, "irregular")
+        let pending = root.appendingPathComponent("pending")
+        try FileManager.default.createDirectory(at: pending.appendingPathComponent("folder.seamdump"), withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: pending.appendingPathComponent("link.seamdump").path, withDestinationPath: "/etc/hostname")
+        try Data("not a dump".utf8).write(to: pending.appendingPathComponent("notes.txt"))
+        let summary = try processIntermediateDumps(in: pending, into: root.appendingPathComponent("reports"))
+        XCTAssertEqual(summary.reports, [])
+        XCTAssertEqual(summary.failures.count, 0)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: pending.path).sorted(),
+                       ["claimed", "folder.seamdump", "link.seamdump", "notes.txt"], "left exactly as they were")
+    }
+
     func testReportsDirectoryThatIsAFileIsAnErrorNamingIt() throws {
         let root = try makeTemporaryDirectory(self, "badreports")
         let file = root.appendingPathComponent("reports")
