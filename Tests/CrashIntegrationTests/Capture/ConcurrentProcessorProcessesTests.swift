@@ -8,14 +8,9 @@ final class ConcurrentProcessorProcessesTests: XCTestCase {
     private static let childTest = "CrashIntegrationTests.ConcurrentProcessorProcessesTests/testActAsChildProcessor"
 
     func testProcessorProcessesNeverTakeTheSameDump() throws {
-        let root = try makeTemporaryDirectory(self, "processes")
-        let pending = root.appendingPathComponent("pending"), reports = root.appendingPathComponent("reports")
-        let runner = CrashProbeRunner(dumpDirectory: pending)
-        let original = try XCTUnwrap(try runner.run("abrt").dumps.first)
-        let bytes = try Data(contentsOf: original)
-        try FileManager.default.removeItem(at: original)
         let count = 300
-        for i in 0..<count { try bytes.write(to: pending.appendingPathComponent(String(format: "p-%04d.seamdump", i))) }
+        let (runner, reports) = try makePendingCopies(self, of: "abrt", count: count)
+        let pending = runner.dumpDirectory, root = pending.deletingLastPathComponent()
 
         let testBinary = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
         let go = root.appendingPathComponent("go")

@@ -25,3 +25,17 @@ func key(_ k: seam_dump_key) -> UInt16 { UInt16(k.rawValue) }
 func loadReport(_ url: URL) throws -> CrashReport {
     try JSONDecoder().decode(CrashReport.self, from: Data(contentsOf: url))
 }
+
+/// A pending directory holding `count` copies of one real dump (from a `mode` crash), and a
+/// reports directory beside it, for the concurrency tests.
+func makePendingCopies(_ test: XCTestCase, of mode: String, count: Int) throws -> (runner: CrashProbeRunner, reports: URL) {
+    let root = try makeTemporaryDirectory(test, "copies-\(mode)")
+    let runner = CrashProbeRunner(dumpDirectory: root.appendingPathComponent("pending"))
+    let original = try XCTUnwrap(try runner.run(mode).dumps.first)
+    let bytes = try Data(contentsOf: original)
+    try FileManager.default.removeItem(at: original)
+    for i in 0..<count {
+        try bytes.write(to: runner.dumpDirectory.appendingPathComponent(String(format: "copy-%04d.seamdump", i)))
+    }
+    return (runner, root.appendingPathComponent("reports"))
+}

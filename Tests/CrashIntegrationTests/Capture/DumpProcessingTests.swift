@@ -142,14 +142,9 @@ final class DumpProcessingTests: XCTestCase {
     }
 
     func testConcurrentProcessorsNeverTakeTheSameDump() throws {
-        let root = try makeTemporaryDirectory(self, "concurrent")
-        let pending = root.appendingPathComponent("pending"), reports = root.appendingPathComponent("reports")
-        let runner = CrashProbeRunner(dumpDirectory: pending)
-        let original = try XCTUnwrap(try runner.run("segv").dumps.first)
-        let bytes = try Data(contentsOf: original)
-        try FileManager.default.removeItem(at: original)
         let count = 200
-        for i in 0..<count { try bytes.write(to: pending.appendingPathComponent(String(format: "copy-%04d.seamdump", i))) }
+        let (runner, reports) = try makePendingCopies(self, of: "segv", count: count)
+        let pending = runner.dumpDirectory
 
         let summaries = Locked<[DumpProcessingSummary]>([])
         DispatchQueue.concurrentPerform(iterations: 4) { _ in
