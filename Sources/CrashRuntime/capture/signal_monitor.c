@@ -186,6 +186,15 @@ int seam_signal_monitor_install(int catch_sigterm, char *error, size_t error_siz
 }
 
 void seam_signal_monitor_uninstall(void) {
+    // A handler installed over ours since install stays: restoring ours' predecessor would
+    // silently remove it. (At crash time the predecessors are restored unconditionally.)
+    for (size_t i = 0; i < SIGNAL_COUNT; i++) {
+        struct sigaction current;
+        if (g_hooked[i] && sigaction(k_signals[i], NULL, &current) == 0 &&
+            (!(current.sa_flags & SA_SIGINFO) || current.sa_sigaction != on_signal)) {
+            g_hooked[i] = 0;
+        }
+    }
     restore_previous_handlers();
     if (g_altstack == NULL) return;
     // Only the installing thread has our stack; leave it if someone replaced it since.

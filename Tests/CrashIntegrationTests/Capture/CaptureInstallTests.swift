@@ -70,6 +70,22 @@ final class CaptureInstallTests: XCTestCase {
         XCTAssertEqual(signals.map(currentHandler), before)
     }
 
+    func testUninstallKeepsAHandlerInstalledOverOurs() throws {
+        let directory = try makeTemporaryDirectory(self, "over").appendingPathComponent("pending")
+        var original = sigaction()
+        sigaction(SIGBUS, nil, &original)
+        defer { sigaction(SIGBUS, &original, nil) }
+        let before = currentHandler(SIGSEGV)
+        XCTAssertEqual(install(directory: directory.path).0, 0)
+        var custom = sigaction()
+        custom.__sigaction_handler.sa_handler = { _ in }
+        sigaction(SIGBUS, &custom, nil)
+        let customAddress = currentHandler(SIGBUS)
+        seam_capture_uninstall()
+        XCTAssertEqual(currentHandler(SIGBUS), customAddress, "the later handler is left in place")
+        XCTAssertEqual(currentHandler(SIGSEGV), before)
+    }
+
     private func currentHandler(_ signal: Int32) -> UInt {
         var action = sigaction()
         sigaction(signal, nil, &action)
