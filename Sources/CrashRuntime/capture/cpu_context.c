@@ -110,9 +110,17 @@ static int plausible_frame(uintptr_t fp, uintptr_t above) {
 /// record's address so the frame-pointer walk can take over; otherwise returns 0.
 static uintptr_t scan_stack(const seam_module_set *modules, uintptr_t sp, uintptr_t limit, int find_chain,
                             seam_stack_trace *out) {
+    static uintptr_t page[4096 / sizeof(uintptr_t)];   // one page of stack per read
+    uintptr_t page_start = 0, page_words = 0;
     for (uintptr_t at = sp; at < limit && out->count < SEAM_MAX_FRAMES; at += sizeof(uintptr_t)) {
-        uintptr_t word;
-        if (seam_safe_read((const void *)at, &word, sizeof word) != 0) return 0;
+        if (at >= page_start + page_words * sizeof(uintptr_t)) {
+            uintptr_t end = (at | 4095) + 1;
+            if (end > limit) end = limit;
+            page_start = at;
+            page_words = (end - at) / sizeof(uintptr_t);
+            if (page_words == 0 || seam_safe_read((const void *)at, page, page_words * sizeof(uintptr_t)) != 0) return 0;
+        }
+        uintptr_t word = page[(at - page_start) / sizeof(uintptr_t)];
         if (!is_return_address(modules, word)) continue;
         push(out, word, SEAM_FRAME_TRUST_SCAN);
         uintptr_t record[2];   // what a frame record at at-8 would hold: saved fp, return address
