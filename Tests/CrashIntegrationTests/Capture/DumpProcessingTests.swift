@@ -66,6 +66,14 @@ final class DumpProcessingTests: XCTestCase {
         XCTAssertEqual(report.exception?.what, "probe: uncaught runtime_error")
     }
 
+    func testCxxFrameIsDemangled() throws {
+        let (report, _) = try crashAndProcess("cxx-segv", signal: SIGSEGV)
+        let top = try XCTUnwrap(report.crashedThread?.frames.first)
+        XCTAssertEqual(top.function, "probe::Crasher::crash(int)")
+        XCTAssertEqual(top.mangledFunction, "_ZN5probe7Crasher5crashEi")
+        XCTAssertEqual(report.crashedThread?.frames.dropFirst().first?.function, "crash_probe_segv_in_cxx")
+    }
+
     func testNonStandardExceptionHasTypeButNoWhat() throws {
         let (report, _) = try crashAndProcess("cxx-int", signal: SIGABRT)
         XCTAssertEqual(report.exception?.type, "int")
