@@ -17,6 +17,8 @@ enum DurableFile {
             try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true,
                                                     attributes: [.posixPermissions: 0o700])
         } catch {
+            // Another processor may have created it in the meantime.
+            if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue { return }
             throw ProcessingError.cannotCreateDirectory(path: url.path, reason: error.localizedDescription)
         }
     }

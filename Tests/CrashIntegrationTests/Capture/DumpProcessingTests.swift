@@ -127,13 +127,28 @@ final class DumpProcessingTests: XCTestCase {
         let input = Pipe()
         let finished = expectation(description: "probe exits")
         let result = Locked<CrashProbeRunner.Outcome?>(nil)
+        // A processor runs in a loop while the probe starts: it must never see the new dump
+        // unlocked (and so delete it as abandoned).
+        let hammering = Locked(true), discarded = Locked<[URL]>([])
+        let hammerDone = expectation(description: "processor loop stops")
+        DispatchQueue.global().async {
+            while hammering.value {
+                if let summary = try? processIntermediateDumps(in: pending, into: reports) {
+                    discarded.withLock { $0 += summary.discardedEmpty }
+                }
+            }
+            hammerDone.fulfill()
+        }
         DispatchQueue.global().async {
             result.value = try? runner.run("wait", stdin: input.fileHandleForReading)
             finished.fulfill()
         }
-        // Wait for the probe to have installed (its dump file exists), then process.
         let deadline = Date().addingTimeInterval(5)
-        while runner.dumpFiles().isEmpty && Date() < deadline { usleep(5_000) }
+        while runner.dumpFiles().isEmpty && Date() < deadline { usleep(1_000) }
+        usleep(50_000)
+        hammering.value = false
+        wait(for: [hammerDone], timeout: 5)
+        XCTAssertEqual(discarded.value, [], "a starting process's dump was taken for abandoned")
         let live = try XCTUnwrap(runner.dumpFiles().first)
         let during = try processIntermediateDumps(in: pending, into: reports)
         XCTAssertEqual(during.skippedInUse, [live])
@@ -155,11 +170,16 @@ final class DumpProcessingTests: XCTestCase {
         let pending = runner.dumpDirectory
 
         let summaries = Locked<[DumpProcessingSummary]>([])
+        let errors = Locked<[String]>([])
         DispatchQueue.concurrentPerform(iterations: 4) { _ in
-            if let summary = try? processIntermediateDumps(in: pending, into: reports) {
+            do {
+                let summary = try processIntermediateDumps(in: pending, into: reports)
                 summaries.withLock { $0.append(summary) }
+            } catch {
+                errors.withLock { $0.append("\(error)") }
             }
         }
+        XCTAssertEqual(errors.value, [])
         let written = summaries.value.flatMap(\.reports).map(\.lastPathComponent)
         XCTAssertEqual(summaries.value.count, 4)
         XCTAssertEqual(written.count, count, "each dump reported exactly once across processors")
