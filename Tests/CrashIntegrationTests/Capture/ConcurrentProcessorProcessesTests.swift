@@ -28,6 +28,11 @@ final class ConcurrentProcessorProcessesTests: XCTestCase {
             try process.run()
             return (process, output)
         }
+        // Start them together: each child reports ready, then waits for the go file.
+        let deadline = Date().addingTimeInterval(20)
+        while children.contains(where: { !FileManager.default.fileExists(atPath: $0.1.path + ".ready") }) && Date() < deadline {
+            usleep(2_000)
+        }
         try Data().write(to: go)
         for (process, _) in children { process.waitUntilExit() }
 
@@ -45,15 +50,17 @@ final class ConcurrentProcessorProcessesTests: XCTestCase {
         XCTAssertEqual(runner.dumpFiles(), [])
     }
 
-    /// Runs only as a child of the test above: waits for the go file, processes, lists its reports.
+    /// Runs only as a child of the test above: says it is ready, waits for the go file,
+    /// processes, lists its reports.
     func testActAsChildProcessor() throws {
         let environment = ProcessInfo.processInfo.environment
         guard let pending = environment["SEAM_CHILD_PENDING"], let reports = environment["SEAM_CHILD_REPORTS"],
               let output = environment["SEAM_CHILD_OUTPUT"], let go = environment["SEAM_CHILD_GO"] else {
             throw XCTSkip("runs only as a child processor")
         }
-        let deadline = Date().addingTimeInterval(10)
-        while !FileManager.default.fileExists(atPath: go) && Date() < deadline { usleep(1_000) }
+        try Data().write(to: URL(fileURLWithPath: output + ".ready"))
+        let deadline = Date().addingTimeInterval(20)
+        while !FileManager.default.fileExists(atPath: go) && Date() < deadline { usleep(500) }
         let summary = try processIntermediateDumps(in: URL(fileURLWithPath: pending), into: URL(fileURLWithPath: reports))
         XCTAssertEqual(summary.failures.count, 0)
         try summary.reports.map(\.lastPathComponent).joined(separator: "\n")
