@@ -88,28 +88,45 @@ static int make_directories(const char *path, char *error, size_t error_size) {
     return 0;
 }
 
+/// Creates the pending dump, already locked when it appears under its final name: it is
+/// made under a hidden name that processors ignore, locked, then linked into place, so a
+/// processor can never mistake a starting process's empty dump for an abandoned one.
 static int open_dump_file(const char *directory, char *error, size_t error_size) {
+    char hidden[SEAM_PATH_MAX];
     for (int attempt = 0; attempt < 16; attempt++) {
         uint32_t nonce = 0;
         if (getrandom(&nonce, sizeof nonce, GRND_NONBLOCK) != (ssize_t)sizeof nonce) {
             nonce = (uint32_t)seam_monotonic_ns() ^ (uint32_t)attempt;
         }
+        long long now = (long long)time(NULL);
         int n = snprintf(g_seam_state.dump_path, sizeof g_seam_state.dump_path, "%s/%lld-%d-%08x.seamdump",
-                         directory, (long long)time(NULL), (int)getpid(), nonce);
-        if (n < 0 || (size_t)n >= sizeof g_seam_state.dump_path) return fail(error, error_size, "dump directory path too long");
-        int fd = open(g_seam_state.dump_path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-        if (fd >= 0) {
-            // Held until the process dies: processors skip dumps whose lock is still held.
-            if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
-                close(fd);
-                unlink(g_seam_state.dump_path);
-                return fail(error, error_size, "cannot lock %s: %s", g_seam_state.dump_path, strerror(errno));
-            }
-            return fd;
+                         directory, now, (int)getpid(), nonce);
+        int m = snprintf(hidden, sizeof hidden, "%s/.%lld-%d-%08x.creating", directory, now, (int)getpid(), nonce);
+        if (n < 0 || m < 0 || (size_t)n >= sizeof g_seam_state.dump_path || (size_t)m >= sizeof hidden) {
+            return fail(error, error_size, "dump directory path too long");
         }
-        if (errno != EEXIST) break;
+        int fd = open(hidden, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+        if (fd < 0) {
+            if (errno == EEXIST) continue;
+            return fail(error, error_size, "cannot create dump file in %s: %s", directory, strerror(errno));
+        }
+        // Held until the process dies: processors skip dumps whose lock is still held.
+        if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+            int saved = errno;
+            close(fd);
+            unlink(hidden);
+            return fail(error, error_size, "cannot lock %s: %s", hidden, strerror(saved));
+        }
+        int linked = link(hidden, g_seam_state.dump_path);
+        int saved = errno;
+        unlink(hidden);
+        if (linked == 0) return fd;
+        close(fd);
+        if (saved != EEXIST) {
+            return fail(error, error_size, "cannot create dump file %s: %s", g_seam_state.dump_path, strerror(saved));
+        }
     }
-    return fail(error, error_size, "cannot create dump file %s: %s", g_seam_state.dump_path, strerror(errno));
+    return fail(error, error_size, "cannot create a unique dump file in %s", directory);
 }
 
 /// Runs the crash-time writer once against /dev/null so every function it calls is bound by

@@ -8,7 +8,7 @@
 #include <ucontext.h>
 
 #define SEAM_MAX_FRAME_STEP (16u * 1024 * 1024)
-#define SEAM_MAX_SCAN_WORDS 2048
+#define SEAM_MAX_SCAN_WORDS 8192
 
 typedef struct { uintptr_t pc, sp, fp, lr; } seam_pointers;
 
@@ -19,7 +19,7 @@ static const struct { const char *name; int index; } k_registers[] = {
     {"rsi", REG_RSI}, {"rdi", REG_RDI}, {"rbp", REG_RBP}, {"rsp", REG_RSP},
     {"r8", REG_R8},   {"r9", REG_R9},   {"r10", REG_R10}, {"r11", REG_R11},
     {"r12", REG_R12}, {"r13", REG_R13}, {"r14", REG_R14}, {"r15", REG_R15},
-    {"rip", REG_RIP}, {"eflags", REG_EFL}, {"cs", REG_CSGSFS}, {"err", REG_ERR},
+    {"rip", REG_RIP}, {"eflags", REG_EFL}, {"csgsfs", REG_CSGSFS}, {"err", REG_ERR},
     {"trapno", REG_TRAPNO}, {"cr2", REG_CR2},
 };
 #define REGISTER_COUNT (sizeof k_registers / sizeof k_registers[0])
@@ -96,18 +96,44 @@ static int follows_call(uintptr_t address) {
 #endif
 }
 
-/// Return addresses between sp and the first frame pointer: frames of functions that do not
-/// keep a frame pointer (libc's raise/abort, leaf code) live there.
-static void scan_below_frame(const seam_module_set *modules, uintptr_t sp, uintptr_t limit,
-                             seam_stack_trace *out) {
-    if (limit <= sp || limit - sp > SEAM_MAX_SCAN_WORDS * sizeof(uintptr_t)) return;
+static int is_return_address(const seam_module_set *modules, uintptr_t word) {
+    return seam_modules_find_exec(modules, word) != NULL && follows_call(word);
+}
+
+static int plausible_frame(uintptr_t fp, uintptr_t above) {
+    return fp > above && fp - above < SEAM_MAX_FRAME_STEP && (fp & (sizeof(uintptr_t) - 1)) == 0;
+}
+
+/// Scans the stack words in [sp, limit) for return addresses: frames of functions that keep
+/// no frame pointer (libc's raise and abort, leaf code) live there. When find_chain is set, stops
+/// at the first return address stored just above a saved frame pointer and returns that frame
+/// record's address so the frame-pointer walk can take over; otherwise returns 0.
+static uintptr_t scan_stack(const seam_module_set *modules, uintptr_t sp, uintptr_t limit, int find_chain,
+                            seam_stack_trace *out) {
+    static uintptr_t page[4096 / sizeof(uintptr_t)];   // one page of stack per read
+    uintptr_t page_start = 0, page_words = 0;
     for (uintptr_t at = sp; at < limit && out->count < SEAM_MAX_FRAMES; at += sizeof(uintptr_t)) {
-        uintptr_t word;
-        if (seam_safe_read((const void *)at, &word, sizeof word) != 0) return;
-        if (seam_modules_find_exec(modules, word) != NULL && follows_call(word)) {
-            push(out, word, SEAM_FRAME_TRUST_SCAN);
+        if (at >= page_start + page_words * sizeof(uintptr_t)) {
+            uintptr_t end = (at | 4095) + 1;
+            if (end > limit) end = limit;
+            page_start = at;
+            page_words = (end - at) / sizeof(uintptr_t);
+            if (page_words == 0 || seam_safe_read((const void *)at, page, page_words * sizeof(uintptr_t)) != 0) return 0;
+        }
+        uintptr_t word = page[(at - page_start) / sizeof(uintptr_t)];
+        if (!is_return_address(modules, word)) continue;
+        push(out, word, SEAM_FRAME_TRUST_SCAN);
+        uintptr_t record[2];   // what a frame record at at-8 would hold: saved fp, return address
+        if (find_chain && at >= sp + sizeof(uintptr_t) &&
+            seam_safe_read((const void *)(at - sizeof(uintptr_t)), record, sizeof record) == 0 &&
+            plausible_frame(record[0], at)) {
+            uintptr_t next[2];
+            if (seam_safe_read((const void *)record[0], next, sizeof next) == 0 && is_return_address(modules, next[1])) {
+                return at - sizeof(uintptr_t);
+            }
         }
     }
+    return 0;
 }
 
 void seam_walk_stack(const void *ucontext, const seam_module_set *modules, seam_stack_trace *out) {
@@ -115,20 +141,27 @@ void seam_walk_stack(const void *ucontext, const seam_module_set *modules, seam_
     out->count = 0;
     push(out, p.pc, SEAM_FRAME_TRUST_CONTEXT);
     uintptr_t fp = p.fp;
+    int first_pushed = 0;   // the scan already pushed the return address of the first record
 #if defined(__aarch64__)
+    // Valid for a leaf function; in others it may repeat a frame, hence its own trust value.
     if (p.lr != 0 && seam_modules_find_exec(modules, p.lr) != NULL) push(out, p.lr, SEAM_FRAME_TRUST_LINK_REGISTER);
-#else
-    scan_below_frame(modules, p.sp, fp, out);
 #endif
+    if (fp == p.sp || plausible_frame(fp, p.sp)) {
+        scan_stack(modules, p.sp, fp, 0, out);
+    } else {
+        // The frame-pointer register holds something else (code built without frame
+        // pointers): find the nearest real frame record by scanning.
+        fp = scan_stack(modules, p.sp, p.sp + SEAM_MAX_SCAN_WORDS * sizeof(uintptr_t), 1, out);
+        first_pushed = fp != 0;
+    }
     uintptr_t lowest = p.sp;
     while (out->count < SEAM_MAX_FRAMES) {
         uintptr_t record[2];   // saved frame pointer, return address
         if (fp < lowest || (fp & (sizeof(uintptr_t) - 1)) != 0) break;
         if (seam_safe_read((const void *)fp, record, sizeof record) != 0 || record[1] == 0) break;
-        if (out->count == 0 || out->address[out->count - 1] != record[1]) {
-            push(out, record[1], SEAM_FRAME_TRUST_FRAME_POINTER);
-        }
-        if (record[0] <= fp || record[0] - fp > SEAM_MAX_FRAME_STEP) break;
+        if (!first_pushed) push(out, record[1], SEAM_FRAME_TRUST_FRAME_POINTER);
+        first_pushed = 0;
+        if (!plausible_frame(record[0], fp)) break;
         lowest = fp;
         fp = record[0];
     }

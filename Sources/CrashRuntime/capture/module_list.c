@@ -32,16 +32,24 @@ static const char *pool_add(seam_module_set *set, const char *text, size_t lengt
     return slot;
 }
 
-/// Copies a string from memory that may be unmapped, one safe read per chunk.
+/// Copies a string from memory that may be unmapped. Reads stop at page boundaries, so a
+/// string ending just before an unmapped page is still read whole.
 static const char *pool_add_foreign(seam_module_set *set, const char *text) {
     size_t room = SEAM_MODULE_PATH_POOL - set->paths_used;
     if (text == NULL || room < 2) return "";
     char *slot = set->paths + set->paths_used;
-    size_t length = 0;
-    while (length + 1 < room && length < 4095) {
-        char c;
-        if (seam_safe_read(text + length, &c, 1) != 0 || c == '\0') break;
-        slot[length++] = c;
+    size_t length = 0, limit = room - 1 < 4095 ? room - 1 : 4095;
+    int terminated = 0;
+    while (length < limit && !terminated) {
+        uintptr_t at = (uintptr_t)text + length;
+        size_t chunk = 4096 - (at & 4095);
+        if (chunk > 256) chunk = 256;
+        if (chunk > limit - length) chunk = limit - length;
+        if (seam_safe_read((const void *)at, slot + length, chunk) != 0) break;
+        for (size_t i = 0; i < chunk; i++) {
+            if (slot[length] == '\0') { terminated = 1; break; }
+            length++;
+        }
     }
     slot[length] = '\0';
     set->paths_used += length + 1;

@@ -117,6 +117,7 @@ static void write_dump(int signal, siginfo_t *info, void *ucontext) {
         seam_writer_end_all(&g_writer);
         seam_writer_u64(&g_writer, SEAM_DK_NESTED_SIGNAL, (uint64_t)g_nested_signal);
     }
+    seam_writer_flush(&g_writer);   // so the exit time below covers writing the dump
     seam_writer_u64(&g_writer, SEAM_DK_HANDLER_EXIT_MONO_NS, seam_monotonic_ns());
     seam_writer_finish(&g_writer);
     close(g_seam_state.dump_fd);
@@ -203,6 +204,15 @@ int seam_signal_monitor_install(int catch_sigterm, char *error, size_t error_siz
 }
 
 void seam_signal_monitor_uninstall(void) {
+    // A handler installed over ours since install stays: restoring ours' predecessor would
+    // silently remove it. (At crash time the predecessors are restored unconditionally.)
+    for (size_t i = 0; i < SIGNAL_COUNT; i++) {
+        struct sigaction current;
+        if (g_hooked[i] && sigaction(k_signals[i], NULL, &current) == 0 &&
+            (!(current.sa_flags & SA_SIGINFO) || current.sa_sigaction != on_signal)) {
+            g_hooked[i] = 0;
+        }
+    }
     restore_previous_handlers();
     if (g_altstack == NULL) return;
     // Only the installing thread has our stack; leave it if someone replaced it since.

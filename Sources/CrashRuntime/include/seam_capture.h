@@ -28,8 +28,10 @@ typedef struct seam_capture_config {
 } seam_capture_config;
 
 /// Installs the monitors. Returns 0, or -1 with a NUL-terminated reason in `error`.
+/// Install and uninstall are not thread-safe against each other; call them from one thread.
 int seam_capture_install(const seam_capture_config *config, char *error, size_t error_size);
-/// Restores the previous handlers and closes the pending dump file.
+/// Restores the previous handlers (unless another handler has replaced ours since) and closes
+/// the pending dump file, deleting it when no crash was written.
 void seam_capture_uninstall(void);
 /// Non-zero while installed.
 int seam_capture_is_installed(void);

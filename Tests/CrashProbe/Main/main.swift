@@ -2,6 +2,7 @@
 // command. Usage: CrashProbe <dump-directory> <mode>. Prints "installed <dump path>" first.
 import CrashProbeSupport
 import CrashRuntime
+import Dispatch
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -10,6 +11,8 @@ import Glibc
 func crashInSwift(_ values: [Int?]) -> Int {
     values[0]! + 1
 }
+
+var installMicroseconds: UInt64 = 0
 
 func install(directory: String, mode: String) {
     var error = [CChar](repeating: 0, count: 512)
@@ -24,9 +27,11 @@ func install(directory: String, mode: String) {
         config.system_info_keys = UnsafePointer(base + 2)
         config.system_info_values = UnsafePointer(base + 4)
         config.system_info_count = 2
-        config.catch_sigterm = mode == "term" ? 1 : 0
+        config.catch_sigterm = mode == "term" ? 1 : 0   // "term-uncaught" leaves SIGTERM alone
         return directory.withCString { dir in
             config.dump_directory = dir
+            let started = DispatchTime.now().uptimeNanoseconds
+            defer { installMicroseconds = (DispatchTime.now().uptimeNanoseconds - started) / 1000 }
             return seam_capture_install(&config, &error, error.count)
         }
     }
@@ -34,7 +39,7 @@ func install(directory: String, mode: String) {
         fputs("CrashProbe: install failed: \(String(cString: error))\n", stderr)
         exit(2)
     }
-    print("installed \(String(cString: seam_capture_dump_path()))")
+    print("installed \(String(cString: seam_capture_dump_path())) in \(installMicroseconds) us")
     fflush(stdout)
 }
 
@@ -51,8 +56,9 @@ guard arguments.count >= 3 else {
     fputs("usage: CrashProbe <dump-directory> <mode>\n", stderr)
     exit(2)
 }
-let mode = arguments[2]
-install(directory: arguments[1], mode: mode)
+// "raw-<mode>" crashes the same way without installing capture (for comparisons).
+let mode = arguments[2].hasPrefix("raw-") ? String(arguments[2].dropFirst(4)) : arguments[2]
+if !arguments[2].hasPrefix("raw-") { install(directory: arguments[1], mode: mode) }
 
 switch mode {
 case "segv": crash_probe_segv()
@@ -61,10 +67,17 @@ case "ill": crash_probe_ill()
 case "fpe": crash_probe_fpe()
 case "abrt": crash_probe_abort()
 case "trap": crash_probe_trap()
-case "term": crash_probe_term()
+case "term", "term-uncaught": crash_probe_term()
 case "cxx": crash_probe_throw_cxx()
+case "cxx-int": crash_probe_throw_int()
+case "cxx-segv": crash_probe_segv_in_cxx()
 case "swift": print(crashInSwift([nil]))
 case "threads": crash_probe_threads(8)
+case "overflow": print(crash_probe_overflow(0))
+case "dlopen-segv":
+    // A library loaded after install must still be listed: found through r_debug at crash time.
+    guard dlopen("libz.so.1", RTLD_NOW) != nil else { fputs("CrashProbe: dlopen libz failed\n", stderr); exit(4) }
+    crash_probe_segv()
 case "nested":
     seam_capture_set_handler_hook_for_testing(crash_probe_hook_fault)
     crash_probe_abort()
@@ -74,6 +87,10 @@ case "nested-segv":
 case "allocate-in-handler":
     seam_capture_set_handler_hook_for_testing(crash_probe_hook_allocate)
     crash_probe_segv()
+case "wait":
+    // Stays alive (its dump file locked and empty) until standard input closes.
+    while getchar() != EOF {}
+    exit(0)
 case "exit":
     print("allocations seen: \(crash_probe_allocation_count())")
     seam_capture_uninstall()

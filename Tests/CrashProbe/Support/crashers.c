@@ -44,6 +44,12 @@ NOINLINE void crash_probe_term(void) {
     for (;;) pause();
 }
 
+NOINLINE int crash_probe_overflow(int depth) {
+    volatile char pad[256];
+    pad[0] = (char)depth;
+    return crash_probe_overflow(depth + 1) + pad[0];
+}
+
 NOINLINE void crash_probe_hook_fault(void) {
     *(volatile int *)(uintptr_t)0x20 = 2;
 }

@@ -17,6 +17,11 @@ void crash_probe_abort(void);
 void crash_probe_trap(void);
 void crash_probe_term(void);
 void crash_probe_throw_cxx(void);
+void crash_probe_throw_int(void);
+/// SIGSEGV inside the C++ method probe::Crasher::crash(int).
+void crash_probe_segv_in_cxx(void);
+/// Unbounded recursion: overflows the main thread's stack (the handler runs on the alternate stack).
+int crash_probe_overflow(int depth);
 /// Starts `count` threads that all dereference NULL at the same moment.
 void crash_probe_threads(int count);
 /// Handler hooks (seam_capture_set_handler_hook_for_testing).
