@@ -104,6 +104,23 @@ static int plausible_frame(uintptr_t fp, uintptr_t above) {
     return fp > above && fp - above < SEAM_MAX_FRAME_STEP && (fp & (sizeof(uintptr_t) - 1)) == 0;
 }
 
+/// A frame record in (record, caller) that also names `caller` as its caller frame, or 0.
+/// Two records cannot both be the live callee of one frame; the one nearer the caller is
+/// (the live callee's record sits right below its caller's frame, and what lies below it is the
+/// callee's own area, where records of earlier calls linger). Returns the nearest such record.
+static uintptr_t record_nearer_caller(const seam_module_set *modules, uintptr_t record, uintptr_t caller) {
+    static uintptr_t window[512];
+    uintptr_t first = record + 2 * sizeof(uintptr_t);
+    if (caller <= first) return 0;
+    uintptr_t words = (caller - first) / sizeof(uintptr_t);
+    if (words > sizeof window / sizeof window[0]) words = sizeof window / sizeof window[0];
+    if (words < 2 || seam_safe_read((const void *)first, window, words * sizeof(uintptr_t)) != 0) return 0;
+    for (uintptr_t i = words - 1; i-- > 0;) {
+        if (window[i] == caller && is_return_address(modules, window[i + 1])) return first + i * sizeof(uintptr_t);
+    }
+    return 0;
+}
+
 /// Scans the stack words in [sp, limit) for return addresses: frames of functions that keep
 /// no frame pointer (libc's raise and abort, leaf code) live there. When find_chain is set, stops
 /// at the first return address stored just above a saved frame pointer and returns that frame
@@ -112,6 +129,7 @@ static uintptr_t scan_stack(const seam_module_set *modules, uintptr_t sp, uintpt
                             seam_stack_trace *out) {
     static uintptr_t page[4096 / sizeof(uintptr_t)];   // one page of stack per read
     uintptr_t page_start = 0, page_words = 0;
+    uintptr_t chain_at = 0;   // a better frame record found ahead; candidates below it are stale
     for (uintptr_t at = sp; at < limit && out->count < SEAM_MAX_FRAMES; at += sizeof(uintptr_t)) {
         if (at >= page_start + page_words * sizeof(uintptr_t)) {
             uintptr_t end = (at | 4095) + 1;
@@ -124,12 +142,15 @@ static uintptr_t scan_stack(const seam_module_set *modules, uintptr_t sp, uintpt
         if (!is_return_address(modules, word)) continue;
         push(out, word, SEAM_FRAME_TRUST_SCAN);
         uintptr_t record[2];   // what a frame record at at-8 would hold: saved fp, return address
-        if (find_chain && at >= sp + sizeof(uintptr_t) &&
+        if (find_chain && at >= sp + sizeof(uintptr_t) && at - sizeof(uintptr_t) >= chain_at &&
             seam_safe_read((const void *)(at - sizeof(uintptr_t)), record, sizeof record) == 0 &&
             plausible_frame(record[0], at)) {
             uintptr_t next[2];
             if (seam_safe_read((const void *)record[0], next, sizeof next) == 0 && is_return_address(modules, next[1])) {
-                return at - sizeof(uintptr_t);
+                uintptr_t nearer = plausible_frame(next[0], record[0])
+                    ? record_nearer_caller(modules, record[0], next[0]) : 0;
+                if (nearer == 0) return at - sizeof(uintptr_t);
+                chain_at = nearer;   // this record is stale: keep scanning up to the nearer one
             }
         }
     }
