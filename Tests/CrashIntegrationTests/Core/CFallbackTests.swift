@@ -11,7 +11,7 @@ final class CFallbackTests: XCTestCase {
     override func setUp() {
         super.setUp()
         clock = TestDateProvider()
-        dumpDirectory = makeTemporaryDirectory() + "/dumps"
+        dumpDirectory = makeTemporaryDirectoryPath() + "/dumps"
         container = DependencyContainer()
         container.dateProvider = clock
         container.notificationCenter = FoundationNotificationCenter(center: NotificationCenter())
@@ -38,7 +38,7 @@ final class CFallbackTests: XCTestCase {
     }
 
     func testReporterWithoutBridgeInstallsThroughTheContainer() throws {
-        let stateDirectory = makeTemporaryDirectory()
+        let stateDirectory = makeTemporaryDirectoryPath()
         let reporter = try SeamCrashReporter(stateDirectory: stateDirectory)
         let installedAt = clock.date().timeIntervalSince1970
 
