@@ -9,7 +9,7 @@ import Glibc
 /// SIGSEGV: a store to an unmapped address.
 @inline(never)
 func crashBySegmentationFault() -> Never {
-    writeToUnmappedAddress()
+    unmappedAddress.pointee = 42
     survived("segv")
 }
 
@@ -55,46 +55,51 @@ let backgroundThreadName = "crash-demo-bg"
 
 /// SIGSEGV on a named background thread while the main thread waits.
 func crashOnBackgroundThread() -> Never {
+    let started = DispatchSemaphore(value: 0)
     let thread = Thread {
+        started.wait()   // Foundation applies `Thread.name` only once `start()` has returned
         Thread.current.name = backgroundThreadName
         crashBySegmentationFaultOnBackgroundThread()
     }
     thread.start()
+    started.signal()
     waitForCrash("background-thread")
 }
 
 @inline(never)
 func crashBySegmentationFaultOnBackgroundThread() -> Never {
-    writeToUnmappedAddress()
+    unmappedAddress.pointee = 42
     survived("background-thread")
 }
 
-/// Eight threads released by one barrier, each storing to an unmapped address.
+/// Eight named threads released by one barrier, each storing to an unmapped address.
 func crashOnEightThreadsAtOnce() -> Never {
     let count: UInt32 = 8
-    nonisolated(unsafe) let barrier = UnsafeMutablePointer<pthread_barrier_t>.allocate(capacity: 1)
-    pthread_barrier_init(barrier, nil, count)
+    // `started` includes this thread: Foundation names a thread only once its `start()` returned.
+    nonisolated(unsafe) let started = UnsafeMutablePointer<pthread_barrier_t>.allocate(capacity: 1)
+    nonisolated(unsafe) let go = UnsafeMutablePointer<pthread_barrier_t>.allocate(capacity: 1)
+    pthread_barrier_init(started, nil, count + 1)
+    pthread_barrier_init(go, nil, count)
     for index in 0..<count {
         Thread {
+            pthread_barrier_wait(started)
             Thread.current.name = "crash-demo-t\(index)"
-            pthread_barrier_wait(barrier)
+            pthread_barrier_wait(go)
             crashOnOneOfEightThreads()
         }.start()
     }
+    pthread_barrier_wait(started)
     waitForCrash("threads-8")
 }
 
 @inline(never)
 func crashOnOneOfEightThreads() -> Never {
-    writeToUnmappedAddress()
+    unmappedAddress.pointee = 42
     survived("threads-8")
 }
 
-/// Stores to address 0x10, which is never mapped.
-@inline(__always)
-private func writeToUnmappedAddress() {
-    UnsafeMutablePointer<Int>(bitPattern: 0x10)!.pointee = 42
-}
+/// Address 0x10: never mapped, so a store there is a segmentation fault in the storing function.
+private let unmappedAddress = UnsafeMutablePointer<Int>(bitPattern: 0x10)!
 
 /// Keeps a stack buffer from being optimised away.
 @_optimize(none)

@@ -50,9 +50,19 @@ struct LaunchCommand: ParsableCommand {
         integration.uninstall()
     }
 
-    /// Processes the dumps earlier launches left; returns each new report as one JSON line.
+    /// Turns the dumps earlier launches left into reports in `reports/`; returns each new
+    /// report as one compact JSON line. Dumps that cannot be processed yet are named on stderr.
     private func processPendingDumps(_ store: DemoStore) throws -> [String] {
-        []  // filled in when the capture branch's processing lands
+        let summary = try processIntermediateDumps(in: store.dumps, into: store.reports)
+        for failure in summary.failures {
+            FileHandle.standardError.write(Data("crash-demo: kept \(failure.dump.path): \(failure.error)\n".utf8))
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return try summary.reports.map { file in
+            let report = try JSONDecoder().decode(CrashReport.self, from: Data(contentsOf: file))
+            return String(decoding: try encoder.encode(report), as: UTF8.self)
+        }
     }
 
     /// Starts one upload pass over `reports/` in the background and waits for it to finish.

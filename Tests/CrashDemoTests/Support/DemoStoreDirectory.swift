@@ -21,6 +21,13 @@ final class DemoStoreDirectory {
         return names.filter { $0.hasSuffix(suffix) }.sorted().map { directory.appendingPathComponent($0) }
     }
 
+    /// Every regular file directly in `directory`, temporary (hidden) ones included.
+    func regularFiles(in directory: URL) -> [URL] {
+        files(in: directory, endingWith: "").filter {
+            (try? $0.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true
+        }
+    }
+
     /// Pending dumps in `dumps/`.
     var dumpFiles: [URL] { files(in: dumps, endingWith: ".seamdump") }
     /// Reports waiting for upload in `reports/`.

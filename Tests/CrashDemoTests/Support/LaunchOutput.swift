@@ -24,6 +24,8 @@ struct ReportLine: Decodable {
         let frames: [Frame]
     }
 
+    /// The intermediate dump the report was made from; the report file shares its name.
+    let dumpFile: String?
     let signal: Signal?
     let exception: Exception?
     let crashedThread: CrashedThread?
@@ -33,7 +35,7 @@ struct ReportLine: Decodable {
     var json = ""
 
     enum CodingKeys: String, CodingKey {
-        case signal, exception, crashedThread, annotations
+        case dumpFile, signal, exception, crashedThread, annotations
     }
 
     /// The crashed thread's function names, innermost first ("?" where unsymbolicated).
@@ -89,7 +91,7 @@ extension ChildRun {
     }
 
     /// The status line `launch` writes on stderr.
-    func status() throws -> LaunchStatusLine {
+    func launchStatus() throws -> LaunchStatusLine {
         guard let line = stderr.split(separator: "\n").last(where: { $0.hasPrefix(LaunchStatusLine.prefix) }) else {
             throw LaunchOutputError.noStatusLine(stderr: stderr)
         }
