@@ -33,7 +33,9 @@ struct LaunchCommand: ParsableCommand {
         var status = LaunchStatus(crashedLastLaunch: integration.bridge.crashedLastLaunch,
                                   activeSecondsSinceLastCrash: integration.bridge.activeDurationSinceLastCrash)
 
+        let started = DispatchTime.now().uptimeNanoseconds
         let reports = try processPendingDumps(store)
+        status.processingMilliseconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e6
         for report in reports {
             print(report)
         }
@@ -57,12 +59,7 @@ struct LaunchCommand: ParsableCommand {
         for failure in summary.failures {
             FileHandle.standardError.write(Data("crash-demo: kept \(failure.dump.path): \(failure.error)\n".utf8))
         }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return try summary.reports.map { file in
-            let report = try JSONDecoder().decode(CrashReport.self, from: Data(contentsOf: file))
-            return String(decoding: try encoder.encode(report), as: UTF8.self)
-        }
+        return try summary.reports.map { try singleLine(Data(contentsOf: $0)) }
     }
 
     /// Starts one upload pass over `reports/` in the background and waits for it to finish.
@@ -76,6 +73,25 @@ struct LaunchCommand: ParsableCommand {
     }
 }
 
+/// A JSON document on one line: every line break and the indentation after it removed. Only
+/// layout can contain a raw line break (JSON strings escape theirs), so the content is unchanged.
+func singleLine(_ json: Data) -> String {
+    json.withUnsafeBytes { raw in
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(raw.count)
+        var atLineStart = false
+        for byte in raw {
+            if byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r") {
+                atLineStart = true
+            } else if !(atLineStart && byte == UInt8(ascii: " ")) {
+                atLineStart = false
+                bytes.append(byte)
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}
+
 /// What `launch` learned, written to stderr as `crash-demo status: {json}`.
 struct LaunchStatus: Encodable {
     static let linePrefix = "crash-demo status: "
@@ -83,6 +99,8 @@ struct LaunchStatus: Encodable {
     let crashedLastLaunch: Bool
     let activeSecondsSinceLastCrash: Double
     var newReports = 0
+    /// Time spent turning pending dumps into reports (and reading them back for stdout).
+    var processingMilliseconds = 0.0
     var uploaded: Int?
     var uploadWillRetry: Int?
     var uploadRejected: Int?
