@@ -56,41 +56,82 @@ enum CrashDemoProcess {
         return Bundle.main.executableURL!.resolvingSymlinksInPath().deletingLastPathComponent()
     }
 
-    /// Runs `crash-demo <arguments>` to completion; kills it with SIGKILL after `timeout`
-    /// seconds and fails the test (a hang is a defect, not a result).
+    /// Runs `crash-demo <arguments>` to completion in its own process group. After `timeout`
+    /// seconds the whole group is killed and the test fails (a hang is a defect, not a result).
+    /// Whatever the child left running in its group (an orphaned `swift-backtrace`) is killed
+    /// once the child has been reaped.
+    ///
+    /// posix_spawn and waitpid rather than Foundation's Process: Process learns of the exit
+    /// through a descriptor the child inherits, so a grandchild that outlives the child keeps
+    /// `waitUntilExit()` waiting for ever.
     static func run(_ arguments: [String], backtracer: Backtracer = .runtimeDefault,
                     timeout: TimeInterval = 20,
                     file: StaticString = #filePath, line: UInt = #line) throws -> ChildRun {
-        let process = Process()
-        process.executableURL = try executable(file: file, line: line)
-        process.arguments = arguments
+        let executable = try executable(file: file, line: line)
         var environment = ProcessInfo.processInfo.environment
         switch backtracer {
         case .runtimeDefault: environment.removeValue(forKey: "SWIFT_BACKTRACE")
         case .disabled: environment["SWIFT_BACKTRACE"] = "enable=no"
         }
-        process.environment = environment
         // Files, not pipes: the backtracer can write more than a pipe holds.
         let output = try CapturedOutput()
         defer { output.remove() }
-        process.standardOutput = output.stdout
-        process.standardError = output.stderr
         let start = Date()
-        try process.run()
+        let pid = try spawn(executable.path, arguments: arguments,
+                            environment: environment.map { "\($0.key)=\($0.value)" }, output: output)
+        var status: Int32 = 0
+        var reaped = false
         let deadline = start.addingTimeInterval(timeout)
-        while process.isRunning && Date() < deadline {
-            usleep(5_000)
+        while !reaped {
+            let result = waitpid(pid, &status, WNOHANG)
+            if result == pid { reaped = true; break }
+            if result < 0 && errno != EINTR {
+                throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "waitpid: \(errno)"])
+            }
+            if Date() >= deadline {
+                kill(-pid, SIGKILL)
+                XCTFail("crash-demo \(arguments.joined(separator: " ")) did not finish within \(timeout) s; killed",
+                        file: file, line: line)
+                while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+                reaped = true
+                break
+            }
+            usleep(2_000)
         }
-        if process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-            XCTFail("crash-demo \(arguments.joined(separator: " ")) did not finish within \(timeout) s; killed",
-                    file: file, line: line)
+        kill(-pid, SIGKILL)   // anything the child left behind in its process group
+        let signaled = (status & 0x7f) != 0 && (status & 0x7f) != 0x7f
+        return ChildRun(arguments: arguments, reason: signaled ? .uncaughtSignal : .exit,
+                        status: signaled ? status & 0x7f : (status >> 8) & 0xff,
+                        stdout: output.read(\.stdoutURL), stderr: output.read(\.stderrURL),
+                        seconds: Date().timeIntervalSince(start))
+    }
+
+    /// Starts `path` as the leader of a new process group, stdout and stderr into `output`.
+    private static func spawn(_ path: String, arguments: [String], environment: [String],
+                              output: CapturedOutput) throws -> pid_t {
+        var actions = posix_spawn_file_actions_t()
+        var attributes = posix_spawnattr_t()
+        posix_spawn_file_actions_init(&actions)
+        posix_spawnattr_init(&attributes)
+        defer {
+            posix_spawn_file_actions_destroy(&actions)
+            posix_spawnattr_destroy(&attributes)
         }
-        process.waitUntilExit()
-        return ChildRun(arguments: arguments, reason: process.terminationReason,
-                        status: process.terminationStatus, stdout: output.read(\.stdoutURL),
-                        stderr: output.read(\.stderrURL), seconds: Date().timeIntervalSince(start))
+        let flags = O_WRONLY | O_TRUNC
+        posix_spawn_file_actions_addopen(&actions, 1, output.stdoutURL.path, flags, 0o600)
+        posix_spawn_file_actions_addopen(&actions, 2, output.stderrURL.path, flags, 0o600)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP))
+        posix_spawnattr_setpgroup(&attributes, 0)
+        let argv = ([path] + arguments).map { strdup($0) } + [nil]
+        let envp = environment.map { strdup($0) } + [nil]
+        defer { (argv + envp).forEach { free($0) } }
+        var pid: pid_t = 0
+        let code = posix_spawn(&pid, path, &actions, &attributes, argv, envp)
+        guard code == 0 else {
+            throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey:
+                "posix_spawn \(path): \(String(cString: strerror(code)))"])
+        }
+        return pid
     }
 }
 
@@ -98,8 +139,6 @@ enum CrashDemoProcess {
 private final class CapturedOutput {
     let stdoutURL: URL
     let stderrURL: URL
-    let stdout: FileHandle
-    let stderr: FileHandle
 
     init() throws {
         let base = FileManager.default.temporaryDirectory.appendingPathComponent("crash-demo-\(UUID().uuidString)")
@@ -110,8 +149,6 @@ private final class CapturedOutput {
                 throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path])
             }
         }
-        stdout = try FileHandle(forWritingTo: stdoutURL)
-        stderr = try FileHandle(forWritingTo: stderrURL)
     }
 
     func read(_ which: KeyPath<CapturedOutput, URL>) -> String {
@@ -119,8 +156,6 @@ private final class CapturedOutput {
     }
 
     func remove() {
-        try? stdout.close()
-        try? stderr.close()
         try? FileManager.default.removeItem(at: stdoutURL)
         try? FileManager.default.removeItem(at: stderrURL)
     }
