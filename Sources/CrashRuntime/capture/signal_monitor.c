@@ -31,6 +31,7 @@ static volatile sig_atomic_t g_dump_done;
 static volatile sig_atomic_t g_handler_active;
 static volatile sig_atomic_t g_jump_armed;
 static volatile sig_atomic_t g_nested_signal;
+static volatile sig_atomic_t g_chaining;         // the owner is inside the previous handler
 static sigjmp_buf g_nested_jump;
 static seam_dump_writer g_writer;
 static void *g_altstack;                         // our mapping, guard page first
@@ -53,37 +54,71 @@ static int signal_index(int signal) {
     return -1;
 }
 
-/// Called with the previous handlers back in place. A hardware fault simply returns: the
-/// faulting instruction runs again and the previous handler sees a genuine signal. Any other
-/// signal (abort, int3, kill) is given to the previous handler directly with the original
-/// siginfo and context; if it returns (the Swift backtracer does), the default action is
-/// restored and the signal raised again so the process dies of it. SIGTERM is the exception:
-/// an application's own SIGTERM handler decides whether the process ends.
-static void pass_on(int signal, siginfo_t *info, void *ucontext) {
-    int refaults = info->si_code > 0 &&
-        (signal == SIGSEGV || signal == SIGBUS || signal == SIGILL || signal == SIGFPE);
-    int i = signal_index(signal);
-    if (refaults || i < 0) return;
-    struct sigaction previous = g_previous[i];
-    if (previous.sa_flags & SA_SIGINFO) {
-        if (previous.sa_sigaction != NULL) previous.sa_sigaction(signal, info, ucontext);
-    } else if (previous.sa_handler == SIG_IGN) {
-        return;
-    } else if (previous.sa_handler != SIG_DFL) {
-        previous.sa_handler(signal);
+static void on_signal(int signal, siginfo_t *info, void *ucontext);
+
+/// Puts the previous handlers back wherever ours is still installed. A handler installed over
+/// ours since stays (the Swift backtracer resets its signals to the default action when it runs).
+static void restore_previous_handlers_where_ours(void) {
+    for (size_t i = 0; i < SIGNAL_COUNT; i++) {
+        struct sigaction current;
+        if (g_hooked[i] && sigaction(k_signals[i], NULL, &current) == 0 &&
+            (current.sa_flags & SA_SIGINFO) && current.sa_sigaction == on_signal) {
+            sigaction(k_signals[i], &g_previous[i], NULL);
+        }
+        g_hooked[i] = 0;
     }
-    int handled_by_app = (previous.sa_flags & SA_SIGINFO) || previous.sa_handler != SIG_DFL;
-    if (signal == SIGTERM && handled_by_app) return;
+}
+
+static int is_hardware_fault(int signal, const siginfo_t *info) {
+    return info->si_code > 0 && (signal == SIGSEGV || signal == SIGBUS || signal == SIGILL || signal == SIGFPE);
+}
+
+/// The default action for `signal`, then: a hardware fault returns (its instruction runs again
+/// and the process dies of it), any other signal is raised again.
+static void die_of(int signal, const siginfo_t *info) {
     struct sigaction default_action;
     memset(&default_action, 0, sizeof default_action);
     default_action.sa_handler = SIG_DFL;
     sigemptyset(&default_action.sa_mask);
     sigaction(signal, &default_action, NULL);
+    if (is_hardware_fault(signal, info)) return;
     sigset_t only;
     sigemptyset(&only);
     sigaddset(&only, signal);
     sigprocmask(SIG_UNBLOCK, &only, NULL);
     syscall(SYS_tgkill, (long)getpid(), (long)syscall(SYS_gettid), (long)signal);
+}
+
+/// Gives the signal to the previous handler by calling it directly with the original siginfo
+/// and context, while ours stays installed: a thread that crashes meanwhile parks in ours rather
+/// than entering the previous handler a second time (the Swift runtime's backtracer hangs or
+/// loses its helper process when a second thread enters it). Then the previous handlers are
+/// restored where ours is still installed. A hardware fault returns: the faulting instruction
+/// runs again under whatever is installed now (the default action once the Swift backtracer has
+/// run; an application handler that fixed the fault lets it continue). Any other signal is
+/// raised again with the default action so the process dies of it, except SIGTERM that the
+/// application handles: its handler decides whether the process ends.
+static void pass_on(int signal, siginfo_t *info, void *ucontext) {
+    int i = signal_index(signal);
+    if (i < 0) {
+        restore_previous_handlers_where_ours();
+        return;
+    }
+    struct sigaction previous = g_previous[i];
+    g_chaining = 1;
+    if (previous.sa_flags & SA_SIGINFO) {
+        if (previous.sa_sigaction != NULL) previous.sa_sigaction(signal, info, ucontext);
+    } else if (previous.sa_handler == SIG_IGN) {
+        restore_previous_handlers_where_ours();
+        return;
+    } else if (previous.sa_handler != SIG_DFL) {
+        previous.sa_handler(signal);
+    }
+    restore_previous_handlers_where_ours();
+    if (is_hardware_fault(signal, info)) return;
+    int handled_by_app = (previous.sa_flags & SA_SIGINFO) || previous.sa_handler != SIG_DFL;
+    if (signal == SIGTERM && handled_by_app) return;
+    die_of(signal, info);
 }
 
 static void wait_for_dump(void) {
@@ -131,6 +166,11 @@ static void on_signal(int signal, siginfo_t *info, void *ucontext) {
     pid_t owner = 0;
     if (getpid() != g_seam_state.install_pid) {
         // A forked child: not ours to capture.
+    } else if (g_chaining && atomic_load(&g_owner_tid) == self) {
+        // A signal inside the handler we chained to: no second round.
+        die_of(signal, info);
+        errno = saved_errno;
+        return;
     } else if (g_seam_state.dump_fd < 0) {
         // The dump is already written; its owner chains the signal, this thread waits.
         pid_t writer = atomic_load(&g_owner_tid);
@@ -148,7 +188,6 @@ static void on_signal(int signal, siginfo_t *info, void *ucontext) {
         wait_for_dump();   // another thread is writing the one dump this process gets
         if (g_dump_done) park_while_owner_chains();
     }
-    restore_previous_handlers();
     pass_on(signal, info, ucontext);
     errno = saved_errno;
 }
@@ -181,6 +220,7 @@ static int ensure_alternate_stack(char *error, size_t error_size) {
 int seam_signal_monitor_install(int catch_sigterm, char *error, size_t error_size) {
     if (ensure_alternate_stack(error, error_size) != 0) return -1;
     atomic_store(&g_owner_tid, 0);
+    g_chaining = 0;
     g_dump_done = 0;
     struct sigaction action;
     memset(&action, 0, sizeof action);
