@@ -96,6 +96,180 @@ non-triggering:
       void f(void) { id c = nil; }
 
 """#),
+        ("signal-handler-safety.yml", #"""
+id: signal-handler-safety
+summary: Crash-time handlers reach code that is not async-signal-safe
+severity: error
+pitfall: >-
+  Seed 000, pitfall 1 "Accessing Swift objects in signal handlers", the anti-pattern "don't access
+  Swift objects in signal handlers", and the "key insight" that crash handling allows no malloc,
+  no locks and only async-signal-safe calls; seed 002 (the in-process handler may not allocate
+  or use most library calls).
+rationale: |
+  A signal handler runs on top of whatever the crashed thread was doing. If that thread held the
+  allocator's lock, stdio's lock or the Objective-C/Swift runtime's lock, a handler that takes it
+  again deadlocks, and a crash report becomes a hang. Everything the handler needs has to be
+  prepared at install time in C globals; at crash time it may only call async-signal-safe
+  functions.
+
+  The rule finds the handlers: functions stored into `sa_handler`/`sa_sigaction` (by field
+  assignment or designated initializer) and passed to `signal()`; C++ `std::set_terminate`
+  handlers (a terminate handler is not a signal handler, but it is crash-time code: it runs while
+  the process dies, often on a corrupted heap, so it gets the same rules); functions named in the
+  `handlers` option; and functions marked with a `// di-lint:signal-handler` comment (on the line
+  of the declaration or the line before) or `__attribute__((annotate("di-lint:signal-handler")))`.
+
+  From each handler it follows calls across every file of the run on a project-wide call graph:
+  direct calls, and calls through a function pointer when every value stored into that pointer
+  (variable, struct field, array element; by assignment or initializer) is a visible function.
+  A pointer that is also set from something the run cannot see (a parameter, another pointer,
+  its address handed out) or that belongs to a system struct (the saved previous `sigaction`)
+  is not followed and not reported.
+
+  It reports, with the chain (`handler → f → g → malloc`): calls to functions that are neither
+  defined in the run nor async-signal-safe; every Objective-C message send, property access,
+  `@throw`, `@synchronized`, `@try` and `@autoreleasepool`; C++ `new`, `delete` and `throw`;
+  calls into Swift (functions declared with `external_source_symbol(language="Swift")` or
+  `swift_name`, names exported from Swift with `@_cdecl` in a Swift file of the run, and
+  Swift-mangled names `$s…`, `$S…`, `_T0…`); and any container access or use of the bridge
+  (the configured `bridge` names).
+
+  The async-signal-safe list is POSIX's (XSH 2.4.3 of POSIX.1-2017, plus the POSIX.1-2024
+  additions), which since POSIX.1-2008 TC2 (2016) includes `memcpy`, `memset`, `strlen` and
+  the other string functions; plus plain system-call wrappers POSIX does not list
+  (`syscall`, `sigaltstack`, `gettid`, `mmap`, `nanosleep`, `pread`/`pwrite`…), the errno
+  accessors behind `errno` (`__errno_location`, `__error`), `sigsetjmp`, and compiler builtins
+  (`__builtin_*`, `__atomic_*`, `__sync_*`, C11 `atomic_*`, `std::atomic`; atomics are taken to
+  be lock-free). C inline helpers defined in system headers (byte swaps, fortify wrappers) are
+  not followed. `fork` is not on the list (POSIX.1-2024 removed it). Extend the list with the
+  `allow` option (exact names, or a prefix ending in `*`).
+options:
+  - name: handlers
+    summary: More functions to treat as crash-time handlers (names; qualified for C++).
+    default: "[]"
+  - name: allow
+    summary: Functions to accept as async-signal-safe on top of the built-in list (`name` or `prefix*`).
+    default: "[]"
+example-config: |
+  containers: [Container.sharedInstance, container_shared()]
+triggering:
+  - language: c
+    code: |
+      #include <signal.h>
+      #include <stdlib.h>
+      static void save(int sig) { void *p = ↓malloc(64); (void)p; }
+      static void on_crash(int sig, siginfo_t *info, void *ctx) { save(sig); }
+      void install(void) {
+          struct sigaction sa = {0};
+          sa.sa_sigaction = on_crash;
+          sigaction(SIGSEGV, &sa, 0);
+      }
+  - language: c
+    code: |
+      #include <signal.h>
+      #include <stdio.h>
+      typedef void (*writer_fn)(int);
+      static void write_text(int sig) { ↓fprintf(stderr, "signal %d\n", sig); }
+      static writer_fn g_writer = write_text;
+      static void on_crash(int sig) { g_writer(sig); }
+      void install(void) { struct sigaction sa = { .sa_handler = on_crash }; sigaction(SIGBUS, &sa, 0); }
+  - language: objective-c
+    code: |
+      #include <signal.h>
+      @interface Reporter
+      + (instancetype)current;
+      - (void)flush;
+      @end
+      static void on_crash(int sig) { ↓[[Reporter current] flush]; }
+      void install(void) { signal(SIGABRT, on_crash); }
+  - language: c
+    code: |
+      struct Services { int (*now)(void); };
+      struct Services *container_shared(void);
+      // di-lint:signal-handler
+      void crash_time_hook(int sig) { int t = ↓container_shared()->now(); (void)t; }
+  - language: c++
+    code: |
+      #include <exception>
+      #include <string>
+      static void on_terminate() { std::string *s = ↓new std::string("terminated"); (void)s; }
+      void install() { std::set_terminate(on_terminate); }
+  - language: c
+    code: |
+      struct Reporter { void *bridge; int fd; };
+      static struct Reporter g_reporter;
+      static void on_crash(int sig) { void *b = g_reporter.↓bridge; (void)b; }
+    config: |
+      rules:
+        signal-handler-safety:
+          handlers: [on_crash]
+  - language: c
+    code: |
+      void swift_crash_callback(void) __attribute__((external_source_symbol(language="Swift", defined_in="App", generated_declaration)));
+      __attribute__((annotate("di-lint:signal-handler"))) void on_crash(int sig) { ↓swift_crash_callback(); }
+non-triggering:
+  - language: c
+    code: |
+      #include <signal.h>
+      #include <string.h>
+      #include <unistd.h>
+      #include <errno.h>
+      #include <time.h>
+      #include <stdatomic.h>
+      #include <sys/syscall.h>
+      static atomic_int g_handling;
+      static struct sigaction g_previous;
+      static char g_message[64];
+      static void on_crash(int sig, siginfo_t *info, void *ctx) {
+          int saved = errno;
+          if (atomic_exchange(&g_handling, 1)) _exit(1);
+          struct timespec now;
+          clock_gettime(CLOCK_REALTIME, &now);
+          write(2, g_message, strlen(g_message));
+          memset(g_message, 0, sizeof g_message);
+          syscall(SYS_getpid);
+          __atomic_store_n(&g_handling, 0, __ATOMIC_SEQ_CST);
+          sigaction(sig, &g_previous, 0);
+          if (g_previous.sa_flags & SA_SIGINFO) g_previous.sa_sigaction(sig, info, ctx);
+          errno = saved;
+          raise(sig);
+      }
+      void install(void) {
+          stack_t stack = {0};
+          sigaltstack(&stack, 0);
+          struct sigaction sa;
+          memset(&sa, 0, sizeof sa);
+          sa.sa_sigaction = on_crash;
+          sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
+          sigaction(SIGSEGV, &sa, &g_previous);
+      }
+  - language: c
+    code: |
+      #include <stdlib.h>
+      // Not a handler: nothing registers it, so it may allocate.
+      void prepare(void) { void *p = malloc(64); free(p); }
+  - language: c
+    code: |
+      #include <signal.h>
+      typedef void (*callback_fn)(int);
+      static callback_fn g_callback;
+      // Set from outside: the run cannot see what it points to, so the call is not followed.
+      void set_callback(callback_fn fn) { g_callback = fn; }
+      static void on_crash(int sig) { if (g_callback) g_callback(sig); }
+      void install(void) { signal(SIGSEGV, on_crash); }
+  - language: c
+    code: |
+      #include <signal.h>
+      #include <stdio.h>
+      static void log_line(const char *s) { fputs(s, stderr); }
+      static void on_crash(int sig) { log_line("crash\n"); }
+      void install(void) { signal(SIGSEGV, on_crash); }
+    config: |
+      rules:
+        signal-handler-safety:
+          allow: [fputs]
+
+"""#),
         ("suppression-without-reason.yml", #"""
 id: suppression-without-reason
 summary: A di-lint suppression that gives no reason

@@ -36,7 +36,7 @@ protocol ProjectRule {
 let fileRules: [FileRule] = [ContainerAccessRule()]
 
 /// The project rules this build implements.
-let projectRules: [ProjectRule] = []
+let projectRules: [ProjectRule] = [SignalHandlerSafetyRule()]
 
 /// Rules the engine itself reports (no per-file logic of their own).
 enum EngineRuleID {
