@@ -53,6 +53,13 @@ enum AsyncSignalSafeFunctions {
     static let builtinPrefixes = ["__builtin_", "__atomic_", "__sync_", "__c11_atomic_", "atomic_",
                                   "std::atomic", "std::__atomic_base", "std::atomic_flag"]
 
+    /// What a std::terminate handler may call to read the exception that is ending the process
+    /// (terminate handlers only; together with a rethrow inside `try`).
+    static let exceptionInspection: Set<String> = [
+        "__cxa_current_exception_type", "__cxa_get_globals_fast", "std::type_info::name", "std::exception::what",
+        "std::uncaught_exceptions",
+    ]
+
     /// Well-known unsafe functions, with why (makes the report say more than "not on the list").
     static let reasons: [String: String] = {
         var r: [String: String] = [:]

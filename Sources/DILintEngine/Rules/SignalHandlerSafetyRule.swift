@@ -20,18 +20,32 @@ struct SignalHandlerSafetyRule: ProjectRule {
         func list(_ key: String) -> [String] {
             (options[key] ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         }
-        var walk = HandlerWalk(graph: CallGraph(facts: decoded), allow: list("allow"))
-        walk.run(configuredHandlers: list("handlers"))
-        return walk.violations.map { v in
+        let graph = CallGraph(facts: decoded)
+        // Signal handlers first: code reached from both kinds is judged by the stricter rules.
+        var seen = Set<String>()
+        var violations: [HandlerWalk.Violation] = []
+        for context in [HandlerWalk.Context.signal, .terminate] {
+            var walk = HandlerWalk(graph: graph, context: context, allow: list("allow"))
+            walk.run(configuredHandlers: list("handlers"))
+            violations += walk.violations.filter { seen.insert("\($0.path):\($0.position.line):\($0.position.column)").inserted }
+        }
+        return violations.map { v in
             Finding(rule: id, path: v.path, line: v.position.line, column: v.position.column, severity: severity,
                     message: v.message, snippet: v.position.snippet)
         }
     }
 }
 
-/// A breadth-first walk from every handler at once: each function is reached once, by its
-/// shortest chain from the first handler (in name order) that reaches it.
+/// A breadth-first walk from every handler of one context at once: each function is reached
+/// once, by its shortest chain from the first handler (in name order) that reaches it.
 private struct HandlerWalk {
+    /// Signal handlers interrupt arbitrary code. A std::terminate handler runs synchronously on
+    /// the thread whose exception escaped, with the C++ runtime consistent: there it may also
+    /// inspect the current exception (rethrow it inside `try`, `what()`, the type's name).
+    enum Context {
+        case signal, terminate
+    }
+
     struct Root {
         var symbol: Symbol
         var how: String
@@ -44,13 +58,15 @@ private struct HandlerWalk {
     }
 
     let graph: CallGraph
+    let context: Context
     let allow: [String]
     private(set) var violations: [Violation] = []
     /// How each reached function was reached: its caller's USR (nil for a root) and its root.
     private var reachedFrom: [String: (caller: String?, root: Root)] = [:]
 
-    init(graph: CallGraph, allow: [String]) {
+    init(graph: CallGraph, context: Context, allow: [String]) {
         self.graph = graph
+        self.context = context
         self.allow = allow
     }
 
@@ -78,11 +94,12 @@ private struct HandlerWalk {
     /// Handlers with a definition in the run, sorted for a deterministic walk.
     private func roots(configuredHandlers: [String]) -> [(String, Root)] {
         var result: [(String, Root)] = []
-        for (path, r) in graph.registrations {
+        for (path, r) in graph.registrations where (r.mechanism == .terminate) == (context == .terminate) {
             let where_ = "\(r.mechanism.rawValue) at \((path as NSString).lastPathComponent):\(r.position.line)"
             let kind = r.mechanism == .terminate ? "terminate handler" : "signal handler"
             for usr in resolve(r.handler) { result.append((usr, Root(symbol: r.handler, how: "\(kind) '\(r.handler.name)' (\(where_))"))) }
         }
+        guard context == .signal else { return result.sorted { ($0.1.symbol.name, $0.0) < ($1.1.symbol.name, $1.0) } }
         for symbol in graph.annotated {
             for usr in resolve(symbol) { result.append((usr, Root(symbol: symbol, how: "handler '\(symbol.name)' (annotated di-lint:signal-handler)"))) }
         }
@@ -127,9 +144,11 @@ private struct HandlerWalk {
         case .cxxDelete:
             problem = ("C++ 'delete' frees through the allocator", "delete")
         case .cxxThrow:
-            problem = site.detail == "rethrow"
-                ? ("C++ rethrow unwinds through the unwinder, which takes locks", "throw")
-                : ("C++ 'throw' allocates the exception and unwinds", "throw")
+            if site.detail == "rethrow" {
+                problem = context == .terminate ? nil : ("C++ rethrow unwinds through the unwinder, which takes locks", "throw")
+            } else {
+                problem = ("C++ 'throw' allocates the exception and unwinds", "throw")
+            }
         case .container:
             problem = ("container access '\(site.detail ?? "?")': copy what the handler needs into C globals at install", site.detail ?? "container")
         case .bridge:
@@ -145,6 +164,7 @@ private struct HandlerWalk {
             return "'\(name)' is Swift code; the Swift runtime is not async-signal-safe"
         }
         if trait == .systemInline || AsyncSignalSafeFunctions.isSafe(name, allow: allow) { return nil }
+        if context == .terminate && AsyncSignalSafeFunctions.exceptionInspection.contains(name) { return nil }
         if let reason = AsyncSignalSafeFunctions.reasons[name] { return "'\(name)' is not async-signal-safe (\(reason))" }
         return "'\(name)' is not on the async-signal-safe list (no definition in the run; add it to 'allow' if it is safe)"
     }
