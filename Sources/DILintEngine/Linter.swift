@@ -137,9 +137,14 @@ public final class Linter: @unchecked Sendable {
         let (language, mentions) = bytes.withUnsafeBytes { raw -> (SourceLanguage, Bool) in
             let language = SourceLanguage.detect(path: path, contents: raw)
             let anchors = configuration.containers.flatMap(\.anchorIdentifiers) + ["di-lint:"]
+                + configuration.bridgeNames.flatMap { [$0, $0.capitalizedFirst] }
             return (language, anchors.contains { raw.containsASCII($0) })
         }
         if !mentions && !needsEveryFile { return FileOutcome() }
+        if language == .swift {
+            return SwiftFrontEnd.outcome(displayPath: displayPath(path), bytes: bytes, configuration: configuration,
+                                         projectRules: activeProjectRules.map(\.0))
+        }
         let buffer = SourceBuffer(bytes: bytes)
         let isHeader = ["h", "hh", "hpp"].contains((path as NSString).pathExtension)
         var arguments = language.clangArguments(isHeader: isHeader)

@@ -1,4 +1,5 @@
 import Foundation
+import SwiftSyntax
 
 /// `signal-handler-safety`: follows every crash-time handler (sigaction, signal,
 /// std::set_terminate, configured or annotated) through the project-wide call graph and reports
@@ -181,5 +182,26 @@ private struct HandlerWalk {
         let how = root?.how ?? "a handler"
         violations.append(Violation(path: definition.path, position: site.position,
                                     message: "\(what); reached from \(how): \(chain.reversed().joined(separator: " → "))"))
+    }
+}
+
+extension SignalHandlerSafetyRule: SwiftFactsCollector {
+    /// Swift files contribute the C names of their `@_cdecl` functions: C code calling them calls Swift.
+    func collect(_ context: SwiftFileContext) -> Data? {
+        final class Exports: SyntaxVisitor {
+            var names: [String] = []
+            init() { super.init(viewMode: .sourceAccurate) }
+            override func visit(_ node: AttributeSyntax) -> SyntaxVisitorContinueKind {
+                if node.attributeName.trimmedDescription == "_cdecl", let arguments = node.arguments {
+                    let name = arguments.trimmedDescription.trimmingCharacters(in: CharacterSet(charactersIn: "\"() "))
+                    if !name.isEmpty { names.append(name) }
+                }
+                return .skipChildren
+            }
+        }
+        let exports = Exports()
+        exports.walk(context.tree)
+        guard !exports.names.isEmpty else { return nil }
+        return try? JSONEncoder().encode(CallGraphFacts(swiftExports: exports.names))
     }
 }

@@ -1,0 +1,117 @@
+import SwiftSyntax
+
+/// Finds container accesses in Swift: `C.sharedInstance()`, `C.shared.service`,
+/// `C.shared().service`, `container_shared().pointee.service`, and any static member of a helper
+/// type named in `container-access`'s `swift-helper-types` option. An access on the fallback side
+/// of a bridge check (`bridge?.x ?? C.shared.x`, the `else` of `if let bridge`, a ternary or
+/// `guard` on the bridge) is classified `.fallback`.
+struct SwiftContainerAccessFinder {
+    private var accessorsByType: [String: Set<String>] = [:]
+    private var functions: Set<String> = []
+    private let helperTypes: Set<String>
+    private let bridgeNames: Set<String>
+
+    static let helperTypesOption = "swift-helper-types"
+
+    init(configuration: Configuration) {
+        for spec in configuration.containers {
+            switch spec {
+            case let .member(type, accessor): accessorsByType[type, default: []].insert(accessor)
+            case let .function(name): functions.insert(name)
+            }
+        }
+        let helpers = configuration.rules["container-access"]?.options[SwiftContainerAccessFinder.helperTypesOption] ?? ""
+        helperTypes = Set(helpers.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty })
+        bridgeNames = Set(configuration.bridgeNames)
+    }
+
+    func find(in tree: SourceFileSyntax) -> [LocatedAccess] {
+        let visitor = Visitor(finder: self)
+        visitor.walk(tree)
+        return visitor.found.sorted { $0.offset < $1.offset }
+    }
+
+    private final class Visitor: SyntaxVisitor {
+        let finder: SwiftContainerAccessFinder
+        var found: [LocatedAccess] = []
+
+        init(finder: SwiftContainerAccessFinder) {
+            self.finder = finder
+            super.init(viewMode: .sourceAccurate)
+        }
+
+        override func visit(_ node: MemberAccessExprSyntax) -> SyntaxVisitorContinueKind {
+            guard let base = node.base?.as(DeclReferenceExprSyntax.self) else { return .visitChildren }
+            let type = base.baseName.text, member = node.declName.baseName.text
+            if finder.accessorsByType[type]?.contains(member) == true || finder.helperTypes.contains(type) {
+                record(Syntax(node), container: type, accessor: member)
+            }
+            return .visitChildren
+        }
+
+        override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
+            if let callee = node.calledExpression.as(DeclReferenceExprSyntax.self), finder.functions.contains(callee.baseName.text) {
+                record(Syntax(node), container: callee.baseName.text, accessor: callee.baseName.text)
+            }
+            return .visitChildren
+        }
+
+        private func record(_ node: Syntax, container: String, accessor: String) {
+            var end = node
+            // `C.shared()`: the call is part of the access
+            if let call = end.parent?.as(FunctionCallExprSyntax.self), call.calledExpression.id == end.id { end = Syntax(call) }
+            let service = finder.service(after: end)
+            let access = ContainerAccess(container: container, accessor: accessor, service: service,
+                                         kind: finder.kind(of: node))
+            found.append(LocatedAccess(offset: node.startOffset, range: node.startOffset..<end.endOffset, access: access, tokenIndex: nil))
+        }
+    }
+
+    /// The member the access goes on to: `.crashReporter` in `C.shared.crashReporter`,
+    /// through `?`, `!` and `.pointee`.
+    private func service(after end: Syntax) -> String? {
+        var node = end
+        while let parent = node.parent {
+            if parent.is(OptionalChainingExprSyntax.self) || parent.is(ForceUnwrapExprSyntax.self) {
+                node = parent
+                continue
+            }
+            guard let member = parent.as(MemberAccessExprSyntax.self), member.base?.id == node.id else { return nil }
+            let name = member.declName.baseName.text
+            if name == "pointee" { node = parent; continue }
+            return name
+        }
+        return nil
+    }
+
+    /// `.fallback` when the access only runs because the bridge is absent.
+    private func kind(of node: Syntax) -> AccessKind {
+        var child = node
+        while let parent = child.parent {
+            if let sequence = parent.as(SequenceExprSyntax.self) {
+                let elements = Array(sequence.elements)
+                if let i = elements.firstIndex(where: { $0.id == child.id }), i >= 2 {
+                    let op = elements[i - 1]
+                    let isCoalescing = op.as(BinaryOperatorExprSyntax.self)?.operator.text == "??"
+                    if (isCoalescing || op.is(UnresolvedTernaryExprSyntax.self))
+                        && elements[..<(i - 1)].contains(where: { $0.mentions(bridgeNames) }) {
+                        return .fallback
+                    }
+                }
+            }
+            if let branch = parent.as(IfExprSyntax.self), let elseBody = branch.elseBody, Syntax(elseBody).id == child.id,
+               branch.conditions.mentions(bridgeNames) {
+                return .fallback
+            }
+            if let guardStatement = parent.as(GuardStmtSyntax.self), guardStatement.body.id == child.id,
+               guardStatement.conditions.mentions(bridgeNames) {
+                return .fallback
+            }
+            if parent.is(FunctionDeclSyntax.self) || parent.is(InitializerDeclSyntax.self) || parent.is(ClosureExprSyntax.self) {
+                break
+            }
+            child = parent
+        }
+        return .direct
+    }
+}
