@@ -88,8 +88,8 @@ struct SwiftContainerAccessFinder {
     private func kind(of node: Syntax) -> AccessKind {
         var child = node
         while let parent = child.parent {
-            if let sequence = parent.as(SequenceExprSyntax.self) {
-                let elements = Array(sequence.elements)
+            if let list = parent.as(ExprListSyntax.self) {
+                let elements = Array(list)
                 if let i = elements.firstIndex(where: { $0.id == child.id }), i >= 2 {
                     let op = elements[i - 1]
                     let isCoalescing = op.as(BinaryOperatorExprSyntax.self)?.operator.text == "??"
