@@ -8,6 +8,29 @@ final class SwiftFrontEndTests: XCTestCase {
     func accesses(_ code: String, config: String = "containers: [Container.sharedInstance, Container.shared, container_shared()]") throws -> [LocatedAccess] {
         let configuration = try Configuration.parse(yaml: config, baseDirectory: "/")
         return SwiftContainerAccessFinder(configuration: configuration).find(in: SwiftSourceFile(bytes: Array(code.utf8)).tree)
+            .filter { $0.access.kind != .injected }
+    }
+
+    func testServicesReadThroughTheBridgeAreInjectedAccesses() throws {
+        let configuration = try Configuration.parse(yaml: "containers: [Container.shared]", baseDirectory: "/")
+        let found = SwiftContainerAccessFinder(configuration: configuration).find(in: SwiftSourceFile(bytes: Array("""
+        func a() { _ = bridge.dateProvider; _ = self.bridge?.crashReporter; self.bridge = nil; _ = other.x }
+        """.utf8)).tree)
+        XCTAssertEqual(found.map(\.access.kind), [.injected, .injected])
+        XCTAssertEqual(found.map(\.access.service), ["dateProvider", "crashReporter"])
+    }
+
+    func testTheCompositionRootIsClassified() throws {
+        let configuration = try Configuration.parse(yaml: """
+        containers: [Container.shared]
+        composition-root: { functions: [makeIntegration], types: [AppBootstrap] }
+        """, baseDirectory: "/")
+        let found = SwiftContainerAccessFinder(configuration: configuration).find(in: SwiftSourceFile(bytes: Array("""
+        func makeIntegration() { _ = Container.shared.x }
+        final class AppBootstrap { func run() { _ = Container.shared.y } }
+        func other() { _ = Container.shared.z }
+        """.utf8)).tree)
+        XCTAssertEqual(found.map(\.access.kind), [.compositionRoot, .compositionRoot, .direct])
     }
 
     func testAccessForms() throws {

@@ -7,22 +7,18 @@ struct ContainerAccessInInitializerRule: FileRule {
     let id = "container-access-in-initializer"
 
     func check(_ context: FileContext, severity: Severity) -> [Finding] {
-        let reported = context.accesses.filter { $0.access.kind != .injected }
-        guard !reported.isEmpty else { return [] }
+        let inInit = context.accesses.filter { $0.access.touchesContainer && $0.enclosing?.isInitializer == true }
+        guard !inInit.isEmpty else { return [] }
         let t = TokenView(file: context.file)
-        let deferred = deferredBodies(context.file) 
-        var findings: [Finding] = []
-        for scope in context.file.codeScopes() where scope.isInitializer {
-            let later = t.blockBodies(in: scope.range) + deferred.filter { scope.range.contains($0.lowerBound) }
-            for located in reported where scope.range.contains(located.offset) && !later.contains(where: { $0.contains(located.offset) }) {
-                let what = scope.kind == .constructor ? "constructor '\(scope.owner ?? scope.name)'" : "initializer '-\(scope.name)'"
-                findings.append(context.finding(
-                    rule: id, offset: located.offset, severity: severity,
-                    message: "container access '\(located.access.expression)' in \(what): pass the dependency in (or read it from the injected bridge) instead of reaching for the container while the object is built",
-                    access: located.access))
-            }
+        let later = deferredBodies(context.file) + inInit.compactMap(\.enclosing).flatMap { t.blockBodies(in: $0.range) }
+        return inInit.filter { located in !later.contains { $0.contains(located.offset) } }.map { located in
+            let e = located.enclosing!
+            let what = e.kind == .constructor ? "constructor '\(e.typeName ?? e.name)'" : "initializer '-\(e.name)'"
+            return context.finding(
+                rule: id, offset: located.offset, severity: severity,
+                message: "container access '\(located.access.expression)' in \(what): pass the dependency in (or read it from the injected bridge) instead of reaching for the container while the object is built",
+                access: located.access)
         }
-        return findings
     }
 
     /// Lambda and block bodies libclang resolved (the token scan finds blocks it did not).
@@ -40,4 +36,10 @@ struct ContainerAccessInInitializerRule: FileRule {
         }, Unmanaged.passUnretained(box).toOpaque())
         return box.ranges
     }
+}
+
+extension ContainerAccess {
+    /// A use of the container itself (direct or as a fallback), not a service read through the
+    /// bridge nor an access inside the composition root.
+    var touchesContainer: Bool { kind == .direct || kind == .fallback }
 }

@@ -12,17 +12,6 @@ struct CodeScope {
     var range: Range<Int>
     var nameOffset: Int
 
-    /// `-init`, `-initWithPath:` (not `+initialize`, not `-initializeCache`), and C++ constructors.
-    var isInitializer: Bool {
-        switch kind {
-        case .constructor: return true
-        case .objcInstanceMethod:
-            guard name.hasPrefix("init") else { return false }
-            let rest = name.dropFirst(4)
-            return rest.isEmpty || rest.first == ":" || rest.first!.isUppercase
-        default: return false
-        }
-    }
 }
 
 extension ParsedFile {

@@ -51,6 +51,7 @@ protocol ProjectRule {
 /// The file rules this build implements. `RuleCatalogTests` checks they match `Rules/`.
 let fileRules: [FileRule] = [
     ContainerAccessRule(),
+    ContainerFallbackRule(),
     ContainerAccessInInitializerRule(),
     BridgeInjectedAfterInstallRule(),
     BridgeWeakReferenceRule(),
@@ -60,6 +61,7 @@ let fileRules: [FileRule] = [
 /// The Swift rules this build implements (some share their id with a C rule above).
 let swiftFileRules: [SwiftFileRule] = [
     SwiftContainerAccessRule(),
+    SwiftContainerFallbackRule(),
     SwiftContainerAccessInInitializerRule(),
     SwiftLazyContainerAccessRule(),
     SwiftMixedInjectionRule(),

@@ -9,13 +9,22 @@ struct SwiftContainerAccessRule: SwiftFileRule {
     }
 }
 
+/// `container-fallback` for Swift files.
+struct SwiftContainerFallbackRule: SwiftFileRule {
+    let id = "container-fallback"
+
+    func check(_ context: SwiftFileContext, severity: Severity) -> [Finding] {
+        ContainerFallbackRule().findings(context, severity: severity)
+    }
+}
+
 /// `container-access-in-initializer` for Swift: accesses in `init` bodies and in the initial
 /// values of stored properties (which run as part of every init). Stored closures are left out.
 struct SwiftContainerAccessInInitializerRule: SwiftFileRule {
     let id = "container-access-in-initializer"
 
     func check(_ context: SwiftFileContext, severity: Severity) -> [Finding] {
-        let reported = context.accesses.filter { $0.access.kind != .injected }
+        let reported = context.accesses.filter(\.access.touchesContainer)
         guard !reported.isEmpty else { return [] }
         var findings: [Finding] = []
         func report(in node: some SyntaxProtocol, _ what: String) {
@@ -62,7 +71,7 @@ struct SwiftLazyContainerAccessRule: SwiftFileRule {
         for variable in collector.lazy {
             for binding in variable.bindings {
                 guard let value = binding.initializer?.value else { continue }
-                for located in context.accesses where value.byteRange.contains(located.offset) && located.access.kind != .injected {
+                for located in context.accesses where value.byteRange.contains(located.offset) && located.access.touchesContainer {
                     findings.append(context.finding(
                         rule: id, offset: located.offset, severity: severity,
                         message: "lazy var '\(binding.pattern.trimmedDescription)' is initialized from the container ('\(located.access.expression)'): the laziness only hides the order dependency; inject the value through init and make it a let",
@@ -80,7 +89,7 @@ struct SwiftMixedInjectionRule: SwiftFileRule {
     let id = "swift-mixed-injection"
 
     func check(_ context: SwiftFileContext, severity: Severity) -> [Finding] {
-        let reached = context.accesses.filter { $0.access.kind != .injected }
+        let reached = context.accesses.filter(\.access.touchesContainer)
         guard !reached.isEmpty else { return [] }
         var findings: [Finding] = []
         for type in SwiftTypeMembers.all(in: context.tree) {

@@ -3,9 +3,13 @@
 enum SwiftFrontEnd {
     static func outcome(displayPath: String, bytes: [UInt8], configuration: Configuration, projectRules: [ProjectRule]) -> FileOutcome {
         let file = SwiftSourceFile(bytes: bytes)
-        let context = SwiftFileContext(file: file, displayPath: displayPath, configuration: configuration,
-                                       accesses: SwiftContainerAccessFinder(configuration: configuration).find(in: file.tree))
+        let accesses = SwiftContainerAccessFinder(configuration: configuration).find(in: file.tree, displayPath: displayPath)
+        let context = SwiftFileContext(file: file, displayPath: displayPath, configuration: configuration, accesses: accesses)
         var outcome = FileOutcome(parsed: true)
+        outcome.accesses = accesses.map { a in
+            let (line, column) = file.buffer.lineColumn(of: a.offset)
+            return AccessRecord(path: displayPath, line: line, column: column, access: a.access)
+        }
         for rule in swiftFileRules {
             if let severity = configuration.severity(of: rule.id) { outcome.findings += rule.check(context, severity: severity) }
         }
