@@ -75,6 +75,8 @@ final class SwiftFrontEndTests: XCTestCase {
         let a = 1 // di-lint:disable-line container-access -- why
         /* di-lint:disable-next-line -- block comment */
         let b = 2
+        /// Documentation may show `// di-lint:disable-line RULE -- why` without being a directive.
+        let c = 3
         """.utf8))
         let suppressions = Suppressions(comments: file.comments, buffer: file.buffer)
         XCTAssertEqual(suppressions.directives.map(\.lines), [1...1, 3...3])

@@ -12,7 +12,8 @@ struct SwiftSourceFile {
         tree = bytes.withUnsafeBufferPointer { Parser.parse(source: $0) }
     }
 
-    /// Every comment in the file's trivia, as the comment tokens `Suppressions` reads.
+    /// The file's `//` and `/* */` comments, as the comment tokens `Suppressions` reads. Doc
+    /// comments (`///`, `/** */`) document code and are not directives.
     var comments: [SourceToken] {
         var result: [SourceToken] = []
         for token in tree.tokens(viewMode: .sourceAccurate) {
@@ -93,9 +94,10 @@ extension SyntaxProtocol {
 }
 
 extension TriviaPiece {
+    /// A plain (non-doc) comment.
     var isComment: Bool {
         switch self {
-        case .lineComment, .blockComment, .docLineComment, .docBlockComment: return true
+        case .lineComment, .blockComment: return true
         default: return false
         }
     }
