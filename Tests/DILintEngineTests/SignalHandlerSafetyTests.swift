@@ -47,6 +47,62 @@ final class SignalHandlerSafetyTests: XCTestCase {
         XCTAssertTrue(found.first?.message.contains("on_crash → helper_write → emit → malloc") == true, "\(found)")
     }
 
+    /// An Objective-C method whose types do not resolve (no SDK) drops out of the AST; its
+    /// `sa_sigaction` store is still read from the tokens.
+    func testRegistrationInCodeTheASTLostIsFoundInTheTokens() throws {
+        let dir = try temporaryDirectory(self)
+        let file = dir.appendingPathComponent("monitor.m").path
+        try """
+        #include <signal.h>
+        #include <stdlib.h>
+        static void on_crash(int sig, siginfo_t *info, void *ctx) { free(malloc(1)); }
+        @implementation Monitor
+        - (BOOL)installWithError:(NSError **)error {
+            struct sigaction sa;
+            UnknownSDKType *unused = [UnknownSDKType new];
+            sa.sa_sigaction = &on_crash;
+            return sigaction(SIGSEGV, &sa, NULL) == 0;
+        }
+        @end
+        """.write(toFile: file, atomically: true, encoding: .utf8)
+        let found = try lint([file], configYAML: "").findings.filter { $0.rule == "signal-handler-safety" }
+        XCTAssertEqual(found.map(\.line), [3, 3], "\(found)")
+        XCTAssertTrue(found.allSatisfy { $0.message.contains("sigaction at monitor.m:8") }, "\(found)")
+    }
+
+    /// A C++ member defined in a project header inside a namespace opened by a macro, reached
+    /// from a handler in another file; implicit constructors are not calls to report.
+    func testMembersInMacroNamespacesOfHeadersAreFollowed() throws {
+        let dir = try temporaryDirectory(self)
+        let header = dir.appendingPathComponent("writer.hpp").path
+        let source = dir.appendingPathComponent("handler.cpp").path
+        try """
+        #include <cstdlib>
+        #define BEGIN_NS namespace seam { inline namespace v1 {
+        #define END_NS } }
+        BEGIN_NS
+        struct Scratch { char bytes[64]; };
+        template <typename T> class Writer {
+        public:
+            T *buffer() { return static_cast<T *>(std::malloc(sizeof(T))); }
+        };
+        END_NS
+        """.write(toFile: header, atomically: true, encoding: .utf8)
+        try """
+        #include <csignal>
+        #include "writer.hpp"
+        static void on_crash(int) {
+            static seam::Scratch scratch;
+            seam::Writer<seam::Scratch> writer;
+            (void)writer.buffer();
+        }
+        void install() { std::signal(SIGSEGV, on_crash); }
+        """.write(toFile: source, atomically: true, encoding: .utf8)
+        let found = try lint([header, source], configYAML: "").findings.filter { $0.rule == "signal-handler-safety" }
+        XCTAssertEqual(found.map { "\(($0.path as NSString).lastPathComponent):\($0.line)" }, ["writer.hpp:8"], "\(found)")
+        XCTAssertTrue(found.first?.message.contains("on_crash → seam::Writer::buffer → malloc") == true, "\(found)")
+    }
+
     /// The crash library's own runtime must pass the rule (the gate the rule exists for).
     func testTheCrashRuntimePassesTheRule() throws {
         let runtime = packageRoot.appendingPathComponent("Sources/CrashRuntime")

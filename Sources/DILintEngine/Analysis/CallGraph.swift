@@ -16,9 +16,10 @@ struct CallGraph {
     }
 
     private(set) var definitions: [String: [Definition]] = [:]
-    /// USRs of definitions with external linkage, by name: how calls to undeclared or
-    /// differently-declared functions find their definition.
-    private var externalByName: [String: [String]] = [:]
+    /// USRs of definitions by name: how calls to undeclared or differently-declared functions
+    /// (a C header's static inline seen from C++, whose USR then carries parameter types) find
+    /// their definition.
+    private var usrsByName: [String: [String]] = [:]
     /// Values stored into each function-pointer slot, by slot USR.
     private var stores: [String: [Symbol?]] = [:]
     private(set) var registrations: [(path: String, registration: HandlerRegistration)] = []
@@ -29,21 +30,25 @@ struct CallGraph {
         for (path, f) in facts {
             for function in f.functions {
                 definitions[function.symbol.usr, default: []].append(Definition(path: path, function: function))
-                if CallGraph.hasExternalLinkage(function.symbol.usr) {
-                    externalByName[function.symbol.name, default: []].append(function.symbol.usr)
-                }
+                usrsByName[function.symbol.name, default: []].append(function.symbol.usr)
             }
             for s in f.stores { stores[s.slot.usr, default: []].append(s.value) }
             registrations += f.registrations.map { (path, $0) }
             annotated += f.annotated
             swiftExports.formUnion(f.swiftExports)
         }
-        for (name, usrs) in externalByName { externalByName[name] = Array(Set(usrs)).sorted() }
+        for (name, usrs) in usrsByName { usrsByName[name] = Array(Set(usrs)).sorted() }
     }
 
     /// Clang gives file-local (static) entities a USR that starts with the file name (`c:util.c@F@f`).
     static func hasExternalLinkage(_ usr: String) -> Bool {
         usr.hasPrefix("c:@") || usr.hasPrefix("name:")
+    }
+
+    /// `c:util.c@` for a file-local USR.
+    static func filePrefix(_ usr: String) -> String? {
+        guard !hasExternalLinkage(usr), let at = usr.firstIndex(of: "@") else { return nil }
+        return String(usr[...at])
     }
 
     /// Definitions named `name` (qualified for C++), for configured handler names.
@@ -72,9 +77,12 @@ struct CallGraph {
 
     private func resolve(function symbol: Symbol) -> Resolution {
         if definitions[symbol.usr] != nil { return .functions([symbol.usr]) }
-        if CallGraph.hasExternalLinkage(symbol.usr), let byName = externalByName[symbol.name] {
-            return .functions(byName)
-        }
-        return .external(symbol)
+        let sameName = usrsByName[symbol.name] ?? []
+        // external names match external definitions; a file-local one matches the same file's
+        // (a name found only in tokens may be either)
+        let candidates = symbol.usr.hasPrefix("name:") && !sameName.contains(where: CallGraph.hasExternalLinkage) ? sameName
+            : CallGraph.filePrefix(symbol.usr).map { prefix in sameName.filter { $0.hasPrefix(prefix) } }
+            ?? sameName.filter(CallGraph.hasExternalLinkage)
+        return candidates.isEmpty ? .external(symbol) : .functions(candidates)
     }
 }

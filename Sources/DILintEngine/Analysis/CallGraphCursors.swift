@@ -39,6 +39,25 @@ enum Cursors {
 
     static func isFunction(_ cursor: CXCursor) -> Bool { functionKinds.contains(cursor.kind.rawValue) }
 
+    static let containerKinds: Set<UInt32> = [CXCursor_Namespace, CXCursor_LinkageSpec, CXCursor_UnexposedDecl,
+                                              CXCursor_ClassDecl, CXCursor_StructDecl, CXCursor_UnionDecl,
+                                              CXCursor_ClassTemplate, CXCursor_ObjCImplementationDecl,
+                                              CXCursor_ObjCCategoryImplDecl].map(\.rawValue).asSet
+
+    /// Declarations that hold other declarations (namespaces, classes, `extern "C"`, implementations).
+    static func isContainer(_ cursor: CXCursor) -> Bool { containerKinds.contains(cursor.kind.rawValue) }
+
+    /// Whether a declaration is written in the file's main file (through macro expansions).
+    static func isInMainFile(_ cursor: CXCursor, _ file: ParsedFile) -> Bool {
+        mainFileOffset(clang_getCursorLocation(cursor), file) != nil
+    }
+
+    /// A constructor or destructor the compiler declared: it sits at its class's name.
+    static func isImplicitMember(_ cursor: CXCursor) -> Bool {
+        guard cursor.kind == CXCursor_Constructor || cursor.kind == CXCursor_Destructor else { return false }
+        return clang_equalLocations(clang_getCursorLocation(cursor), clang_getCursorLocation(clang_getCursorSemanticParent(cursor))) != 0
+    }
+
     /// `seam::Writer::put` for C++ members and namespaced functions (inline namespaces such as
     /// libc++'s `__1` left out); the plain name for C.
     static func qualifiedName(_ cursor: CXCursor) -> String {

@@ -30,23 +30,50 @@ final class CallGraphExtractor {
 
     func extract() -> CallGraphFacts {
         declarations(in: clang_getTranslationUnitCursor(file.unit))
+        registrationsFromTokens()
         return facts
+    }
+
+    /// `x.sa_sigaction = &h;` and `signal(SIG, h)` where the AST lost them (code that does not
+    /// resolve without the platform's headers, such as Objective-C methods on Linux).
+    private func registrationsFromTokens() {
+        let t = TokenView(file: file)
+        let known = Set(facts.registrations.map(\.handler.name))
+        for i in 0..<t.count where t.isIdentifier(i) {
+            let word = t.text(i)
+            var handler: Int?
+            var mechanism = HandlerRegistration.Mechanism.sigaction
+            if CallGraphExtractor.sigactionFields.contains(word), t.spells(i - 1, ".") || t.spells(i - 1, "->"), t.spells(i + 1, "=") {
+                let j = t.spells(i + 2, "&") ? i + 3 : i + 2
+                if t.isIdentifier(j), t.spells(j + 1, ";") || t.spells(j + 1, ",") { handler = j }
+            } else if CallGraphExtractor.signalInstallers.contains(word), t.spells(i + 1, "("), !(t.spells(i - 1, ".") || t.spells(i - 1, "->")) {
+                let arguments = t.arguments(from: i + 1)
+                if arguments.count == 2, arguments[1].count == 1 || (arguments[1].count == 2 && t.spells(arguments[1].lowerBound, "&")) {
+                    handler = arguments[1].upperBound - 1
+                    mechanism = .signal
+                }
+            }
+            guard let h = handler, t.isIdentifier(h), !known.contains(t.text(h)), !t.text(h).hasPrefix("SIG_") else { continue }
+            let name = t.text(h)
+            facts.registrations.append(HandlerRegistration(handler: Symbol(usr: "name:" + name, name: name), mechanism: mechanism,
+                                                           position: position(t.offset(i))))
+        }
     }
 
     // MARK: Declarations
 
     private func declarations(in parent: CXCursor) {
         for c in Cursors.children(parent) {
-            guard clang_Location_isFromMainFile(clang_getCursorLocation(c)) != 0 else { continue }
+            // a namespace opened by a macro (`PLCR_CPP_BEGIN_NS`) is not "from" the main file, its contents are
+            guard Cursors.isInMainFile(c, file) || (Cursors.isContainer(c) && clang_Location_isInSystemHeader(clang_getCursorLocation(c)) == 0)
+            else { continue }
             switch c.kind {
-            case _ where Cursors.isFunction(c):
+            case _ where Cursors.isFunction(c) && Cursors.isInMainFile(c, file):
                 if isAnnotated(c) { facts.annotated.append(Cursors.symbol(c)) }
                 if clang_isCursorDefinition(c) != 0 { function(c) }
-            case CXCursor_VarDecl:
+            case CXCursor_VarDecl where Cursors.isInMainFile(c, file):
                 variable(c)
-            case CXCursor_Namespace, CXCursor_LinkageSpec, CXCursor_UnexposedDecl, CXCursor_ClassDecl,
-                 CXCursor_StructDecl, CXCursor_UnionDecl, CXCursor_ClassTemplate, CXCursor_ObjCImplementationDecl,
-                 CXCursor_ObjCCategoryImplDecl:
+            case _ where Cursors.isContainer(c):
                 declarations(in: c)
             default:
                 continue
@@ -160,7 +187,7 @@ final class CallGraphExtractor {
     private func call(_ c: CXCursor) {
         let ref = clang_getCursorReferenced(c)
         if Cursors.isFunction(ref) {
-            if isLambdaCall(ref) || (insideNew > 0 && ref.kind == CXCursor_Constructor) { return }
+            if isLambdaCall(ref) || Cursors.isImplicitMember(ref) || (insideNew > 0 && ref.kind == CXCursor_Constructor) { return }
             registration(call: c, callee: ref)
             sites.append(CallSite(kind: .call, target: Cursors.symbol(ref), trait: trait(of: ref), position: position(of: c)))
             return

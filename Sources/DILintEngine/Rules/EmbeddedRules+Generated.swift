@@ -490,6 +490,13 @@ rationale: |
   its address handed out) or that belongs to a system struct (the saved previous `sigaction`)
   is not followed and not reported.
 
+  The walk is flow-insensitive: it follows every call a function makes, whatever branch it is
+  in (a `setEnabled(false)` reached at crash time is followed into its enable branch too), so a
+  finding can sit on a path that never runs at crash time; suppress such a finding with a reason.
+  A handler whose stores the AST lost (code that does not resolve without the platform SDK) is
+  still found from the tokens `x.sa_sigaction = &h;` and `signal(SIG, h)`. Set
+  `DI_LINT_TRACE_HANDLERS=1` to print every function the walk reaches, with its chain.
+
   It reports, with the chain (`handler → f → g → malloc`): calls to functions that are neither
   defined in the run nor async-signal-safe; every Objective-C message send, property access,
   `@throw`, `@synchronized`, `@try` and `@autoreleasepool`; C++ `new`, `delete` and `throw`;

@@ -78,9 +78,11 @@ private struct HandlerWalk {
             queue.append(usr)
         }
         var next = 0
+        let trace = ProcessInfo.processInfo.environment["DI_LINT_TRACE_HANDLERS"] != nil
         while next < queue.count {
             let usr = queue[next]
             next += 1
+            if trace { FileHandle.standardError.write(Data("di-lint: reached \(chain(to: usr).joined(separator: " → "))\n".utf8)) }
             for definition in graph.definitions[usr] ?? [] {
                 for site in definition.function.sites {
                     for callee in examine(site, in: definition, caller: usr) where reachedFrom[callee] == nil {
@@ -171,17 +173,20 @@ private struct HandlerWalk {
     }
 
     private mutating func report(_ what: String, step: String, site: CallSite, in definition: CallGraph.Definition, caller: String) {
-        var chain = [step]
-        var cursor: String? = caller
-        var root: Root?
-        while let usr = cursor, let entry = reachedFrom[usr] {
-            chain.append(graph.definitions[usr]?.first?.function.symbol.name ?? usr)
-            root = entry.root
+        let how = reachedFrom[caller]?.root.how ?? "a handler"
+        violations.append(Violation(path: definition.path, position: site.position,
+                                    message: "\(what); reached from \(how): \((chain(to: caller) + [step]).joined(separator: " → "))"))
+    }
+
+    /// Names from the root to a reached function.
+    private func chain(to usr: String) -> [String] {
+        var names: [String] = []
+        var cursor: String? = usr
+        while let u = cursor, let entry = reachedFrom[u] {
+            names.append(graph.definitions[u]?.first?.function.symbol.name ?? u)
             cursor = entry.caller
         }
-        let how = root?.how ?? "a handler"
-        violations.append(Violation(path: definition.path, position: site.position,
-                                    message: "\(what); reached from \(how): \(chain.reversed().joined(separator: " → "))"))
+        return names.reversed()
     }
 }
 
