@@ -21,7 +21,8 @@ extension ParsedFile {
         var result: [CodeScope] = []
         func walk(_ parent: CXCursor, owner: String?) {
             for c in Cursors.children(parent) {
-                guard clang_Location_isFromMainFile(clang_getCursorLocation(c)) != 0 else { continue }
+                if Cursors.isContainer(c) && clang_Location_isInSystemHeader(clang_getCursorLocation(c)) != 0 { continue }
+                guard Cursors.isContainer(c) || Cursors.isInMainFile(c, self) else { continue }
                 let kind: CodeScope.Kind
                 switch c.kind {
                 case CXCursor_FunctionDecl, CXCursor_FunctionTemplate: kind = .function
