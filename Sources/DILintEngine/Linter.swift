@@ -12,6 +12,8 @@ public struct LintResult: Sendable {
     /// Files whose outcome came from the incremental cache.
     public var filesCached: Int = 0
     public var seconds: Double
+    /// Baseline entries whose finding is gone (set by `Baseline.apply`).
+    public var staleBaselineEntries: [BaselineEntry] = []
 
     public var errorCount: Int { findings.filter { $0.severity == .error }.count }
     public var warningCount: Int { findings.filter { $0.severity == .warning }.count }
