@@ -19,6 +19,12 @@ enum ExitStatus {
     static let usage: Int32 = 2
 }
 
+/// A bad config, baseline, cache directory or git ref: exits 2 with the message alone, no usage text.
+struct RunFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ error: Error) { description = "\(error)" }
+}
+
 @main
 enum Main {
     static func main() {
@@ -27,6 +33,9 @@ enum Main {
             try command.run()
         } catch let code as ExitCode {
             exit(code.rawValue)
+        } catch let failure as RunFailure {
+            FileHandle.standardError.write(Data("di-lint: error: \(failure)\n".utf8))
+            exit(ExitStatus.usage)
         } catch {
             let exitCode = DILintCommand.exitCode(for: error)
             if exitCode == .success {

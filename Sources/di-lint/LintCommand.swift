@@ -40,9 +40,9 @@ struct LintCommand: ParsableCommand {
         let prepared = try options.prepare()
         // Read the baseline before linting, so a broken one fails fast.
         let accepted: Baseline?
-        do { accepted = try baseline.map { try Baseline.load(path: $0) } } catch { throw ValidationError("\(error)") }
+        do { accepted = try baseline.map { try Baseline.load(path: $0) } } catch { throw RunFailure(error) }
 
-        var result = prepared.linter.lint(files: prepared.files)
+        var result = prepared.lint()
         Fingerprints.assign(to: &result.findings, root: prepared.root)
         if let accepted, let baseline {
             accepted.apply(to: &result, lintedFiles: prepared.files, root: prepared.root)
@@ -50,12 +50,12 @@ struct LintCommand: ParsableCommand {
                 note("di-lint: stale baseline entry (fixed): \(e.path):\(e.line): [\(e.rule)] \(e.snippet ?? e.expression ?? "")")
             }
             if updateBaseline && !result.staleBaselineEntries.isEmpty {
-                do { try accepted.removing(result.staleBaselineEntries).write(to: baseline) } catch { throw ValidationError("\(error)") }
+                do { try accepted.removing(result.staleBaselineEntries).write(to: baseline) } catch { throw RunFailure(error) }
                 note("di-lint: removed \(result.staleBaselineEntries.count) stale entr\(result.staleBaselineEntries.count == 1 ? "y" : "ies") from \(baseline)")
             }
         }
         if let writeBaseline {
-            do { try Baseline(findings: result.findings, root: prepared.root).write(to: writeBaseline) } catch { throw ValidationError("\(error)") }
+            do { try Baseline(findings: result.findings, root: prepared.root).write(to: writeBaseline) } catch { throw RunFailure(error) }
             for i in result.findings.indices { result.findings[i].baselined = true }
             note("di-lint: wrote \(result.findings.count) entr\(result.findings.count == 1 ? "y" : "ies") to baseline \(writeBaseline)")
         }

@@ -17,7 +17,7 @@ struct MergeCommand: ParsableCommand {
 
     func run() throws {
         let merged: ReportMerge.Merged
-        do { merged = try ReportMerge.merge(files: files) } catch { throw ValidationError("\(error)") }
+        do { merged = try ReportMerge.merge(files: files) } catch { throw RunFailure(error) }
         try emit(merged.text, to: output)
         note("di-lint: merged \(files.count) file\(files.count == 1 ? "" : "s"): \(merged.findings) finding\(merged.findings == 1 ? "" : "s"), \(merged.newErrors) new at error severity")
         throw ExitCode(merged.newErrors > 0 ? ExitStatus.findings : ExitStatus.clean)

@@ -21,7 +21,7 @@ struct ReportCommand: ParsableCommand {
 
     func run() throws {
         let prepared = try options.prepare()
-        let result = prepared.linter.lint(files: prepared.files)
+        let result = prepared.lint()
         let progress = MigrationProgress(findings: result.findings, filesLinted: result.filesChecked)
         try emit(format == .json ? progress.json() : progress.markdown(), to: output)
         note(TextReporter.summary(result))

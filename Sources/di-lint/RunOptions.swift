@@ -44,10 +44,17 @@ struct RunOptions: ParsableArguments {
         var linter: Linter
         var files: [String]
         var root: String
+
+        /// Lints the files and saves what the cache learned.
+        func lint() -> LintResult {
+            let result = linter.lint(files: files)
+            (linter.cache as? IncrementalCache)?.flush()
+            return result
+        }
     }
 
     /// Loads the config, collects and selects the files, sets up the linter. Problems throw
-    /// `ValidationError`, which exits 2.
+    /// `RunFailure`, which exits 2.
     func prepare() throws -> Prepared {
         let configuration = try loadConfiguration()
         let root = URL(fileURLWithPath: self.root ?? configuration.baseDirectory).standardizedFileURL.path
@@ -59,7 +66,7 @@ struct RunOptions: ParsableArguments {
             }
             if let shard { files = try Shard(parsing: shard).select(files, root: root) }
         } catch {
-            throw ValidationError("\(error)")
+            throw RunFailure(error)
         }
         let linter = Linter(configuration: configuration)
         linter.parseEveryFile = parseEveryFile
@@ -71,7 +78,7 @@ struct RunOptions: ParsableArguments {
                                                     compileArguments: linter.compileArguments, parseEveryFile: parseEveryFile)
             }
         } catch {
-            throw ValidationError("\(error)")
+            throw RunFailure(error)
         }
         return Prepared(configuration: configuration, linter: linter, files: files, root: root)
     }
@@ -86,7 +93,7 @@ struct RunOptions: ParsableArguments {
             }
             configuration.containers += try containers.map(ContainerSpec.init(parsing:))
         } catch {
-            throw ValidationError("\(error)")
+            throw RunFailure(error)
         }
         configuration.exclude += exclude
         guard !configuration.containers.isEmpty else {
@@ -103,7 +110,7 @@ func emit(_ text: String, to output: String?) throws {
         return
     }
     guard FileManager.default.createFile(atPath: output, contents: Data(text.utf8)) else {
-        throw ValidationError("\(output): cannot write the report")
+        throw RunFailure(ConfigError.file(path: output, problem: "cannot write the report"))
     }
 }
 

@@ -27,8 +27,9 @@ public struct Baseline: Equatable, Sendable {
 
     /// A baseline accepting every finding (which must carry fingerprints).
     public init(findings: [Finding], root: String) {
+        var relative = RelativePaths(root: root)
         self.init(entries: findings.map { f in
-            BaselineEntry(fingerprint: f.fingerprint ?? "", rule: f.rule, path: FileCollector.relative(f.path, to: root),
+            BaselineEntry(fingerprint: f.fingerprint ?? "", rule: f.rule, path: relative[f.path],
                           line: f.line, snippet: f.snippet, expression: f.access?.expression)
         })
     }
@@ -46,9 +47,10 @@ public struct Baseline: Equatable, Sendable {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw fail(FileManager.default.fileExists(atPath: path) ? "cannot read the baseline" : "no such baseline file (create one with --write-baseline)")
         }
-        guard (try? JSONSerialization.jsonObject(with: data)) is [String: Any] else {
-            throw fail("not a di-lint baseline: the file is not a JSON object")
+        guard let object = try? JSONSerialization.jsonObject(with: data) else {
+            throw fail("not valid JSON (truncated or corrupt); restore it from version control or write a new one with --write-baseline")
         }
+        guard object is [String: Any] else { throw fail("not a di-lint baseline: expected a JSON object with 'version' and 'entries'") }
         let file: File
         do {
             file = try JSONDecoder().decode(File.self, from: data)
@@ -83,7 +85,8 @@ public struct Baseline: Equatable, Sendable {
     /// exists, so a run over part of the tree (`--changed-since`, `--shard`, a sub-directory)
     /// never calls the rest of the baseline stale.
     public func apply(to result: inout LintResult, lintedFiles: [String], root: String) {
-        let linted = Set(lintedFiles.map { FileCollector.relative($0, to: root) })
+        var relative = RelativePaths(root: root)
+        let linted = Set(lintedFiles.map { relative[$0] })
         var matched = Set<String>()
         let accepted = Set(entries.map(\.fingerprint))
         for i in result.findings.indices {

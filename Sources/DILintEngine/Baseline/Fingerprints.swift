@@ -15,12 +15,13 @@ public enum Fingerprints {
     /// findings without a snippet get their line read from the file.
     public static func assign(to findings: inout [Finding], root: String) {
         var lines = SourceLines()
+        var relative = RelativePaths(root: root)
         var occurrences: [String: Int] = [:]
         let order = findings.indices.sorted { Finding.ordered(findings[$0], findings[$1]) }
         for i in order {
             let f = findings[i]
             let snippet = f.snippet ?? lines.line(f.line, of: f.path)
-            let hash = self.hash(rule: f.rule, path: FileCollector.relative(f.path, to: root),
+            let hash = self.hash(rule: f.rule, path: relative[f.path],
                                  snippet: snippet, expression: f.access?.expression)
             let occurrence = occurrences[hash, default: 0]
             occurrences[hash] = occurrence + 1
@@ -54,5 +55,44 @@ struct SourceLines {
         let lines = files[path]!
         guard number >= 1, number <= lines.count else { return "" }
         return String(lines[number - 1])
+    }
+}
+
+/// `FileCollector.relative` with each path worked out once, and plain relative paths (no `.` or
+/// `..` components) joined to the working directory's place under the root without asking the
+/// file system.
+struct RelativePaths {
+    let root: String
+    /// The working directory relative to the root ("" when they are the same), nil when outside it.
+    private let workingDirectory: String?
+    private var known: [String: String] = [:]
+
+    init(root: String) {
+        self.root = root
+        let base = URL(fileURLWithPath: root).standardizedFileURL.path
+        let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath).standardizedFileURL.path
+        if cwd == base {
+            workingDirectory = ""
+        } else if cwd.hasPrefix(base == "/" ? "/" : base + "/") {
+            workingDirectory = String(cwd.dropFirst(base == "/" ? 1 : base.count + 1))
+        } else {
+            workingDirectory = nil
+        }
+    }
+
+    subscript(path: String) -> String {
+        mutating get {
+            if let r = known[path] { return r }
+            var r: String
+            let plain = path.hasPrefix("./") ? String(path.dropFirst(2)) : path
+            if let cwd = workingDirectory, !plain.hasPrefix("/"),
+               !plain.split(separator: "/", omittingEmptySubsequences: false).contains(where: { $0 == "." || $0 == ".." || $0.isEmpty }) {
+                r = cwd.isEmpty ? plain : cwd + "/" + plain
+            } else {
+                r = FileCollector.relative(path, to: root)
+            }
+            known[path] = r
+            return r
+        }
     }
 }

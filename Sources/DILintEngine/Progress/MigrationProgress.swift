@@ -94,20 +94,20 @@ public struct MigrationProgress: Equatable, Sendable {
     public func markdown() -> String {
         func percent(_ c: MigrationCounts) -> String { c.percentMigrated.map { String(format: "%.1f%%", $0) } ?? "–" }
         func cell(_ s: String) -> String { s.replacingOccurrences(of: "|", with: "\\|") }
-        func table(_ title: String, _ rows: [Row], showStatus: Bool) -> String {
+        func table(_ title: String, _ rows: [Row]) -> String {
             var out = "| \(title) | Direct | Fallback | Injected | Migrated | Status |\n|---|---:|---:|---:|---:|---|\n"
             for r in rows {
                 out += "| \(cell(r.name)) | \(r.counts.direct) | \(r.counts.fallback) | \(r.counts.injected) | \(percent(r.counts)) | \(r.counts.status.rawValue) |\n"
             }
             let t = total
-            out += "| **Total** | **\(t.direct)** | **\(t.fallback)** | **\(t.injected)** | **\(percent(t))** | \(showStatus ? t.status.rawValue : "") |\n"
+            out += "| **Total** | **\(t.direct)** | **\(t.fallback)** | **\(t.injected)** | **\(percent(t))** | \(t.status.rawValue) |\n"
             return out
         }
         var out = "# Container migration progress\n\n"
         out += "\(total.accesses) container access\(total.accesses == 1 ? "" : "es") in \(files.count) of \(filesLinted) linted file\(filesLinted == 1 ? "" : "s"); "
         out += "\(percent(total)) migrated (injected / (direct + fallback + injected)).\n\n"
-        out += "## By file\n\n" + table("File", files, showStatus: true)
-        out += "\n## By service\n\n" + table("Service", services, showStatus: true)
+        out += "## By file\n\n" + table("File", files)
+        out += "\n## By service\n\n" + table("Service", services)
         return out
     }
 

@@ -22,8 +22,9 @@ public struct SARIFReporter: Reporter {
         let rules = RuleCatalog.shared.rules
         let ruleIndex = Dictionary(uniqueKeysWithValues: rules.enumerated().map { ($1.id, $0) })
         var lines = SourceLines()
+        var relative = RelativePaths(root: root)
         let results = result.findings.map { f -> SARIFLog.Result in
-            let path = FileCollector.relative(f.path, to: root)
+            let path = relative[f.path]
             let column = Self.utf16Column(byteColumn: f.column, line: lines.line(f.line, of: f.path))
             return SARIFLog.Result(
                 ruleId: f.rule, ruleIndex: ruleIndex[f.rule], level: f.severity.rawValue,

@@ -38,6 +38,7 @@ public struct Shard: Equatable, Sendable, CustomStringConvertible {
 
     /// The files of this shard, in their given order.
     public func select(_ files: [String], root: String) -> [String] {
-        files.filter { Self.shard(of: FileCollector.relative($0, to: root), count: count) == index }
+        var relative = RelativePaths(root: root)
+        return files.filter { Self.shard(of: relative[$0], count: count) == index }
     }
 }
