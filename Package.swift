@@ -90,7 +90,13 @@ let package = Package(
         ),
         .testTarget(
             name: "CrashIntegrationTests",
-            dependencies: ["CrashIntegration", "CrashRuntime"]
+            dependencies: ["CrashIntegration", "CrashRuntime", "UploadProbe"]
+        ),
+        // Test-only: one upload pass in its own process (killed mid-upload, raced by tests).
+        .executableTarget(
+            name: "UploadProbe",
+            dependencies: ["CrashIntegration"],
+            path: "Tests/UploadProbe"
         ),
         .testTarget(
             name: "CrashDemoTests",

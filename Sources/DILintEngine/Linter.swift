@@ -11,6 +11,8 @@ public struct LintResult: Sendable {
     public var filesFailed: Int
     /// Files whose outcome came from the incremental cache.
     public var filesCached: Int = 0
+    /// Every container and bridge access found, whatever its kind, suppressed or not (for progress reports).
+    public var accesses: [AccessRecord] = []
     public var seconds: Double
     /// Baseline entries whose finding is gone (set by `Baseline.apply`).
     public var staleBaselineEntries: [BaselineEntry] = []
@@ -23,6 +25,8 @@ public struct LintResult: Sendable {
 public struct FileOutcome: Codable, Sendable {
     /// Findings of the file rules, before suppressions.
     var findings: [Finding] = []
+    /// Every container and bridge access, whatever its kind.
+    var accesses: [AccessRecord] = []
     /// Facts for project rules, by rule id.
     var facts: [String: Data] = [:]
     var suppressions = Suppressions()
@@ -100,6 +104,7 @@ public final class Linter: @unchecked Sendable {
                           filesParsed: outcomes.filter(\.parsed).count,
                           filesFailed: outcomes.filter(\.failed).count,
                           filesCached: outcomes.filter(\.fromCache).count,
+                          accesses: outcomes.flatMap(\.accesses),
                           seconds: Date().timeIntervalSince(start))
     }
 
@@ -138,32 +143,55 @@ public final class Linter: @unchecked Sendable {
         if let nul = bytes.firstIndex(of: 0) { return failure(path, "binary file (NUL byte at offset \(nul))") }
         let (language, mentions) = bytes.withUnsafeBytes { raw -> (SourceLanguage, Bool) in
             let language = SourceLanguage.detect(path: path, contents: raw)
-            let anchors = configuration.containers.flatMap(\.anchorIdentifiers) + ["di-lint:"]
+            let anchors = configuration.containers.flatMap(\.anchorIdentifiers) + configuration.bridgeNames + ["di-lint:"]
             return (language, anchors.contains { raw.containsASCII($0) })
         }
         if !mentions && !needsEveryFile { return FileOutcome() }
+        let depth = Self.squareBracketDepth(bytes)
+        if depth > Self.maxSquareBracketDepth {
+            return failure(path, "square brackets nest \(depth) deep; libclang 14 overflows its stack on Objective-C messages nested past a few thousand, so di-lint does not parse files beyond \(Self.maxSquareBracketDepth)")
+        }
         let buffer = SourceBuffer(bytes: bytes)
         let isHeader = ["h", "hh", "hpp"].contains((path as NSString).pathExtension)
         var arguments = language.clangArguments(isHeader: isHeader)
         let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
-        if let database = compileArguments[absolute] {
+        let database = compileArguments[absolute]
+        if let database {
             arguments = database + (language == .objectiveC || language == .objectiveCxx ? ["-fobjc-runtime=gnustep-2.0"] : [])
         }
         arguments += configuration.clangFlags
         if parser == nil { parser = ClangParser() }
         let parsed: ParsedFile
         do {
-            parsed = try parser!.parse(path: path, buffer: buffer, language: language, arguments: arguments)
+            parsed = try parser!.parse(path: path, buffer: buffer, language: language, arguments: arguments,
+                                       trustAllSkippedBlocks: database != nil)
         } catch {
             return failure(path, "\(error)")
         }
-        let context = FileContext(file: parsed, displayPath: displayPath(path), configuration: configuration,
-                                  accesses: finder.find(in: parsed))
+        let shown = displayPath(path)
+        let accesses = AccessClassifier.classify(finder.find(in: parsed), in: parsed, displayPath: shown, configuration: configuration)
+        let context = FileContext(file: parsed, displayPath: shown, configuration: configuration, accesses: accesses)
         var outcome = FileOutcome(parsed: true)
+        outcome.accesses = accesses.map { a in
+            let (line, column) = buffer.lineColumn(of: a.offset)
+            return AccessRecord(path: shown, line: line, column: column, access: a.access)
+        }
         for (rule, severity) in activeFileRules { outcome.findings += rule.check(context, severity: severity) }
         for (rule, _) in activeProjectRules { outcome.facts[rule.id] = rule.collect(context) }
         outcome.suppressions = Suppressions(comments: parsed.comments, buffer: buffer)
         return outcome
+    }
+
+    /// Clang's `-fbracket-depth` guard covers parentheses and braces but not Objective-C message brackets.
+    static let maxSquareBracketDepth = 1000
+
+    /// The deepest `[` nesting in the raw bytes (comments and strings included: an over-estimate is harmless).
+    static func squareBracketDepth(_ bytes: [UInt8]) -> Int {
+        var depth = 0, deepest = 0
+        for b in bytes {
+            if b == UInt8(ascii: "[") { depth += 1; deepest = max(deepest, depth) } else if b == UInt8(ascii: "]") { depth = max(0, depth - 1) }
+        }
+        return deepest
     }
 
     private func applySuppressions(_ findings: [Finding], _ suppressions: Suppressions, path: String) -> [Finding] {

@@ -14,11 +14,24 @@ final class FixtureTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(try fixtureFiles().count, 9)
     }
 
-    func testEveryFixtureMatchesItsInlineExpectations() throws {
-        let config = try Configuration.load(path: fixtures.appendingPathComponent(".di-lint.yml").path)
-        let linter = Linter(configuration: config)
+    /// Each fixture is linted with the nearest `.di-lint.yml` above it, as di-lint would.
+    func lintFixtures() throws -> (files: [String], result: LintResult) {
         let files = try fixtureFiles()
-        let result = linter.lint(files: files)
+        let groups = Dictionary(grouping: files) { file in
+            Configuration.discover(from: URL(fileURLWithPath: file).deletingLastPathComponent().path)!
+        }
+        var findings: [Finding] = []
+        var failed = 0
+        for (configPath, group) in groups {
+            let result = Linter(configuration: try Configuration.load(path: configPath)).lint(files: group)
+            findings += result.findings
+            failed += result.filesFailed
+        }
+        return (files, LintResult(findings: findings, filesChecked: files.count, filesParsed: 0, filesFailed: failed, seconds: 0))
+    }
+
+    func testEveryFixtureMatchesItsInlineExpectations() throws {
+        let (files, result) = try lintFixtures()
         XCTAssertEqual(result.filesFailed, 0, "\(result.findings.filter { $0.rule == "parse-failure" })")
         var total = 0
         for file in files {

@@ -9,6 +9,25 @@ struct LocatedAccess {
     var access: ContainerAccess
     /// Index of the access's first token in `ParsedFile.tokens`, when it has one.
     var tokenIndex: Int?
+    /// The function or method the access is written in, and its type, when known.
+    var enclosing: EnclosingDeclaration?
+}
+
+/// A function-like definition in the main file, from the AST (definitions survive there even
+/// when their bodies do not resolve).
+struct EnclosingDeclaration: Equatable {
+    var range: Range<Int>
+    /// `install`, `initWithBridge:`, `seam_crash_reporter_install`, `Container::Container`.
+    var name: String
+    /// The class, category's class, or C++ class the definition belongs to.
+    var typeName: String?
+    var kind: Kind
+    enum Kind { case function, objcMethod, cxxMethod, constructor }
+
+    /// `init`, `init*` Objective-C methods and C++ constructors.
+    var isInitializer: Bool {
+        kind == .constructor || (kind == .objcMethod && (name == "init" || name.hasPrefix("init") && name.dropFirst(4).first.map { $0.isUppercase || $0 == ":" } == true))
+    }
 }
 
 /// Finds direct container accesses in a parsed file: through the AST where names resolve
@@ -39,6 +58,7 @@ struct ContainerAccessFinder {
     func find(in file: ParsedFile) -> [LocatedAccess] {
         let walk = ASTWalk(finder: self, file: file)
         let fromAST = walk.run()
+        let declarations = walk.declarations
         var result = fromAST
         for var found in scanTokens(file) {
             if let i = result.firstIndex(where: { $0.range.contains(found.offset) && $0.access.container == found.access.container }) {
@@ -48,6 +68,10 @@ struct ContainerAccessFinder {
             }
             found.access.kind = .direct
             result.append(found)
+        }
+        for i in result.indices {
+            result[i].enclosing = declarations.filter { $0.range.contains(result[i].offset) }.min { $0.range.count < $1.range.count }
+            if result[i].tokenIndex == nil { result[i].tokenIndex = file.tokenIndex(at: result[i].offset) }
         }
         return result.sorted { $0.offset < $1.offset }
     }
@@ -221,6 +245,7 @@ private final class ASTWalk {
     var parents: [CursorKey: CXCursor] = [:]
     var hits: [(cursor: CXCursor, access: ContainerAccess)] = []
     var macroExpansions: [(range: Range<Int>, name: String)] = []
+    var declarations: [EnclosingDeclaration] = []
 
     init(finder: ContainerAccessFinder, file: ParsedFile) {
         self.finder = finder
@@ -246,6 +271,9 @@ private final class ASTWalk {
                 return CXChildVisit_Continue
             }
         }
+        if let declarationKind = Self.functionLike[kind.rawValue], clang_isCursorDefinition(cursor) != 0 {
+            recordDeclaration(cursor, declarationKind)
+        }
         if clang_isExpression(kind) != 0 {
             parents[CursorKey(cursor)] = parent
             if kind == CXCursor_ObjCMessageExpr || kind == CXCursor_MemberRefExpr || kind == CXCursor_CallExpr {
@@ -256,6 +284,33 @@ private final class ASTWalk {
             }
         }
         return CXChildVisit_Recurse
+    }
+
+    static let functionLike: [UInt32: EnclosingDeclaration.Kind] = [
+        CXCursor_FunctionDecl.rawValue: .function, CXCursor_ObjCInstanceMethodDecl.rawValue: .objcMethod,
+        CXCursor_ObjCClassMethodDecl.rawValue: .objcMethod, CXCursor_CXXMethod.rawValue: .cxxMethod,
+        CXCursor_Constructor.rawValue: .constructor, CXCursor_Destructor.rawValue: .cxxMethod,
+        CXCursor_FunctionTemplate.rawValue: .function,
+    ]
+
+    private func recordDeclaration(_ cursor: CXCursor, _ kind: EnclosingDeclaration.Kind) {
+        let extent = clang_getCursorExtent(cursor)
+        var startFile: CXFile?
+        clang_getExpansionLocation(clang_getRangeStart(extent), &startFile, nil, nil, nil)
+        guard let startFile, let mainFile = file.file, clang_File_isEqual(startFile, mainFile) != 0 else { return }
+        let lo = ParsedFile.offset(clang_getRangeStart(extent)), hi = ParsedFile.offset(clang_getRangeEnd(extent))
+        let parent = clang_getCursorSemanticParent(cursor)
+        var typeName: String?
+        switch parent.kind {
+        case CXCursor_ObjCImplementationDecl, CXCursor_ObjCInterfaceDecl, CXCursor_ClassDecl, CXCursor_StructDecl, CXCursor_ClassTemplate:
+            typeName = clang_getCursorSpelling(parent).consume()
+        case CXCursor_ObjCCategoryImplDecl, CXCursor_ObjCCategoryDecl:
+            typeName = firstChild(of: parent, kind: CXCursor_ObjCClassRef).map { clang_getCursorSpelling($0).consume() }
+        default:
+            break
+        }
+        declarations.append(EnclosingDeclaration(range: lo..<max(hi, lo + 1), name: clang_getCursorSpelling(cursor).consume(),
+                                                 typeName: typeName, kind: kind))
     }
 
     private func locate(_ hit: (cursor: CXCursor, access: ContainerAccess)) -> LocatedAccess? {

@@ -183,6 +183,15 @@ public struct Configuration: Sendable {
     /// Effective severity of a rule, or nil when it is turned off.
     public func severity(of ruleID: String) -> Severity? {
         let settings = rules[ruleID]
+        if ruleID == "container-fallback" {
+            // the `fallback:` phase switch decides; `rules.container-fallback: off` still turns it off
+            guard settings?.enabled != false else { return nil }
+            switch fallback {
+            case .allow: return nil
+            case .warn: return .warning
+            case .error: return .error
+            }
+        }
         if settings?.enabled == false { return nil }
         return settings?.severity ?? RuleCatalog.shared.rule(ruleID)?.defaultSeverity ?? .warning
     }

@@ -15,6 +15,16 @@ public enum AccessKind: String, Codable, Sendable {
     case fallback
     /// The service is reached through the bridge.
     case injected
+    /// The container is touched inside the configured composition root, where the bridge is built.
+    case compositionRoot = "composition-root"
+}
+
+/// Every container or bridge access of a run, whatever its kind (for `di-lint report`).
+public struct AccessRecord: Codable, Equatable, Sendable {
+    public var path: String
+    public var line: Int
+    public var column: Int
+    public var access: ContainerAccess
 }
 
 /// One direct access to a container singleton, as found in source.

@@ -66,6 +66,79 @@ non-triggering:
       void f(id other) { id c = other.Container.sharedInstance; }
 
 """#),
+        ("container-fallback.yml", #"""
+id: container-fallback
+summary: A container access that runs only when no bridge was injected
+severity: warning
+pitfall: >-
+  Seed 000, "Forgetting backward compatibility" (Pattern 1 and Pitfall 4): during the migration
+  every service read becomes `bridge ? bridge.service : Container.sharedInstance.service`; once
+  every caller injects the bridge the fallback must go, or the container lives on behind it.
+rationale: |
+  di-lint tells a guarded access (a fallback) from a direct one by the bridge check around it:
+  the else branch of `b ? b.x : C.shared.x` or `b ?: C.shared`, the else block of `if (b)`, the
+  then block of `if (!b)` or `if (b == nil)`, the statements after `if (b) { return …; }`, and
+  the right operand of `b || C…` or `!b && C…`.
+  A check of another variable, or a container access in the branch that runs *with* the bridge,
+  stays a direct access. Which names count as the bridge is set by `bridge:` in `.di-lint.yml`.
+  The severity is the migration's phase switch, `fallback: allow | warn | error` (default allow:
+  the rule is off while fallbacks are the goal; `error` once they must be gone).
+options: []
+example-config: |
+  containers: [Container.sharedInstance, container_shared()]
+  fallback: error
+triggering:
+  - language: objective-c
+    code: |
+      void f(Foo *self) {
+          id center = self.bridge ? self.bridge.notificationCenter : ↓Container.sharedInstance.notificationCenter;
+      }
+  - language: objective-c
+    code: |
+      void f(id bridge) { id c = bridge ?: ↓[Container sharedInstance]; }
+  - language: c
+    code: |
+      double now(struct reporter *r) {
+          return r->bridge ? r->bridge->now(r->bridge->context) : ↓container_shared()->now(↓container_shared()->context);
+      }
+  - language: objective-c
+    code: |
+      void f(Foo *self) {
+          id reporter;
+          if (self.bridge) {
+              reporter = self.bridge.crashReporter;
+          } else {
+              reporter = [↓[Container sharedInstance] crashReporter];
+          }
+      }
+  - language: objective-c
+    code: |
+      id f(Foo *self) {
+          if (!self.bridge) {
+              return ↓Container.sharedInstance.crashReporter;
+          }
+          return self.bridge.crashReporter;
+      }
+  - language: objective-c
+    code: |
+      id f(id bridge) {
+          if (bridge) { return [bridge crashReporter]; }
+          return [↓[Container sharedInstance] crashReporter];
+      }
+non-triggering:
+  - language: objective-c
+    code: |
+      void f(id other) { id c = other ? [other crashReporter] : Container.sharedInstance.crashReporter; }
+  - language: objective-c
+    code: |
+      void f(id bridge) { id c = bridge ? Container.sharedInstance.crashReporter : nil; }
+  - language: objective-c
+    code: |
+      void f(id bridge) {
+          if (bridge) { id c = [[Container sharedInstance] crashReporter]; }
+      }
+
+"""#),
         ("parse-failure.yml", #"""
 id: parse-failure
 summary: A file di-lint could not lint

@@ -33,7 +33,7 @@ protocol ProjectRule {
 }
 
 /// The file rules this build implements. `RuleCatalogTests` checks they match `Rules/`.
-let fileRules: [FileRule] = [ContainerAccessRule()]
+let fileRules: [FileRule] = [ContainerAccessRule(), ContainerFallbackRule()]
 
 /// The project rules this build implements.
 let projectRules: [ProjectRule] = []

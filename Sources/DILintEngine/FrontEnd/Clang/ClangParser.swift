@@ -21,7 +21,9 @@ final class ParsedFile {
     /// Errors libclang reported in this file (unresolved names are expected without headers).
     let errorCount: Int
 
-    init(path: String, language: SourceLanguage, buffer: SourceBuffer, unit: CXTranslationUnit) {
+    /// `trustAllSkippedBlocks`: the parse had the project's real flags (`-p`), so every block the
+    /// preprocessor skipped is really dead; otherwise only constant conditionals are.
+    init(path: String, language: SourceLanguage, buffer: SourceBuffer, unit: CXTranslationUnit, trustAllSkippedBlocks: Bool) {
         self.path = path
         self.language = language
         self.buffer = buffer
@@ -30,7 +32,11 @@ final class ParsedFile {
         var code: [SourceToken] = []
         var comments: [SourceToken] = []
         if let file {
-            let skipped = ParsedFile.skippedRanges(unit, file)
+            var skipped = ParsedFile.skippedRanges(unit, file)
+            if !trustAllSkippedBlocks {
+                let constant = ConditionalDirectives(buffer: buffer)
+                skipped = skipped.filter { constant.constantLines.contains(buffer.lineColumn(of: $0.lowerBound).line) }
+            }
             let start = clang_getLocationForOffset(unit, file, 0)
             let end = clang_getLocationForOffset(unit, file, UInt32(buffer.bytes.count))
             var raw: UnsafeMutablePointer<CXToken>?
@@ -72,6 +78,18 @@ final class ParsedFile {
 
     deinit { clang_disposeTranslationUnit(unit) }
 
+    /// Index of the code token starting at `offset`, if any.
+    func tokenIndex(at offset: Int) -> Int? {
+        var lo = 0, hi = tokens.count - 1
+        while lo <= hi {
+            let mid = (lo + hi) / 2
+            let start = tokens[mid].range.lowerBound
+            if start == offset { return mid }
+            if start < offset { lo = mid + 1 } else { hi = mid - 1 }
+        }
+        return nil
+    }
+
     static func offset(_ location: CXSourceLocation) -> Int {
         var offset: UInt32 = 0
         clang_getFileLocation(location, nil, nil, nil, &offset)
@@ -109,7 +127,8 @@ final class ClangParser {
     /// (a headerless file has many unresolved names, and correcting them is slow and misleading).
     static let commonArguments = ["-w", "-ferror-limit=0", "-fno-spell-checking"]
 
-    func parse(path: String, buffer: SourceBuffer, language: SourceLanguage, arguments: [String]) throws -> ParsedFile {
+    func parse(path: String, buffer: SourceBuffer, language: SourceLanguage, arguments: [String],
+               trustAllSkippedBlocks: Bool = false) throws -> ParsedFile {
         let args = Self.commonArguments + arguments
         var unit: CXTranslationUnit?
         let code: CXErrorCode = withCStrings(args) { argv in
@@ -125,7 +144,7 @@ final class ClangParser {
             }
             throw ParseFailure(reason: reason)
         }
-        return ParsedFile(path: path, language: language, buffer: buffer, unit: unit)
+        return ParsedFile(path: path, language: language, buffer: buffer, unit: unit, trustAllSkippedBlocks: trustAllSkippedBlocks)
     }
 }
 

@@ -1,1 +1,0 @@
-#include "seam_crash_runtime.h"

@@ -1,0 +1,346 @@
+/// Classifies container accesses by the bridge check guarding them, on the token stream
+/// (guarded code rarely resolves in a headerless parse), and finds accesses made through the bridge.
+///
+/// An access is a `fallback` when it runs only with no bridge:
+/// - the else branch of `b ? b.x : C.shared.x`, or GNU `b ?: C.shared`;
+/// - the then branch of `!b ? C.shared.x : b.x`;
+/// - the else block of `if (b) {…} else {…}`, or the then block of `if (!b) {…}` / `if (b == nil) …`;
+/// - a statement after `if (b) { … return …; }` in the same block (early return);
+/// - the right operand of `b || C…` or `!b && C…` (short-circuit evaluation).
+/// Anything else — a check of another variable, the then branch of `b ? …` — stays `direct`.
+struct AccessClassifier {
+    let file: ParsedFile
+    /// Names of the injected bridge; `_name` (an ivar) counts too.
+    let bridgeNames: Set<String>
+
+    init(file: ParsedFile, bridgeNames: [String]) {
+        self.file = file
+        self.bridgeNames = Set(bridgeNames + bridgeNames.map { "_" + $0 })
+    }
+
+    /// Sets each access's kind (fallback, composition root) and adds the accesses made through the bridge.
+    static func classify(_ accesses: [LocatedAccess], in file: ParsedFile, displayPath: String,
+                         configuration: Configuration) -> [LocatedAccess] {
+        let classifier = AccessClassifier(file: file, bridgeNames: configuration.bridgeNames)
+        let root = configuration.compositionRoot
+        let relative = FileCollector.relative(displayPath, to: configuration.baseDirectory)
+        let inRootPath = root.paths.contains { Glob.matches($0, relative) || Glob.matches($0, displayPath) }
+        var result = accesses.map { located -> LocatedAccess in
+            var located = located
+            let enclosing = located.enclosing
+            let inRoot = inRootPath
+                || enclosing.map { e in root.functions.contains { Glob.matches($0, e.name) } } == true
+                || enclosing?.typeName.map { t in root.types.contains { Glob.matches($0, t) } } == true
+            if inRoot {
+                located.access.kind = .compositionRoot
+            } else if let k = located.tokenIndex, classifier.isFallback(at: k) {
+                located.access.kind = .fallback
+            }
+            return located
+        }
+        result += classifier.injectedAccesses()
+        return result.sorted { $0.offset < $1.offset }
+    }
+
+    private var tokens: [SourceToken] { file.tokens }
+    private func text(_ i: Int) -> String { i >= 0 && i < tokens.count ? file.buffer.text(tokens[i].range) : "" }
+    private func isIdentifier(_ i: Int) -> Bool { i >= 0 && i < tokens.count && tokens[i].kind == .identifier }
+    private static let opening: Set<String> = ["(", "[", "{"], closing: Set<String> = [")", "]", "}"]
+
+    /// Whether the access at token `k` runs only when no bridge is set.
+    func isFallback(at k: Int) -> Bool {
+        ternaryGuard(at: k) || blockGuard(at: k) || earlyReturnGuard(at: k)
+    }
+
+    // MARK: Bridge checks
+
+    /// `true` for a check that the bridge is present (`b`, `self.bridge`, `b != nil`), `false` for one
+    /// that it is absent (`!b`, `b == NULL`), nil when the condition is about something else.
+    func bridgePolarity(_ range: Range<Int>) -> Bool? {
+        var words = range.map(text)
+        while words.first == "(" && words.last == ")" && matches(words) { words = Array(words.dropFirst().dropLast()) }
+        var positive = true
+        while words.first == "!" {
+            positive.toggle()
+            words.removeFirst()
+            while words.first == "(" && words.last == ")" && matches(words) { words = Array(words.dropFirst().dropLast()) }
+        }
+        if words.count >= 2, ["nil", "NULL", "nullptr", "0", "Nil", "NO", "false"].contains(words.last!) {
+            let op = words[words.count - 2]
+            guard op == "!=" || op == "==" else { return nil }
+            if op == "==" { positive.toggle() }
+            words.removeLast(2)
+        }
+        return isBridgePath(words) ? positive : nil
+    }
+
+    /// `bridge`, `self.bridge`, `r->bridge`, `self->_bridge`, `[self bridge]`.
+    private func isBridgePath(_ words: [String]) -> Bool {
+        guard let last = words.last else { return false }
+        if last == "]" && words.first == "[" && words.count == 4 { return bridgeNames.contains(words[2]) }
+        guard bridgeNames.contains(last) else { return false }
+        // alternate identifier, member operator, identifier, …
+        for (i, w) in words.enumerated() {
+            let isOperator = w == "." || w == "->"
+            if (i % 2 == 1) != isOperator { return false }
+        }
+        return words.count % 2 == 1
+    }
+
+    private func matches(_ words: [String]) -> Bool {
+        // the first "(" closes at the very end
+        var depth = 0
+        for (i, w) in words.enumerated() {
+            if Self.opening.contains(w) { depth += 1 } else if Self.closing.contains(w) { depth -= 1; if depth == 0 && i < words.count - 1 { return false } }
+        }
+        return depth == 0
+    }
+
+    // MARK: Ternaries
+
+    private func ternaryGuard(at k: Int) -> Bool {
+        var depth = 0, i = k - 1
+        while i >= 0 {
+            let w = text(i)
+            if Self.closing.contains(w) { depth += 1 } else if Self.opening.contains(w) {
+                if depth > 0 { depth -= 1 } else if w == "{" { return false } // else step out of ( or [
+            } else if depth == 0 {
+                switch w {
+                case ";", ",", "=", "return", "{", "}":
+                    return false
+                case "||":
+                    // `b || C…` evaluates the container only without a bridge
+                    return bridgePolarity(conditionRange(endingBefore: i)) == true
+                case "&&":
+                    // `!b && C…` likewise
+                    return bridgePolarity(conditionRange(endingBefore: i)) == false
+                case "?":
+                    // we are in the then branch
+                    return bridgePolarity(conditionRange(endingBefore: i)) == false
+                case ":":
+                    if text(i - 1) == "?" { // GNU b ?: fallback
+                        return bridgePolarity(conditionRange(endingBefore: i - 1)) == true
+                    }
+                    guard let q = questionMark(matchingColonAt: i) else { return false }
+                    return bridgePolarity(conditionRange(endingBefore: q)) == true
+                default:
+                    break
+                }
+            }
+            i -= 1
+        }
+        return false
+    }
+
+    private func questionMark(matchingColonAt colon: Int) -> Int? {
+        var depth = 0, nested = 0, i = colon - 1
+        while i >= 0 {
+            let w = text(i)
+            if Self.closing.contains(w) { depth += 1 } else if Self.opening.contains(w) {
+                if depth == 0 { return nil }
+                depth -= 1
+            } else if depth == 0 {
+                if [";", ",", "=", "return", "{", "}"].contains(w) { return nil }
+                if w == ":" && text(i - 1) != "?" { nested += 1 }
+                if w == "?" { if nested == 0 { return i }; nested -= 1 }
+            }
+            i -= 1
+        }
+        return nil
+    }
+
+    /// The condition of a ternary whose `?` is at `end`.
+    private func conditionRange(endingBefore end: Int) -> Range<Int> {
+        var depth = 0, i = end - 1
+        while i >= 0 {
+            let w = text(i)
+            if Self.closing.contains(w) { depth += 1 } else if Self.opening.contains(w) {
+                if depth == 0 { break }
+                depth -= 1
+            } else if depth == 0 && [";", ",", "=", "return", "{", "}", "?", ":"].contains(w) {
+                break
+            }
+            i -= 1
+        }
+        return (i + 1)..<end
+    }
+
+    // MARK: if / else
+
+    /// Walks out through the enclosing blocks and braceless branches of `k`.
+    private func blockGuard(at k: Int) -> Bool {
+        var depth = 0, i = k - 1
+        while i >= 0 {
+            let w = text(i)
+            if w == "}" || w == ")" || w == "]" {
+                depth += 1
+            } else if w == "(" || w == "[" {
+                if depth > 0 { depth -= 1 } // else: stepping out of a call's parentheses
+            } else if w == "{" && depth > 0 {
+                depth -= 1
+            } else if depth == 0 && (w == "{" || w == ";") {
+                // our statement starts after here: a braceless `if (c) stmt;` or `else stmt;`?
+                if let verdict = bracelessVerdict(statementStart: i + 1, access: k) { return verdict }
+                if w == "{" {
+                    if let verdict = branchVerdict(blockStart: i) { return verdict }
+                    i -= 1
+                } else {
+                    i = enclosingBlockStart(from: i) // skip the earlier statements of this block
+                }
+                continue
+            }
+            i -= 1
+        }
+        return bracelessVerdict(statementStart: 0, access: k) ?? false
+    }
+
+    /// For a block opened at `open`: true = it runs only without a bridge, false = only with one, nil = unrelated.
+    private func branchVerdict(blockStart open: Int) -> Bool? {
+        if text(open - 1) == ")", let p = matchingOpen(forCloseAt: open - 1), text(p - 1) == "if" {
+            return bridgePolarity((p + 1)..<(open - 1)).map { !$0 }
+        }
+        if text(open - 1) == "else", let cond = conditionOfIf(whoseThenEndsAt: open - 2) {
+            return bridgePolarity(cond)
+        }
+        return nil
+    }
+
+    /// `if (c) stmt;` or `else stmt;` starting at `start`, containing the access at `k`.
+    private func bracelessVerdict(statementStart start: Int, access k: Int) -> Bool? {
+        if text(start) == "if", text(start + 1) == "(", let close = matchingClose(forOpenAt: start + 1), close < k {
+            return bridgePolarity((start + 2)..<close).map { !$0 }
+        }
+        if text(start) == "else", let cond = conditionOfIf(whoseThenEndsAt: start - 1) {
+            return bridgePolarity(cond)
+        }
+        return nil
+    }
+
+    /// The condition range of the `if` whose then-part ends at token `end` (`}` or `;`).
+    private func conditionOfIf(whoseThenEndsAt end: Int) -> Range<Int>? {
+        var thenStart: Int
+        if text(end) == "}" {
+            guard let open = matchingOpen(forCloseAt: end) else { return nil }
+            thenStart = open
+        } else {
+            // braceless then: walk back to the `)` of `if (…)` at depth 0
+            thenStart = end
+            var depth = 0
+            while thenStart > 0 {
+                thenStart -= 1
+                let w = text(thenStart)
+                if w == ")" && depth == 0, let p = matchingOpen(forCloseAt: thenStart), text(p - 1) == "if" {
+                    return (p + 1)..<thenStart
+                }
+                if Self.closing.contains(w) { depth += 1 } else if Self.opening.contains(w) { depth -= 1 }
+                if depth < 0 || (depth == 0 && (w == ";" || w == "{" || w == "}")) { return nil }
+            }
+            return nil
+        }
+        guard text(thenStart - 1) == ")", let p = matchingOpen(forCloseAt: thenStart - 1), text(p - 1) == "if" else { return nil }
+        return (p + 1)..<(thenStart - 1)
+    }
+
+    /// The unbalanced `{` enclosing token `i` (or -1): the start of its block.
+    private func enclosingBlockStart(from i: Int) -> Int {
+        var depth = 0, j = i - 1
+        while j >= 0 {
+            let w = text(j)
+            if w == "}" { depth += 1 } else if w == "{" {
+                if depth == 0 { return j }
+                depth -= 1
+            }
+            j -= 1
+        }
+        return -1
+    }
+
+    // MARK: Early return
+
+    /// `if (b) { … return …; }` (no else) earlier in the same block makes the rest of the block bridge-less.
+    private func earlyReturnGuard(at k: Int) -> Bool {
+        let blockOpen = enclosingBlockStart(from: k)
+        guard blockOpen >= 0, text(blockOpen) == "{" else { return false }
+        var i = blockOpen + 1
+        while i < k {
+            let w = text(i)
+            if w == "if", text(i + 1) == "(", let close = matchingClose(forOpenAt: i + 1), close < k {
+                let polarity = bridgePolarity((i + 2)..<close)
+                let bodyStart = close + 1
+                let bodyEnd: Int?
+                if text(bodyStart) == "{" { bodyEnd = matchingClose(forOpenAt: bodyStart) } else { bodyEnd = statementEnd(from: bodyStart) }
+                guard let end = bodyEnd else { return false }
+                if polarity == true, end < k, text(end + 1) != "else", (bodyStart...end).contains(where: { text($0) == "return" }) {
+                    return true
+                }
+                i = end + 1
+                continue
+            }
+            if Self.opening.contains(w), let close = matchingClose(forOpenAt: i) { i = close + 1; continue }
+            i += 1
+        }
+        return false
+    }
+
+    private func statementEnd(from i: Int) -> Int? {
+        var depth = 0, j = i
+        while j < tokens.count {
+            let w = text(j)
+            if Self.opening.contains(w) { depth += 1 } else if Self.closing.contains(w) { depth -= 1 }
+            if depth == 0 && w == ";" { return j }
+            if depth < 0 { return nil }
+            j += 1
+        }
+        return nil
+    }
+
+    private func matchingClose(forOpenAt open: Int) -> Int? {
+        var depth = 0, j = open
+        while j < tokens.count {
+            let w = text(j)
+            if Self.opening.contains(w) { depth += 1 } else if Self.closing.contains(w) { depth -= 1; if depth == 0 { return j } }
+            j += 1
+        }
+        return nil
+    }
+
+    private func matchingOpen(forCloseAt close: Int) -> Int? {
+        var depth = 0, j = close
+        while j >= 0 {
+            let w = text(j)
+            if Self.closing.contains(w) { depth += 1 } else if Self.opening.contains(w) { depth -= 1; if depth == 0 { return j } }
+            j -= 1
+        }
+        return nil
+    }
+
+    // MARK: Injected accesses
+
+    /// Bridge members that are plumbing rather than services (the C bridge's `context` pointer).
+    static let plumbing: Set<String> = ["context"]
+
+    /// Services reached through the bridge: `bridge.x`, `self.bridge.x`, `r->bridge->x(…)`, `[self.bridge x]`.
+    func injectedAccesses() -> [LocatedAccess] {
+        var found: [LocatedAccess] = []
+        for i in tokens.indices where isIdentifier(i) && bridgeNames.contains(text(i)) {
+            var service: String?
+            var start = i
+            while start >= 2 && (text(start - 1) == "." || text(start - 1) == "->") && isIdentifier(start - 2) { start -= 2 }
+            if (text(i + 1) == "." || text(i + 1) == "->") && isIdentifier(i + 2) {
+                service = text(i + 2)
+            } else if text(start - 1) == "[" && isIdentifier(i + 1) && (text(i + 2) == "]" || text(i + 2) == ":") {
+                service = text(i + 1)
+                start -= 1
+            } else if text(start - 1) == "[" && text(start) == "self" && text(i + 1) == "]" {
+                continue
+            }
+            guard let service, !Self.plumbing.contains(service), text(i + 3) != "=" || text(i + 4) == "=" else { continue }
+            let name = text(i).hasPrefix("_") ? String(text(i).dropFirst()) : text(i)
+            found.append(LocatedAccess(offset: tokens[start].range.lowerBound,
+                                       range: tokens[start].range.lowerBound..<tokens[i].range.upperBound,
+                                       access: ContainerAccess(container: name, accessor: name, service: service, kind: .injected),
+                                       tokenIndex: start))
+        }
+        return found
+    }
+}

@@ -1,0 +1,4 @@
+// This whole file is in the composition root by path.
+void setup(void) {
+    id reporter = [[Container sharedInstance] crashReporter];
+}
