@@ -7,7 +7,7 @@ struct ReportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "report",
         abstract: "Report migration progress per file and per service: direct, fallback and injected accesses.",
-        discussion: "Migrated % = injected / (direct + fallback + injected). A fallback still reaches the container when no bridge is injected, so a file with only fallbacks is 0% migrated (status 'bridged'). Always exits 0 unless the options or config are wrong (2).")
+        discussion: "Migrated % = injected / (direct + fallback + injected); accesses inside the composition root are listed but not counted. A fallback still reaches the container when no bridge is injected, so a file with only fallbacks is 0% migrated (status 'bridged'). Exits 0 unless the options or config are wrong (2).")
 
     @OptionGroup var options: RunOptions
 
@@ -22,7 +22,7 @@ struct ReportCommand: ParsableCommand {
     func run() throws {
         let prepared = try options.prepare()
         let result = prepared.lint()
-        let progress = MigrationProgress(findings: result.findings, filesLinted: result.filesChecked)
+        let progress = MigrationProgress(accesses: result.accesses, filesLinted: result.filesChecked)
         try emit(format == .json ? progress.json() : progress.markdown(), to: output)
         note(TextReporter.summary(result))
     }

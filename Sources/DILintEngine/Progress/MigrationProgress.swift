@@ -5,13 +5,18 @@ public struct MigrationCounts: Codable, Equatable, Sendable {
     public var direct = 0
     public var fallback = 0
     public var injected = 0
+    /// Accesses inside the composition root, where the container is meant to be touched: shown,
+    /// not part of the percentage.
+    public var compositionRoot = 0
 
-    public init(direct: Int = 0, fallback: Int = 0, injected: Int = 0) {
+    public init(direct: Int = 0, fallback: Int = 0, injected: Int = 0, compositionRoot: Int = 0) {
         self.direct = direct
         self.fallback = fallback
         self.injected = injected
+        self.compositionRoot = compositionRoot
     }
 
+    /// The accesses the migration has to move: direct, fallback and injected.
     public var accesses: Int { direct + fallback + injected }
 
     /// `injected / (direct + fallback + injected)` as a percentage, one decimal; nil with no access.
@@ -23,6 +28,7 @@ public struct MigrationCounts: Codable, Equatable, Sendable {
 
     /// Where this stands in the migration phases.
     public var status: MigrationStatus {
+        if accesses == 0 { return .nothingToMigrate }
         if direct == 0 && fallback == 0 { return .migrated }
         if direct == 0 { return .bridged }
         return fallback + injected == 0 ? .notStarted : .inProgress
@@ -33,11 +39,13 @@ public struct MigrationCounts: Codable, Equatable, Sendable {
         case .direct: direct += 1
         case .fallback: fallback += 1
         case .injected: injected += 1
+        case .compositionRoot: compositionRoot += 1
         }
     }
 
     static func + (a: MigrationCounts, b: MigrationCounts) -> MigrationCounts {
-        MigrationCounts(direct: a.direct + b.direct, fallback: a.fallback + b.fallback, injected: a.injected + b.injected)
+        MigrationCounts(direct: a.direct + b.direct, fallback: a.fallback + b.fallback, injected: a.injected + b.injected,
+                        compositionRoot: a.compositionRoot + b.compositionRoot)
     }
 }
 
@@ -51,11 +59,12 @@ public enum MigrationStatus: String, Codable, Sendable {
     case bridged
     /// Only injected accesses.
     case migrated
+    /// Composition-root accesses only (or none).
+    case nothingToMigrate = "nothing to migrate"
 }
 
-/// `di-lint report`: migration progress per file and per service, from the container-access
-/// findings of a run (`Finding.access.kind`). Each access counts once, however many rules report
-/// it; accesses silenced with `di-lint:disable` are not in the findings and are not counted.
+/// `di-lint report`: migration progress per file and per service, from every access a run found
+/// (`LintResult.accesses`, whatever its kind, suppressed or not, whether a rule reports it or not).
 public struct MigrationProgress: Equatable, Sendable {
     public struct Row: Codable, Equatable, Sendable {
         /// File path, or service name.
@@ -72,15 +81,14 @@ public struct MigrationProgress: Equatable, Sendable {
 
     public static let noService = "(container)"
 
-    public init(findings: [Finding], filesLinted: Int) {
-        var seen = Set<String>()
+    public init(accesses: [AccessRecord], filesLinted: Int) {
         var byFile: [String: MigrationCounts] = [:], byService: [String: MigrationCounts] = [:]
         var total = MigrationCounts()
-        for f in findings {
-            guard let access = f.access, seen.insert("\(f.path)\u{0}\(f.line)\u{0}\(f.column)\u{0}\(access.expression)").inserted else { continue }
-            byFile[f.path, default: .init()].add(access.kind)
-            byService[access.service ?? Self.noService, default: .init()].add(access.kind)
-            total.add(access.kind)
+        for record in accesses {
+            let kind = record.access.kind
+            byFile[record.path, default: .init()].add(kind)
+            byService[record.access.service ?? Self.noService, default: .init()].add(kind)
+            total.add(kind)
         }
         files = byFile.map { Row(name: $0, counts: $1) }.sorted { $0.name < $1.name }
         services = byService.map { Row(name: $0, counts: $1) }.sorted { $0.name < $1.name }
@@ -95,17 +103,18 @@ public struct MigrationProgress: Equatable, Sendable {
         func percent(_ c: MigrationCounts) -> String { c.percentMigrated.map { String(format: "%.1f%%", $0) } ?? "–" }
         func cell(_ s: String) -> String { s.replacingOccurrences(of: "|", with: "\\|") }
         func table(_ title: String, _ rows: [Row]) -> String {
-            var out = "| \(title) | Direct | Fallback | Injected | Migrated | Status |\n|---|---:|---:|---:|---:|---|\n"
+            var out = "| \(title) | Direct | Fallback | Injected | Migrated | Status | Composition root |\n|---|---:|---:|---:|---:|---|---:|\n"
             for r in rows {
-                out += "| \(cell(r.name)) | \(r.counts.direct) | \(r.counts.fallback) | \(r.counts.injected) | \(percent(r.counts)) | \(r.counts.status.rawValue) |\n"
+                let c = r.counts
+                out += "| \(cell(r.name)) | \(c.direct) | \(c.fallback) | \(c.injected) | \(percent(c)) | \(c.status.rawValue) | \(c.compositionRoot) |\n"
             }
             let t = total
-            out += "| **Total** | **\(t.direct)** | **\(t.fallback)** | **\(t.injected)** | **\(percent(t))** | \(t.status.rawValue) |\n"
+            out += "| **Total** | **\(t.direct)** | **\(t.fallback)** | **\(t.injected)** | **\(percent(t))** | \(t.status.rawValue) | **\(t.compositionRoot)** |\n"
             return out
         }
         var out = "# Container migration progress\n\n"
         out += "\(total.accesses) container access\(total.accesses == 1 ? "" : "es") in \(files.count) of \(filesLinted) linted file\(filesLinted == 1 ? "" : "s"); "
-        out += "\(percent(total)) migrated (injected / (direct + fallback + injected)).\n\n"
+        out += "\(percent(total)) migrated (injected / (direct + fallback + injected); composition-root accesses are allowed and not counted).\n\n"
         out += "## By file\n\n" + table("File", files)
         out += "\n## By service\n\n" + table("Service", services)
         return out
@@ -114,7 +123,7 @@ public struct MigrationProgress: Equatable, Sendable {
     struct Document: Codable {
         struct Row: Codable {
             var name: String
-            var direct: Int, fallback: Int, injected: Int, accesses: Int
+            var direct: Int, fallback: Int, injected: Int, compositionRoot: Int, accesses: Int
             var percentMigrated: Double?
             var status: String
 
@@ -124,6 +133,7 @@ public struct MigrationProgress: Equatable, Sendable {
                 try c.encode(direct, forKey: .direct)
                 try c.encode(fallback, forKey: .fallback)
                 try c.encode(injected, forKey: .injected)
+                try c.encode(compositionRoot, forKey: .compositionRoot)
                 try c.encode(accesses, forKey: .accesses)
                 try c.encode(percentMigrated, forKey: .percentMigrated) // null when there is no access
                 try c.encode(status, forKey: .status)
@@ -140,7 +150,8 @@ public struct MigrationProgress: Equatable, Sendable {
     /// The same figures as a JSON object (see docs/output-formats.md).
     public func json() -> String {
         func row(_ name: String, _ c: MigrationCounts) -> Document.Row {
-            .init(name: name, direct: c.direct, fallback: c.fallback, injected: c.injected, accesses: c.accesses,
+            .init(name: name, direct: c.direct, fallback: c.fallback, injected: c.injected, compositionRoot: c.compositionRoot,
+                  accesses: c.accesses,
                   percentMigrated: c.percentMigrated, status: c.status.rawValue)
         }
         let document = Document(filesLinted: filesLinted, total: row("total", total),
