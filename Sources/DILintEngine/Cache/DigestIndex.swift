@@ -33,14 +33,34 @@ final class DigestIndex: @unchecked Sendable {
 
     init(file: URL) {
         self.file = file
-        guard let data = try? Data(contentsOf: file) else { return }
-        for line in String(decoding: data, as: UTF8.self).split(separator: "\n") {
-            let f = line.split(separator: "\t", maxSplits: 8, omittingEmptySubsequences: false)
-            guard f.count == 9, f[0].count == 64, let device = UInt64(f[1]), let inode = UInt64(f[2]),
-                  let n = Optional([f[3], f[4], f[5], f[6], f[7]].compactMap { Int64($0) }), n.count == 5 else { continue }
-            entries[String(f[8])] = (Stamp(device: device, inode: inode, size: n[0], mtime: n[1], mtimeNanos: n[2],
-                                           ctime: n[3], ctimeNanos: n[4]), String(f[0]))
+        guard let data = FileManager.default.contents(atPath: file.path) else { return }
+        let bytes = [UInt8](data)
+        var start = 0
+        while start < bytes.count {
+            let end = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) ?? bytes.count
+            if let (path, entry) = Self.parse(bytes[start..<end]) { entries[path] = entry }
+            start = end + 1
         }
+    }
+
+    /// `digest⇥device⇥inode⇥size⇥mtime⇥ns⇥ctime⇥ns⇥path`, or nil for a line that is not one.
+    private static func parse(_ line: ArraySlice<UInt8>) -> (String, (stamp: Stamp, digest: String))? {
+        var fields: [ArraySlice<UInt8>] = []
+        var from = line.startIndex
+        for i in line.indices where line[i] == UInt8(ascii: "\t") && fields.count < 8 {
+            fields.append(line[from..<i])
+            from = i + 1
+        }
+        fields.append(line[from...])
+        guard fields.count == 9, fields[0].count == 64, !fields[8].isEmpty else { return nil }
+        var numbers: [Int64] = []
+        for f in fields[1...7] {
+            guard !f.isEmpty, f.count <= 18, f.allSatisfy({ $0 >= 48 && $0 <= 57 }) else { return nil }
+            numbers.append(f.reduce(Int64(0)) { $0 * 10 + Int64($1 - 48) })
+        }
+        let stamp = Stamp(device: UInt64(numbers[0]), inode: UInt64(numbers[1]), size: numbers[2], mtime: numbers[3],
+                          mtimeNanos: numbers[4], ctime: numbers[5], ctimeNanos: numbers[6])
+        return (String(decoding: fields[8], as: UTF8.self), (stamp, String(decoding: fields[0], as: UTF8.self)))
     }
 
     /// The SHA-256 of `content`, which was just read from `path`.

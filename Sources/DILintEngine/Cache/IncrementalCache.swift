@@ -5,7 +5,7 @@ import Foundation
 ///
 /// The key hashes the file's content, its path, the run's settings (the whole configuration, the
 /// file's compile arguments, `parseEveryFile`), di-lint's version and build id, and libclang's
-/// version. Entries are written to a temporary file and renamed into place, so a reader never sees
+/// version. Entries (`BinaryCoding`) are written to a temporary file and renamed into place, so a reader never sees
 /// half an entry; an entry that does not decode is treated as missing and overwritten. Content
 /// digests are remembered with the files' stat data (`DigestIndex`), so unchanged files are not
 /// hashed again. Nothing is ever deleted: remove the directory to reclaim the space.
@@ -49,12 +49,13 @@ public final class IncrementalCache: OutcomeCache, @unchecked Sendable {
     }
 
     private func entryURL(_ key: String) -> URL {
-        directory.appendingPathComponent(String(key.prefix(2))).appendingPathComponent(key + ".json")
+        directory.appendingPathComponent(String(key.prefix(2))).appendingPathComponent(key + ".bin")
     }
 
     public func outcome(path: String, content: [UInt8]) -> FileOutcome? {
         let key = key(path: path, content: content)
-        if let data = try? Data(contentsOf: entryURL(key)), let outcome = try? JSONDecoder().decode(FileOutcome.self, from: data) {
+        if let data = FileManager.default.contents(atPath: entryURL(key).path),
+           let outcome = try? BinaryCoding.decode(FileOutcome.self, from: [UInt8](data)) {
             return outcome
         }
         lock.lock()
@@ -69,10 +70,10 @@ public final class IncrementalCache: OutcomeCache, @unchecked Sendable {
         lock.lock()
         let pending = pendingKeys.removeValue(forKey: path)
         lock.unlock()
-        guard let data = try? JSONEncoder().encode(outcome) else { return }
+        guard let data = try? BinaryCoding.encode(outcome) else { return }
         let url = entryURL(pending ?? key(path: path, content: content))
         try? FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        writeAtomically(data, to: url)
+        writeAtomically(Data(data), to: url)
     }
 
     /// Saves what the run learned about file digests; call once the run is over.

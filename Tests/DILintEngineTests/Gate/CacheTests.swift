@@ -50,7 +50,7 @@ final class CacheTests: XCTestCase {
         let project = try project()
         let directory = try temporaryDirectory(self)
         let first = try project.lint(cache: try cache(project, directory))
-        let entries = try FileManager.default.subpathsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".json") }
+        let entries = try FileManager.default.subpathsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".bin") }
         XCTAssertEqual(entries.count, 4)
         for (i, entry) in entries.enumerated() {
             let url = directory.appendingPathComponent(entry)
