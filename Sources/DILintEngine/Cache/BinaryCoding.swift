@@ -318,29 +318,12 @@ private final class SuperEncoder: Encoder {
     func singleValueContainer() -> SingleValueEncodingContainer { SingleValueEncoding(encoder: inner, then: store) }
 }
 
-private struct UnkeyedEncoding: UnkeyedEncodingContainer {
+private struct UnkeyedEncoding: UnkeyedEncodingContainer, KeylessEncoding {
     let box: BinaryCoding.ArrayBox
     var codingPath: [CodingKey] = []
     var count: Int { box.items.count }
 
-    private func put(_ value: BinaryCoding.Value) { box.items.append(value) }
-
-    mutating func encodeNil() throws { put(.null) }
-    mutating func encode(_ v: Bool) throws { put(.bool(v)) }
-    mutating func encode(_ v: String) throws { put(.string(v)) }
-    mutating func encode(_ v: Double) throws { put(.double(v)) }
-    mutating func encode(_ v: Float) throws { put(.double(Double(v))) }
-    mutating func encode(_ v: Int) throws { put(.int(Int64(v))) }
-    mutating func encode(_ v: Int8) throws { put(.int(Int64(v))) }
-    mutating func encode(_ v: Int16) throws { put(.int(Int64(v))) }
-    mutating func encode(_ v: Int32) throws { put(.int(Int64(v))) }
-    mutating func encode(_ v: Int64) throws { put(.int(v)) }
-    mutating func encode(_ v: UInt) throws { put(.uint(UInt64(v))) }
-    mutating func encode(_ v: UInt8) throws { put(.uint(UInt64(v))) }
-    mutating func encode(_ v: UInt16) throws { put(.uint(UInt64(v))) }
-    mutating func encode(_ v: UInt32) throws { put(.uint(UInt64(v))) }
-    mutating func encode(_ v: UInt64) throws { put(.uint(v)) }
-    mutating func encode<T: Encodable>(_ v: T) throws { put(try BinaryCoding.box(v)) }
+    func put(_ value: BinaryCoding.Value) { box.items.append(value) }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
         let nested = BinaryCoding.KeyedBox()
@@ -361,13 +344,20 @@ private struct UnkeyedEncoding: UnkeyedEncodingContainer {
     }
 }
 
-private struct SingleValueEncoding: SingleValueEncodingContainer {
+private struct SingleValueEncoding: SingleValueEncodingContainer, KeylessEncoding {
     let encoder: BinaryEncoder
     var then: (BinaryCoding.Value) -> Void = { _ in }
     var codingPath: [CodingKey] = []
 
-    private func put(_ value: BinaryCoding.Value) { encoder.value = value; then(value) }
+    func put(_ value: BinaryCoding.Value) { encoder.value = value; then(value) }
+}
 
+/// The value-encoding methods unkeyed and single-value containers share.
+private protocol KeylessEncoding {
+    func put(_ value: BinaryCoding.Value)
+}
+
+extension KeylessEncoding {
     mutating func encodeNil() throws { put(.null) }
     mutating func encode(_ v: Bool) throws { put(.bool(v)) }
     mutating func encode(_ v: String) throws { put(.string(v)) }
