@@ -72,8 +72,11 @@ public final class IncrementalCache: OutcomeCache, @unchecked Sendable {
         lock.unlock()
         guard let data = try? BinaryCoding.encode(outcome) else { return }
         let url = entryURL(pending ?? key(path: path, content: content))
-        try? FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        writeAtomically(Data(data), to: url)
+        if !writeAtomically(Data(data), to: url) {
+            // The fan-out folder is made on first use (a plain mkdir: its parent exists).
+            mkdir(url.deletingLastPathComponent().path, 0o755)
+            writeAtomically(Data(data), to: url)
+        }
     }
 
     /// Saves what the run learned about file digests; call once the run is over.
