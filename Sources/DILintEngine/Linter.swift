@@ -14,6 +14,8 @@ public struct LintResult: Sendable {
     /// Every container and bridge access found, whatever its kind, suppressed or not (for progress reports).
     public var accesses: [AccessRecord] = []
     public var seconds: Double
+    /// Baseline entries whose finding is gone (set by `Baseline.apply`).
+    public var staleBaselineEntries: [BaselineEntry] = []
 
     public var errorCount: Int { findings.filter { $0.severity == .error }.count }
     public var warningCount: Int { findings.filter { $0.severity == .warning }.count }
