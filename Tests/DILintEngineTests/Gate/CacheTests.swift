@@ -21,7 +21,7 @@ final class CacheTests: XCTestCase {
         let directory = try temporaryDirectory(self)
         let first = try project.lint(cache: try cache(project, directory))
         XCTAssertEqual(first.filesCached, 0)
-        XCTAssertEqual(first.filesParsed, 3)
+        XCTAssertEqual(first.filesParsed, 4) // signal-handler-safety (a project rule) needs every file's functions
         XCTAssertGreaterThanOrEqual(first.findings.count, 5)
 
         let second = try project.lint(cache: try cache(project, directory))
