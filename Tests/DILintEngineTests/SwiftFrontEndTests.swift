@@ -28,9 +28,10 @@ final class SwiftFrontEndTests: XCTestCase {
         let found = SwiftContainerAccessFinder(configuration: configuration).find(in: SwiftSourceFile(bytes: Array("""
         func makeIntegration() { _ = Container.shared.x }
         final class AppBootstrap { func run() { _ = Container.shared.y } }
+        extension AppBootstrap { func more() { _ = Container.shared.v } }
         func other() { _ = Container.shared.z }
         """.utf8)).tree)
-        XCTAssertEqual(found.map(\.access.kind), [.compositionRoot, .compositionRoot, .direct])
+        XCTAssertEqual(found.map(\.access.kind), [.compositionRoot, .compositionRoot, .compositionRoot, .direct])
     }
 
     func testAccessForms() throws {

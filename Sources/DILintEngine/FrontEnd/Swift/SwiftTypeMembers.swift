@@ -132,10 +132,12 @@ private final class Assignments: SyntaxVisitor {
 }
 
 extension SyntaxProtocol {
-    /// The name of the closest enclosing class, struct, actor or enum.
+    /// The name of the closest enclosing class, struct, actor or enum, or of the type an
+    /// enclosing extension extends.
     var enclosingTypeName: String? {
         var node = parent
         while let n = node {
+            if let d = n.as(ExtensionDeclSyntax.self) { return d.extendedType.trimmedDescription }
             if let d = n.as(ClassDeclSyntax.self) { return d.name.text }
             if let d = n.as(StructDeclSyntax.self) { return d.name.text }
             if let d = n.as(ActorDeclSyntax.self) { return d.name.text }
