@@ -94,6 +94,17 @@ let package = Package(
             dependencies: ["CrashIntegration"],
             path: "Examples/CrashDemo"
         ),
+        // Test-only: a child process that installs capture directly and crashes on command.
+        .target(
+            name: "CrashProbeSupport",
+            dependencies: ["CrashRuntime"],
+            path: "Tests/CrashProbe/Support"
+        ),
+        .executableTarget(
+            name: "CrashProbe",
+            dependencies: ["CrashProbeSupport", "CrashRuntime"],
+            path: "Tests/CrashProbe/Main"
+        ),
         .testTarget(
             name: "CrashIntegrationTests",
             dependencies: ["CrashIntegration", "CrashRuntime", "UploadProbe"]

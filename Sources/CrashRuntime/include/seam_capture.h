@@ -28,8 +28,10 @@ typedef struct seam_capture_config {
 } seam_capture_config;
 
 /// Installs the monitors. Returns 0, or -1 with a NUL-terminated reason in `error`.
+/// Install and uninstall are not thread-safe against each other; call them from one thread.
 int seam_capture_install(const seam_capture_config *config, char *error, size_t error_size);
-/// Restores the previous handlers and closes the pending dump file.
+/// Restores the previous handlers (unless another handler has replaced ours since) and closes
+/// the pending dump file, deleting it when no crash was written.
 void seam_capture_uninstall(void);
 /// Non-zero while installed.
 int seam_capture_is_installed(void);
@@ -38,6 +40,19 @@ int seam_capture_is_installed(void);
 /// the reporter stores it in the bridge's terminate-handler slot.
 typedef void (*seam_terminate_handler_fn)(void);
 seam_terminate_handler_fn seam_capture_terminate_handler(void);
+
+/// Path of the pending dump file opened at install ("" when not installed). The file stays
+/// empty unless a crash is captured, and is flock()ed by this process while it lives.
+const char *seam_capture_dump_path(void);
+/// Re-reads the loaded modules (call after dlopen; not async-signal-safe). Modules loaded
+/// later are still found at crash time through the dynamic linker's r_debug list.
+/// Returns the number of modules recorded.
+size_t seam_capture_refresh_modules(void);
+/// Non-zero while the signal handler is writing a dump (used by the no-allocation probe).
+int seam_capture_handler_active(void);
+/// Test-only: a function the signal handler calls after writing the signal section, used
+/// to prove that a crash inside the handler neither hangs nor loses the original signal.
+void seam_capture_set_handler_hook_for_testing(void (*hook)(void));
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,158 @@
+/// The final crash report written as JSON (schema: docs/crash-report-schema.md).
+/// Addresses are "0x…" hex strings so 64-bit values survive any JSON parser.
+public struct CrashReport: Codable, Equatable, Sendable {
+    public static let schemaVersion = 1
+
+    public var schemaVersion = CrashReport.schemaVersion
+    public var dumpFile: String
+    public var dumpFormatVersion: UInt32
+    public var incomplete: Bool
+    public var incompleteReasons: [String]
+    public var crashTime: String?
+    public var handlerDurationNs: UInt64?
+    public var process: Process
+    public var signal: Signal?
+    public var exception: Exception?
+    public var crashedThread: CrashedThread?
+    public var threads: [Thread]
+    public var modules: [Module]
+    public var system: [String: String]
+    public var annotations: [String: String]
+
+    public struct Process: Codable, Equatable, Sendable {
+        public var pid: UInt64?
+        public var parentPid: UInt64?
+        public var executable: String?
+        public var installTime: String?
+
+        enum CodingKeys: String, CodingKey {
+            case pid
+            case parentPid = "parent_pid"
+            case executable
+            case installTime = "install_time"
+        }
+    }
+
+    public struct Signal: Codable, Equatable, Sendable {
+        public var number: Int
+        public var name: String
+        public var code: Int
+        public var codeName: String?
+        public var address: String?
+        public var senderPid: UInt64?
+
+        enum CodingKeys: String, CodingKey {
+            case number
+            case name
+            case code
+            case codeName = "code_name"
+            case address
+            case senderPid = "sender_pid"
+        }
+    }
+
+    public struct Exception: Codable, Equatable, Sendable {
+        /// Demangled C++ type, e.g. "std::runtime_error".
+        public var type: String
+        public var mangledType: String
+        public var what: String?
+
+        enum CodingKeys: String, CodingKey {
+            case type
+            case mangledType = "mangled_type"
+            case what
+        }
+    }
+
+    public struct CrashedThread: Codable, Equatable, Sendable {
+        public var id: UInt64?
+        public var name: String?
+        public var architecture: String?
+        public var registers: [String: String]
+        public var frames: [Frame]
+
+        enum CodingKeys: String, CodingKey {
+            case id
+            case name
+            case architecture
+            case registers
+            case frames
+        }
+    }
+
+    public struct Frame: Codable, Equatable, Sendable {
+        public var index: Int
+        public var address: String
+        /// How the address was found: context, frame_pointer, scan, link_register.
+        public var trust: String
+        public var module: String?
+        /// Address minus the module's load bias: the ELF virtual address.
+        public var moduleOffset: String?
+        public var function: String?
+        public var mangledFunction: String?
+        public var functionOffset: UInt64?
+
+        enum CodingKeys: String, CodingKey {
+            case index
+            case address
+            case trust
+            case module
+            case moduleOffset = "module_offset"
+            case function
+            case mangledFunction = "mangled_function"
+            case functionOffset = "function_offset"
+        }
+    }
+
+    public struct Thread: Codable, Equatable, Sendable {
+        public var id: UInt64
+        public var name: String
+        public var crashed: Bool
+
+        enum CodingKeys: String, CodingKey {
+            case id
+            case name
+            case crashed
+        }
+    }
+
+    public struct Module: Codable, Equatable, Sendable {
+        public var path: String
+        public var buildId: String?
+        /// Load bias (runtime address minus ELF virtual address).
+        public var base: String
+        public var start: String?
+        public var end: String?
+        /// ok, no_symbols, unreadable, build_id_mismatch, not_a_file, not_used.
+        public var symbols: String
+
+        enum CodingKeys: String, CodingKey {
+            case path
+            case buildId = "build_id"
+            case base
+            case start
+            case end
+            case symbols
+        }
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case schemaVersion = "schema_version"
+        case dumpFile = "dump_file"
+        case dumpFormatVersion = "dump_format_version"
+        case incomplete
+        case incompleteReasons = "incomplete_reasons"
+        case crashTime = "crash_time"
+        case handlerDurationNs = "handler_duration_ns"
+        case process
+        case signal
+        case exception
+        case crashedThread = "crashed_thread"
+        case threads
+        case modules
+        case system
+        case annotations
+    }
+}
+
+func hex(_ value: UInt64) -> String { "0x" + String(value, radix: 16) }

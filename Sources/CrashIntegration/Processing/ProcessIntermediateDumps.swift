@@ -1,0 +1,159 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What one processing pass did.
+public struct DumpProcessingSummary: Sendable {
+    /// Reports written by this pass.
+    public var reports: [URL] = []
+    /// Dumps left alone because another process holds their lock (a live process that may
+    /// still crash into them, or another processor working on them), or because the name is
+    /// not a regular file.
+    public var skippedInUse: [URL] = []
+    /// Empty dumps of processes that ended without crashing; deleted.
+    public var discardedEmpty: [URL] = []
+    /// Dumps that could not be turned into a report; they stay claimed and are retried.
+    public var failures: [DumpProcessingFailure] = []
+}
+
+/// A dump that could not be processed, and why.
+public struct DumpProcessingFailure: Sendable {
+    public let dump: URL
+    public let error: ProcessingError
+}
+
+/// Turns every finished intermediate dump in `pendingDirectory` into a JSON report in
+/// `reportsDirectory` (schema: docs/crash-report-schema.md).
+///
+/// Each dump is claimed by renaming it into `pendingDirectory/claimed/` while holding its
+/// lock, so concurrent processors never take the same dump; it is deleted only after its
+/// report is on disk (fsync + rename), and a dump whose processor died is picked up again from
+/// `claimed/`. Damaged dumps still give a report, marked incomplete. Directories are created
+/// 0700 and reports 0600. Throws only when a directory cannot be created or listed.
+@discardableResult
+public func processIntermediateDumps(in pendingDirectory: URL, into reportsDirectory: URL) throws -> DumpProcessingSummary {
+    try DumpProcessor(pending: pendingDirectory, reports: reportsDirectory).run()
+}
+
+/// The file extension of pending intermediate dumps.
+public let intermediateDumpExtension = "seamdump"
+
+struct DumpProcessor {
+    let pending: URL
+    let claimed: URL
+    let reports: URL
+    let builder = ReportBuilder(symbolicator: Symbolicator())
+    private let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }()
+
+    init(pending: URL, reports: URL) {
+        self.pending = pending
+        self.claimed = pending.appendingPathComponent("claimed")
+        self.reports = reports
+    }
+
+    func run() throws -> DumpProcessingSummary {
+        for directory in [pending, claimed, reports] { try DurableFile.makeDirectory(directory) }
+        var summary = DumpProcessingSummary()
+        // Dumps a processor claimed and then died on come first.
+        for url in try dumps(in: claimed) {
+            guard let dump = LockedDump(url) else { summary.skippedInUse.append(url); continue }
+            finish(dump, name: url.lastPathComponent, into: &summary)
+        }
+        for url in try dumps(in: pending) {
+            guard let dump = LockedDump(url) else { summary.skippedInUse.append(url); continue }
+            if dump.size == 0 {
+                unlink(url.path)
+                summary.discardedEmpty.append(url)
+                continue
+            }
+            let target = claimed.appendingPathComponent(url.lastPathComponent)
+            guard rename(url.path, target.path) == 0 else { continue }   // another processor took it
+            finish(dump, name: url.lastPathComponent, into: &summary)
+        }
+        return summary
+    }
+
+    /// Writes the report for a claimed dump, then deletes the dump.
+    private func finish(_ dump: LockedDump, name: String, into summary: inout DumpProcessingSummary) {
+        let claimedURL = claimed.appendingPathComponent(name)
+        let reportURL = reports.appendingPathComponent(reportName(for: name))
+        if !FileManager.default.fileExists(atPath: reportURL.path) && dump.size > 0 {
+            do {
+                let bytes = try dump.readAll(path: claimedURL.path)
+                let report = builder.report(for: IntermediateDump(bytes: bytes), fileName: name)
+                try DurableFile.write(try encoder.encode(report), to: reportURL)
+                summary.reports.append(reportURL)
+            } catch let error as ProcessingError {
+                summary.failures.append(DumpProcessingFailure(dump: claimedURL, error: error))
+                return
+            } catch {
+                summary.failures.append(DumpProcessingFailure(
+                    dump: claimedURL, error: .cannotWrite(path: reportURL.path, reason: "\(error)")))
+                return
+            }
+        }
+        // No fsync needed here: if this unlink is lost, the next pass finds the report and
+        // only removes the dump.
+        unlink(claimedURL.path)
+    }
+
+    private func reportName(for dumpName: String) -> String {
+        let base = dumpName.hasSuffix("." + intermediateDumpExtension)
+            ? String(dumpName.dropLast(intermediateDumpExtension.count + 1)) : dumpName
+        return base + ".json"
+    }
+
+    private func dumps(in directory: URL) throws -> [URL] {
+        let names: [String]
+        do {
+            names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+        } catch {
+            throw ProcessingError.cannotList(path: directory.path, reason: error.localizedDescription)
+        }
+        return names.filter { $0.hasSuffix("." + intermediateDumpExtension) && !$0.hasPrefix(".") }
+            .sorted()
+            .map { directory.appendingPathComponent($0) }
+    }
+}
+
+/// An open dump file whose exclusive flock this process holds, verified to be a regular file
+/// (not a symlink, directory or device) still at its path. The lock is released when the
+/// value is dropped.
+final class LockedDump {
+    private let fd: Int32
+    let size: Int
+
+    init?(_ url: URL) {
+        fd = open(url.path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
+        guard fd >= 0 else { return nil }
+        var held = stat(), named = stat()
+        guard flock(fd, LOCK_EX | LOCK_NB) == 0, fstat(fd, &held) == 0, (held.st_mode & S_IFMT) == S_IFREG,
+              lstat(url.path, &named) == 0,
+              held.st_ino == named.st_ino, held.st_dev == named.st_dev else {
+            close(fd)
+            return nil
+        }
+        size = Int(held.st_size)
+    }
+
+    deinit { close(fd) }
+
+    func readAll(path: String) throws -> [UInt8] {
+        let limit = min(size, DumpParser.Limits().maxFileBytes)
+        var bytes = [UInt8](repeating: 0, count: limit)
+        var offset = 0
+        while offset < limit {
+            let n = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + offset, limit - offset, off_t(offset)) }
+            if n < 0 && errno == EINTR { continue }
+            if n < 0 { throw ProcessingError.cannotRead(path: path, reason: String(cString: strerror(errno))) }
+            if n == 0 { break }
+            offset += n
+        }
+        return Array(bytes.prefix(offset))
+    }
+}

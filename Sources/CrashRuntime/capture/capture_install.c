@@ -1,0 +1,215 @@
+// seam_capture_install / uninstall: copies the configuration into static storage, opens the
+// pending dump file, records the modules and installs the monitors.
+#define _GNU_SOURCE
+#include "seam_capture.h"
+#include "capture_state.h"
+#include "dump_writer.h"
+#include "module_list.h"
+#include "safe_memory.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <ucontext.h>
+#include <unistd.h>
+
+seam_capture_state g_seam_state = {.dump_fd = -1};
+volatile sig_atomic_t g_seam_exception_recorded;
+char g_seam_exception_type[SEAM_EXCEPTION_TYPE_MAX];
+char g_seam_exception_what[SEAM_EXCEPTION_WHAT_MAX];
+void (*volatile g_seam_handler_hook)(void);
+
+static int fail(char *error, size_t size, const char *format, ...) {
+    if (error != NULL && size > 0) {
+        va_list args;
+        va_start(args, format);
+        vsnprintf(error, size, format, args);
+        va_end(args);
+    }
+    return -1;
+}
+
+static const char *pool_copy(const char *text) {
+    size_t length = strlen(text);
+    if (length + 1 > SEAM_STRING_POOL - g_seam_state.pool_used) return NULL;
+    char *slot = g_seam_state.pool + g_seam_state.pool_used;
+    memcpy(slot, text, length + 1);
+    g_seam_state.pool_used += length + 1;
+    return slot;
+}
+
+static int copy_entries(const char *what, const char *const *keys, const char *const *values,
+                        size_t count, seam_entry *out, size_t *out_count, char *error, size_t error_size) {
+    if (count > SEAM_MAX_ENTRIES) {
+        return fail(error, error_size, "too many %s entries: %zu (at most %d)", what, count, SEAM_MAX_ENTRIES);
+    }
+    if (count > 0 && (keys == NULL || values == NULL)) {
+        return fail(error, error_size, "%s: %zu entries but a NULL key or value array", what, count);
+    }
+    for (size_t i = 0; i < count; i++) {
+        if (keys[i] == NULL || values[i] == NULL) {
+            return fail(error, error_size, "%s entry %zu has a NULL key or value", what, i);
+        }
+        out[i].key = pool_copy(keys[i]);
+        out[i].value = pool_copy(values[i]);
+        if (out[i].key == NULL || out[i].value == NULL) {
+            return fail(error, error_size, "%s: strings exceed %d bytes in total", what, SEAM_STRING_POOL);
+        }
+    }
+    *out_count = count;
+    return 0;
+}
+
+/// mkdir -p with mode 0700 for every directory it creates.
+static int make_directories(const char *path, char *error, size_t error_size) {
+    char partial[SEAM_PATH_MAX];
+    size_t length = strlen(path);
+    if (length == 0 || length >= sizeof partial) return fail(error, error_size, "dump directory path is empty or too long");
+    memcpy(partial, path, length + 1);
+    for (size_t i = 1; i <= length; i++) {
+        if (partial[i] != '/' && partial[i] != '\0') continue;
+        char saved = partial[i];
+        partial[i] = '\0';
+        if (mkdir(partial, 0700) != 0 && errno != EEXIST) {
+            return fail(error, error_size, "cannot create dump directory %s: %s", partial, strerror(errno));
+        }
+        partial[i] = saved;
+    }
+    struct stat info;
+    if (stat(path, &info) != 0 || !S_ISDIR(info.st_mode)) {
+        return fail(error, error_size, "dump directory %s is not a directory", path);
+    }
+    return 0;
+}
+
+/// Creates the pending dump, already locked when it appears under its final name: it is
+/// made under a hidden name that processors ignore, locked, then linked into place, so a
+/// processor can never mistake a starting process's empty dump for an abandoned one.
+static int open_dump_file(const char *directory, char *error, size_t error_size) {
+    char hidden[SEAM_PATH_MAX];
+    for (int attempt = 0; attempt < 16; attempt++) {
+        uint32_t nonce = 0;
+        if (getrandom(&nonce, sizeof nonce, GRND_NONBLOCK) != (ssize_t)sizeof nonce) {
+            nonce = (uint32_t)seam_monotonic_ns() ^ (uint32_t)attempt;
+        }
+        long long now = (long long)time(NULL);
+        int n = snprintf(g_seam_state.dump_path, sizeof g_seam_state.dump_path, "%s/%lld-%d-%08x.seamdump",
+                         directory, now, (int)getpid(), nonce);
+        int m = snprintf(hidden, sizeof hidden, "%s/.%lld-%d-%08x.creating", directory, now, (int)getpid(), nonce);
+        if (n < 0 || m < 0 || (size_t)n >= sizeof g_seam_state.dump_path || (size_t)m >= sizeof hidden) {
+            return fail(error, error_size, "dump directory path too long");
+        }
+        int fd = open(hidden, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+        if (fd < 0) {
+            if (errno == EEXIST) continue;
+            return fail(error, error_size, "cannot create dump file in %s: %s", directory, strerror(errno));
+        }
+        // Held until the process dies: processors skip dumps whose lock is still held.
+        if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+            int saved = errno;
+            close(fd);
+            unlink(hidden);
+            return fail(error, error_size, "cannot lock %s: %s", hidden, strerror(saved));
+        }
+        int linked = link(hidden, g_seam_state.dump_path);
+        int saved = errno;
+        unlink(hidden);
+        if (linked == 0) return fd;
+        close(fd);
+        if (saved != EEXIST) {
+            return fail(error, error_size, "cannot create dump file %s: %s", g_seam_state.dump_path, strerror(saved));
+        }
+    }
+    return fail(error, error_size, "cannot create a unique dump file in %s", directory);
+}
+
+/// Runs the crash-time writer once against /dev/null so every function it calls is bound by
+/// the dynamic linker now, not lazily inside the signal handler.
+static void rehearse(void) {
+    static seam_dump_writer writer;
+    static ucontext_t context;
+    int fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
+    if (fd < 0) return;
+    siginfo_t info;
+    memset(&info, 0, sizeof info);
+    info.si_signo = SIGSEGV;
+    getcontext(&context);
+    void (*hook)(void) = g_seam_handler_hook;
+    g_seam_handler_hook = NULL;
+    seam_writer_begin(&writer, fd);
+    seam_write_crash_sections(&writer, SIGSEGV, &info, &context, seam_monotonic_ns(), 0, 0);
+    seam_writer_finish(&writer);
+    g_seam_handler_hook = hook;
+    struct timespec none = {0, 0};
+    nanosleep(&none, NULL);
+    close(fd);
+}
+
+int seam_capture_install(const seam_capture_config *config, char *error, size_t error_size) {
+    if (error != NULL && error_size > 0) error[0] = '\0';
+    if (g_seam_state.installed) return fail(error, error_size, "crash capture is already installed");
+    if (config == NULL || config->dump_directory == NULL || config->dump_directory[0] == '\0') {
+        return fail(error, error_size, "no dump directory configured");
+    }
+    g_seam_state.pool_used = 0;
+    g_seam_state.annotation_count = g_seam_state.system_info_count = 0;
+    if (copy_entries("annotation", config->annotation_keys, config->annotation_values, config->annotation_count,
+                     g_seam_state.annotations, &g_seam_state.annotation_count, error, error_size) != 0 ||
+        copy_entries("system info", config->system_info_keys, config->system_info_values, config->system_info_count,
+                     g_seam_state.system_info, &g_seam_state.system_info_count, error, error_size) != 0 ||
+        make_directories(config->dump_directory, error, error_size) != 0) {
+        return -1;
+    }
+    ssize_t n = readlink("/proc/self/exe", g_seam_state.executable, sizeof g_seam_state.executable - 1);
+    g_seam_state.executable[n > 0 ? n : 0] = '\0';
+    g_seam_state.install_pid = getpid();
+    g_seam_state.parent_pid = getppid();
+    g_seam_state.install_time = (int64_t)time(NULL);
+    g_seam_state.catch_sigterm = config->catch_sigterm != 0;
+    g_seam_exception_recorded = 0;
+    if (seam_safe_memory_prepare() != 0) return fail(error, error_size, "no fault-free way to read memory");
+    seam_modules_refresh(g_seam_state.executable);
+    rehearse();
+
+    int fd = open_dump_file(config->dump_directory, error, error_size);
+    if (fd < 0) return -1;
+    g_seam_state.dump_fd = fd;
+    if (seam_signal_monitor_install(g_seam_state.catch_sigterm, error, error_size) != 0) {
+        close(fd);
+        unlink(g_seam_state.dump_path);
+        g_seam_state.dump_fd = -1;
+        return -1;
+    }
+    seam_terminate_monitor_install();
+    g_seam_state.installed = 1;
+    return 0;
+}
+
+void seam_capture_uninstall(void) {
+    if (!g_seam_state.installed) return;
+    seam_signal_monitor_uninstall();
+    seam_terminate_monitor_uninstall();
+    int fd = g_seam_state.dump_fd;
+    g_seam_state.dump_fd = -1;
+    if (fd >= 0) {
+        struct stat info;
+        if (fstat(fd, &info) == 0 && info.st_size == 0) unlink(g_seam_state.dump_path);
+        close(fd);
+    }
+    g_seam_state.installed = 0;
+    g_seam_state.dump_path[0] = '\0';
+}
+
+int seam_capture_is_installed(void) { return g_seam_state.installed; }
+
+const char *seam_capture_dump_path(void) { return g_seam_state.installed ? g_seam_state.dump_path : ""; }
+
+size_t seam_capture_refresh_modules(void) { return seam_modules_refresh(NULL); }
+
+void seam_capture_set_handler_hook_for_testing(void (*hook)(void)) { g_seam_handler_hook = hook; }

@@ -1,0 +1,168 @@
+// Register dump and stack walk for x86_64 and aarch64 Linux.
+#define _GNU_SOURCE
+#include "cpu_context.h"
+#include "safe_memory.h"
+#include "seam_dump_format.h"
+
+#include <signal.h>
+#include <ucontext.h>
+
+#define SEAM_MAX_FRAME_STEP (16u * 1024 * 1024)
+#define SEAM_MAX_SCAN_WORDS 8192
+
+typedef struct { uintptr_t pc, sp, fp, lr; } seam_pointers;
+
+#if defined(__x86_64__)
+static const char *const k_arch = "x86_64";
+static const struct { const char *name; int index; } k_registers[] = {
+    {"rax", REG_RAX}, {"rbx", REG_RBX}, {"rcx", REG_RCX}, {"rdx", REG_RDX},
+    {"rsi", REG_RSI}, {"rdi", REG_RDI}, {"rbp", REG_RBP}, {"rsp", REG_RSP},
+    {"r8", REG_R8},   {"r9", REG_R9},   {"r10", REG_R10}, {"r11", REG_R11},
+    {"r12", REG_R12}, {"r13", REG_R13}, {"r14", REG_R14}, {"r15", REG_R15},
+    {"rip", REG_RIP}, {"eflags", REG_EFL}, {"csgsfs", REG_CSGSFS}, {"err", REG_ERR},
+    {"trapno", REG_TRAPNO}, {"cr2", REG_CR2},
+};
+#define REGISTER_COUNT (sizeof k_registers / sizeof k_registers[0])
+static uint64_t register_value(const ucontext_t *uc, size_t i) {
+    return (uint64_t)uc->uc_mcontext.gregs[k_registers[i].index];
+}
+static const char *register_name(size_t i) { return k_registers[i].name; }
+static seam_pointers pointers(const ucontext_t *uc) {
+    const greg_t *g = uc->uc_mcontext.gregs;
+    seam_pointers p = {(uintptr_t)g[REG_RIP], (uintptr_t)g[REG_RSP], (uintptr_t)g[REG_RBP], 0};
+    return p;
+}
+#elif defined(__aarch64__)
+static const char *const k_arch = "aarch64";
+static const char *const k_names[] = {
+    "x0", "x1", "x2", "x3", "x4", "x5", "x6", "x7", "x8", "x9", "x10", "x11", "x12", "x13", "x14",
+    "x15", "x16", "x17", "x18", "x19", "x20", "x21", "x22", "x23", "x24", "x25", "x26", "x27",
+    "x28", "fp", "lr", "sp", "pc", "pstate",
+};
+#define REGISTER_COUNT 34
+static uint64_t register_value(const ucontext_t *uc, size_t i) {
+    const mcontext_t *m = &uc->uc_mcontext;
+    if (i < 31) return m->regs[i];
+    return i == 31 ? m->sp : i == 32 ? m->pc : m->pstate;
+}
+static const char *register_name(size_t i) { return k_names[i]; }
+static seam_pointers pointers(const ucontext_t *uc) {
+    const mcontext_t *m = &uc->uc_mcontext;
+    seam_pointers p = {m->pc, m->sp, m->regs[29], m->regs[30]};
+    return p;
+}
+#else
+#error "seam capture supports x86_64 and aarch64 Linux"
+#endif
+
+void seam_write_registers(seam_dump_writer *w, const void *ucontext) {
+    const ucontext_t *uc = ucontext;
+    seam_writer_string(w, SEAM_DK_ARCHITECTURE, k_arch, 16);
+    seam_writer_start_array(w, SEAM_DK_REGISTERS);
+    for (size_t i = 0; i < REGISTER_COUNT; i++) {
+        seam_writer_start_map(w, SEAM_DK_NONE);
+        seam_writer_string(w, SEAM_DK_REGISTER_NAME, register_name(i), 16);
+        seam_writer_u64(w, SEAM_DK_REGISTER_VALUE, register_value(uc, i));
+        seam_writer_end(w);
+    }
+    seam_writer_end(w);
+}
+
+static void push(seam_stack_trace *out, uintptr_t address, uint8_t trust) {
+    if (out->count < SEAM_MAX_FRAMES) {
+        out->address[out->count] = address;
+        out->trust[out->count] = trust;
+        out->count++;
+    }
+}
+
+/// True when the bytes before address end with a call instruction.
+static int follows_call(uintptr_t address) {
+#if defined(__x86_64__)
+    uint8_t code[7];
+    if (address < 7 || seam_safe_read((const void *)(address - 7), code, sizeof code) != 0) return 0;
+    if (code[2] == 0xE8) return 1;                                   // call rel32
+    // call r/m64 (FF /2) with 2..7 bytes of ModRM/SIB/displacement.
+    for (int length = 2; length <= 7; length++) {
+        int at = 7 - length;
+        if (code[at] == 0xFF && ((code[at + 1] >> 3) & 7) == 2) return 1;
+    }
+    return 0;
+#else
+    uint32_t insn;
+    if (address < 4 || seam_safe_read((const void *)(address - 4), &insn, 4) != 0) return 0;
+    return (insn & 0xFC000000u) == 0x94000000u ||                    // bl
+           (insn & 0xFFFFFC1Fu) == 0xD63F0000u;                      // blr
+#endif
+}
+
+static int is_return_address(const seam_module_set *modules, uintptr_t word) {
+    return seam_modules_find_exec(modules, word) != NULL && follows_call(word);
+}
+
+static int plausible_frame(uintptr_t fp, uintptr_t above) {
+    return fp > above && fp - above < SEAM_MAX_FRAME_STEP && (fp & (sizeof(uintptr_t) - 1)) == 0;
+}
+
+/// Scans the stack words in [sp, limit) for return addresses: frames of functions that keep
+/// no frame pointer (libc's raise and abort, leaf code) live there. When find_chain is set, stops
+/// at the first return address stored just above a saved frame pointer and returns that frame
+/// record's address so the frame-pointer walk can take over; otherwise returns 0.
+static uintptr_t scan_stack(const seam_module_set *modules, uintptr_t sp, uintptr_t limit, int find_chain,
+                            seam_stack_trace *out) {
+    static uintptr_t page[4096 / sizeof(uintptr_t)];   // one page of stack per read
+    uintptr_t page_start = 0, page_words = 0;
+    for (uintptr_t at = sp; at < limit && out->count < SEAM_MAX_FRAMES; at += sizeof(uintptr_t)) {
+        if (at >= page_start + page_words * sizeof(uintptr_t)) {
+            uintptr_t end = (at | 4095) + 1;
+            if (end > limit) end = limit;
+            page_start = at;
+            page_words = (end - at) / sizeof(uintptr_t);
+            if (page_words == 0 || seam_safe_read((const void *)at, page, page_words * sizeof(uintptr_t)) != 0) return 0;
+        }
+        uintptr_t word = page[(at - page_start) / sizeof(uintptr_t)];
+        if (!is_return_address(modules, word)) continue;
+        push(out, word, SEAM_FRAME_TRUST_SCAN);
+        uintptr_t record[2];   // what a frame record at at-8 would hold: saved fp, return address
+        if (find_chain && at >= sp + sizeof(uintptr_t) &&
+            seam_safe_read((const void *)(at - sizeof(uintptr_t)), record, sizeof record) == 0 &&
+            plausible_frame(record[0], at)) {
+            uintptr_t next[2];
+            if (seam_safe_read((const void *)record[0], next, sizeof next) == 0 && is_return_address(modules, next[1])) {
+                return at - sizeof(uintptr_t);
+            }
+        }
+    }
+    return 0;
+}
+
+void seam_walk_stack(const void *ucontext, const seam_module_set *modules, seam_stack_trace *out) {
+    seam_pointers p = pointers(ucontext);
+    out->count = 0;
+    push(out, p.pc, SEAM_FRAME_TRUST_CONTEXT);
+    uintptr_t fp = p.fp;
+    int first_pushed = 0;   // the scan already pushed the return address of the first record
+#if defined(__aarch64__)
+    // Valid for a leaf function; in others it may repeat a frame, hence its own trust value.
+    if (p.lr != 0 && seam_modules_find_exec(modules, p.lr) != NULL) push(out, p.lr, SEAM_FRAME_TRUST_LINK_REGISTER);
+#endif
+    if (fp == p.sp || plausible_frame(fp, p.sp)) {
+        scan_stack(modules, p.sp, fp, 0, out);
+    } else {
+        // The frame-pointer register holds something else (code built without frame
+        // pointers): find the nearest real frame record by scanning.
+        fp = scan_stack(modules, p.sp, p.sp + SEAM_MAX_SCAN_WORDS * sizeof(uintptr_t), 1, out);
+        first_pushed = fp != 0;
+    }
+    uintptr_t lowest = p.sp;
+    while (out->count < SEAM_MAX_FRAMES) {
+        uintptr_t record[2];   // saved frame pointer, return address
+        if (fp < lowest || (fp & (sizeof(uintptr_t) - 1)) != 0) break;
+        if (seam_safe_read((const void *)fp, record, sizeof record) != 0 || record[1] == 0) break;
+        if (!first_pushed) push(out, record[1], SEAM_FRAME_TRUST_FRAME_POINTER);
+        first_pushed = 0;
+        if (!plausible_frame(record[0], fp)) break;
+        lowest = fp;
+        fp = record[0];
+    }
+}

@@ -1,0 +1,36 @@
+// Ways for the CrashProbe test executable to die, and its allocation tripwire.
+#ifndef CRASH_PROBE_SUPPORT_H
+#define CRASH_PROBE_SUPPORT_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// Exit status the malloc interposer uses when anything allocates during crash handling.
+#define CRASH_PROBE_ALLOCATED_IN_HANDLER 97
+
+void crash_probe_segv(void);
+void crash_probe_bus(void);
+void crash_probe_ill(void);
+void crash_probe_fpe(void);
+void crash_probe_abort(void);
+void crash_probe_trap(void);
+void crash_probe_term(void);
+void crash_probe_throw_cxx(void);
+void crash_probe_throw_int(void);
+/// SIGSEGV inside the C++ method probe::Crasher::crash(int).
+void crash_probe_segv_in_cxx(void);
+/// Unbounded recursion: overflows the main thread's stack (the handler runs on the alternate stack).
+int crash_probe_overflow(int depth);
+/// Starts `count` threads that all dereference NULL at the same moment.
+void crash_probe_threads(int count);
+/// Handler hooks (seam_capture_set_handler_hook_for_testing).
+void crash_probe_hook_fault(void);
+void crash_probe_hook_allocate(void);
+/// Number of allocator calls seen by the interposer (proves it is live).
+unsigned long crash_probe_allocation_count(void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,20 @@
+// libFuzzer entry point for the intermediate-dump reader and the report builder that consumes
+// its tree (built by scripts/fuzz-dump-reader). Any crash, sanitizer report or broken
+// invariant is a finding.
+import CrashRuntime
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzDumpReader(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    let bytes = Array(UnsafeBufferPointer(start: data, count: size))
+    let dump = IntermediateDump(bytes: bytes)
+    if dump.isComplete != (dump.incompleteReason == nil) {
+        fatalError("isComplete disagrees with incompleteReason")
+    }
+    if dump.isComplete && bytes.last != UInt8(SEAM_DUMP_END_DOCUMENT.rawValue) {
+        fatalError("complete dump that does not end with END_DOCUMENT")
+    }
+    _ = builder.report(for: dump, fileName: "fuzz.seamdump")
+    return 0
+}
+
+private let builder = ReportBuilder(symbolicator: Symbolicator())
