@@ -109,9 +109,7 @@ func emit(_ text: String, to output: String?) throws {
         FileHandle.standardOutput.write(Data(text.utf8))
         return
     }
-    guard FileManager.default.createFile(atPath: output, contents: Data(text.utf8)) else {
-        throw RunFailure(ConfigError.file(path: output, problem: "cannot write the report"))
-    }
+    do { try OutputFile.write(Data(text.utf8), to: output) } catch { throw RunFailure(error) }
 }
 
 /// One line on standard error.

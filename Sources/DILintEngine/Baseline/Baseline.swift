@@ -66,18 +66,12 @@ public struct Baseline: Equatable, Sendable {
         return Baseline(entries: file.entries)
     }
 
-    /// Writes the baseline atomically (a temporary file renamed over the old one).
+    /// Writes the baseline atomically (see `OutputFile`).
     public func write(to path: String) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         let data = try encoder.encode(File(version: Self.formatVersion, tool: "di-lint", toolVersion: DILintVersion.current, entries: entries))
-        let url = URL(fileURLWithPath: path)
-        let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).tmp-\(getpid())")
-        guard FileManager.default.createFile(atPath: temporary.path, contents: data + Data("\n".utf8)),
-              rename(temporary.path, url.path) == 0 else {
-            unlink(temporary.path)
-            throw ConfigError.file(path: path, problem: "cannot write the baseline (\(String(cString: strerror(errno))))")
-        }
+        try OutputFile.write(data + Data("\n".utf8), to: path)
     }
 
     /// Marks the findings the baseline accepts and records the entries in scope that matched no
