@@ -41,6 +41,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
+        .package(url: "https://github.com/swiftlang/swift-syntax", from: "602.0.0"),
     ],
     targets: [
         // MARK: di-lint
@@ -50,7 +51,12 @@ let package = Package(
         ),
         .target(
             name: "DILintEngine",
-            dependencies: ["CLibClang", .product(name: "Yams", package: "Yams")],
+            dependencies: [
+                "CLibClang",
+                .product(name: "Yams", package: "Yams"),
+                .product(name: "SwiftSyntax", package: "swift-syntax"),
+                .product(name: "SwiftParser", package: "swift-syntax"),
+            ],
             swiftSettings: libclangSwiftFlags,
             linkerSettings: libclangLinkerFlags
         ),

@@ -14,6 +14,8 @@ public struct LintResult: Sendable {
     /// Every container and bridge access found, whatever its kind, suppressed or not (for progress reports).
     public var accesses: [AccessRecord] = []
     public var seconds: Double
+    /// Baseline entries whose finding is gone (set by `Baseline.apply`).
+    public var staleBaselineEntries: [BaselineEntry] = []
 
     public var errorCount: Int { findings.filter { $0.severity == .error }.count }
     public var warningCount: Int { findings.filter { $0.severity == .warning }.count }
@@ -141,10 +143,15 @@ public final class Linter: @unchecked Sendable {
         if let nul = bytes.firstIndex(of: 0) { return failure(path, "binary file (NUL byte at offset \(nul))") }
         let (language, mentions) = bytes.withUnsafeBytes { raw -> (SourceLanguage, Bool) in
             let language = SourceLanguage.detect(path: path, contents: raw)
-            let anchors = configuration.containers.flatMap(\.anchorIdentifiers) + configuration.bridgeNames + ["di-lint:"]
+            let anchors = configuration.containers.flatMap(\.anchorIdentifiers) + ["di-lint:"]
+                + configuration.bridgeNames.flatMap { [$0, $0.capitalizedFirst] }
             return (language, anchors.contains { raw.containsASCII($0) })
         }
         if !mentions && !needsEveryFile { return FileOutcome() }
+        if language == .swift {
+            return SwiftFrontEnd.outcome(displayPath: displayPath(path), bytes: bytes, configuration: configuration,
+                                         projectRules: activeProjectRules.map(\.0))
+        }
         let depth = Self.squareBracketDepth(bytes)
         if depth > Self.maxSquareBracketDepth {
             return failure(path, "square brackets nest \(depth) deep; libclang 14 overflows its stack on Objective-C messages nested past a few thousand, so di-lint does not parse files beyond \(Self.maxSquareBracketDepth)")

@@ -8,7 +8,7 @@ struct DILintCommand: ParsableCommand {
         commandName: "di-lint",
         abstract: "Find direct dependency-container access in C, Objective-C and C++ code, and gate its migration.",
         version: DILintVersion.current,
-        subcommands: [LintCommand.self, RulesCommand.self],
+        subcommands: [LintCommand.self, ReportCommand.self, MergeCommand.self, RulesCommand.self],
         defaultSubcommand: LintCommand.self)
 }
 
@@ -19,6 +19,12 @@ enum ExitStatus {
     static let usage: Int32 = 2
 }
 
+/// A bad config, baseline, cache directory or git ref: exits 2 with the message alone, no usage text.
+struct RunFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ error: Error) { description = "\(error)" }
+}
+
 @main
 enum Main {
     static func main() {
@@ -27,6 +33,9 @@ enum Main {
             try command.run()
         } catch let code as ExitCode {
             exit(code.rawValue)
+        } catch let failure as RunFailure {
+            FileHandle.standardError.write(Data("di-lint: error: \(failure)\n".utf8))
+            exit(ExitStatus.usage)
         } catch {
             let exitCode = DILintCommand.exitCode(for: error)
             if exitCode == .success {

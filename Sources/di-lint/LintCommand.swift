@@ -2,94 +2,94 @@ import ArgumentParser
 import DILintEngine
 import Foundation
 
-/// `di-lint lint [PATH…]`: lint files and directories.
+/// `di-lint lint [PATH…]`: lint files and directories, and gate on findings a baseline does not accept.
 struct LintCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "lint",
-        abstract: "Lint files and directories (.c .h .m .mm .cc .cpp .cxx .hh .hpp).")
+        abstract: "Lint files and directories (.c .h .m .mm .cc .cpp .cxx .hh .hpp).",
+        discussion: "Exits 0 when no error-severity finding is new, 1 when one is, 2 on a usage, config or baseline error.")
 
-    @Argument(help: "Files and directories to lint.")
-    var paths: [String] = ["."]
+    @OptionGroup var options: RunOptions
 
-    @Option(help: "Configuration file (default: .di-lint.yml found from the working directory upward).")
-    var config: String?
-
-    @Option(name: .customLong("container"),
-            help: "A container accessor to look for: 'Type.accessor' (Objective-C, Swift), 'Type::accessor' (C++) or 'function()' (C). Repeatable; adds to the config.")
-    var containers: [String] = []
-
-    @Option(help: "Skip paths matching this glob (*, **, ?). Repeatable; adds to the config's exclude list.")
-    var exclude: [String] = []
-
-    @Option(help: "Output format: text or json.")
+    @Option(help: "Output format: text, json, sarif (SARIF 2.1.0, for code scanning) or github (workflow annotations).")
     var format: OutputFormat = .text
 
     @Option(help: "Write the report to this file instead of standard output.")
     var output: String?
 
-    @Option(name: .customShort("p"), help: "Directory holding compile_commands.json: parse with each file's real flags.")
-    var compileCommands: String?
+    @Option(help: ArgumentHelp("Accept the findings listed in this baseline file; only new findings fail.", valueName: "file"))
+    var baseline: String?
 
-    @Option(help: "Worker threads (default: the number of cores).")
-    var jobs: Int?
+    @Option(help: ArgumentHelp("Write every current finding to this baseline file, accepting them all.", valueName: "file"))
+    var writeBaseline: String?
 
-    @Flag(help: "Parse every file, even those whose text names no container (slower; the result is the same).")
-    var parseEveryFile = false
+    @Flag(help: "With --baseline: rewrite it without its stale entries (it never gains entries).")
+    var updateBaseline = false
 
-    mutating func run() throws {
-        let configuration = try loadConfiguration()
-        let files: [String]
-        do {
-            files = try FileCollector(excludes: configuration.exclude, baseDirectory: configuration.baseDirectory).collect(paths)
-        } catch {
-            throw ValidationError("\(error)")
+    func validate() throws {
+        if baseline != nil && writeBaseline != nil {
+            throw ValidationError("--baseline and --write-baseline exclude each other; use --update-baseline to drop stale entries")
         }
-        let linter = Linter(configuration: configuration)
-        linter.parseEveryFile = parseEveryFile
-        if let jobs { linter.jobs = max(1, jobs) }
-        if let compileCommands {
-            do { linter.compileArguments = try CompilationDatabase.load(directory: compileCommands) } catch { throw ValidationError("\(error)") }
+        if updateBaseline && baseline == nil { throw ValidationError("--update-baseline needs --baseline FILE") }
+        if writeBaseline != nil && (options.shard != nil || options.changedSince != nil) {
+            throw ValidationError("--write-baseline needs the whole file set: drop --shard and --changed-since")
         }
-        let result = linter.lint(files: files)
-        let rendered = format.reporter.render(result)
-        if let output {
-            guard FileManager.default.createFile(atPath: output, contents: Data(rendered.utf8)) else {
-                throw ValidationError("\(output): cannot write the report")
-            }
-        } else {
-            FileHandle.standardOutput.write(Data(rendered.utf8))
-        }
-        FileHandle.standardError.write(Data((TextReporter.summary(result) + "\n").utf8))
-        throw ExitCode(result.errorCount > 0 ? ExitStatus.findings : ExitStatus.clean)
     }
 
-    private func loadConfiguration() throws -> Configuration {
-        var configuration: Configuration
-        do {
-            if let path = config ?? Configuration.discover(from: FileManager.default.currentDirectoryPath) {
-                configuration = try Configuration.load(path: path)
-            } else {
-                configuration = Configuration()
+    mutating func run() throws {
+        let prepared = try options.prepare()
+        // Read the baseline before linting, so a broken one fails fast.
+        let accepted: Baseline?
+        do { accepted = try baseline.map { try Baseline.load(path: $0) } } catch { throw RunFailure(error) }
+
+        var result = prepared.lint()
+        Fingerprints.assign(to: &result.findings, root: prepared.root)
+        if let accepted, let baseline {
+            accepted.apply(to: &result, lintedFiles: prepared.files, root: prepared.root)
+            for e in result.staleBaselineEntries {
+                note("di-lint: stale baseline entry (fixed): \(e.path):\(e.line): [\(e.rule)] \(e.snippet ?? e.expression ?? "")")
             }
-            configuration.containers += try containers.map(ContainerSpec.init(parsing:))
-        } catch {
-            throw ValidationError("\(error)")
+            if updateBaseline && !result.staleBaselineEntries.isEmpty {
+                do { try accepted.removing(result.staleBaselineEntries).write(to: baseline) } catch { throw RunFailure(error) }
+                note("di-lint: removed \(result.staleBaselineEntries.count) stale entr\(result.staleBaselineEntries.count == 1 ? "y" : "ies") from \(baseline)")
+            }
         }
-        configuration.exclude += exclude
-        guard !configuration.containers.isEmpty else {
-            throw ValidationError("no container to look for: name one with --container 'Type.accessor' or in .di-lint.yml under 'containers:'")
+        if let writeBaseline {
+            do { try Baseline(findings: result.findings, root: prepared.root).write(to: writeBaseline) } catch { throw RunFailure(error) }
+            for i in result.findings.indices { result.findings[i].baselined = true }
+            note("di-lint: wrote \(result.findings.count) entr\(result.findings.count == 1 ? "y" : "ies") to baseline \(writeBaseline)")
         }
-        return configuration
+
+        try emit(format.reporter(root: prepared.root).render(result), to: output)
+        note(TextReporter.summary(result))
+        if baseline != nil {
+            note("di-lint: baseline: \(result.baselinedCount) accepted, \(result.findings.count - result.baselinedCount) new (\(result.newErrorCount) at error severity), \(result.staleBaselineEntries.count) stale")
+        }
+        throw ExitCode(result.newErrorCount > 0 ? ExitStatus.findings : ExitStatus.clean)
     }
 }
 
 enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
-    case text, json
+    case text, json, sarif, github
 
-    var reporter: Reporter {
+    func reporter(root: String) -> Reporter {
         switch self {
-        case .text: return TextReporter()
+        case .text: return NewFindingsOnly(TextReporter())
         case .json: return JSONReporter()
+        case .sarif: return SARIFReporter(root: root)
+        case .github: return GitHubReporter()
         }
+    }
+}
+
+/// Text output lists new findings only; baselined ones are counted in the summary line.
+struct NewFindingsOnly: Reporter {
+    let base: Reporter
+    init(_ base: Reporter) { self.base = base }
+
+    func render(_ result: LintResult) -> String {
+        var shown = result
+        shown.findings.removeAll(where: \.baselined)
+        return base.render(shown)
     }
 }

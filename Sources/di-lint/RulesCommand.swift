@@ -12,8 +12,9 @@ struct RulesCommand: ParsableCommand {
     func run() throws {
         let catalog = RuleCatalog.shared
         guard let id else {
+            let width = catalog.rules.map(\.id.count).max() ?? 0
             for rule in catalog.rules {
-                print("\(rule.id.padding(toLength: 28, withPad: " ", startingAt: 0)) \(rule.defaultSeverity.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0)) \(rule.summary)")
+                print("\(rule.id.padding(toLength: width, withPad: " ", startingAt: 0)) \(rule.defaultSeverity.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0)) \(rule.summary)")
             }
             return
         }

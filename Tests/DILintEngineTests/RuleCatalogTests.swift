@@ -15,7 +15,7 @@ final class RuleCatalogTests: XCTestCase {
     }
 
     func testEveryCatalogRuleIsImplementedAndEveryImplementationDocumented() {
-        let implemented = Set(fileRules.map(\.id) + [EngineRuleID.parseFailure, EngineRuleID.suppressionWithoutReason, EngineRuleID.unusedSuppression])
+        let implemented = Set(fileRules.map(\.id) + swiftFileRules.map(\.id) + projectRules.map(\.id) + [EngineRuleID.parseFailure, EngineRuleID.suppressionWithoutReason, EngineRuleID.unusedSuppression])
         XCTAssertEqual(Set(RuleCatalog.shared.ids), implemented)
     }
 

@@ -69,6 +69,10 @@ public struct Finding: Codable, Equatable, Sendable {
     public var access: ContainerAccess?
     /// The source line, trimmed; used for stable fingerprints.
     public var snippet: String?
+    /// Identity that survives line moves (see `Fingerprints`); set after the run, nil before.
+    public var fingerprint: String?
+    /// Set when a `--baseline` entry matches this finding: known debt, not a new finding.
+    public var baselined = false
 
     public init(rule: String, path: String, line: Int, column: Int, severity: Severity,
                 message: String, access: ContainerAccess? = nil, snippet: String? = nil) {

@@ -1,9 +1,11 @@
 /// The source language of a file, which selects libclang's `-x` flag.
 public enum SourceLanguage: String, Codable, Sendable {
     case c, objectiveC = "objective-c", cxx = "c++", objectiveCxx = "objective-c++"
+    /// Parsed by swift-syntax (`FrontEnd/Swift`), not libclang.
+    case swift
 
     /// Extensions di-lint lints by default.
-    public static let lintedExtensions: Set<String> = ["c", "h", "m", "mm", "cc", "cpp", "cxx", "hh", "hpp"]
+    public static let lintedExtensions: Set<String> = ["c", "h", "m", "mm", "cc", "cpp", "cxx", "hh", "hpp", "swift"]
 
     /// The language for a path, reading a `.h` file's text to tell Objective-C and C++ from C.
     public static func detect(path: String, contents: UnsafeRawBufferPointer) -> SourceLanguage {
@@ -12,6 +14,7 @@ public enum SourceLanguage: String, Codable, Sendable {
         case "mm": return .objectiveCxx
         case "c": return .c
         case "cc", "cpp", "cxx", "hh", "hpp": return .cxx
+        case "swift": return .swift
         default: return sniffHeader(contents)
         }
     }
@@ -39,6 +42,7 @@ public enum SourceLanguage: String, Codable, Sendable {
         case .objectiveC: return ["-x", "objective-c\(header)"] + objc
         case .cxx: return ["-x", "c++\(header)", "-std=gnu++17"]
         case .objectiveCxx: return ["-x", "objective-c++\(header)", "-std=gnu++17"] + objc
+        case .swift: return []
         }
     }
 }

@@ -34,18 +34,23 @@ public struct TextReporter: Reporter {
     }
 }
 
-/// The documented JSON object (see docs/json-output.md).
+/// The documented JSON object (see docs/output-formats.md). `di-lint merge` reads it back.
 public struct JSONReporter: Reporter {
     public init() {}
 
-    struct Document: Encodable {
-        struct Tool: Encodable { let name = "di-lint"; let version = DILintVersion.current }
-        struct Summary: Encodable {
-            let files: Int, parsed: Int, notLinted: Int, findings: Int, errors: Int, warnings: Int, seconds: Double
+    struct Document: Codable {
+        struct Tool: Codable { var name = "di-lint"; var version = DILintVersion.current }
+        struct Summary: Codable {
+            var files: Int, parsed: Int, notLinted: Int, cached: Int, findings: Int, errors: Int, warnings: Int
+            /// Findings a baseline accepts, of `findings`; `newErrors` are the errors it does not.
+            var baselined: Int, newErrors: Int, stale: Int
+            var seconds: Double
         }
-        struct Item: Encodable {
-            let rule: String, path: String, line: Int, column: Int, severity: String, message: String
-            let container: String?, accessor: String?, service: String?, kind: String?, viaMacro: String?
+        struct Item: Codable {
+            var rule: String, path: String, line: Int, column: Int, severity: String, message: String
+            var container: String?, accessor: String?, service: String?, kind: String?, viaMacro: String?
+            var fingerprint: String?
+            var baselined: Bool
 
             func encode(to encoder: Encoder) throws {
                 var c = encoder.container(keyedBy: CodingKeys.self)
@@ -62,26 +67,56 @@ public struct JSONReporter: Reporter {
                     try c.encode(kind, forKey: .kind)
                     try c.encodeIfPresent(viaMacro, forKey: .viaMacro)
                 }
+                try c.encodeIfPresent(fingerprint, forKey: .fingerprint)
+                try c.encode(baselined, forKey: .baselined)
             }
-            enum CodingKeys: String, CodingKey { case rule, path, line, column, severity, message, container, accessor, service, kind, viaMacro }
+            enum CodingKeys: String, CodingKey {
+                case rule, path, line, column, severity, message, container, accessor, service, kind, viaMacro, fingerprint, baselined
+            }
         }
-        let tool = Tool()
-        let summary: Summary
-        let findings: [Item]
+        var tool = Tool()
+        var summary: Summary
+        var findings: [Item]
+        /// Baseline entries whose finding is gone.
+        var stale: [BaselineEntry]
+
+        init(summary: Summary, findings: [Item], stale: [BaselineEntry]) {
+            self.summary = summary
+            self.findings = findings
+            self.stale = stale
+        }
+
+        /// Summary counts recomputed from the findings, with the given file counts.
+        static func summary(findings: [Item], stale: Int, files: Int, parsed: Int, notLinted: Int, cached: Int, seconds: Double) -> Summary {
+            Summary(files: files, parsed: parsed, notLinted: notLinted, cached: cached, findings: findings.count,
+                    errors: findings.filter { $0.severity == "error" }.count,
+                    warnings: findings.filter { $0.severity == "warning" }.count,
+                    baselined: findings.filter(\.baselined).count,
+                    newErrors: findings.filter { $0.severity == "error" && !$0.baselined }.count,
+                    stale: stale, seconds: (seconds * 1000).rounded() / 1000)
+        }
+
+        func rendered() -> String {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            return String(decoding: try! encoder.encode(self), as: UTF8.self) + "\n"
+        }
+    }
+
+    func document(_ result: LintResult) -> Document {
+        let items = result.findings.map { f in
+            Document.Item(rule: f.rule, path: f.path, line: f.line, column: f.column, severity: f.severity.rawValue,
+                          message: f.message, container: f.access?.container, accessor: f.access?.accessor,
+                          service: f.access?.service, kind: f.access?.kind.rawValue, viaMacro: f.access?.viaMacro,
+                          fingerprint: f.fingerprint, baselined: f.baselined)
+        }
+        return Document(summary: Document.summary(findings: items, stale: result.staleBaselineEntries.count,
+                                                  files: result.filesChecked, parsed: result.filesParsed,
+                                                  notLinted: result.filesFailed, cached: result.filesCached, seconds: result.seconds),
+                        findings: items, stale: result.staleBaselineEntries)
     }
 
     public func render(_ result: LintResult) -> String {
-        let document = Document(
-            summary: .init(files: result.filesChecked, parsed: result.filesParsed, notLinted: result.filesFailed,
-                           findings: result.findings.count, errors: result.errorCount, warnings: result.warningCount,
-                           seconds: (result.seconds * 1000).rounded() / 1000),
-            findings: result.findings.map { f in
-                .init(rule: f.rule, path: f.path, line: f.line, column: f.column, severity: f.severity.rawValue,
-                      message: f.message, container: f.access?.container, accessor: f.access?.accessor,
-                      service: f.access?.service, kind: f.access?.kind.rawValue, viaMacro: f.access?.viaMacro)
-            })
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: try! encoder.encode(document), as: UTF8.self) + "\n"
+        document(result).rendered()
     }
 }

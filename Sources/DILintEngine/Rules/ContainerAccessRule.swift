@@ -4,6 +4,11 @@ struct ContainerAccessRule: FileRule {
     let id = "container-access"
 
     func check(_ context: FileContext, severity: Severity) -> [Finding] {
+        findings(context, severity: severity)
+    }
+
+    /// Shared with the Swift front end (`SwiftContainerAccessRule`).
+    func findings(_ context: some AccessContext, severity: Severity) -> [Finding] {
         context.accesses.filter { $0.access.kind == .direct }.map { located in
             let a = located.access
             var message = "direct access to container '\(a.container)\(a.accessor == a.container ? "()" : "." + a.accessor)'"
@@ -20,6 +25,11 @@ struct ContainerFallbackRule: FileRule {
     let id = "container-fallback"
 
     func check(_ context: FileContext, severity: Severity) -> [Finding] {
+        findings(context, severity: severity)
+    }
+
+    /// Shared with the Swift front end.
+    func findings(_ context: some AccessContext, severity: Severity) -> [Finding] {
         context.accesses.filter { $0.access.kind == .fallback }.map { located in
             let a = located.access
             var message = "fallback to container '\(a.container)\(a.accessor == a.container ? "()" : "." + a.accessor)'"

@@ -9,10 +9,26 @@ struct FileContext {
     let accesses: [LocatedAccess]
 
     func finding(rule: String, offset: Int, severity: Severity, message: String, access: ContainerAccess? = nil) -> Finding {
-        let (line, column) = file.buffer.lineColumn(of: offset)
-        return Finding(rule: rule, path: displayPath, line: line, column: column, severity: severity,
-                       message: message, access: access,
-                       snippet: file.buffer.lineText(line).trimmingCharacters(in: .whitespaces))
+        file.buffer.finding(rule: rule, path: displayPath, offset: offset, severity: severity, message: message, access: access)
+    }
+}
+
+/// What the container-access rules need from a file, whatever its language.
+protocol AccessContext {
+    var accesses: [LocatedAccess] { get }
+    var configuration: Configuration { get }
+    func finding(rule: String, offset: Int, severity: Severity, message: String, access: ContainerAccess?) -> Finding
+}
+
+extension FileContext: AccessContext {}
+extension SwiftFileContext: AccessContext {}
+
+extension SourceBuffer {
+    /// A finding at a byte offset, with the line's text as its snippet.
+    func finding(rule: String, path: String, offset: Int, severity: Severity, message: String, access: ContainerAccess? = nil) -> Finding {
+        let (line, column) = lineColumn(of: offset)
+        return Finding(rule: rule, path: path, line: line, column: column, severity: severity,
+                       message: message, access: access, snippet: lineText(line).trimmingCharacters(in: .whitespaces))
     }
 }
 
@@ -33,10 +49,30 @@ protocol ProjectRule {
 }
 
 /// The file rules this build implements. `RuleCatalogTests` checks they match `Rules/`.
-let fileRules: [FileRule] = [ContainerAccessRule(), ContainerFallbackRule()]
+let fileRules: [FileRule] = [
+    ContainerAccessRule(),
+    ContainerFallbackRule(),
+    ContainerAccessInInitializerRule(),
+    BridgeInjectedAfterInstallRule(),
+    BridgeWeakReferenceRule(),
+    BridgeSingletonRule(),
+]
+
+/// The Swift rules this build implements (some share their id with a C rule above).
+let swiftFileRules: [SwiftFileRule] = [
+    SwiftContainerAccessRule(),
+    SwiftContainerFallbackRule(),
+    SwiftContainerAccessInInitializerRule(),
+    SwiftLazyContainerAccessRule(),
+    SwiftMixedInjectionRule(),
+    SwiftBridgePropertyInjectionRule(),
+    SwiftBridgeWeakReferenceRule(),
+    SwiftBridgeSingletonRule(),
+    SwiftBridgeInjectedAfterInstallRule(),
+]
 
 /// The project rules this build implements.
-let projectRules: [ProjectRule] = []
+let projectRules: [ProjectRule] = [SignalHandlerSafetyRule()]
 
 /// Rules the engine itself reports (no per-file logic of their own).
 enum EngineRuleID {

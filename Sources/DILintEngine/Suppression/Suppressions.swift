@@ -25,6 +25,9 @@ struct Suppressions: Codable {
 
     init() {}
 
+    /// `di-lint:` markers that annotate code for a rule rather than suppress findings.
+    static let annotations: Set<String> = ["signal-handler"]
+
     init(comments: [SourceToken], buffer: SourceBuffer) {
         var open: [Int] = [] // indices of block directives waiting for their enable
         let lastLine = buffer.lineStarts.count
@@ -51,6 +54,8 @@ struct Suppressions: Codable {
             let ruleList = Array(words.dropFirst())
             let rules: Set<String>? = ruleList.isEmpty || ruleList.contains("all") ? nil : Set(ruleList)
             switch verb {
+            case _ where Suppressions.annotations.contains(verb):
+                continue // marks code for a rule, suppresses nothing
             case "disable-next-line":
                 directives.append(Suppression(scope: .nextLine, rules: rules, reason: reason, line: start, column: column, lines: (end + 1)...(end + 1)))
             case "disable-line":

@@ -28,7 +28,7 @@ final class CaptureInstallTests: XCTestCase {
     }
 
     func testConfigurationErrorsNameTheProblem() throws {
-        let file = try makeTemporaryDirectory(self, "install").appendingPathComponent("plain-file")
+        let file = try makeProbeDirectory(self, "install").appendingPathComponent("plain-file")
         try Data("x".utf8).write(to: file)
         let cases: [(String?, Int, Bool, String)] = [
             (nil, 0, false, "no dump directory configured"),
@@ -46,7 +46,7 @@ final class CaptureInstallTests: XCTestCase {
     }
 
     func testInstallLocksAnEmptyDumpAndUninstallRestoresEverything() throws {
-        let directory = try makeTemporaryDirectory(self, "inproc").appendingPathComponent("pending")
+        let directory = try makeProbeDirectory(self, "inproc").appendingPathComponent("pending")
         let signals = [SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP, SIGTERM]
         let before = signals.map(currentHandler)
         let (status, message) = install(directory: directory.path)
@@ -71,7 +71,7 @@ final class CaptureInstallTests: XCTestCase {
     }
 
     func testUninstallKeepsAHandlerInstalledOverOurs() throws {
-        let directory = try makeTemporaryDirectory(self, "over").appendingPathComponent("pending")
+        let directory = try makeProbeDirectory(self, "over").appendingPathComponent("pending")
         var original = sigaction()
         sigaction(SIGBUS, nil, &original)
         defer { sigaction(SIGBUS, &original, nil) }

@@ -8,7 +8,7 @@ import XCTest
 final class CaptureRobustnessTests: XCTestCase {
     func testThreadsCrashingAtOnceGiveExactlyOneDump() throws {
         for attempt in 1...3 {
-            let runner = CrashProbeRunner(dumpDirectory: try makeTemporaryDirectory(self, "threads\(attempt)"))
+            let runner = CrashProbeRunner(dumpDirectory: try makeProbeDirectory(self, "threads\(attempt)"))
             let outcome = try runner.run("threads", timeout: 8)
             let dump = try assertCapturedCrash(outcome, signal: SIGSEGV, mode: "threads")
             let threads = dump.root.array(key(SEAM_DK_THREADS))
@@ -20,7 +20,7 @@ final class CaptureRobustnessTests: XCTestCase {
     func testCrashInsideTheHandlerNeitherHangsNorLosesTheOriginalSignal() throws {
         for (mode, signal) in [("nested", SIGABRT), ("nested-segv", SIGSEGV)] {
             for backtracer in [CrashProbeRunner.Backtracer.disabled, .enabled] {
-                let runner = CrashProbeRunner(dumpDirectory: try makeTemporaryDirectory(self, mode))
+                let runner = CrashProbeRunner(dumpDirectory: try makeProbeDirectory(self, mode))
                 let outcome = try runner.run(mode, backtracer: backtracer, timeout: 5)
                 XCTAssertLessThan(outcome.elapsed, 5, "\(mode) hung")
                 let dump = try assertCapturedCrash(outcome, signal: signal, mode: mode)
@@ -33,14 +33,14 @@ final class CaptureRobustnessTests: XCTestCase {
     }
 
     func testStackOverflowIsCapturedOnTheAlternateStack() throws {
-        let runner = CrashProbeRunner(dumpDirectory: try makeTemporaryDirectory(self, "overflow"))
+        let runner = CrashProbeRunner(dumpDirectory: try makeProbeDirectory(self, "overflow"))
         let dump = try assertCapturedCrash(try runner.run("overflow"), signal: SIGSEGV, mode: "overflow")
         let frames = dump.root.map(key(SEAM_DK_CRASHED_THREAD))?.array(key(SEAM_DK_FRAMES)) ?? []
         XCTAssertEqual(frames.count, 128, "the recursion is walked up to the frame cap")
     }
 
     func testLibraryLoadedAfterInstallIsListedWithItsBuildID() throws {
-        let runner = CrashProbeRunner(dumpDirectory: try makeTemporaryDirectory(self, "dlopen"))
+        let runner = CrashProbeRunner(dumpDirectory: try makeProbeDirectory(self, "dlopen"))
         let dump = try assertCapturedCrash(try runner.run("dlopen-segv"), signal: SIGSEGV, mode: "dlopen-segv")
         let modules = dump.root.array(key(SEAM_DK_MODULES))
         let zlib = try XCTUnwrap(modules.first { $0.string(key(SEAM_DK_MODULE_PATH))?.contains("libz.so") == true },
@@ -54,14 +54,14 @@ final class CaptureRobustnessTests: XCTestCase {
 
     func testTripwireCatchesAnAllocationInsideTheHandler() throws {
         // Positive control: proves the interposed allocator is live inside the handler.
-        let runner = CrashProbeRunner(dumpDirectory: try makeTemporaryDirectory(self, "alloc"))
+        let runner = CrashProbeRunner(dumpDirectory: try makeProbeDirectory(self, "alloc"))
         let outcome = try runner.run("allocate-in-handler")
         XCTAssertEqual(outcome.exitCode, 97, "exit \(String(describing: outcome.exitCode)) signal \(String(describing: outcome.signal))")
         XCTAssertTrue(outcome.stderr.contains("allocator called inside the crash handler"))
     }
 
     func testHandlerDoesNotAllocateForAnyCrashKind() throws {
-        let alive = CrashProbeRunner(dumpDirectory: try makeTemporaryDirectory(self, "exit"))
+        let alive = CrashProbeRunner(dumpDirectory: try makeProbeDirectory(self, "exit"))
         let normal = try alive.run("exit")
         XCTAssertEqual(normal.exitCode, 0)
         let counted = normal.stdout.split(separator: " ").last.flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
@@ -70,7 +70,7 @@ final class CaptureRobustnessTests: XCTestCase {
 
         // Each of these runs asserts the tripwire stayed silent (assertCapturedCrash).
         for (mode, signal) in [("segv", SIGSEGV), ("abrt", SIGABRT), ("cxx", SIGABRT), ("swift", SIGILL), ("threads", SIGSEGV)] {
-            let runner = CrashProbeRunner(dumpDirectory: try makeTemporaryDirectory(self, mode))
+            let runner = CrashProbeRunner(dumpDirectory: try makeProbeDirectory(self, mode))
             try assertCapturedCrash(try runner.run(mode), signal: signal, mode: mode)
         }
     }

@@ -29,7 +29,7 @@ func loadReport(_ url: URL) throws -> CrashReport {
 /// A pending directory holding `count` copies of one real dump (from a `mode` crash), and a
 /// reports directory beside it, for the concurrency tests.
 func makePendingCopies(_ test: XCTestCase, of mode: String, count: Int) throws -> (runner: CrashProbeRunner, reports: URL) {
-    let root = try makeTemporaryDirectory(test, "copies-\(mode)")
+    let root = try makeProbeDirectory(test, "copies-\(mode)")
     let runner = CrashProbeRunner(dumpDirectory: root.appendingPathComponent("pending"))
     let original = try XCTUnwrap(try runner.run(mode).dumps.first)
     let bytes = try Data(contentsOf: original)

@@ -102,7 +102,7 @@ private final class Collected: @unchecked Sendable {
 }
 
 /// A fresh temporary directory removed at the end of the test.
-func makeTemporaryDirectory(_ test: XCTestCase, _ label: String) throws -> URL {
+func makeProbeDirectory(_ test: XCTestCase, _ label: String) throws -> URL {
     let url = FileManager.default.temporaryDirectory
         .appendingPathComponent("seam-\(label)-\(getpid())-\(UInt32.random(in: 0 ... .max))")
     try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)

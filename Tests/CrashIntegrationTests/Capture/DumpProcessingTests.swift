@@ -7,7 +7,7 @@ import XCTest
 /// incomplete dumps, permissions, and the claim protocol between concurrent processors.
 final class DumpProcessingTests: XCTestCase {
     private func crashAndProcess(_ mode: String, signal: Int32) throws -> (CrashReport, URL) {
-        let root = try makeTemporaryDirectory(self, "process-\(mode)")
+        let root = try makeProbeDirectory(self, "process-\(mode)")
         let runner = CrashProbeRunner(dumpDirectory: root.appendingPathComponent("pending"))
         try assertCapturedCrash(try runner.run(mode), signal: signal, mode: mode)
         let reports = root.appendingPathComponent("reports")
@@ -88,7 +88,7 @@ final class DumpProcessingTests: XCTestCase {
     }
 
     func testTruncatedDumpStillGivesAReportMarkedIncomplete() throws {
-        let root = try makeTemporaryDirectory(self, "truncated")
+        let root = try makeProbeDirectory(self, "truncated")
         let runner = CrashProbeRunner(dumpDirectory: root.appendingPathComponent("pending"))
         let outcome = try runner.run("segv")
         let dumpURL = try XCTUnwrap(outcome.dumps.first)
@@ -102,7 +102,7 @@ final class DumpProcessingTests: XCTestCase {
     }
 
     func testModuleWhoseBuildIDDiffersFromTheFileIsNotUsedForSymbols() throws {
-        let root = try makeTemporaryDirectory(self, "buildid")
+        let root = try makeProbeDirectory(self, "buildid")
         let runner = CrashProbeRunner(dumpDirectory: root.appendingPathComponent("pending"))
         let dumpURL = try XCTUnwrap(try runner.run("segv").dumps.first)
         var bytes = [UInt8](try Data(contentsOf: dumpURL))
@@ -121,7 +121,7 @@ final class DumpProcessingTests: XCTestCase {
     }
 
     func testLiveProcessDumpIsLeftAloneAndItsEmptyDumpDiscardedAfterExit() throws {
-        let root = try makeTemporaryDirectory(self, "live")
+        let root = try makeProbeDirectory(self, "live")
         let pending = root.appendingPathComponent("pending"), reports = root.appendingPathComponent("reports")
         let runner = CrashProbeRunner(dumpDirectory: pending)
         let input = Pipe()
@@ -191,7 +191,7 @@ final class DumpProcessingTests: XCTestCase {
     }
 
     func testDumpLeftInClaimedByADeadProcessorIsFinished() throws {
-        let root = try makeTemporaryDirectory(self, "orphan")
+        let root = try makeProbeDirectory(self, "orphan")
         let pending = root.appendingPathComponent("pending"), reports = root.appendingPathComponent("reports")
         let runner = CrashProbeRunner(dumpDirectory: pending)
         let dump = try XCTUnwrap(try runner.run("fpe").dumps.first)
@@ -204,7 +204,7 @@ final class DumpProcessingTests: XCTestCase {
     }
 
     func testOnlyRegularDumpFilesAreTaken() throws {
-        let root = try makeTemporaryDirectory(self, "irregular")
+        let root = try makeProbeDirectory(self, "irregular")
         let pending = root.appendingPathComponent("pending")
         try FileManager.default.createDirectory(at: pending.appendingPathComponent("folder.seamdump"), withIntermediateDirectories: true)
         try FileManager.default.createSymbolicLink(atPath: pending.appendingPathComponent("link.seamdump").path, withDestinationPath: "/etc/hostname")
@@ -217,7 +217,7 @@ final class DumpProcessingTests: XCTestCase {
     }
 
     func testReportsDirectoryThatIsAFileIsAnErrorNamingIt() throws {
-        let root = try makeTemporaryDirectory(self, "badreports")
+        let root = try makeProbeDirectory(self, "badreports")
         let file = root.appendingPathComponent("reports")
         try Data("x".utf8).write(to: file)
         XCTAssertThrowsError(try processIntermediateDumps(in: root.appendingPathComponent("pending"), into: file)) { error in

@@ -8,7 +8,7 @@ import XCTest
 /// tree read before the damage.
 final class DumpReaderTests: XCTestCase {
     private func realDump() throws -> [UInt8] {
-        let runner = CrashProbeRunner(dumpDirectory: try makeTemporaryDirectory(self, "reader"))
+        let runner = CrashProbeRunner(dumpDirectory: try makeProbeDirectory(self, "reader"))
         let outcome = try runner.run("segv")
         return [UInt8](try Data(contentsOf: try XCTUnwrap(outcome.dumps.first)))
     }

@@ -12,7 +12,7 @@ final class SignalCaptureTests: XCTestCase {
 
     func testEachFatalSignalIsCapturedWithSwiftBacktracerDisabled() throws {
         for (mode, signal) in fatal {
-            let runner = CrashProbeRunner(dumpDirectory: try makeTemporaryDirectory(self, mode))
+            let runner = CrashProbeRunner(dumpDirectory: try makeProbeDirectory(self, mode))
             let outcome = try runner.run(mode, backtracer: .disabled)
             let dump = try assertCapturedCrash(outcome, signal: signal, mode: mode)
             XCTAssertFalse(outcome.stderr.contains("Program crashed"), mode)
@@ -22,7 +22,7 @@ final class SignalCaptureTests: XCTestCase {
 
     func testSwiftBacktracerStillPrintsWhenEnabled() throws {
         for (mode, signal) in fatal {
-            let runner = CrashProbeRunner(dumpDirectory: try makeTemporaryDirectory(self, mode))
+            let runner = CrashProbeRunner(dumpDirectory: try makeProbeDirectory(self, mode))
             let outcome = try runner.run(mode, backtracer: .enabled)
             try assertCapturedCrash(outcome, signal: signal, mode: mode)
             XCTAssertTrue(outcome.stderr.contains("*** Program crashed:"), "\(mode): \(outcome.stderr.prefix(400))")
@@ -32,7 +32,7 @@ final class SignalCaptureTests: XCTestCase {
 
     func testSwiftBacktracerUnsetUsesRuntimeDefault() throws {
         for (mode, signal) in fatal {
-            let runner = CrashProbeRunner(dumpDirectory: try makeTemporaryDirectory(self, mode))
+            let runner = CrashProbeRunner(dumpDirectory: try makeProbeDirectory(self, mode))
             let outcome = try runner.run(mode, backtracer: .unset)
             try assertCapturedCrash(outcome, signal: signal, mode: mode)
             XCTAssertTrue(outcome.stderr.contains("*** Program crashed:"), "\(mode): the default backtracer did not run")
@@ -41,13 +41,13 @@ final class SignalCaptureTests: XCTestCase {
 
     func testSigtermIsCapturedOnlyWhenOptedIn() throws {
         for backtracer in [CrashProbeRunner.Backtracer.disabled, .enabled, .unset] {
-            let optedIn = CrashProbeRunner(dumpDirectory: try makeTemporaryDirectory(self, "term"))
+            let optedIn = CrashProbeRunner(dumpDirectory: try makeProbeDirectory(self, "term"))
             let dump = try assertCapturedCrash(try optedIn.run("term", backtracer: backtracer), signal: SIGTERM, mode: "term")
             let signal = try XCTUnwrap(dump.root.map(key(SEAM_DK_SIGNAL)))
             XCTAssertEqual(signal.uint64(key(SEAM_DK_SIGNAL_SENDER_PID)).map { $0 > 0 }, true, "kill() sender recorded")
         }
 
-        let optedOut = CrashProbeRunner(dumpDirectory: try makeTemporaryDirectory(self, "term-uncaught"))
+        let optedOut = CrashProbeRunner(dumpDirectory: try makeProbeDirectory(self, "term-uncaught"))
         let outcome = try optedOut.run("term-uncaught")
         XCTAssertEqual(outcome.signal, SIGTERM)
         let sizes = try outcome.dumps.map { try FileManager.default.attributesOfItem(atPath: $0.path)[.size] as? Int }
@@ -55,7 +55,7 @@ final class SignalCaptureTests: XCTestCase {
     }
 
     func testUncaughtCxxExceptionRecordsTypeAndWhatThenAborts() throws {
-        let runner = CrashProbeRunner(dumpDirectory: try makeTemporaryDirectory(self, "cxx"))
+        let runner = CrashProbeRunner(dumpDirectory: try makeProbeDirectory(self, "cxx"))
         let outcome = try runner.run("cxx", backtracer: .enabled)
         let dump = try assertCapturedCrash(outcome, signal: SIGABRT, mode: "cxx")
         let exception = try XCTUnwrap(dump.root.map(key(SEAM_DK_EXCEPTION)))
@@ -67,7 +67,7 @@ final class SignalCaptureTests: XCTestCase {
     }
 
     func testDumpFileAndDirectoryAreOwnerOnly() throws {
-        let parent = try makeTemporaryDirectory(self, "perm")
+        let parent = try makeProbeDirectory(self, "perm")
         let runner = CrashProbeRunner(dumpDirectory: parent.appendingPathComponent("nested/dumps"))
         let outcome = try runner.run("segv")
         try assertCapturedCrash(outcome, signal: SIGSEGV, mode: "segv")

@@ -1,0 +1,389 @@
+import CLibClang
+
+/// Extracts `CallGraphFacts` from one parsed C, C++ or Objective-C file: every function
+/// definition with what its body calls, every function stored into a function-pointer slot, and
+/// every crash-time handler the file installs.
+final class CallGraphExtractor {
+    /// Comment marker that names a function as crash-time code.
+    static let annotation = "di-lint:signal-handler"
+    /// Fields of `struct sigaction` that hold the handler.
+    static let sigactionFields: Set<String> = ["sa_handler", "sa_sigaction"]
+    /// Functions whose second argument becomes a signal handler.
+    static let signalInstallers: Set<String> = ["signal", "bsd_signal", "sysv_signal", "sigset"]
+
+    private let file: ParsedFile
+    private let accesses: [LocatedAccess]
+    private let bridgeNames: Set<String>
+    private var facts = CallGraphFacts()
+    /// Last lines of `di-lint:signal-handler` comments.
+    private let annotationLines: Set<Int>
+
+    init(file: ParsedFile, accesses: [LocatedAccess], bridgeNames: [String]) {
+        self.file = file
+        self.accesses = accesses.filter { $0.access.kind != .injected }
+        self.bridgeNames = Set(bridgeNames)
+        annotationLines = Set(file.comments.compactMap { comment -> Int? in
+            guard file.buffer.text(comment.range).contains(CallGraphExtractor.annotation) else { return nil }
+            return file.buffer.lineColumn(of: max(comment.range.lowerBound, comment.range.upperBound - 1)).line
+        })
+    }
+
+    func extract() -> CallGraphFacts {
+        declarations(in: clang_getTranslationUnitCursor(file.unit))
+        registrationsFromTokens()
+        return facts
+    }
+
+    /// `x.sa_sigaction = &h;` and `signal(SIG, h)` where the AST lost them (code that does not
+    /// resolve without the platform's headers, such as Objective-C methods on Linux).
+    private func registrationsFromTokens() {
+        let t = TokenView(file: file)
+        let known = Set(facts.registrations.map(\.handler.name))
+        for i in 0..<t.count where t.isIdentifier(i) {
+            let word = t.text(i)
+            var handler: Int?
+            var mechanism = HandlerRegistration.Mechanism.sigaction
+            if CallGraphExtractor.sigactionFields.contains(word), t.spells(i - 1, ".") || t.spells(i - 1, "->"), t.spells(i + 1, "=") {
+                let j = t.spells(i + 2, "&") ? i + 3 : i + 2
+                if t.isIdentifier(j), t.spells(j + 1, ";") || t.spells(j + 1, ",") { handler = j }
+            } else if CallGraphExtractor.signalInstallers.contains(word), t.spells(i + 1, "("), !(t.spells(i - 1, ".") || t.spells(i - 1, "->")) {
+                let arguments = t.arguments(from: i + 1)
+                if arguments.count == 2, arguments[1].count == 1 || (arguments[1].count == 2 && t.spells(arguments[1].lowerBound, "&")) {
+                    handler = arguments[1].upperBound - 1
+                    mechanism = .signal
+                }
+            }
+            guard let h = handler, t.isIdentifier(h), !known.contains(t.text(h)), !t.text(h).hasPrefix("SIG_") else { continue }
+            let name = t.text(h)
+            facts.registrations.append(HandlerRegistration(handler: Symbol(usr: "name:" + name, name: name), mechanism: mechanism,
+                                                           position: position(t.offset(i))))
+        }
+    }
+
+    // MARK: Declarations
+
+    private func declarations(in parent: CXCursor) {
+        for c in Cursors.children(parent) {
+            // a namespace opened by a macro (`PLCR_CPP_BEGIN_NS`) is not "from" the main file, its contents are
+            guard Cursors.isInMainFile(c, file) || (Cursors.isContainer(c) && clang_Location_isInSystemHeader(clang_getCursorLocation(c)) == 0)
+            else { continue }
+            switch c.kind {
+            case _ where Cursors.isFunction(c) && Cursors.isInMainFile(c, file):
+                if isAnnotated(c) { facts.annotated.append(Cursors.symbol(c)) }
+                if clang_isCursorDefinition(c) != 0 { function(c) }
+            case CXCursor_VarDecl where Cursors.isInMainFile(c, file):
+                variable(c)
+            case _ where Cursors.isContainer(c):
+                declarations(in: c)
+            default:
+                continue
+            }
+        }
+    }
+
+    private func isAnnotated(_ function: CXCursor) -> Bool {
+        if Cursors.children(function).contains(where: {
+            $0.kind == CXCursor_AnnotateAttr && Cursors.spelling($0) == CallGraphExtractor.annotation
+        }) { return true }
+        guard !annotationLines.isEmpty, let range = Cursors.offsets(function, in: file) else { return false }
+        let line = file.buffer.lineColumn(of: range.lowerBound).line
+        return annotationLines.contains(line) || annotationLines.contains(line - 1)
+    }
+
+    // MARK: Function bodies
+
+    private var sites: [CallSite] = []
+
+    private func function(_ cursor: CXCursor) {
+        guard let range = Cursors.offsets(cursor, in: file) else { return }
+        sites = []
+        for child in Cursors.children(cursor) { visit(child) }
+        let body = Cursors.children(cursor).last { $0.kind == CXCursor_CompoundStmt }
+            .flatMap { Cursors.offsets($0, in: file) } ?? range
+        for located in accesses where body.contains(located.offset) {
+            sites.append(CallSite(kind: .container, detail: located.access.expression, position: position(located.offset)))
+        }
+        for token in tokens(in: body) where token.kind == .identifier {
+            let text = file.buffer.text(token.range)
+            if bridgeNames.contains(text) {
+                sites.append(CallSite(kind: .bridge, detail: text, position: position(token.range.lowerBound)))
+            }
+        }
+        facts.functions.append(FunctionFact(symbol: Cursors.symbol(cursor), position: position(range.lowerBound),
+                                            sites: onePerLine(sites)))
+    }
+
+    /// Keeps one finding-worthy site per line and kind for messages, bridge and container uses
+    /// (`[[A shared] run]` is one problem, not two); calls stay distinct per callee.
+    private func onePerLine(_ sites: [CallSite]) -> [CallSite] {
+        var seen = Set<String>()
+        return sites.filter { site in
+            switch site.kind {
+            case .call, .pointerCall: return seen.insert("\(site.position.line) \(site.kind) \(site.target?.usr ?? "")").inserted
+            default: return seen.insert("\(site.position.line) \(site.kind)").inserted
+            }
+        }
+    }
+
+    /// Depth of `new` expressions being visited: their constructor calls are part of the `new`.
+    private var insideNew = 0
+
+    private func visit(_ c: CXCursor) {
+        if c.kind == CXCursor_CXXNewExpr { insideNew += 1 }
+        defer { if c.kind == CXCursor_CXXNewExpr { insideNew -= 1 } }
+        // a container access is one finding, not also a call or a message
+        if c.kind == CXCursor_CallExpr || c.kind == CXCursor_ObjCMessageExpr || c.kind == CXCursor_MemberRefExpr,
+           let start = Cursors.offsets(c, in: file)?.lowerBound,
+           accesses.contains(where: { $0.range.contains(start) }) {
+            for child in Cursors.children(c) { visit(child) }
+            return
+        }
+        switch c.kind {
+        case CXCursor_CallExpr:
+            call(c)
+        case CXCursor_ObjCMessageExpr:
+            add(.objcMessage, at: c, detail: Cursors.spelling(c))
+        case CXCursor_MemberRefExpr:
+            let ref = clang_getCursorReferenced(c)
+            if ref.kind == CXCursor_ObjCPropertyDecl { add(.objcMessage, at: c, detail: Cursors.spelling(ref)) }
+        case CXCursor_CXXNewExpr:
+            add(.cxxNew, at: c)
+        case CXCursor_CXXDeleteExpr:
+            add(.cxxDelete, at: c)
+        case CXCursor_CXXThrowExpr:
+            add(.cxxThrow, at: c, detail: Cursors.children(c).isEmpty ? "rethrow" : nil)
+        case CXCursor_ObjCAtThrowStmt:
+            add(.objcRuntime, at: c, detail: "@throw")
+        case CXCursor_ObjCAtSynchronizedStmt:
+            add(.objcRuntime, at: c, detail: "@synchronized")
+        case CXCursor_ObjCAtTryStmt:
+            add(.objcRuntime, at: c, detail: "@try")
+        case CXCursor_ObjCAutoreleasePoolStmt:
+            add(.objcRuntime, at: c, detail: "@autoreleasepool")
+        case CXCursor_BinaryOperator:
+            assignment(c)
+        case CXCursor_VarDecl:
+            variable(c)
+        case CXCursor_UnaryOperator:
+            addressTaken(c)
+        case CXCursor_InitListExpr:
+            // a compound literal `(struct sigaction){ .sa_handler = h }`; variable initializers are read in `variable`
+            stores(from: c, slot: nil, type: clang_getCursorType(c))
+        case CXCursor_OverloadedDeclRef:
+            // C++ call to a name that did not resolve (no declaration visible)
+            let name = Cursors.spelling(c)
+            if !name.isEmpty { sites.append(CallSite(kind: .call, target: Symbol(usr: "name:" + name, name: name), position: position(of: c))) }
+        default:
+            break
+        }
+        if c.kind == CXCursor_VarDecl { return } // its initializer was read above
+        for child in Cursors.children(c) { visit(child) }
+    }
+
+    private func add(_ kind: CallSite.Kind, at cursor: CXCursor, detail: String? = nil) {
+        sites.append(CallSite(kind: kind, detail: detail, position: position(of: cursor)))
+    }
+
+    private func call(_ c: CXCursor) {
+        let ref = clang_getCursorReferenced(c)
+        if Cursors.isFunction(ref) {
+            if isLambdaCall(ref) || Cursors.isImplicitMember(ref) || (insideNew > 0 && ref.kind == CXCursor_Constructor) { return }
+            registration(call: c, callee: ref)
+            sites.append(CallSite(kind: .call, target: Cursors.symbol(ref), trait: trait(of: ref), position: position(of: c)))
+            return
+        }
+        if ref.kind == CXCursor_StructDecl || ref.kind == CXCursor_ClassDecl { return } // implicit constructor
+        let callee = Cursors.children(c).first.map(Cursors.stripped)
+        let slotCursor: CXCursor
+        switch ref.kind {
+        case CXCursor_VarDecl, CXCursor_FieldDecl, CXCursor_ParmDecl:
+            slotCursor = ref
+        default:
+            guard let callee, let s = slot(of: callee) else { return }
+            slotCursor = s
+        }
+        if clang_Location_isInSystemHeader(clang_getCursorLocation(slotCursor)) != 0 { return } // e.g. a saved struct sigaction
+        sites.append(CallSite(kind: .pointerCall, target: Cursors.symbol(slotCursor), position: position(of: c)))
+    }
+
+    /// `operator()` of a lambda: its body is part of the enclosing function already.
+    private func isLambdaCall(_ ref: CXCursor) -> Bool {
+        guard ref.kind == CXCursor_CXXMethod, Cursors.spelling(ref) == "operator()" else { return false }
+        let owner = clang_getCursorSemanticParent(ref)
+        return Cursors.spelling(owner).isEmpty || Cursors.spelling(owner).contains("lambda")
+    }
+
+    private func trait(of callee: CXCursor) -> CallSite.CalleeTrait? {
+        var language = CXString(), definedIn = CXString()
+        var generated: UInt32 = 0
+        if clang_Cursor_isExternalSymbol(callee, &language, &definedIn, &generated) != 0 {
+            let lang = language.consume()
+            _ = definedIn.consume()
+            if lang == "Swift" { return .swift }
+        }
+        let declarations = [callee, clang_getCanonicalCursor(callee), clang_getCursorDefinition(callee)].filter { !Cursors.isNull($0) }
+        for declaration in declarations {
+            for attribute in Cursors.children(declaration) {
+                if attribute.kind == CXCursor_AsmLabelAttr, AsyncSignalSafeFunctions.isSwiftMangled(Cursors.spelling(attribute)) {
+                    return .swift
+                }
+                if attribute.kind == CXCursor_UnexposedAttr,
+                   Cursors.tokenSpellings(attribute, unit: file.unit).contains(where: { $0 == "swift_name" || $0 == "SWIFT_NAME" }) {
+                    return .swift
+                }
+            }
+        }
+        let definition = clang_getCursorDefinition(callee)
+        if !Cursors.isNull(definition), clang_Location_isInSystemHeader(clang_getCursorLocation(definition)) != 0,
+           callee.kind == CXCursor_FunctionDecl, !Cursors.qualifiedName(callee).contains("::") {
+            return .systemInline
+        }
+        return nil
+    }
+
+    // MARK: Function-pointer stores
+
+    /// The slot an expression designates: a variable, a field, or an array's variable.
+    private func slot(of expression: CXCursor) -> CXCursor? {
+        var c = Cursors.stripped(expression)
+        while c.kind == CXCursor_ArraySubscriptExpr, let base = Cursors.children(c).first {
+            c = Cursors.stripped(base)
+        }
+        guard c.kind == CXCursor_DeclRefExpr || c.kind == CXCursor_MemberRefExpr else { return nil }
+        let ref = clang_getCursorReferenced(c)
+        switch ref.kind {
+        case CXCursor_VarDecl, CXCursor_FieldDecl, CXCursor_ParmDecl: return ref
+        default: return nil
+        }
+    }
+
+    private func assignment(_ c: CXCursor) {
+        let kids = Cursors.children(c)
+        guard kids.count == 2, let lhsRange = Cursors.offsets(kids[0], in: file),
+              let op = firstToken(from: lhsRange.upperBound),
+              file.buffer.spells(op.range, "="),
+              Cursors.isFunctionPointer(clang_getCursorType(kids[0])),
+              let slot = slot(of: kids[0]) else { return }
+        store(into: slot, value: kids[1], at: c)
+    }
+
+    private func store(into slot: CXCursor, value: CXCursor, at site: CXCursor) {
+        if Cursors.isIntegerConstant(value) { return }
+        let target = Cursors.functionReference(value)
+        let slotSymbol = Cursors.symbol(slot)
+        facts.stores.append(PointerStore(slot: slotSymbol, value: target.map(Cursors.symbol)))
+        if let target, slot.kind == CXCursor_FieldDecl, CallGraphExtractor.sigactionFields.contains(Cursors.spelling(slot)) {
+            facts.registrations.append(HandlerRegistration(handler: Cursors.symbol(target), mechanism: .sigaction, position: position(of: site)))
+        }
+    }
+
+    private func variable(_ c: CXCursor) {
+        guard let initializer = Cursors.children(c).last(where: { clang_isExpression($0.kind) != 0 }) else { return }
+        stores(from: initializer, slot: c, type: clang_getCursorType(c))
+        visitInitializer(initializer)
+    }
+
+    /// Calls and messages inside a local variable's initializer still belong to the function.
+    private func visitInitializer(_ initializer: CXCursor) {
+        guard initializer.kind != CXCursor_InitListExpr else {
+            for child in Cursors.children(initializer) { visitInitializer(child) }
+            return
+        }
+        visit(initializer)
+    }
+
+    /// Stores made by an initializer: `cb_t p = f`, `cb_t table[] = {f, g}`, `struct ops o = {f}`,
+    /// `{ .run = f }`, `{ [SIGSEGV] = f }`, nested.
+    private func stores(from expression: CXCursor, slot: CXCursor?, type: CXType) {
+        let canonical = clang_getCanonicalType(type)
+        guard expression.kind == CXCursor_InitListExpr else {
+            if let slot, Cursors.isFunctionPointer(type) { store(into: slot, value: expression, at: expression) }
+            return
+        }
+        let values = Cursors.children(expression).filter { clang_isExpression($0.kind) != 0 }
+        switch canonical.kind {
+        case CXType_ConstantArray, CXType_IncompleteArray, CXType_VariableArray:
+            let element = clang_getArrayElementType(canonical)
+            for value in values { stores(from: designatedValue(value) ?? value, slot: slot, type: element) }
+        case CXType_Record:
+            let fields = Cursors.fields(of: canonical)
+            var next = 0
+            for value in values {
+                if let (field, inner) = designatedField(value) {
+                    stores(from: inner, slot: field, type: clang_getCursorType(field))
+                    next = (fields.firstIndex { clang_equalCursors($0, field) != 0 } ?? next) + 1
+                } else if next < fields.count {
+                    stores(from: value, slot: fields[next], type: clang_getCursorType(fields[next]))
+                    next += 1
+                }
+            }
+        default:
+            if let first = values.first { stores(from: first, slot: slot, type: type) }
+        }
+    }
+
+    /// `.a.b = value` inside an initializer list: the last field named, and the value.
+    private func designatedField(_ c: CXCursor) -> (CXCursor, CXCursor)? {
+        guard c.kind == CXCursor_UnexposedExpr else { return nil }
+        let kids = Cursors.children(c)
+        guard let member = kids.last(where: { $0.kind == CXCursor_MemberRef }), let value = kids.last,
+              clang_isExpression(value.kind) != 0 else { return nil }
+        let field = clang_getCursorReferenced(member)
+        return field.kind == CXCursor_FieldDecl ? (field, value) : nil
+    }
+
+    /// `[index] = value` inside an array initializer.
+    private func designatedValue(_ c: CXCursor) -> CXCursor? {
+        guard c.kind == CXCursor_UnexposedExpr else { return nil }
+        let kids = Cursors.children(c).filter { clang_isExpression($0.kind) != 0 }
+        return kids.count >= 2 ? kids.last : nil
+    }
+
+    /// `&slot` hands the slot to code that may write anything into it.
+    private func addressTaken(_ c: CXCursor) {
+        guard let range = Cursors.offsets(c, in: file), let first = tokens(in: range).first,
+              file.buffer.spells(first.range, "&"),
+              let operand = Cursors.children(c).first, Cursors.isFunctionPointer(clang_getCursorType(operand)),
+              let slot = slot(of: operand) else { return }
+        facts.stores.append(PointerStore(slot: Cursors.symbol(slot), value: nil))
+    }
+
+    // MARK: Registrations
+
+    private func registration(call: CXCursor, callee: CXCursor) {
+        let name = Cursors.spelling(callee)
+        let mechanism: HandlerRegistration.Mechanism
+        let argument: Int32
+        if CallGraphExtractor.signalInstallers.contains(name) && Cursors.qualifiedName(callee) == name {
+            (mechanism, argument) = (.signal, 1)
+        } else if name == "set_terminate", ["set_terminate", "std::set_terminate"].contains(Cursors.qualifiedName(callee)) {
+            (mechanism, argument) = (.terminate, 0)
+        } else {
+            return
+        }
+        guard clang_Cursor_getNumArguments(call) > argument,
+              let handler = Cursors.functionReference(clang_Cursor_getArgument(call, UInt32(argument))) else { return }
+        facts.registrations.append(HandlerRegistration(handler: Cursors.symbol(handler), mechanism: mechanism, position: position(of: call)))
+    }
+
+    // MARK: Positions and tokens
+
+    private func position(of cursor: CXCursor) -> SitePosition {
+        position(Cursors.mainFileOffset(clang_getRangeStart(clang_getCursorExtent(cursor)), file) ?? 0)
+    }
+
+    private func position(_ offset: Int) -> SitePosition {
+        let (line, column) = file.buffer.lineColumn(of: offset)
+        return SitePosition(line: line, column: column, snippet: file.buffer.lineText(line).trimmingCharacters(in: .whitespaces))
+    }
+
+    /// Code tokens starting inside `range`.
+    private func tokens(in range: Range<Int>) -> ArraySlice<SourceToken> {
+        file.tokens(in: range)
+    }
+
+    private func firstToken(from offset: Int) -> SourceToken? {
+        let i = file.tokenIndex(atOrAfter: offset)
+        return i < file.tokens.count ? file.tokens[i] : nil
+    }
+}

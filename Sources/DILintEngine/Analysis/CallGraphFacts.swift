@@ -1,0 +1,91 @@
+/// What one file says about functions and the calls between them. Extracted on the worker
+/// threads, encoded into the file's cacheable outcome, and joined into a project-wide
+/// `CallGraph` once every file is in.
+struct CallGraphFacts: Codable, Equatable {
+    /// Function definitions in this file.
+    var functions: [FunctionFact] = []
+    /// Values stored into function-pointer slots (variables, fields, array elements).
+    var stores: [PointerStore] = []
+    /// Crash-time handlers this file installs (sigaction, signal, std::set_terminate).
+    var registrations: [HandlerRegistration] = []
+    /// Functions marked `di-lint:signal-handler` (comment or annotate attribute), declarations included.
+    var annotated: [Symbol] = []
+    /// C names of Swift functions exported with `@_cdecl` (Swift files).
+    var swiftExports: [String] = []
+}
+
+/// A function or a function-pointer slot: clang's USR (unique across files) and a readable name.
+struct Symbol: Codable, Hashable, Comparable {
+    var usr: String
+    /// Qualified for C++ (`seam::Writer::put`), plain for C.
+    var name: String
+
+    static func < (a: Symbol, b: Symbol) -> Bool { (a.name, a.usr) < (b.name, b.usr) }
+}
+
+/// A place in a file, with its line's text (findings carry it for stable fingerprints).
+struct SitePosition: Codable, Equatable {
+    var line: Int
+    var column: Int
+    var snippet: String
+}
+
+struct FunctionFact: Codable, Equatable {
+    var symbol: Symbol
+    var position: SitePosition
+    var sites: [CallSite]
+}
+
+/// Something a function body does that crash-time analysis cares about.
+struct CallSite: Codable, Equatable {
+    enum Kind: String, Codable {
+        /// A call to a named function (`target`).
+        case call
+        /// A call through the function-pointer slot `target`.
+        case pointerCall
+        /// An Objective-C message send or property access (`detail`: the selector).
+        case objcMessage
+        /// `@throw`, `@synchronized`, `@try`, `@autoreleasepool` (`detail`).
+        case objcRuntime
+        case cxxNew, cxxDelete, cxxThrow
+        /// A container access (`detail`: the expression).
+        case container
+        /// A use of the injected bridge (`detail`: the name).
+        case bridge
+    }
+
+    /// What the extractor knew about a called function from its declaration.
+    enum CalleeTrait: String, Codable {
+        /// Implemented in Swift: `external_source_symbol(language="Swift")`, `swift_name`, a Swift-mangled name or asm label.
+        case swift
+        /// A C inline helper defined in a system header (byte swaps, fortify wrappers): not followed.
+        case systemInline
+    }
+
+    var kind: Kind
+    var target: Symbol?
+    var trait: CalleeTrait?
+    var detail: String?
+    var position: SitePosition
+}
+
+/// `slot = value`: `value` is the function stored, or nil for anything the analysis cannot see
+/// through (another pointer, a parameter, the slot's address handed out). Null stores are dropped.
+struct PointerStore: Codable, Equatable {
+    var slot: Symbol
+    var value: Symbol?
+}
+
+struct HandlerRegistration: Codable, Equatable {
+    enum Mechanism: String, Codable {
+        case sigaction
+        case signal
+        case terminate = "std::set_terminate"
+        case configuration = "configured"
+        case annotation = "annotated"
+    }
+
+    var handler: Symbol
+    var mechanism: Mechanism
+    var position: SitePosition
+}

@@ -1,0 +1,165 @@
+import SwiftSyntax
+
+/// Finds container accesses in Swift: `C.sharedInstance()`, `C.shared.service`,
+/// `C.shared().service`, `container_shared().pointee.service`, and any static member of a helper
+/// type named in `container-access`'s `swift-helper-types` option. An access on the fallback side
+/// of a bridge check (`bridge?.x ?? C.shared.x`, the `else` of `if let bridge`, a ternary or
+/// `guard` on the bridge) is classified `.fallback`; one inside the configured composition root
+/// `.compositionRoot`. Services read through the bridge (`bridge.x`, `self.bridge?.x`) are
+/// added as `.injected` accesses, as on the C side.
+struct SwiftContainerAccessFinder {
+    private var accessorsByType: [String: Set<String>] = [:]
+    private var functions: Set<String> = []
+    private let helperTypes: Set<String>
+    private let bridgeNames: Set<String>
+    private let root: CompositionRoot
+    private let baseDirectory: String
+
+    static let helperTypesOption = "swift-helper-types"
+
+    init(configuration: Configuration) {
+        for spec in configuration.containers {
+            switch spec {
+            case let .member(type, accessor): accessorsByType[type, default: []].insert(accessor)
+            case let .function(name): functions.insert(name)
+            }
+        }
+        let helpers = configuration.rules["container-access"]?.options[SwiftContainerAccessFinder.helperTypesOption] ?? ""
+        helperTypes = Set(helpers.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty })
+        bridgeNames = Set(configuration.bridgeNames + configuration.bridgeNames.map { "_" + $0 })
+        root = configuration.compositionRoot
+        baseDirectory = configuration.baseDirectory
+    }
+
+    func find(in tree: SourceFileSyntax, displayPath: String = "") -> [LocatedAccess] {
+        let visitor = Visitor(finder: self)
+        visitor.walk(tree)
+        let relative = FileCollector.relative(displayPath, to: baseDirectory)
+        let inRootPath = !displayPath.isEmpty && root.paths.contains { Glob.matches($0, relative) || Glob.matches($0, displayPath) }
+        return visitor.found.map { found in
+            var located = found.located
+            if located.access.kind != .injected, inRootPath || isInCompositionRoot(found.node) { located.access.kind = .compositionRoot }
+            return located
+        }.sorted { $0.offset < $1.offset }
+    }
+
+    /// Inside a function, initializer or type the config names as the composition root.
+    private func isInCompositionRoot(_ node: Syntax) -> Bool {
+        guard !root.functions.isEmpty || !root.types.isEmpty else { return false }
+        if let typeName = node.enclosingTypeName, root.types.contains(where: { Glob.matches($0, typeName) }) { return true }
+        var current = node.parent
+        while let n = current {
+            let name = n.as(FunctionDeclSyntax.self)?.name.text ?? (n.is(InitializerDeclSyntax.self) ? "init" : nil)
+            if let name, root.functions.contains(where: { Glob.matches($0, name) }) { return true }
+            current = n.parent
+        }
+        return false
+    }
+
+    private final class Visitor: SyntaxVisitor {
+        let finder: SwiftContainerAccessFinder
+        var found: [(located: LocatedAccess, node: Syntax)] = []
+
+        init(finder: SwiftContainerAccessFinder) {
+            self.finder = finder
+            super.init(viewMode: .sourceAccurate)
+        }
+
+        override func visit(_ node: MemberAccessExprSyntax) -> SyntaxVisitorContinueKind {
+            if let bridge = finder.bridgeReference(node.base) { injected(node, bridge: bridge) }
+            guard let base = node.base?.as(DeclReferenceExprSyntax.self) else { return .visitChildren }
+            let type = base.baseName.text, member = node.declName.baseName.text
+            if finder.accessorsByType[type]?.contains(member) == true || finder.helperTypes.contains(type) {
+                record(Syntax(node), container: type, accessor: member)
+            }
+            return .visitChildren
+        }
+
+        override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
+            if let callee = node.calledExpression.as(DeclReferenceExprSyntax.self), finder.functions.contains(callee.baseName.text) {
+                record(Syntax(node), container: callee.baseName.text, accessor: callee.baseName.text)
+            }
+            return .visitChildren
+        }
+
+        private func record(_ node: Syntax, container: String, accessor: String) {
+            var end = node
+            // `C.shared()`: the call is part of the access
+            if let call = end.parent?.as(FunctionCallExprSyntax.self), call.calledExpression.id == end.id { end = Syntax(call) }
+            let service = finder.service(after: end)
+            let access = ContainerAccess(container: container, accessor: accessor, service: service,
+                                         kind: finder.kind(of: node))
+            found.append((LocatedAccess(offset: node.startOffset, range: node.startOffset..<end.endOffset, access: access, tokenIndex: nil), node))
+        }
+
+        /// `bridge.service` read (not assigned) through the injected bridge.
+        private func injected(_ node: MemberAccessExprSyntax, bridge: String) {
+            if let list = node.parent?.as(ExprListSyntax.self), let i = list.firstIndex(where: { $0.id == node.id }),
+               list.index(after: i) != list.endIndex, list[list.index(after: i)].is(AssignmentExprSyntax.self) { return }
+            let name = bridge.hasPrefix("_") ? String(bridge.dropFirst()) : bridge
+            let access = ContainerAccess(container: name, accessor: name, service: node.declName.baseName.text, kind: .injected)
+            found.append((LocatedAccess(offset: node.startOffset, range: node.byteRange, access: access, tokenIndex: nil), Syntax(node)))
+        }
+    }
+
+    /// The bridge name when `base` is `bridge`, `self.bridge`, `bridge?` or `bridge!`.
+    private func bridgeReference(_ base: ExprSyntax?) -> String? {
+        var expression = base
+        if let wrapped = expression?.as(OptionalChainingExprSyntax.self) { expression = wrapped.expression }
+        if let wrapped = expression?.as(ForceUnwrapExprSyntax.self) { expression = wrapped.expression }
+        if let ref = expression?.as(DeclReferenceExprSyntax.self), bridgeNames.contains(ref.baseName.text) { return ref.baseName.text }
+        if let member = expression?.as(MemberAccessExprSyntax.self), member.base?.as(DeclReferenceExprSyntax.self)?.baseName.text == "self",
+           bridgeNames.contains(member.declName.baseName.text) {
+            return member.declName.baseName.text
+        }
+        return nil
+    }
+
+    /// The member the access goes on to: `.crashReporter` in `C.shared.crashReporter`,
+    /// through `?`, `!` and `.pointee`.
+    private func service(after end: Syntax) -> String? {
+        var node = end
+        while let parent = node.parent {
+            if parent.is(OptionalChainingExprSyntax.self) || parent.is(ForceUnwrapExprSyntax.self) {
+                node = parent
+                continue
+            }
+            guard let member = parent.as(MemberAccessExprSyntax.self), member.base?.id == node.id else { return nil }
+            let name = member.declName.baseName.text
+            if name == "pointee" { node = parent; continue }
+            return name
+        }
+        return nil
+    }
+
+    /// `.fallback` when the access only runs because the bridge is absent.
+    private func kind(of node: Syntax) -> AccessKind {
+        var child = node
+        while let parent = child.parent {
+            if let list = parent.as(ExprListSyntax.self) {
+                let elements = Array(list)
+                if let i = elements.firstIndex(where: { $0.id == child.id }), i >= 2 {
+                    let op = elements[i - 1]
+                    let isCoalescing = op.as(BinaryOperatorExprSyntax.self)?.operator.text == "??"
+                    if (isCoalescing || op.is(UnresolvedTernaryExprSyntax.self))
+                        && elements[..<(i - 1)].contains(where: { $0.mentions(bridgeNames) }) {
+                        return .fallback
+                    }
+                }
+            }
+            if let branch = parent.as(IfExprSyntax.self), let elseBody = branch.elseBody, Syntax(elseBody).id == child.id,
+               branch.conditions.mentions(bridgeNames) {
+                return .fallback
+            }
+            if let guardStatement = parent.as(GuardStmtSyntax.self), guardStatement.body.id == child.id,
+               guardStatement.conditions.mentions(bridgeNames) {
+                return .fallback
+            }
+            if parent.is(FunctionDeclSyntax.self) || parent.is(InitializerDeclSyntax.self) || parent.is(ClosureExprSyntax.self) {
+                break
+            }
+            child = parent
+        }
+        return .direct
+    }
+}

@@ -1,0 +1,104 @@
+import SwiftParser
+import SwiftSyntax
+
+/// One Swift file parsed by swift-syntax, with the same byte buffer the C side uses, so that
+/// offsets, findings and suppressions work alike.
+struct SwiftSourceFile {
+    let buffer: SourceBuffer
+    let tree: SourceFileSyntax
+
+    init(bytes: [UInt8]) {
+        buffer = SourceBuffer(bytes: bytes)
+        tree = bytes.withUnsafeBufferPointer { Parser.parse(source: $0) }
+    }
+
+    /// The file's `//` and `/* */` comments, as the comment tokens `Suppressions` reads. Doc
+    /// comments (`///`, `/** */`) document code and are not directives.
+    var comments: [SourceToken] {
+        var result: [SourceToken] = []
+        for token in tree.tokens(viewMode: .sourceAccurate) {
+            var offset = token.position.utf8Offset
+            for piece in token.leadingTrivia {
+                let length = piece.sourceLength.utf8Length
+                if piece.isComment { result.append(SourceToken(kind: .comment, range: offset..<offset + length)) }
+                offset += length
+            }
+            offset = token.endPositionBeforeTrailingTrivia.utf8Offset
+            for piece in token.trailingTrivia {
+                let length = piece.sourceLength.utf8Length
+                if piece.isComment { result.append(SourceToken(kind: .comment, range: offset..<offset + length)) }
+                offset += length
+            }
+        }
+        return result
+    }
+}
+
+/// What a rule sees of one Swift file.
+struct SwiftFileContext {
+    let file: SwiftSourceFile
+    let displayPath: String
+    let configuration: Configuration
+    /// Container accesses found in the file.
+    let accesses: [LocatedAccess]
+
+    var tree: SourceFileSyntax { file.tree }
+
+    func finding(rule: String, offset: Int, severity: Severity, message: String, access: ContainerAccess? = nil) -> Finding {
+        file.buffer.finding(rule: rule, path: displayPath, offset: offset, severity: severity, message: message, access: access)
+    }
+
+    /// Whether a name is one of the configured bridge names (or one with a leading underscore).
+    func isBridgeName(_ name: String) -> Bool {
+        let names = configuration.bridgeNames
+        return names.contains(name) || (name.hasPrefix("_") && names.contains(String(name.dropFirst())))
+    }
+}
+
+/// A Swift rule. Its metadata lives in `Rules/<id>.yml`; it may share its id with a C rule.
+protocol SwiftFileRule {
+    var id: String { get }
+    func check(_ context: SwiftFileContext, severity: Severity) -> [Finding]
+}
+
+/// A project rule that also takes facts from Swift files.
+protocol SwiftFactsCollector {
+    func collect(_ context: SwiftFileContext) -> Data?
+}
+
+import Foundation
+
+extension SyntaxProtocol {
+    /// Byte offset of the node's first character (after leading trivia).
+    var startOffset: Int { positionAfterSkippingLeadingTrivia.utf8Offset }
+    var endOffset: Int { endPositionBeforeTrailingTrivia.utf8Offset }
+    var byteRange: Range<Int> { startOffset..<max(startOffset, endOffset) }
+
+    /// Whether any identifier token under this node is spelled as one of `names`.
+    func mentions(_ names: Set<String>) -> Bool {
+        tokens(viewMode: .sourceAccurate).contains { token in
+            if case .identifier = token.tokenKind { return names.contains(token.text) }
+            return false
+        }
+    }
+
+    /// The closest enclosing node of a type.
+    func enclosing<T: SyntaxProtocol>(_ type: T.Type) -> T? {
+        var node = parent
+        while let n = node {
+            if let found = n.as(type) { return found }
+            node = n.parent
+        }
+        return nil
+    }
+}
+
+extension TriviaPiece {
+    /// A plain (non-doc) comment.
+    var isComment: Bool {
+        switch self {
+        case .lineComment, .blockComment: return true
+        default: return false
+        }
+    }
+}

@@ -1,0 +1,197 @@
+import Foundation
+
+/// SARIF 2.1.0 (the OASIS static-analysis exchange format), shaped for GitHub code scanning:
+/// one run, every catalog rule under `tool.driver.rules`, paths relative to `%SRCROOT%` (the
+/// project root), fingerprints under `partialFingerprints`. Baselined findings are kept with
+/// `baselineState: unchanged` and an external suppression; new ones have `baselineState: new`.
+/// The mapping is documented in docs/output-formats.md.
+public struct SARIFReporter: Reporter {
+    /// The project root `artifactLocation.uri`s are relative to.
+    public var root: String
+
+    public init(root: String) { self.root = root }
+
+    static let schemaURI = "https://json.schemastore.org/sarif-2.1.0.json"
+    static let rootBase = "%SRCROOT%"
+
+    public func render(_ result: LintResult) -> String {
+        log(result).rendered()
+    }
+
+    func log(_ result: LintResult) -> SARIFLog {
+        let rules = RuleCatalog.shared.rules
+        let ruleIndex = Dictionary(uniqueKeysWithValues: rules.enumerated().map { ($1.id, $0) })
+        var lines = SourceLines()
+        var relative = RelativePaths(root: root)
+        let results = result.findings.map { f -> SARIFLog.Result in
+            let path = relative[f.path]
+            let column = Self.utf16Column(byteColumn: f.column, line: lines.line(f.line, of: f.path))
+            return SARIFLog.Result(
+                ruleId: f.rule, ruleIndex: ruleIndex[f.rule], level: f.severity.rawValue,
+                message: .init(text: f.message),
+                locations: [.init(physicalLocation: .init(
+                    artifactLocation: .init(uri: Self.uriPath(path), uriBaseId: path.hasPrefix("/") ? nil : Self.rootBase),
+                    region: .init(startLine: f.line, startColumn: column, snippet: f.snippet.map { .init(text: $0) })))],
+                partialFingerprints: f.fingerprint.map { [Fingerprints.scheme: $0] },
+                baselineState: f.fingerprint == nil ? nil : (f.baselined ? "unchanged" : "new"),
+                suppressions: f.baselined ? [.init(kind: "external", status: "accepted", justification: "accepted in the di-lint baseline")] : nil,
+                properties: f.access.map { .init(container: $0.container, accessor: $0.accessor, service: $0.service,
+                                                 kind: $0.kind.rawValue, viaMacro: $0.viaMacro) })
+        }
+        let rootURI = URL(fileURLWithPath: root, isDirectory: true).standardizedFileURL.absoluteString
+        let run = SARIFLog.Run(
+            tool: .init(driver: .init(name: "di-lint", version: DILintVersion.current, semanticVersion: DILintVersion.current,
+                                      rules: rules.map(Self.descriptor))),
+            originalUriBaseIds: [Self.rootBase: .init(uri: rootURI.hasSuffix("/") ? rootURI : rootURI + "/", uriBaseId: nil)],
+            columnKind: "utf16CodeUnits",
+            results: results,
+            invocations: [.init(executionSuccessful: true)],
+            properties: .init(diLint: .init(files: result.filesChecked, parsed: result.filesParsed, notLinted: result.filesFailed,
+                                            cached: result.filesCached, stale: result.staleBaselineEntries)))
+        return SARIFLog(runs: [run])
+    }
+
+    static func descriptor(_ rule: RuleDescription) -> SARIFLog.Rule {
+        var text = "\(rule.summary).\n\n\(rule.rationale)\n\nPrevents: \(rule.pitfall)"
+        var markdown = "**\(rule.summary).**\n\n\(rule.rationale)\n\n*Prevents:* \(rule.pitfall)"
+        if let example = rule.triggering.first {
+            var code = example.code.replacingOccurrences(of: "↓", with: "")
+            if !code.hasSuffix("\n") { code += "\n" }
+            text += "\n\nExample that triggers it:\n\(code)"
+            markdown += "\n\n#### Example that triggers it\n\n```\(example.language == .c ? "c" : example.language == .cxx ? "cpp" : "objc")\n\(code)```"
+        }
+        text += "\n\nSilence one occurrence with `// di-lint:disable-next-line \(rule.id) -- reason`; see `di-lint rules \(rule.id)`."
+        markdown += "\n\nSilence one occurrence with `// di-lint:disable-next-line \(rule.id) -- reason`; see `di-lint rules \(rule.id)`."
+        return .init(id: rule.id, name: rule.id.split(separator: "-").map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined(),
+                     shortDescription: .init(text: rule.summary), fullDescription: .init(text: rule.rationale),
+                     help: .init(text: text, markdown: markdown),
+                     defaultConfiguration: .init(level: rule.defaultSeverity.rawValue),
+                     properties: .init(tags: ["maintainability", "dependency-injection"]))
+    }
+
+    /// SARIF columns count UTF-16 code units; clang's count bytes. They differ only on lines
+    /// with non-ASCII text before the finding; without the line the byte column is kept.
+    static func utf16Column(byteColumn: Int, line: String) -> Int {
+        let bytes = Array(line.utf8)
+        guard byteColumn > 1, byteColumn - 1 <= bytes.count else { return byteColumn }
+        return String(decoding: bytes[..<(byteColumn - 1)], as: UTF8.self).utf16.count + 1
+    }
+
+    /// A relative path as a URI reference: each component percent-encoded.
+    static func uriPath(_ path: String) -> String {
+        var allowed = CharacterSet.urlPathAllowed
+        allowed.remove(charactersIn: ";?#[]%")
+        return path.addingPercentEncoding(withAllowedCharacters: allowed) ?? path
+    }
+}
+
+/// The subset of SARIF 2.1.0 di-lint writes and `di-lint merge` reads back.
+struct SARIFLog: Codable {
+    var schema = SARIFReporter.schemaURI
+    var version = "2.1.0"
+    var runs: [Run]
+
+    enum CodingKeys: String, CodingKey {
+        case schema = "$schema", version, runs
+    }
+
+    init(runs: [Run]) { self.runs = runs }
+
+    struct Text: Codable { var text: String }
+    struct Markdown: Codable { var text: String; var markdown: String }
+
+    struct Rule: Codable {
+        struct Configuration: Codable { var level: String }
+        struct Properties: Codable { var tags: [String] }
+        var id: String
+        var name: String
+        var shortDescription: Text
+        var fullDescription: Text
+        var help: Markdown
+        var defaultConfiguration: Configuration
+        var properties: Properties
+    }
+
+    struct Tool: Codable {
+        struct Driver: Codable {
+            var name: String
+            var version: String
+            var semanticVersion: String
+            var rules: [Rule]
+        }
+        var driver: Driver
+    }
+
+    struct ArtifactLocation: Codable { var uri: String; var uriBaseId: String? }
+
+    struct Result: Codable, Equatable {
+        struct Message: Codable, Equatable { var text: String }
+        struct Region: Codable, Equatable {
+            var startLine: Int
+            var startColumn: Int
+            var snippet: Message?
+        }
+        struct PhysicalLocation: Codable, Equatable {
+            var artifactLocation: Location
+            var region: Region
+        }
+        struct Location: Codable, Equatable { var uri: String; var uriBaseId: String? }
+        struct Wrapper: Codable, Equatable { var physicalLocation: PhysicalLocation }
+        struct Suppression: Codable, Equatable { var kind: String; var status: String; var justification: String }
+        struct Properties: Codable, Equatable {
+            var container: String
+            var accessor: String
+            var service: String?
+            var kind: String
+            var viaMacro: String?
+        }
+        var ruleId: String
+        var ruleIndex: Int?
+        var level: String
+        var message: Message
+        var locations: [Wrapper]
+        var partialFingerprints: [String: String]?
+        var baselineState: String?
+        var suppressions: [Suppression]?
+        var properties: Properties?
+
+        init(ruleId: String, ruleIndex: Int?, level: String, message: Message, locations: [Wrapper],
+             partialFingerprints: [String: String]?, baselineState: String?, suppressions: [Suppression]?, properties: Properties?) {
+            self.ruleId = ruleId
+            self.ruleIndex = ruleIndex
+            self.level = level
+            self.message = message
+            self.locations = locations
+            self.partialFingerprints = partialFingerprints
+            self.baselineState = baselineState
+            self.suppressions = suppressions
+            self.properties = properties
+        }
+    }
+
+    struct Invocation: Codable { var executionSuccessful: Bool }
+
+    struct RunProperties: Codable {
+        /// di-lint's own run facts, which SARIF has no place for; `merge` adds them up.
+        struct Summary: Codable {
+            var files: Int, parsed: Int, notLinted: Int, cached: Int
+            var stale: [BaselineEntry]
+        }
+        var diLint: Summary
+    }
+
+    struct Run: Codable {
+        var tool: Tool
+        var originalUriBaseIds: [String: ArtifactLocation]?
+        var columnKind: String?
+        var results: [Result]
+        var invocations: [Invocation]?
+        var properties: RunProperties?
+    }
+
+    func rendered() -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: try! encoder.encode(self), as: UTF8.self) + "\n"
+    }
+}

@@ -1,0 +1,212 @@
+import Foundation
+import SwiftSyntax
+
+/// `signal-handler-safety`: follows every crash-time handler (sigaction, signal,
+/// std::set_terminate, configured or annotated) through the project-wide call graph and reports
+/// what it reaches that is not async-signal-safe, with the call chain.
+struct SignalHandlerSafetyRule: ProjectRule {
+    let id = "signal-handler-safety"
+
+    func collect(_ context: FileContext) -> Data? {
+        let facts = CallGraphExtractor(file: context.file, accesses: context.accesses,
+                                       bridgeNames: context.configuration.bridgeNames).extract()
+        return try? JSONEncoder().encode(facts)
+    }
+
+    func finish(facts: [(path: String, facts: Data)], configuration: Configuration, severity: Severity) -> [Finding] {
+        let decoded = facts.compactMap { item in
+            (try? JSONDecoder().decode(CallGraphFacts.self, from: item.facts)).map { (path: item.path, facts: $0) }
+        }
+        let options = configuration.rules[id]?.options ?? [:]
+        func list(_ key: String) -> [String] {
+            (options[key] ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        }
+        let graph = CallGraph(facts: decoded)
+        // Signal handlers first: code reached from both kinds is judged by the stricter rules.
+        var seen = Set<String>()
+        var violations: [HandlerWalk.Violation] = []
+        for context in [HandlerWalk.Context.signal, .terminate] {
+            var walk = HandlerWalk(graph: graph, context: context, allow: list("allow"))
+            walk.run(configuredHandlers: list("handlers"))
+            violations += walk.violations.filter { seen.insert("\($0.path):\($0.position.line):\($0.position.column)").inserted }
+        }
+        return violations.map { v in
+            Finding(rule: id, path: v.path, line: v.position.line, column: v.position.column, severity: severity,
+                    message: v.message, snippet: v.position.snippet)
+        }
+    }
+}
+
+/// A breadth-first walk from every handler of one context at once: each function is reached
+/// once, by its shortest chain from the first handler (in name order) that reaches it.
+private struct HandlerWalk {
+    /// Signal handlers interrupt arbitrary code. A std::terminate handler runs synchronously on
+    /// the thread whose exception escaped, with the C++ runtime consistent: there it may also
+    /// inspect the current exception (rethrow it inside `try`, `what()`, the type's name).
+    enum Context {
+        case signal, terminate
+    }
+
+    struct Root {
+        var symbol: Symbol
+        var how: String
+    }
+
+    struct Violation {
+        var path: String
+        var position: SitePosition
+        var message: String
+    }
+
+    let graph: CallGraph
+    let context: Context
+    let allow: [String]
+    private(set) var violations: [Violation] = []
+    /// How each reached function was reached: its caller's USR (nil for a root) and its root.
+    private var reachedFrom: [String: (caller: String?, root: Root)] = [:]
+
+    init(graph: CallGraph, context: Context, allow: [String]) {
+        self.graph = graph
+        self.context = context
+        self.allow = allow
+    }
+
+    mutating func run(configuredHandlers: [String]) {
+        var queue: [String] = []
+        for (usr, root) in roots(configuredHandlers: configuredHandlers) where reachedFrom[usr] == nil {
+            reachedFrom[usr] = (nil, root)
+            queue.append(usr)
+        }
+        var next = 0
+        let trace = ProcessInfo.processInfo.environment["DI_LINT_TRACE_HANDLERS"] != nil
+        while next < queue.count {
+            let usr = queue[next]
+            next += 1
+            if trace { FileHandle.standardError.write(Data("di-lint: reached \(chain(to: usr).joined(separator: " → "))\n".utf8)) }
+            for definition in graph.definitions[usr] ?? [] {
+                for site in definition.function.sites {
+                    for callee in examine(site, in: definition, caller: usr) where reachedFrom[callee] == nil {
+                        reachedFrom[callee] = (usr, reachedFrom[usr]!.root)
+                        queue.append(callee)
+                    }
+                }
+            }
+        }
+    }
+
+    /// Handlers with a definition in the run, sorted for a deterministic walk.
+    private func roots(configuredHandlers: [String]) -> [(String, Root)] {
+        var result: [(String, Root)] = []
+        for (path, r) in graph.registrations where (r.mechanism == .terminate) == (context == .terminate) {
+            let where_ = "\(r.mechanism.rawValue) at \((path as NSString).lastPathComponent):\(r.position.line)"
+            let kind = r.mechanism == .terminate ? "terminate handler" : "signal handler"
+            for usr in resolve(r.handler) { result.append((usr, Root(symbol: r.handler, how: "\(kind) '\(r.handler.name)' (\(where_))"))) }
+        }
+        guard context == .signal else { return result.sorted { ($0.1.symbol.name, $0.0) < ($1.1.symbol.name, $1.0) } }
+        for symbol in graph.annotated {
+            for usr in resolve(symbol) { result.append((usr, Root(symbol: symbol, how: "handler '\(symbol.name)' (annotated di-lint:signal-handler)"))) }
+        }
+        for name in configuredHandlers {
+            for usr in graph.definitions(named: name) {
+                let symbol = graph.definitions[usr]![0].function.symbol
+                result.append((usr, Root(symbol: symbol, how: "handler '\(name)' (configured)")))
+            }
+        }
+        return result.sorted { ($0.1.symbol.name, $0.0) < ($1.1.symbol.name, $1.0) }
+    }
+
+    private func resolve(_ symbol: Symbol) -> [String] {
+        let site = CallSite(kind: .call, target: symbol, position: SitePosition(line: 0, column: 0, snippet: ""))
+        guard case let .functions(usrs)? = graph.resolve(site).first else { return [] }
+        return usrs
+    }
+
+    /// Records the site's violation, if any; returns the definitions it leads into.
+    private mutating func examine(_ site: CallSite, in definition: CallGraph.Definition, caller: String) -> [String] {
+        var into: [String] = []
+        let problem: (what: String, step: String)?
+        switch site.kind {
+        case .call, .pointerCall:
+            for resolution in graph.resolve(site) {
+                switch resolution {
+                case let .functions(usrs): into += usrs
+                case let .external(symbol):
+                    if let p = externalProblem(symbol, trait: site.kind == .call ? site.trait : nil) {
+                        report(p, step: symbol.name, site: site, in: definition, caller: caller)
+                    }
+                case .unknown: continue
+                }
+            }
+            return into
+        case .objcMessage:
+            problem = ("Objective-C message '\(site.detail ?? "?")': the runtime may take locks and allocate", "[\(site.detail ?? "?")]")
+        case .objcRuntime:
+            problem = ("Objective-C '\(site.detail ?? "?")': the runtime allocates and takes locks", site.detail ?? "@")
+        case .cxxNew:
+            problem = ("C++ 'new' allocates", "new")
+        case .cxxDelete:
+            problem = ("C++ 'delete' frees through the allocator", "delete")
+        case .cxxThrow:
+            if site.detail == "rethrow" {
+                problem = context == .terminate ? nil : ("C++ rethrow unwinds through the unwinder, which takes locks", "throw")
+            } else {
+                problem = ("C++ 'throw' allocates the exception and unwinds", "throw")
+            }
+        case .container:
+            problem = ("container access '\(site.detail ?? "?")': copy what the handler needs into C globals at install", site.detail ?? "container")
+        case .bridge:
+            problem = ("bridge access ('\(site.detail ?? "bridge")'): the bridge is a Swift/Objective-C object; read it at install, not at crash time", site.detail ?? "bridge")
+        }
+        if let problem { report(problem.what, step: problem.step, site: site, in: definition, caller: caller) }
+        return into
+    }
+
+    private func externalProblem(_ symbol: Symbol, trait: CallSite.CalleeTrait?) -> String? {
+        let name = symbol.name
+        if trait == .swift || AsyncSignalSafeFunctions.isSwiftMangled(name) || graph.swiftExports.contains(name) {
+            return "'\(name)' is Swift code; the Swift runtime is not async-signal-safe"
+        }
+        if trait == .systemInline || AsyncSignalSafeFunctions.isSafe(name, allow: allow) { return nil }
+        if context == .terminate && AsyncSignalSafeFunctions.exceptionInspection.contains(name) { return nil }
+        if let reason = AsyncSignalSafeFunctions.reasons[name] { return "'\(name)' is not async-signal-safe (\(reason))" }
+        return "'\(name)' is not on the async-signal-safe list (no definition in the run; add it to 'allow' if it is safe)"
+    }
+
+    private mutating func report(_ what: String, step: String, site: CallSite, in definition: CallGraph.Definition, caller: String) {
+        let how = reachedFrom[caller]?.root.how ?? "a handler"
+        violations.append(Violation(path: definition.path, position: site.position,
+                                    message: "\(what); reached from \(how): \((chain(to: caller) + [step]).joined(separator: " → "))"))
+    }
+
+    /// Names from the root to a reached function.
+    private func chain(to usr: String) -> [String] {
+        var names: [String] = []
+        var cursor: String? = usr
+        while let u = cursor, let entry = reachedFrom[u] {
+            names.append(graph.definitions[u]?.first?.function.symbol.name ?? u)
+            cursor = entry.caller
+        }
+        return names.reversed()
+    }
+}
+
+extension SignalHandlerSafetyRule: SwiftFactsCollector {
+    /// Swift files contribute the C names of their `@_cdecl` functions: C code calling them calls Swift.
+    func collect(_ context: SwiftFileContext) -> Data? {
+        final class Exports: SyntaxVisitor {
+            var names: [String] = []
+            init() { super.init(viewMode: .sourceAccurate) }
+            override func visit(_ node: AttributeSyntax) -> SyntaxVisitorContinueKind {
+                if node.attributeName.trimmedDescription == "_cdecl", let arguments = node.arguments {
+                    let name = arguments.trimmedDescription.trimmingCharacters(in: CharacterSet(charactersIn: "\"() "))
+                    if !name.isEmpty { names.append(name) }
+                }
+                return .skipChildren
+            }
+        }
+        let exports = Exports()
+        exports.walk(context.tree)
+        guard !exports.names.isEmpty else { return nil }
+        return try? JSONEncoder().encode(CallGraphFacts(swiftExports: exports.names))
+    }
+}

@@ -1,0 +1,99 @@
+import Foundation
+
+/// `di-lint merge`: combines the JSON or SARIF outputs of sharded runs into the output one
+/// unsharded run would have given. Findings are deduplicated by fingerprint (by rule and place
+/// when a finding has none), file counts are added up, `seconds` is the longest shard's.
+public enum ReportMerge {
+    public struct Merged {
+        /// The merged document, rendered.
+        public var text: String
+        /// Error-severity findings no baseline accepts.
+        public var newErrors: Int
+        public var findings: Int
+    }
+
+    /// Reads and merges the files, which must all be di-lint JSON or all SARIF.
+    public static func merge(files: [String]) throws -> Merged {
+        guard !files.isEmpty else { throw ConfigError.invalid("merge: name at least one JSON or SARIF file") }
+        var json: [JSONReporter.Document] = [], sarif: [SARIFLog] = []
+        for path in files {
+            func fail(_ problem: String) -> ConfigError { .file(path: path, problem: problem) }
+            guard let data = FileManager.default.contents(atPath: path) else { throw fail("cannot read the file") }
+            guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+                throw fail("not JSON: expected the output of di-lint --format json or --format sarif")
+            }
+            do {
+                if object["runs"] != nil {
+                    sarif.append(try JSONDecoder().decode(SARIFLog.self, from: data))
+                } else if object["findings"] != nil {
+                    json.append(try JSONDecoder().decode(JSONReporter.Document.self, from: data))
+                } else {
+                    throw fail("neither di-lint JSON (no 'findings') nor SARIF (no 'runs')")
+                }
+            } catch let error as DecodingError {
+                throw fail("not di-lint output: \(Baseline.describe(error))")
+            }
+            if !json.isEmpty && !sarif.isEmpty { throw fail("JSON and SARIF outputs cannot be merged together") }
+        }
+        return sarif.isEmpty ? mergeJSON(json) : try mergeSARIF(sarif)
+    }
+
+    static func mergeJSON(_ documents: [JSONReporter.Document]) -> Merged {
+        var seen = Set<String>()
+        var items: [JSONReporter.Document.Item] = []
+        for item in documents.flatMap(\.findings) {
+            let key = item.fingerprint.map { "\(item.rule)\0\(item.path)\0\($0)" }
+                ?? "\(item.rule)\0\(item.path)\0\(item.line)\0\(item.column)\0\(item.message)"
+            if seen.insert(key).inserted { items.append(item) }
+        }
+        items.sort { ($0.path, $0.line, $0.column, $0.rule) < ($1.path, $1.line, $1.column, $1.rule) }
+        let stale = uniqueStale(documents.flatMap(\.stale))
+        let s = documents.map(\.summary)
+        let summary = JSONReporter.Document.summary(
+            findings: items, stale: stale.count, files: s.map(\.files).reduce(0, +), parsed: s.map(\.parsed).reduce(0, +),
+            notLinted: s.map(\.notLinted).reduce(0, +), cached: s.map(\.cached).reduce(0, +), seconds: s.map(\.seconds).max() ?? 0)
+        let merged = JSONReporter.Document(summary: summary, findings: items, stale: stale)
+        return Merged(text: merged.rendered(), newErrors: summary.newErrors, findings: items.count)
+    }
+
+    static func mergeSARIF(_ logs: [SARIFLog]) throws -> Merged {
+        let runs = logs.flatMap(\.runs)
+        guard var run = runs.first else { throw ConfigError.invalid("merge: the SARIF files hold no run") }
+        if let other = runs.first(where: { $0.tool.driver.name != "di-lint" }) {
+            throw ConfigError.invalid("merge: a SARIF run is from '\(other.tool.driver.name)', not di-lint")
+        }
+        var seen = Set<String>()
+        var results: [SARIFLog.Result] = []
+        for r in runs.flatMap(\.results) {
+            let location = r.locations.first?.physicalLocation
+            let uri = location?.artifactLocation.uri ?? ""
+            let key = r.partialFingerprints?[Fingerprints.scheme].map { "\(r.ruleId)\0\(uri)\0\($0)" }
+                ?? "\(r.ruleId)\0\(uri)\0\(location?.region.startLine ?? 0)\0\(location?.region.startColumn ?? 0)\0\(r.message.text)"
+            if seen.insert(key).inserted { results.append(r) }
+        }
+        func sortKey(_ r: SARIFLog.Result) -> (String, Int, Int, String) {
+            let l = r.locations.first?.physicalLocation
+            return (l?.artifactLocation.uri ?? "", l?.region.startLine ?? 0, l?.region.startColumn ?? 0, r.ruleId)
+        }
+        results.sort { sortKey($0) < sortKey($1) }
+        // Rule indices point into the driver's rule list, which is the same catalog in every shard
+        // of one di-lint version; recompute them anyway from the merged run's list.
+        let index = Dictionary(run.tool.driver.rules.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { a, _ in a })
+        for i in results.indices { results[i].ruleIndex = index[results[i].ruleId] }
+        run.results = results
+        let summaries = runs.compactMap { $0.properties?.diLint }
+        run.properties = .init(diLint: .init(
+            files: summaries.map(\.files).reduce(0, +), parsed: summaries.map(\.parsed).reduce(0, +),
+            notLinted: summaries.map(\.notLinted).reduce(0, +), cached: summaries.map(\.cached).reduce(0, +),
+            stale: uniqueStale(summaries.flatMap(\.stale))))
+        run.invocations = [.init(executionSuccessful: runs.allSatisfy { $0.invocations?.allSatisfy(\.executionSuccessful) ?? true })]
+        let newErrors = results.filter { $0.level == "error" && $0.baselineState != "unchanged" }.count
+        return Merged(text: SARIFLog(runs: [run]).rendered(), newErrors: newErrors, findings: results.count)
+    }
+
+    private static func uniqueStale(_ entries: [BaselineEntry]) -> [BaselineEntry] {
+        var seen = Set<String>()
+        return entries.filter { seen.insert($0.fingerprint).inserted }
+            .sorted { ($0.path, $0.line, $0.fingerprint) < ($1.path, $1.line, $1.fingerprint) }
+    }
+}

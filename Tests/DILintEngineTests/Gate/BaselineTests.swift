@@ -1,0 +1,102 @@
+import Foundation
+import XCTest
+@testable import DILintEngine
+
+final class BaselineTests: XCTestCase {
+    func testSHA256MatchesKnownDigests() {
+        XCTAssertEqual(SHA256.hex(""), "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+        XCTAssertEqual(SHA256.hex("abc"), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        XCTAssertEqual(SHA256.hex("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq"),
+                       "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
+        XCTAssertEqual(SHA256.hex(String(repeating: "a", count: 1000)), "41edece42d63e8d9bf515a9ba6932e1c20cbc9f5a5d134645adb5db1b9737ea3")
+        // Fed in uneven pieces across block boundaries.
+        let bytes = (0..<3).flatMap { _ in (0..<256).map { UInt8($0) } }
+        var hasher = SHA256()
+        for chunk in stride(from: 0, to: bytes.count, by: 37) { hasher.update(bytes[chunk..<min(chunk + 37, bytes.count)]) }
+        XCTAssertEqual(SHA256.hexString(hasher.finalize()), "f3a25aa93aa2fbba28d79260535bbd6a5eb0fc1c24a8b0f04e12b484c1dfe363")
+    }
+
+    func testFingerprintsSurviveLineShiftsAndReindentingButNotAnEditedLine() throws {
+        let accesses = ["[Container sharedInstance]", "[[Container sharedInstance] crashReporter]"]
+        let project = try GateProject(self, files: ["a.m": objcSource(accesses: accesses)])
+        let before = try project.lint().findings.map(\.fingerprint)
+        XCTAssertEqual(before.count, 2)
+        XCTAssertEqual(Set(before).count, 2)
+
+        try project.write("a.m", objcSource(accesses: accesses, padding: 7).replacingOccurrences(of: "    id x", with: "\t\tid   x"))
+        XCTAssertEqual(try project.lint().findings.map(\.fingerprint), before)
+
+        try project.write("a.m", objcSource(accesses: ["[Container sharedInstance]", "[[Container sharedInstance] dateProvider]"]))
+        let edited = try project.lint().findings.map(\.fingerprint)
+        XCTAssertEqual(edited[0], before[0])
+        XCTAssertNotEqual(edited[1], before[1])
+    }
+
+    func testIdenticalLinesAreToldApartByOccurrence() throws {
+        let same = Array(repeating: "[Container sharedInstance]", count: 3)
+        let project = try GateProject(self, files: ["a.m": objcSource(accesses: same)])
+        let prints = try project.lint().findings.compactMap(\.fingerprint)
+        XCTAssertEqual(prints.count, 3)
+        XCTAssertEqual(Set(prints.map { $0.split(separator: ":")[0] }).count, 1)
+        XCTAssertEqual(prints.map { $0.split(separator: ":")[1] }, ["0", "1", "2"])
+    }
+
+    func testBaselineAcceptsOldFindingsReportsNewOnesAndStaleEntriesInScopeOnly() throws {
+        let project = try GateProject(self, files: [
+            "a.m": objcSource(accesses: ["[Container sharedInstance]", "[[Container sharedInstance] crashReporter]"]),
+            "b.m": objcSource(accesses: ["[[Container sharedInstance] dateProvider]"]),
+        ])
+        let baseline = Baseline(findings: try project.lint().findings, root: project.root.path)
+        XCTAssertEqual(baseline.entries.map(\.path), ["a.m", "a.m", "b.m"])
+
+        // a.m: first access fixed, a new one added; b.m not linted this time.
+        try project.write("a.m", objcSource(accesses: ["[[Container sharedInstance] crashReporter]", "[[Container sharedInstance] fileManager]"], padding: 3))
+        let a = project.root.appendingPathComponent("a.m").path
+        var result = try project.lint(files: [a])
+        baseline.apply(to: &result, lintedFiles: [a], root: project.root.path)
+        XCTAssertEqual(result.findings.map(\.baselined), [true, false])
+        XCTAssertEqual(result.newErrorCount, 1)
+        XCTAssertEqual(result.staleBaselineEntries.map(\.snippet), ["id x = [Container sharedInstance];"])
+
+        // A deleted file's entries are stale even though it was not linted.
+        try FileManager.default.removeItem(at: project.root.appendingPathComponent("b.m"))
+        baseline.apply(to: &result, lintedFiles: [a], root: project.root.path)
+        XCTAssertEqual(result.staleBaselineEntries.map(\.path), ["a.m", "b.m"])
+        XCTAssertEqual(baseline.removing(result.staleBaselineEntries).entries.count, 1)
+    }
+
+    func testBaselineRoundTripsThroughItsFile() throws {
+        let project = try GateProject(self, files: ["a.m": objcSource(accesses: ["[Container sharedInstance]"])])
+        let baseline = Baseline(findings: try project.lint().findings, root: project.root.path)
+        let path = project.root.appendingPathComponent("baseline.json").path
+        try baseline.write(to: path)
+        XCTAssertEqual(try Baseline.load(path: path), baseline)
+        let object = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any]
+        XCTAssertEqual(object?["version"] as? Int, 1)
+    }
+
+    func testCorruptBaselinesFailWithTheFileAndTheProblem() throws {
+        let project = try GateProject(self)
+        let cases: [(String, String)] = [
+            ("{\"version\": 1, \"entries\": [", "not valid JSON"),
+            ("[1, 2]", "expected a JSON object"),
+            ("{\"version\": 1}", "missing 'entries'"),
+            ("{\"version\": 7, \"entries\": []}", "format version 7 is not supported"),
+            ("{\"version\": 1, \"entries\": [{\"rule\": \"r\", \"path\": \"p\", \"line\": 1}]}", "missing 'fingerprint' in entries[0]"),
+            ("{\"version\": 1, \"entries\": [{\"fingerprint\": 5, \"rule\": \"r\", \"path\": \"p\", \"line\": 1}]}", "entries[0].fingerprint should be a string"),
+            ("{\"version\": 1, \"entries\": [{\"fingerprint\": \"x\", \"rule\": \"r\", \"path\": \"p\", \"line\": 1}]}", "'x' is not a fingerprint"),
+        ]
+        for (text, problem) in cases {
+            let path = project.root.appendingPathComponent("broken.json").path
+            try project.write("broken.json", text)
+            XCTAssertThrowsError(try Baseline.load(path: path), text) { error in
+                let message = "\(error)"
+                XCTAssertTrue(message.hasPrefix(path + ": "), message)
+                XCTAssertTrue(message.contains(problem), "\(message) should say \(problem)")
+            }
+        }
+        XCTAssertThrowsError(try Baseline.load(path: project.root.appendingPathComponent("absent.json").path)) { error in
+            XCTAssertTrue("\(error)".contains("no such baseline file"), "\(error)")
+        }
+    }
+}

@@ -1,0 +1,99 @@
+import Foundation
+import XCTest
+@testable import DILintEngine
+
+final class CacheTests: XCTestCase {
+    private func project() throws -> GateProject {
+        try GateProject(self, files: [
+            "a.m": objcSource(accesses: ["[Container sharedInstance]", "[[Container sharedInstance] crashReporter]"]),
+            "b.m": objcSource(accesses: ["[[Container sharedInstance] dateProvider]"]) + "// di-lint:disable-next-line container-access\nint unused;\n",
+            "c.c": "void g(void) { container_shared()->now(); }\n",
+            "clean.m": "void h(void) {}\n",
+        ])
+    }
+
+    private func cache(_ project: GateProject, _ directory: URL) throws -> IncrementalCache {
+        try IncrementalCache(directory: directory.path, configuration: try project.configuration)
+    }
+
+    func testSecondRunComesFromTheCacheWithIdenticalFindings() throws {
+        let project = try project()
+        let directory = try temporaryDirectory(self)
+        let first = try project.lint(cache: try cache(project, directory))
+        XCTAssertEqual(first.filesCached, 0)
+        XCTAssertEqual(first.filesParsed, 4) // signal-handler-safety (a project rule) needs every file's functions
+        XCTAssertGreaterThanOrEqual(first.findings.count, 5)
+
+        let second = try project.lint(cache: try cache(project, directory))
+        XCTAssertEqual(second.filesCached, 4)
+        XCTAssertEqual(second.findings, first.findings)
+
+        // One file edited: only it is linted again, and its new finding shows.
+        try project.write("c.c", "void g(void) { container_shared()->now(); container_shared()->clock(); }\n")
+        let third = try project.lint(cache: try cache(project, directory))
+        XCTAssertEqual(third.filesCached, 3)
+        XCTAssertEqual(third.findings.count, first.findings.count + 1)
+        XCTAssertEqual(third.findings.filter { $0.path.hasSuffix("a.m") }, first.findings.filter { $0.path.hasSuffix("a.m") })
+    }
+
+    func testADifferentConfigurationMissesTheCache() throws {
+        let project = try project()
+        let directory = try temporaryDirectory(self)
+        _ = try project.lint(cache: try cache(project, directory))
+        try project.write(".di-lint.yml", GateProject.config + "rules:\n  container-access: warning\n")
+        let changed = try project.lint(cache: try cache(project, directory))
+        XCTAssertEqual(changed.filesCached, 0)
+        XCTAssertTrue(changed.findings.filter { $0.rule == "container-access" }.allSatisfy { $0.severity == .warning })
+    }
+
+    func testCorruptEntriesAreIgnoredAndRewritten() throws {
+        let project = try project()
+        let directory = try temporaryDirectory(self)
+        let first = try project.lint(cache: try cache(project, directory))
+        let entries = try FileManager.default.subpathsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".bin") }
+        XCTAssertEqual(entries.count, 4)
+        for (i, entry) in entries.enumerated() {
+            let url = directory.appendingPathComponent(entry)
+            try (i % 2 == 0 ? Data("{\"findings\": [tru".utf8) : Data([0xff, 0x00, 0x13])).write(to: url)
+        }
+        let second = try project.lint(cache: try cache(project, directory))
+        XCTAssertEqual(second.filesCached, 0)
+        XCTAssertEqual(second.findings, first.findings)
+        XCTAssertEqual(try project.lint(cache: try cache(project, directory)).filesCached, 4)
+    }
+
+    func testDigestIndexIsUsedOnlyWhileTheFileIsUnchanged() throws {
+        let directory = try temporaryDirectory(self)
+        let file = directory.appendingPathComponent("f.m")
+        try Data("one".utf8).write(to: file)
+        // Age the file so that its digest may be remembered.
+        let old = Date(timeIntervalSinceNow: -60)
+        try FileManager.default.setAttributes([.modificationDate: old], ofItemAtPath: file.path)
+        let indexFile = directory.appendingPathComponent("digests.tsv")
+        let index = DigestIndex(file: indexFile)
+        XCTAssertEqual(index.digest(path: file.path, content: Array("one".utf8)), SHA256.hex("one"))
+        index.save()
+        // The ctime is new (setAttributes changed it), so nothing may be remembered yet.
+        let remembered = (try? String(contentsOf: indexFile, encoding: .utf8)) ?? ""
+        XCTAssertFalse(remembered.contains("f.m"), remembered)
+
+        // A remembered digest whose stat data no longer matches is not used.
+        let stamp = try XCTUnwrap(DigestIndex.Stamp(path: file.path))
+        let line = ([String(repeating: "0", count: 64)] + stamp.fields + [file.path]).joined(separator: "\t")
+        try Data((line + "\n").utf8).write(to: indexFile)
+        XCTAssertEqual(DigestIndex(file: indexFile).digest(path: file.path, content: Array("one".utf8)), String(repeating: "0", count: 64),
+                       "a matching stamp is trusted")
+        try Data("two".utf8).write(to: file)
+        XCTAssertEqual(DigestIndex(file: indexFile).digest(path: file.path, content: Array("two".utf8)), SHA256.hex("two"))
+    }
+
+    func testCanonicalDescriptionIgnoresDictionaryOrder() {
+        var a: [String: Int] = [:], b: [String: Int] = [:]
+        for i in 0..<50 { a["k\(i)"] = i }
+        for i in (0..<50).reversed() { b["k\(i)"] = i }
+        XCTAssertEqual(CanonicalDescription.of(a), CanonicalDescription.of(b))
+        XCTAssertNotEqual(CanonicalDescription.of(["a,b"]), CanonicalDescription.of(["a", "b"]))
+        XCTAssertFalse(BuildIdentity.executable.isEmpty)
+        XCTAssertTrue(BuildIdentity.libclangVersion.contains("clang"), BuildIdentity.libclangVersion)
+    }
+}

@@ -1,0 +1,161 @@
+import Foundation
+import XCTest
+@testable import DILintEngine
+
+/// `signal-handler-safety` on whole runs: chains across files, planted violations, the cache.
+final class SignalHandlerSafetyTests: XCTestCase {
+    let fixtures = packageRoot.appendingPathComponent("Tests/DILintEngineTests/Fixtures")
+
+    func testChainCrossesFilesAndAFunctionPointerTable() throws {
+        let config = try Configuration.load(path: fixtures.appendingPathComponent(".di-lint.yml").path)
+        let files = try FileCollector(excludes: [], baseDirectory: fixtures.path).collect([fixtures.appendingPathComponent("signal").path])
+        let findings = Linter(configuration: config).lint(files: files).findings.filter { $0.rule == "signal-handler-safety" }
+        let snprintf = try XCTUnwrap(findings.first { $0.message.contains("'snprintf'") })
+        XCTAssertTrue(snprintf.path.hasSuffix("sigfx_writer.c"), snprintf.path)
+        XCTAssertTrue(snprintf.message.contains("sigfx_on_crash → sigfx_step_write → sigfx_write_report → snprintf"), snprintf.message)
+        XCTAssertTrue(snprintf.message.contains("sigaction at sigfx_install.c:"), snprintf.message)
+        XCTAssertEqual(snprintf.snippet?.hasPrefix("snprintf(sigfx_line"), true)
+    }
+
+    /// A handler that passes, then the same code with one unsafe call planted two calls deep.
+    func testPlantedViolationIsReportedWithItsChain() throws {
+        let dir = try temporaryDirectory(self)
+        let handler = dir.appendingPathComponent("handler.c").path
+        let helper = dir.appendingPathComponent("helper.c").path
+        try """
+        #include <signal.h>
+        #include <unistd.h>
+        void helper_write(const char *s, unsigned long n);
+        static void on_crash(int sig) { helper_write("crash\\n", 6); _exit(1); }
+        void install(void) { struct sigaction sa = { .sa_handler = on_crash }; sigaction(SIGSEGV, &sa, 0); }
+        """.write(toFile: handler, atomically: true, encoding: .utf8)
+        let clean = """
+        #include <unistd.h>
+        static void emit(const char *s, unsigned long n) { write(2, s, n); }
+        void helper_write(const char *s, unsigned long n) { emit(s, n); }
+        """
+        try clean.write(toFile: helper, atomically: true, encoding: .utf8)
+        XCTAssertEqual(try lint([handler, helper], configYAML: "").findings.filter { $0.rule == "signal-handler-safety" }, [])
+
+        try clean.replacingOccurrences(of: "write(2, s, n);", with: "write(2, s, n); (void)malloc(n);")
+            .replacingOccurrences(of: "#include <unistd.h>", with: "#include <unistd.h>\n#include <stdlib.h>")
+            .write(toFile: helper, atomically: true, encoding: .utf8)
+        let found = try lint([handler, helper], configYAML: "").findings.filter { $0.rule == "signal-handler-safety" }
+        XCTAssertEqual(found.count, 1, "\(found)")
+        XCTAssertEqual(found.first?.path, helper)
+        XCTAssertEqual(found.first?.line, 3)
+        XCTAssertTrue(found.first?.message.contains("on_crash → helper_write → emit → malloc") == true, "\(found)")
+    }
+
+    /// An Objective-C method whose types do not resolve (no SDK) drops out of the AST; its
+    /// `sa_sigaction` store is still read from the tokens.
+    func testRegistrationInCodeTheASTLostIsFoundInTheTokens() throws {
+        let dir = try temporaryDirectory(self)
+        let file = dir.appendingPathComponent("monitor.m").path
+        try """
+        #include <signal.h>
+        #include <stdlib.h>
+        static void on_crash(int sig, siginfo_t *info, void *ctx) { free(malloc(1)); }
+        @implementation Monitor
+        - (BOOL)installWithError:(NSError **)error {
+            struct sigaction sa;
+            UnknownSDKType *unused = [UnknownSDKType new];
+            sa.sa_sigaction = &on_crash;
+            return sigaction(SIGSEGV, &sa, NULL) == 0;
+        }
+        @end
+        """.write(toFile: file, atomically: true, encoding: .utf8)
+        let found = try lint([file], configYAML: "").findings.filter { $0.rule == "signal-handler-safety" }
+        XCTAssertEqual(found.map(\.line), [3, 3], "\(found)")
+        XCTAssertTrue(found.allSatisfy { $0.message.contains("sigaction at monitor.m:8") }, "\(found)")
+    }
+
+    /// A C++ member defined in a project header inside a namespace opened by a macro, reached
+    /// from a handler in another file; implicit constructors are not calls to report.
+    func testMembersInMacroNamespacesOfHeadersAreFollowed() throws {
+        let dir = try temporaryDirectory(self)
+        let header = dir.appendingPathComponent("writer.hpp").path
+        let source = dir.appendingPathComponent("handler.cpp").path
+        try """
+        #include <cstdlib>
+        #define BEGIN_NS namespace seam { inline namespace v1 {
+        #define END_NS } }
+        BEGIN_NS
+        struct Scratch { char bytes[64]; };
+        template <typename T> class Writer {
+        public:
+            T *buffer() { return static_cast<T *>(std::malloc(sizeof(T))); }
+        };
+        END_NS
+        """.write(toFile: header, atomically: true, encoding: .utf8)
+        try """
+        #include <csignal>
+        #include "writer.hpp"
+        static void on_crash(int) {
+            static seam::Scratch scratch;
+            seam::Writer<seam::Scratch> writer;
+            (void)writer.buffer();
+        }
+        void install() { std::signal(SIGSEGV, on_crash); }
+        """.write(toFile: source, atomically: true, encoding: .utf8)
+        let found = try lint([header, source], configYAML: "").findings.filter { $0.rule == "signal-handler-safety" }
+        XCTAssertEqual(found.map { "\(($0.path as NSString).lastPathComponent):\($0.line)" }, ["writer.hpp:8"], "\(found)")
+        XCTAssertTrue(found.first?.message.contains("on_crash → seam::Writer::buffer → malloc") == true, "\(found)")
+    }
+
+    /// The crash library's own runtime must pass the rule (the gate the rule exists for).
+    func testTheCrashRuntimePassesTheRule() throws {
+        let runtime = packageRoot.appendingPathComponent("Sources/CrashRuntime")
+        let files = try FileCollector(excludes: [], baseDirectory: runtime.path).collect([runtime.path])
+        XCTAssertFalse(files.isEmpty)
+        let include = "-I" + runtime.appendingPathComponent("include").path
+        let result = try lint(files, configYAML: "clang-flags: ['\(include)']")
+        XCTAssertEqual(result.filesFailed, 0)
+        XCTAssertEqual(result.findings.filter { $0.rule == "signal-handler-safety" }.map(\.message), [])
+    }
+
+    /// Facts of project rules come back from the incremental cache and give the same findings.
+    func testFactsFromTheCacheGiveTheSameFindings() throws {
+        let config = try Configuration.load(path: fixtures.appendingPathComponent(".di-lint.yml").path)
+        let files = try FileCollector(excludes: [], baseDirectory: fixtures.path).collect([fixtures.appendingPathComponent("signal").path])
+        let cache = MemoryCache()
+        let first = Linter(configuration: config)
+        first.cache = cache
+        let cold = first.lint(files: files)
+        let second = Linter(configuration: config)
+        second.cache = cache
+        let warm = second.lint(files: files)
+        XCTAssertEqual(warm.filesCached, files.count)
+        XCTAssertEqual(warm.findings, cold.findings)
+        XCTAssertGreaterThan(cold.findings.filter { $0.rule == "signal-handler-safety" }.count, 5)
+    }
+
+    func testTheAsyncSignalSafeTable() {
+        for name in ["write", "memcpy", "strlen", "sigaction", "_exit", "clock_gettime", "syscall", "sigaltstack",
+                     "__atomic_load_n", "__sync_fetch_and_add", "__builtin_trap", "std::atomic::load", "__errno_location"] {
+            XCTAssertTrue(AsyncSignalSafeFunctions.isSafe(name, allow: []), name)
+        }
+        for name in ["malloc", "printf", "pthread_mutex_lock", "exit", "fork", "dladdr", "objc_msgSend"] {
+            XCTAssertFalse(AsyncSignalSafeFunctions.isSafe(name, allow: []), name)
+        }
+        XCTAssertTrue(AsyncSignalSafeFunctions.isSafe("ksmc_suspend", allow: ["ksmc_*"]))
+        XCTAssertTrue(AsyncSignalSafeFunctions.isSwiftMangled("$s4Main3fooyyF"))
+        XCTAssertFalse(AsyncSignalSafeFunctions.isSwiftMangled("s_main"))
+    }
+}
+
+/// An in-memory `OutcomeCache` keyed by path and content.
+final class MemoryCache: OutcomeCache, @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: [String: FileOutcome] = [:]
+
+    func outcome(path: String, content: [UInt8]) -> FileOutcome? {
+        lock.lock(); defer { lock.unlock() }
+        return stored[path + "#\(content.hashValue)"]
+    }
+
+    func store(_ outcome: FileOutcome, path: String, content: [UInt8]) {
+        lock.lock(); defer { lock.unlock() }
+        stored[path + "#\(content.hashValue)"] = outcome
+    }
+}
