@@ -6,7 +6,7 @@ import XCTest
 final class BridgeLifetimeTests: XCTestCase {
     func testBridgeLivesUntilIntegrationIsUninstalledAndReleased() throws {
         let dependencies = TestDependencies()
-        let directory = makeTemporaryDirectoryPath()
+        let directory = makeTemporaryDirectory()
         weak var weakBridge: CrashBridge?
         var integration: CrashIntegration<TestDependencies>? = try CrashIntegration(
             options: CrashIntegrationOptions(dumpDirectory: directory), dependencies: dependencies)
@@ -28,7 +28,7 @@ final class BridgeLifetimeTests: XCTestCase {
     func testReleasingAnInstalledIntegrationUninstallsAndFreesTheBridge() throws {
         weak var weakBridge: CrashBridge?
         var integration: CrashIntegration<TestDependencies>? = try CrashIntegration(
-            options: CrashIntegrationOptions(dumpDirectory: makeTemporaryDirectoryPath()),
+            options: CrashIntegrationOptions(dumpDirectory: makeTemporaryDirectory()),
             dependencies: TestDependencies())
         weakBridge = integration?.bridge
         XCTAssertEqual(seam_capture_is_installed(), 1)
@@ -57,12 +57,12 @@ final class BridgeLifetimeTests: XCTestCase {
 
     func testFailedInstallDoesNotLeakTheBridge() throws {
         let first = try CrashIntegration(
-            options: CrashIntegrationOptions(dumpDirectory: makeTemporaryDirectoryPath()),
+            options: CrashIntegrationOptions(dumpDirectory: makeTemporaryDirectory()),
             dependencies: TestDependencies())
         let dependencies = TestDependencies()
 
         XCTAssertThrowsError(try CrashIntegration(
-            options: CrashIntegrationOptions(dumpDirectory: makeTemporaryDirectoryPath()),
+            options: CrashIntegrationOptions(dumpDirectory: makeTemporaryDirectory()),
             dependencies: dependencies)) { error in
             XCTAssertTrue("\(error)".contains("another reporter is installed"), "\(error)")
         }

@@ -11,7 +11,7 @@ final class CFallbackTests: XCTestCase {
     override func setUp() {
         super.setUp()
         clock = TestDateProvider()
-        dumpDirectory = makeTemporaryDirectoryPath() + "/dumps"
+        dumpDirectory = makeTemporaryDirectory() + "/dumps"
         container = DependencyContainer()
         container.dateProvider = clock
         container.notificationCenter = FoundationNotificationCenter(center: NotificationCenter())
@@ -38,7 +38,7 @@ final class CFallbackTests: XCTestCase {
     }
 
     func testReporterWithoutBridgeInstallsThroughTheContainer() throws {
-        let stateDirectory = makeTemporaryDirectoryPath()
+        let stateDirectory = makeTemporaryDirectory()
         let reporter = try SeamCrashReporter(stateDirectory: stateDirectory)
         let installedAt = clock.date().timeIntervalSince1970
 

@@ -9,7 +9,7 @@ final class IntegrationOrderingTests: XCTestCase {
         let dependencies = TestDependencies()
         let reporter = RecordingCrashReporter(log: dependencies.log)
         dependencies.reporter = reporter
-        let options = CrashIntegrationOptions(dumpDirectory: makeTemporaryDirectoryPath())
+        let options = CrashIntegrationOptions(dumpDirectory: makeTemporaryDirectory())
 
         let integration = try CrashIntegration(options: options, dependencies: dependencies)
 
@@ -32,7 +32,7 @@ final class IntegrationOrderingTests: XCTestCase {
         defer { dependencies.notificationCenter.removeObserver(token) }
 
         let integration = try CrashIntegration(
-            options: CrashIntegrationOptions(dumpDirectory: makeTemporaryDirectoryPath()),
+            options: CrashIntegrationOptions(dumpDirectory: makeTemporaryDirectory()),
             dependencies: dependencies)
 
         let reporter = try XCTUnwrap(dependencies.madeReporter as? SeamCrashReporter)
@@ -49,7 +49,7 @@ final class IntegrationOrderingTests: XCTestCase {
 
     func testCReporterRefusesInstallWithoutBridgeOrContainer() throws {
         XCTAssertNil(seam_container_shared(), "no container may be registered here")
-        let reporter = try SeamCrashReporter(stateDirectory: makeTemporaryDirectoryPath())
+        let reporter = try SeamCrashReporter(stateDirectory: makeTemporaryDirectory())
 
         XCTAssertThrowsError(try reporter.install()) { error in
             XCTAssertTrue("\(error)".contains("no bridge set"), "\(error)")
@@ -61,7 +61,7 @@ final class IntegrationOrderingTests: XCTestCase {
     func testCReporterRefusesBridgeAfterInstall() throws {
         let dependencies = TestDependencies()
         let integration = try CrashIntegration(
-            options: CrashIntegrationOptions(dumpDirectory: makeTemporaryDirectoryPath()),
+            options: CrashIntegrationOptions(dumpDirectory: makeTemporaryDirectory()),
             dependencies: dependencies)
         let reporter = try XCTUnwrap(dependencies.madeReporter)
         let lease = integration.bridge.retainedCTable()
@@ -73,7 +73,7 @@ final class IntegrationOrderingTests: XCTestCase {
     }
 
     func testCReporterRefusesIncompleteBridge() throws {
-        let reporter = try SeamCrashReporter(stateDirectory: makeTemporaryDirectoryPath())
+        let reporter = try SeamCrashReporter(stateDirectory: makeTemporaryDirectory())
         XCTAssertThrowsError(try reporter.setBridge(seam_crash_bridge())) { error in
             XCTAssertTrue("\(error)".contains("function pointer is NULL"), "\(error)")
         }
@@ -81,7 +81,7 @@ final class IntegrationOrderingTests: XCTestCase {
 
     func testBadOptionsAreRejectedByName() {
         XCTAssertThrowsError(try CrashIntegration(
-            options: CrashIntegrationOptions(dumpDirectory: makeTemporaryDirectoryPath(),
+            options: CrashIntegrationOptions(dumpDirectory: makeTemporaryDirectory(),
                                              annotations: ["": "x"]),
             dependencies: TestDependencies())) { error in
             XCTAssertTrue("\(error)".contains("CrashIntegrationOptions.annotations"), "\(error)")

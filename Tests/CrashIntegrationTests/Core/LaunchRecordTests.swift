@@ -5,7 +5,7 @@ import XCTest
 /// What the C reporter concludes from the record the previous launch left behind.
 final class LaunchRecordTests: XCTestCase {
     func testUncleanPreviousLaunchIsACrash() throws {
-        let directory = makeTemporaryDirectoryPath()
+        let directory = makeTemporaryDirectory()
         writeLaunchRecord("clean_exit=0\nactive_before=100\nactive_since=1000\nlast_checkpoint=1030\n",
                           in: directory)
 
@@ -17,7 +17,7 @@ final class LaunchRecordTests: XCTestCase {
     }
 
     func testADumpWrittenAfterTheLastCheckpointDatesTheCrash() throws {
-        let directory = makeTemporaryDirectoryPath()
+        let directory = makeTemporaryDirectory()
         writeLaunchRecord("clean_exit=0\nactive_before=0\nactive_since=1000\nlast_checkpoint=1030\n",
                           in: directory)
         let dump = directory + "/pending.dump"
@@ -31,7 +31,7 @@ final class LaunchRecordTests: XCTestCase {
     }
 
     func testCleanPreviousLaunchCarriesItsActiveTime() throws {
-        let directory = makeTemporaryDirectoryPath()
+        let directory = makeTemporaryDirectory()
         writeLaunchRecord("clean_exit=1\nactive_before=42\nactive_since=0\nlast_checkpoint=1030\n",
                           in: directory)
 
@@ -42,7 +42,7 @@ final class LaunchRecordTests: XCTestCase {
     }
 
     func testCorruptRecordIsNamedAndNotFatal() throws {
-        let directory = makeTemporaryDirectoryPath()
+        let directory = makeTemporaryDirectory()
         writeLaunchRecord("clean_exit=0\nactive_before=banana\n", in: directory)
 
         let reporter = try SeamCrashReporter(stateDirectory: directory)
@@ -59,7 +59,7 @@ final class LaunchRecordTests: XCTestCase {
     }
 
     func testARunningLaunchLooksCrashedToTheNextOne() throws {
-        let directory = makeTemporaryDirectoryPath()
+        let directory = makeTemporaryDirectory()
         let dependencies = TestDependencies()
         let integration = try CrashIntegration(
             options: CrashIntegrationOptions(dumpDirectory: directory), dependencies: dependencies)

@@ -38,7 +38,7 @@ final class SessionHandlerTests: XCTestCase {
     }
 
     func testOpenSessionOfACrashedLaunchEndsAtNowMinusActiveDuration() throws {
-        let store = try SessionFileStore(directory: makeTemporaryDirectoryPath())
+        let store = try SessionFileStore(directory: makeTemporaryDirectory())
         let open = try openSession(startedSecondsAgo: 100, in: store)
 
         makeHandler(crashed: true, activeDuration: 30, store: store).start()
@@ -51,7 +51,7 @@ final class SessionHandlerTests: XCTestCase {
     }
 
     func testCrashTimeIsNeverBeforeTheSessionStarted() throws {
-        let store = try SessionFileStore(directory: makeTemporaryDirectoryPath())
+        let store = try SessionFileStore(directory: makeTemporaryDirectory())
         let open = try openSession(startedSecondsAgo: 10, in: store)
 
         makeHandler(crashed: true, activeDuration: 1_000, store: store).start()
@@ -60,7 +60,7 @@ final class SessionHandlerTests: XCTestCase {
     }
 
     func testOpenSessionWithoutACrashEndsAbnormal() throws {
-        let store = try SessionFileStore(directory: makeTemporaryDirectoryPath())
+        let store = try SessionFileStore(directory: makeTemporaryDirectory())
         _ = try openSession(startedSecondsAgo: 10, in: store)
 
         makeHandler(crashed: false, activeDuration: 5, store: store).start()
@@ -71,7 +71,7 @@ final class SessionHandlerTests: XCTestCase {
     }
 
     func testLifecycleNotificationsStartAndEndTheSession() throws {
-        let store = try SessionFileStore(directory: makeTemporaryDirectoryPath())
+        let store = try SessionFileStore(directory: makeTemporaryDirectory())
         let handler = makeHandler(crashed: false, activeDuration: 0, store: store)
         handler.start()
 
@@ -95,7 +95,7 @@ final class SessionHandlerTests: XCTestCase {
     }
 
     func testUnreadableOpenSessionIsKeptAsideAndReported() throws {
-        let directory = makeTemporaryDirectoryPath()
+        let directory = makeTemporaryDirectory()
         let store = try SessionFileStore(directory: directory)
         try Data("{not json".utf8).write(to: URL(fileURLWithPath: directory + "/current-session.json"))
 
@@ -110,7 +110,7 @@ final class SessionHandlerTests: XCTestCase {
     }
 
     func testIntegrationEndsTheCrashedLaunchsSessionOnTheNextLaunch() throws {
-        let directory = makeTemporaryDirectoryPath()
+        let directory = makeTemporaryDirectory()
         let first = TestDependencies()
         let crashed = try CrashIntegration(options: CrashIntegrationOptions(dumpDirectory: directory),
                                            dependencies: first)

@@ -80,7 +80,7 @@ final class TestDependencies: CrashIntegrationProvider {
 
 extension XCTestCase {
     /// A fresh directory removed after the test.
-    func makeTemporaryDirectoryPath() -> String {
+    func makeTemporaryDirectory() -> String {
         let url = FileManager.default.temporaryDirectory
             .appendingPathComponent("seam-core-tests-\(UUID().uuidString)")
         try! FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
