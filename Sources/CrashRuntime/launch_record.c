@@ -1,3 +1,5 @@
+#include <fcntl.h>
+#include <unistd.h>
 #include "launch_record.h"
 
 #include <dirent.h>
@@ -74,8 +76,11 @@ int seam_launch_record_write(const char *path, const seam_launch_record *record,
         snprintf(error, error_size, "launch record path too long: %s", path);
         return -1;
     }
-    FILE *file = fopen(temporary, "w");
+    // owner-only, like every file the crash library keeps
+    int fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    FILE *file = fd >= 0 ? fdopen(fd, "w") : NULL;
     if (!file) {
+        if (fd >= 0) close(fd);
         snprintf(error, error_size, "cannot write launch record %s: %s", temporary,
                  strerror(errno));
         return -1;

@@ -114,6 +114,11 @@ final class CrashMatrixTests: XCTestCase {
         assertOwnerOnly(store.reports, files: store.regularFiles(in: store.reports), file: file, line: line)
         let claimed = store.dumps.appendingPathComponent("claimed")
         assertOwnerOnly(claimed, files: store.regularFiles(in: claimed), file: file, line: line)
+        // the launch record and the session records are owner-only too
+        assertOwnerOnly(store.dumps, files: store.regularFiles(in: store.dumps), file: file, line: line)
+        let sessions = store.dumps.appendingPathComponent("sessions")
+        XCTAssertFalse(store.regularFiles(in: sessions).isEmpty, "session records exist", file: file, line: line)
+        assertOwnerOnly(sessions, files: store.regularFiles(in: sessions), file: file, line: line)
 
         let cleanRelaunch = try CrashDemoProcess.run(["--store", store.path, "launch"], backtracer: backtracer)
         XCTAssertTrue(cleanRelaunch.exitedCleanly, cleanRelaunch.summary, file: file, line: line)

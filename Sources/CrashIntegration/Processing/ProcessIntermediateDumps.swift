@@ -44,11 +44,6 @@ struct DumpProcessor {
     let claimed: URL
     let reports: URL
     let builder = ReportBuilder(symbolicator: Symbolicator())
-    private let encoder: JSONEncoder = {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return encoder
-    }()
 
     init(pending: URL, reports: URL) {
         self.pending = pending
@@ -56,13 +51,24 @@ struct DumpProcessor {
         self.reports = reports
     }
 
+    /// Dumps are finished in batches: each batch's reports are written to temporary files, made
+    /// durable with one file-system flush, renamed into place, and only then are the batch's dumps
+    /// deleted. The batch bound keeps the held dump locks (one descriptor each) well under limits.
+    static let batchSize = 64
+
     func run() throws -> DumpProcessingSummary {
         for directory in [pending, claimed, reports] { try DurableFile.makeDirectory(directory) }
         var summary = DumpProcessingSummary()
+        var batch: [(dump: LockedDump, name: String)] = []
+        func flushBatch() {
+            finish(batch, into: &summary)
+            batch.removeAll()
+        }
         // Dumps a processor claimed and then died on come first.
         for url in try dumps(in: claimed) {
             guard let dump = LockedDump(url) else { summary.skippedInUse.append(url); continue }
-            finish(dump, name: url.lastPathComponent, into: &summary)
+            batch.append((dump, url.lastPathComponent))
+            if batch.count == Self.batchSize { flushBatch() }
         }
         for url in try dumps(in: pending) {
             guard let dump = LockedDump(url) else { summary.skippedInUse.append(url); continue }
@@ -73,33 +79,61 @@ struct DumpProcessor {
             }
             let target = claimed.appendingPathComponent(url.lastPathComponent)
             guard rename(url.path, target.path) == 0 else { continue }   // another processor took it
-            finish(dump, name: url.lastPathComponent, into: &summary)
+            batch.append((dump, url.lastPathComponent))
+            if batch.count == Self.batchSize { flushBatch() }
         }
+        flushBatch()
         return summary
     }
 
-    /// Writes the report for a claimed dump, then deletes the dump.
-    private func finish(_ dump: LockedDump, name: String, into summary: inout DumpProcessingSummary) {
-        let claimedURL = claimed.appendingPathComponent(name)
-        let reportURL = reports.appendingPathComponent(reportName(for: name))
-        if !FileManager.default.fileExists(atPath: reportURL.path) && dump.size > 0 {
+    /// Writes the reports for claimed dumps, makes them durable, then deletes the dumps.
+    private func finish(_ batch: [(dump: LockedDump, name: String)], into summary: inout DumpProcessingSummary) {
+        guard !batch.isEmpty else { return }
+        var staged: [(claimed: URL, temporary: URL?, report: URL)] = []
+        for (dump, name) in batch {
+            let claimedURL = claimed.appendingPathComponent(name)
+            let reportURL = reports.appendingPathComponent(reportName(for: name))
+            if FileManager.default.fileExists(atPath: reportURL.path) || dump.size == 0 {
+                staged.append((claimedURL, nil, reportURL))   // report already written: only the dump is left
+                continue
+            }
             do {
                 let bytes = try dump.readAll(path: claimedURL.path)
                 let report = builder.report(for: IntermediateDump(bytes: bytes), fileName: name)
-                try DurableFile.write(try encoder.encode(report), to: reportURL)
-                summary.reports.append(reportURL)
+                let temporary = try DurableFile.writeTemporary(ReportJSON.data(report), for: reportURL, sync: false)
+                staged.append((claimedURL, temporary, reportURL))
             } catch let error as ProcessingError {
                 summary.failures.append(DumpProcessingFailure(dump: claimedURL, error: error))
-                return
             } catch {
                 summary.failures.append(DumpProcessingFailure(
                     dump: claimedURL, error: .cannotWrite(path: reportURL.path, reason: "\(error)")))
-                return
             }
         }
-        // No fsync needed here: if this unlink is lost, the next pass finds the report and
+        do {
+            try DurableFile.flush(fileSystemOf: reports)
+        } catch let error as ProcessingError {
+            // Nothing is durable: keep every dump, drop the temporaries; the next pass retries.
+            for s in staged { if let t = s.temporary { unlink(t.path) } }
+            for s in staged { summary.failures.append(DumpProcessingFailure(dump: s.claimed, error: error)) }
+            return
+        } catch {
+            return
+        }
+        var published: [URL] = []
+        for s in staged {
+            guard let temporary = s.temporary else { published.append(s.claimed); continue }
+            do {
+                try DurableFile.publish(temporary, as: s.report)
+                summary.reports.append(s.report)
+                published.append(s.claimed)
+            } catch let error as ProcessingError {
+                summary.failures.append(DumpProcessingFailure(dump: s.claimed, error: error))
+            } catch {}
+        }
+        DurableFile.syncDirectory(reports)
+        // No fsync needed after these: if an unlink is lost, the next pass finds the report and
         // only removes the dump.
-        unlink(claimedURL.path)
+        for claimedURL in published { unlink(claimedURL.path) }
     }
 
     private func reportName(for dumpName: String) -> String {

@@ -11,8 +11,8 @@ public final class SessionFileStore {
     public init(directory: String) throws {
         self.directory = URL(fileURLWithPath: directory)
         do {
-            try FileManager.default.createDirectory(at: self.directory,
-                                                    withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(at: self.directory, withIntermediateDirectories: true,
+                                                    attributes: [.posixPermissions: 0o700])
         } catch {
             throw CrashIntegrationError("cannot create session directory \(directory): \(error)")
         }
@@ -81,9 +81,11 @@ public final class SessionFileStore {
         }
     }
 
+    /// Writes owner-only (0600), like every file the crash library keeps.
     private func write(_ data: Data, to url: URL, options: Data.WritingOptions) throws {
         do {
             try data.write(to: url, options: options)
+            try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: url.path)
         } catch {
             throw CrashIntegrationError("cannot write \(url.path): \(error)")
         }
