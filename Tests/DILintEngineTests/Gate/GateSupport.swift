@@ -80,7 +80,7 @@ func sarifSchemaViolation(_ sarif: String, in directory: URL) throws -> String? 
     for e in errors[:5]: print("/".join(map(str, e.absolute_path)) + ": " + e.message)
     sys.exit(1 if errors else 0)
     """
-    let result = try runProcess("/usr/bin/env", ["python3", "-c", script, document.path, schema.path])
+    let result = try runProcess("/usr/bin/env", ["python3", "-c", script, document.path, schema.path], in: directory)
     if result.status == 0 { return nil }
     return "exit \(result.status): \(result.stdout)\(result.stderr)"
 }
