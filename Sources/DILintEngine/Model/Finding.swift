@@ -47,9 +47,14 @@ public struct ContainerAccess: Codable, Equatable, Sendable {
         self.kind = kind
     }
 
+    /// `Container.sharedInstance` or `container_shared()`: the accessor without the service.
+    public var accessorExpression: String {
+        accessor == container ? "\(container)()" : "\(container).\(accessor)"
+    }
+
     /// `Container.sharedInstance.crashReporter` or `container_shared()->service`.
     public var expression: String {
-        let base = accessor == container ? "\(container)()" : "\(container).\(accessor)"
+        let base = accessorExpression
         guard let service else { return base }
         return base + (accessor == container ? "->" : ".") + service
     }

@@ -11,7 +11,7 @@ struct ContainerAccessRule: FileRule {
     func findings(_ context: some AccessContext, severity: Severity) -> [Finding] {
         context.accesses.filter { $0.access.kind == .direct }.map { located in
             let a = located.access
-            var message = "direct access to container '\(a.container)\(a.accessor == a.container ? "()" : "." + a.accessor)'"
+            var message = "direct access to container '\(a.accessorExpression)'"
             if let service = a.service { message += " reaching service '\(service)'" }
             if let macro = a.viaMacro { message += " (through macro '\(macro)')" }
             message += "; inject the bridge instead"
@@ -32,7 +32,7 @@ struct ContainerFallbackRule: FileRule {
     func findings(_ context: some AccessContext, severity: Severity) -> [Finding] {
         context.accesses.filter { $0.access.kind == .fallback }.map { located in
             let a = located.access
-            var message = "fallback to container '\(a.container)\(a.accessor == a.container ? "()" : "." + a.accessor)'"
+            var message = "fallback to container '\(a.accessorExpression)'"
             if let service = a.service { message += " for service '\(service)'" }
             message += " when no bridge is set; remove it once every caller injects the bridge"
             return context.finding(rule: id, offset: located.offset, severity: severity, message: message, access: a)
