@@ -68,14 +68,14 @@ let package = Package(
         ),
         .testTarget(
             name: "DILintEngineTests",
-            dependencies: ["DILintEngine"],
+            dependencies: ["DILintEngine", "SeamTestSupport"],
             exclude: ["Fixtures"],
             swiftSettings: libclangSwiftFlags,
             linkerSettings: libclangLinkerFlags
         ),
         .testTarget(
             name: "DILintCLITests",
-            dependencies: ["di-lint"],
+            dependencies: ["di-lint", "SeamTestSupport"],
             swiftSettings: libclangSwiftFlags,
             linkerSettings: libclangLinkerFlags
         ),
@@ -120,7 +120,7 @@ let package = Package(
             name: "CrashIntegrationTests",
             dependencies: ["CrashIntegration", "CrashRuntime", "UploadProbe", "SeamTestSupport"]
         ),
-        // Test-only: the loopback HTTP server shared by the upload and crash-demo tests.
+        // Test-only: the loopback HTTP server and the temporary lint project shared by test targets.
         .target(
             name: "SeamTestSupport",
             path: "Tests/SeamTestSupport"

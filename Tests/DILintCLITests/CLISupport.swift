@@ -1,4 +1,5 @@
 import Foundation
+import SeamTestSupport
 import XCTest
 
 /// The package's root directory, found from this file's path.
@@ -37,44 +38,15 @@ final class CLIRunner {
     }
 
     static func run(_ arguments: [String], in directory: URL, binary: String = diLintBinary) throws -> Run {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: binary)
-        process.arguments = arguments
-        process.currentDirectoryURL = directory
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Run(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-                   stderr: String(decoding: errData, as: UTF8.self))
+        let result = try runProcess(binary, arguments, in: directory)
+        return Run(status: result.status, stdout: result.stdout, stderr: result.stderr)
     }
 }
 
-/// A temporary project directory with a `.di-lint.yml`, removed after the test.
-struct Project {
-    let root: URL
-    static let config = "containers: [Container.sharedInstance, container_shared()]\n"
+/// The shared temporary project, run through the built `di-lint` binary.
+typealias Project = TemporaryProject
 
-    init(_ test: XCTestCase, files: [String: String] = [:]) throws {
-        root = FileManager.default.temporaryDirectory.appendingPathComponent("di-lint-cli-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
-        let root = root
-        test.addTeardownBlock { try? FileManager.default.removeItem(at: root) }
-        try write(".di-lint.yml", Self.config)
-        for (path, text) in files { try write(path, text) }
-    }
-
-    func write(_ path: String, _ text: String) throws {
-        let url = root.appendingPathComponent(path)
-        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try Data(text.utf8).write(to: url)
-    }
-
-    func read(_ path: String) throws -> String { try String(contentsOf: root.appendingPathComponent(path), encoding: .utf8) }
-
+extension TemporaryProject {
     @discardableResult
     func run(_ arguments: String...) throws -> CLIRunner.Run { try CLIRunner.run(arguments, in: root) }
 

@@ -1,26 +1,12 @@
 import Foundation
+import SeamTestSupport
 import XCTest
 @testable import DILintEngine
 
-/// A temporary project: a directory with `.di-lint.yml` and source files, linted with real libclang.
-struct GateProject {
-    let root: URL
-    static let config = "containers: [Container.sharedInstance, container_shared()]\n"
+/// The shared temporary project, linted in-process with real libclang.
+typealias GateProject = TemporaryProject
 
-    init(_ test: XCTestCase, files: [String: String] = [:]) throws {
-        root = try temporaryDirectory(test)
-        try write(".di-lint.yml", Self.config)
-        for (path, text) in files { try write(path, text) }
-    }
-
-    func write(_ path: String, _ text: String) throws {
-        let url = root.appendingPathComponent(path)
-        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try Data(text.utf8).write(to: url)
-    }
-
-    func read(_ path: String) throws -> String { try String(contentsOf: root.appendingPathComponent(path), encoding: .utf8) }
-
+extension TemporaryProject {
     var configuration: Configuration { get throws { try Configuration.load(path: root.appendingPathComponent(".di-lint.yml").path) } }
 
     func files() throws -> [String] {
@@ -43,24 +29,6 @@ func objcSource(accesses: [String], padding: Int = 0, function: String = "f") ->
         + "void \(function)(void) {\n"
         + accesses.map { "    id x = \($0);\n" }.joined()
         + "}\n"
-}
-
-/// Runs a program and returns its exit status and standard output and error.
-@discardableResult
-func runProcess(_ executable: String, _ arguments: [String], in directory: URL? = nil,
-                input: Data? = nil) throws -> (status: Int32, stdout: String, stderr: String) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = arguments
-    if let directory { process.currentDirectoryURL = directory }
-    let out = Pipe(), err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    try process.run()
-    let outData = out.fileHandleForReading.readDataToEndOfFile()
-    let errData = err.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self))
 }
 
 /// Validates a SARIF document against the official 2.1.0 schema with Python's `jsonschema`

@@ -1,4 +1,5 @@
 import Foundation
+import SeamTestSupport
 import XCTest
 @testable import DILintEngine
 
