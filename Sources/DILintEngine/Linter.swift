@@ -22,7 +22,7 @@ public struct LintResult: Sendable {
 }
 
 /// What linting one file produced; cacheable, keyed by the file's content and the run's settings.
-public struct FileOutcome: Codable, Sendable {
+public struct FileOutcome: Equatable, Sendable {
     /// Findings of the file rules, before suppressions.
     var findings: [Finding] = []
     /// Every container and bridge access, whatever its kind.
@@ -38,8 +38,9 @@ public struct FileOutcome: Codable, Sendable {
 
 /// Stores file outcomes between runs (see `--cache`).
 public protocol OutcomeCache: AnyObject, Sendable {
-    /// The outcome stored for this file content, if any.
-    func outcome(path: String, content: [UInt8]) -> FileOutcome?
+    /// The outcome stored for the file's current content, if any. `content` reads the file; a cache
+    /// that can tell from the file's stat data that it is unchanged need not call it.
+    func outcome(path: String, content: () -> [UInt8]?) -> FileOutcome?
     func store(_ outcome: FileOutcome, path: String, content: [UInt8])
 }
 
@@ -101,7 +102,7 @@ public final class Linter: @unchecked Sendable {
         }
         return LintResult(findings: findings.sorted(by: Finding.ordered),
                           filesChecked: files.count,
-                          filesParsed: outcomes.filter(\.parsed).count,
+                          filesParsed: outcomes.filter { $0.parsed && !$0.fromCache }.count,
                           filesFailed: outcomes.filter(\.failed).count,
                           filesCached: outcomes.filter(\.fromCache).count,
                           accesses: outcomes.flatMap(\.accesses),
@@ -125,12 +126,16 @@ public final class Linter: @unchecked Sendable {
         if Int(st.st_size) > configuration.maxFileSize {
             return failure(path, "it is \(st.st_size) bytes, over the \(configuration.maxFileSize)-byte limit (max-file-size)")
         }
-        guard let data = FileManager.default.contents(atPath: path) else { return failure(path, "cannot read it") }
-        let bytes = [UInt8](data)
-        if var cached = cache?.outcome(path: path, content: bytes) {
+        var content: [UInt8]?
+        func read() -> [UInt8]? {
+            if content == nil { content = readFileBytes(path) }
+            return content
+        }
+        if var cached = cache?.outcome(path: path, content: read) {
             cached.fromCache = true
             return cached
         }
+        guard let bytes = read() else { return failure(path, "cannot read it (\(String(cString: strerror(errno))))") }
         let result = lint(path: path, bytes: bytes, parser: &parser)
         if !result.failed { cache?.store(result, path: path, content: bytes) }
         return result
@@ -159,8 +164,7 @@ public final class Linter: @unchecked Sendable {
         let buffer = SourceBuffer(bytes: bytes)
         let isHeader = ["h", "hh", "hpp"].contains((path as NSString).pathExtension)
         var arguments = language.clangArguments(isHeader: isHeader)
-        let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
-        let database = compileArguments[absolute]
+        let database = compileArguments[FileCollector.normalized(path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path)]
         if let database {
             arguments = database + (language == .objectiveC || language == .objectiveCxx ? ["-fobjc-runtime=gnustep-2.0"] : [])
         }
@@ -213,7 +217,7 @@ public final class Linter: @unchecked Sendable {
                 kept.append(f)
             }
             if !s.used {
-                let unknown = (s.rules ?? []).filter { RuleCatalog.shared.rule($0) == nil }.sorted()
+                let unknown = (s.rules ?? []).filter { RuleCatalog.indexEntry($0) == nil }.sorted()
                 let why = unknown.isEmpty ? "suppresses no finding" : "names unknown rule '\(unknown.joined(separator: "', '"))'"
                 if let f = at(s.line, s.column, rule: EngineRuleID.unusedSuppression, "unused suppression of \(rules): it \(why)") {
                     kept.append(f)

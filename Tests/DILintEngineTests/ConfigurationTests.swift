@@ -75,6 +75,22 @@ final class ConfigurationTests: XCTestCase {
         XCTAssertFalse(Glob.matches("Test?.m", "Test/.m"))
     }
 
+    func testRelativePaths() {
+        let cwd = FileManager.default.currentDirectoryPath
+        XCTAssertEqual(FileCollector.relative("/repo/./src/../src//a.m", to: "/repo/"), "src/a.m")
+        XCTAssertEqual(FileCollector.relative("/repo/src/a.m", to: "/repo/src/.."), "src/a.m")
+        XCTAssertEqual(FileCollector.relative("/repository/a.m", to: "/repo"), "/repository/a.m", "a name sharing the prefix is not below it")
+        XCTAssertEqual(FileCollector.relative("/elsewhere/a.m", to: "/repo"), "/elsewhere/a.m")
+        XCTAssertEqual(FileCollector.relative("./x/y.c", to: cwd), "x/y.c")
+        XCTAssertEqual(FileCollector.relative("./x/y.c", to: "/nowhere"), "x/y.c")
+        XCTAssertEqual(FileCollector.relative("/a.m", to: "/"), "a.m")
+        XCTAssertEqual(FileCollector.normalized("/a/../../b/./c/"), "/b/c")
+        // Compilation databases key files by Foundation's standardized path; lookups use `normalized`.
+        for path in ["/repo/src/a.m", "/repo/./src/../src/a.m", "/repo//src/a.m", "/repo/src/", "/repo/a b/ü.m"] {
+            XCTAssertEqual(FileCollector.normalized(path), URL(fileURLWithPath: path).standardizedFileURL.path, path)
+        }
+    }
+
     func testFileCollectionSkipsBuildHiddenAndExcluded() throws {
         let dir = try temporaryDirectory(self)
         for path in ["src/a.m", "src/b.h", "src/c.swift.txt", ".hidden/d.m", ".build/e.c", "src/Vendor/f.c", "src/g.cpp", "src/README.md"] {

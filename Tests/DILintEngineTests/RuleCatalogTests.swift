@@ -14,6 +14,12 @@ final class RuleCatalogTests: XCTestCase {
         }
     }
 
+    func testTheGeneratedIndexAgreesWithTheRuleFiles() {
+        let parsed = RuleCatalog.shared.rules.map { RuleIndexEntry(id: $0.id, defaultSeverity: $0.defaultSeverity, options: $0.options.map(\.name)) }
+        XCTAssertEqual(EmbeddedRules.index.sorted { $0.id < $1.id }, parsed, "run scripts/generate-rule-catalog")
+        XCTAssertEqual(RuleCatalog.knownIDs, RuleCatalog.shared.ids)
+    }
+
     func testEveryCatalogRuleIsImplementedAndEveryImplementationDocumented() {
         let implemented = Set(fileRules.map(\.id) + swiftFileRules.map(\.id) + projectRules.map(\.id) + [EngineRuleID.parseFailure, EngineRuleID.suppressionWithoutReason, EngineRuleID.unusedSuppression])
         XCTAssertEqual(Set(RuleCatalog.shared.ids), implemented)

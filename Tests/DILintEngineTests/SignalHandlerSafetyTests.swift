@@ -149,7 +149,8 @@ final class MemoryCache: OutcomeCache, @unchecked Sendable {
     private let lock = NSLock()
     private var stored: [String: FileOutcome] = [:]
 
-    func outcome(path: String, content: [UInt8]) -> FileOutcome? {
+    func outcome(path: String, content: () -> [UInt8]?) -> FileOutcome? {
+        guard let content = content() else { return nil }
         lock.lock(); defer { lock.unlock() }
         return stored[path + "#\(content.hashValue)"]
     }

@@ -63,13 +63,15 @@ final class DigestIndex: @unchecked Sendable {
         return (String(decoding: fields[8], as: UTF8.self), (stamp, String(decoding: fields[0], as: UTF8.self)))
     }
 
-    /// The SHA-256 of `content`, which was just read from `path`.
-    func digest(path: String, content: [UInt8]) -> String {
+    /// The SHA-256 of the file at `path`. When its stat data matches what the index remembers, the
+    /// remembered digest, without calling `content`; otherwise `content()` hashed (nil if unreadable).
+    func digest(path: String, content: () -> [UInt8]?) -> String? {
         let stamp = Stamp(path: path)
         lock.lock()
         let known = entries[path]
         lock.unlock()
-        if let stamp, let known, known.stamp == stamp, Int64(content.count) == stamp.size { return known.digest }
+        if let stamp, let known, known.stamp == stamp { return known.digest }
+        guard let content = content() else { return nil }
         let digest = content.withUnsafeBytes { bytes -> String in
             var hasher = SHA256()
             hasher.update(bytes)

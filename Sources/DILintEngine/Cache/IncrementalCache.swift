@@ -5,12 +5,13 @@ import Foundation
 ///
 /// The key hashes the file's content, its path, the run's settings (the whole configuration, the
 /// file's compile arguments, `parseEveryFile`), di-lint's version and build id, and libclang's
-/// version. Entries (`BinaryCoding`) are written to a temporary file and renamed into place, so a reader never sees
+/// version. Entries (`CacheEntryCodec`) are written to a temporary file and renamed into place, so a reader never sees
 /// half an entry; an entry that does not decode is treated as missing and overwritten. Content
 /// digests are remembered with the files' stat data (`DigestIndex`), so unchanged files are not
 /// hashed again. Nothing is ever deleted: remove the directory to reclaim the space.
 public final class IncrementalCache: OutcomeCache, @unchecked Sendable {
     public let directory: URL
+    private let directoryPath: String
     /// Digest of everything but the file: versions, build, configuration.
     private let settings: String
     private let compileArguments: [String: [String]]
@@ -20,13 +21,16 @@ public final class IncrementalCache: OutcomeCache, @unchecked Sendable {
     private var pendingKeys: [String: String] = [:]
     private let lock = NSLock()
 
+    private static let noArguments = CanonicalDescription.of([String]())
+
     /// Layout version of the directory; bump it when the entry format changes.
-    static let layout = "v1"
+    static let layout = "v2"
 
     /// Creates the directory if needed; throws when it cannot be created.
     public init(directory: String, configuration: Configuration, compileArguments: [String: [String]] = [:],
                 parseEveryFile: Bool = false) throws {
         self.directory = URL(fileURLWithPath: directory).appendingPathComponent(Self.layout)
+        directoryPath = self.directory.path
         self.compileArguments = compileArguments
         settings = SHA256.hex([DILintVersion.current, BuildIdentity.executable, BuildIdentity.libclangVersion,
                                CanonicalDescription.of(configuration), "parseEveryFile=\(parseEveryFile)"].joined(separator: "\n"))
@@ -38,24 +42,26 @@ public final class IncrementalCache: OutcomeCache, @unchecked Sendable {
         digests = DigestIndex(file: self.directory.appendingPathComponent("digests.tsv"))
     }
 
-    func key(path: String, content: [UInt8]) -> String {
+    func key(path: String, content: () -> [UInt8]?) -> String? {
         // The path as given and as an absolute one: findings carry the first (relative to the
         // working directory), the second tells files of the same relative name apart.
         let absolute = path.hasPrefix("/") ? path : workingDirectory + "/" + path
-        var arguments: [String] = []
-        if !compileArguments.isEmpty { arguments = compileArguments[URL(fileURLWithPath: absolute).standardizedFileURL.path] ?? [] }
-        let parts = [settings, path, absolute, CanonicalDescription.of(arguments), digests.digest(path: absolute, content: content)]
-        return SHA256.hex(parts.joined(separator: "\0"))
+        var arguments = Self.noArguments
+        if !compileArguments.isEmpty {
+            arguments = CanonicalDescription.of(compileArguments[FileCollector.normalized(absolute)] ?? [String]())
+        }
+        guard let digest = digests.digest(path: absolute, content: content) else { return nil }
+        return SHA256.hex([settings, path, absolute, arguments, digest].joined(separator: "\0"))
     }
 
-    private func entryURL(_ key: String) -> URL {
-        directory.appendingPathComponent(String(key.prefix(2))).appendingPathComponent(key + ".bin")
+    private func entryPath(_ key: String) -> (folder: String, file: String) {
+        let folder = directoryPath + "/" + key.prefix(2)
+        return (folder, folder + "/" + key + ".bin")
     }
 
-    public func outcome(path: String, content: [UInt8]) -> FileOutcome? {
-        let key = key(path: path, content: content)
-        if let data = FileManager.default.contents(atPath: entryURL(key).path),
-           let outcome = try? BinaryCoding.decode(FileOutcome.self, from: [UInt8](data)) {
+    public func outcome(path: String, content: () -> [UInt8]?) -> FileOutcome? {
+        guard let key = key(path: path, content: content) else { return nil }
+        if let bytes = readFileBytes(entryPath(key).file), let outcome = try? CacheEntryCodec.decode(bytes) {
             return outcome
         }
         lock.lock()
@@ -70,12 +76,14 @@ public final class IncrementalCache: OutcomeCache, @unchecked Sendable {
         lock.lock()
         let pending = pendingKeys.removeValue(forKey: path)
         lock.unlock()
-        guard let data = try? BinaryCoding.encode(outcome) else { return }
-        let url = entryURL(pending ?? key(path: path, content: content))
-        if !writeAtomically(Data(data), to: url) {
+        guard let key = pending ?? key(path: path, content: { content }) else { return }
+        let data = Data(CacheEntryCodec.encode(outcome))
+        let (folder, file) = entryPath(key)
+        let url = URL(fileURLWithPath: file)
+        if !writeAtomically(data, to: url) {
             // The fan-out folder is made on first use (a plain mkdir: its parent exists).
-            mkdir(url.deletingLastPathComponent().path, 0o755)
-            writeAtomically(Data(data), to: url)
+            mkdir(folder, 0o755)
+            writeAtomically(data, to: url)
         }
     }
 

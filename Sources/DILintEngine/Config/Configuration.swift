@@ -127,8 +127,8 @@ public struct Configuration: Sendable {
         if let rules = root["rules"] {
             guard let map = rules as? [String: Any] else { throw ConfigError.invalid("rules must be a mapping of rule id to settings") }
             for (id, value) in map {
-                guard RuleCatalog.shared.rule(id) != nil else {
-                    throw ConfigError.invalid("rules: unknown rule '\(id)' (known: \(RuleCatalog.shared.ids.joined(separator: ", ")))")
+                guard RuleCatalog.indexEntry(id) != nil else {
+                    throw ConfigError.invalid("rules: unknown rule '\(id)' (known: \(RuleCatalog.knownIDs.joined(separator: ", ")))")
                 }
                 config.rules[id] = try ruleSettings(id: id, value)
             }
@@ -157,7 +157,7 @@ public struct Configuration: Sendable {
                 guard let b = v as? Bool else { throw ConfigError.invalid("rules.\(id).enabled must be true or false") }
                 settings.enabled = b
             default:
-                guard let rule = RuleCatalog.shared.rule(id), rule.options.contains(where: { $0.name == key }) else {
+                guard let rule = RuleCatalog.indexEntry(id), rule.options.contains(key) else {
                     throw ConfigError.invalid("rules.\(id): unknown option '\(key)'")
                 }
                 if let list = v as? [Any] {
@@ -193,6 +193,6 @@ public struct Configuration: Sendable {
             }
         }
         if settings?.enabled == false { return nil }
-        return settings?.severity ?? RuleCatalog.shared.rule(ruleID)?.defaultSeverity ?? .warning
+        return settings?.severity ?? RuleCatalog.indexEntry(ruleID)?.defaultSeverity ?? .warning
     }
 }

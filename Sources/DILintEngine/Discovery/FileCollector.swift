@@ -57,18 +57,34 @@ public struct FileCollector {
     }
 
     func isExcluded(_ path: String) -> Bool {
+        guard !excludes.isEmpty else { return false }
         let relative = Self.relative(path, to: baseDirectory)
-        let name = (path as NSString).lastPathComponent
+        let name = path.split(separator: "/").last.map(String.init) ?? path
         return excludes.contains { Glob.matches($0, relative) || Glob.matches($0, name) || Glob.matches($0, path) }
     }
 
     /// `path` relative to `base` when it lies below it, else as given (without a leading `./`).
+    /// Both are made absolute and normalized lexically (`.` and `..` resolved, symlinks not).
     public static func relative(_ path: String, to base: String) -> String {
-        let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
-        let standard = URL(fileURLWithPath: absolute).standardizedFileURL.path
-        let prefix = URL(fileURLWithPath: base).standardizedFileURL.path + "/"
+        let cwd = FileManager.default.currentDirectoryPath
+        let standard = normalized(path.hasPrefix("/") ? path : cwd + "/" + path)
+        let root = normalized(base.hasPrefix("/") ? base : cwd + "/" + base)
+        let prefix = root == "/" ? root : root + "/"
         if standard.hasPrefix(prefix) { return String(standard.dropFirst(prefix.count)) }
         return path.hasPrefix("./") ? String(path.dropFirst(2)) : path
+    }
+
+    /// An absolute path with empty and `.` components dropped and `..` applied to the one before.
+    static func normalized(_ absolute: String) -> String {
+        var parts: [Substring] = []
+        for part in absolute.split(separator: "/", omittingEmptySubsequences: true) {
+            switch part {
+            case ".": continue
+            case "..": _ = parts.popLast()
+            default: parts.append(part)
+            }
+        }
+        return "/" + parts.joined(separator: "/")
     }
 }
 

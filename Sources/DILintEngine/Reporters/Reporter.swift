@@ -27,6 +27,7 @@ public struct TextReporter: Reporter {
         if count > 0 { parts.append("(\(result.errorCount) error\(result.errorCount == 1 ? "" : "s"), \(result.warningCount) warning\(result.warningCount == 1 ? "" : "s"))") }
         parts.append("in \(result.filesChecked) file\(result.filesChecked == 1 ? "" : "s")")
         var extra = ["\(result.filesParsed) parsed"]
+        if result.filesCached > 0 { extra.append("\(result.filesCached) from the cache") }
         if result.filesFailed > 0 { extra.append("\(result.filesFailed) not linted") }
         parts.append("(\(extra.joined(separator: ", ")))")
         parts.append(String(format: "in %.2f s", result.seconds))

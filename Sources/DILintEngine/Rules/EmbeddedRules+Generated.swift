@@ -871,4 +871,21 @@ non-triggering:
 
 """#),
     ]
+
+    /// Id, default severity and option names of each rule, as the files say.
+    static let index: [RuleIndexEntry] = [
+        RuleIndexEntry(id: "bridge-injected-after-install", defaultSeverity: .error, options: []),
+        RuleIndexEntry(id: "bridge-singleton", defaultSeverity: .error, options: []),
+        RuleIndexEntry(id: "bridge-weak-reference", defaultSeverity: .error, options: []),
+        RuleIndexEntry(id: "container-access-in-initializer", defaultSeverity: .warning, options: []),
+        RuleIndexEntry(id: "container-access", defaultSeverity: .error, options: ["swift-helper-types"]),
+        RuleIndexEntry(id: "container-fallback", defaultSeverity: .warning, options: []),
+        RuleIndexEntry(id: "parse-failure", defaultSeverity: .error, options: []),
+        RuleIndexEntry(id: "signal-handler-safety", defaultSeverity: .error, options: ["handlers", "allow"]),
+        RuleIndexEntry(id: "suppression-without-reason", defaultSeverity: .warning, options: []),
+        RuleIndexEntry(id: "swift-bridge-property-injection", defaultSeverity: .warning, options: []),
+        RuleIndexEntry(id: "swift-lazy-container-access", defaultSeverity: .warning, options: []),
+        RuleIndexEntry(id: "swift-mixed-injection", defaultSeverity: .warning, options: []),
+        RuleIndexEntry(id: "unused-suppression", defaultSeverity: .warning, options: []),
+    ]
 }

@@ -85,4 +85,20 @@ public struct RuleCatalog: Sendable {
     public var ids: [String] { rules.map(\.id) }
 
     public func rule(_ id: String) -> RuleDescription? { rules.first { $0.id == id } }
+
+    /// What a run needs of a rule (default severity, option names) without parsing the rule
+    /// files: an index generated beside the embedded files. `RuleCatalogTests` checks it.
+    static func indexEntry(_ id: String) -> RuleIndexEntry? { indexByID[id] }
+
+    /// The ids of the embedded rules, sorted, from the index.
+    static var knownIDs: [String] { EmbeddedRules.index.map(\.id).sorted() }
+
+    private static let indexByID = Dictionary(uniqueKeysWithValues: EmbeddedRules.index.map { ($0.id, $0) })
+}
+
+/// A rule's id, default severity and option names (see `RuleCatalog.indexEntry`).
+struct RuleIndexEntry: Equatable, Sendable {
+    var id: String
+    var defaultSeverity: Severity
+    var options: [String]
 }

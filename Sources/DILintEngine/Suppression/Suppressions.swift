@@ -5,8 +5,8 @@
 ///     // di-lint:disable RULE[,RULE] -- reason   …   // di-lint:enable RULE
 ///
 /// No rule list (or `all`) means every rule. A reason after ` -- ` is required.
-struct Suppression: Codable {
-    enum Scope: String, Codable { case nextLine, sameLine, block }
+struct Suppression: Equatable {
+    enum Scope: String { case nextLine, sameLine, block }
     var scope: Scope
     /// nil means every rule.
     var rules: Set<String>?
@@ -17,13 +17,18 @@ struct Suppression: Codable {
     var used = false
 }
 
-struct Suppressions: Codable {
-    struct Malformed: Codable { var line: Int; var column: Int; var problem: String }
+struct Suppressions: Equatable {
+    struct Malformed: Equatable { var line: Int; var column: Int; var problem: String }
     private(set) var directives: [Suppression] = []
     /// Directives that could not be understood, with why.
     private(set) var malformed: [Malformed] = []
 
     init() {}
+
+    init(directives: [Suppression], malformed: [Malformed]) {
+        self.directives = directives
+        self.malformed = malformed
+    }
 
     /// `di-lint:` markers that annotate code for a rule rather than suppress findings.
     static let annotations: Set<String> = ["signal-handler"]

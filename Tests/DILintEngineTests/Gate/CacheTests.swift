@@ -72,7 +72,7 @@ final class CacheTests: XCTestCase {
         try FileManager.default.setAttributes([.modificationDate: old], ofItemAtPath: file.path)
         let indexFile = directory.appendingPathComponent("digests.tsv")
         let index = DigestIndex(file: indexFile)
-        XCTAssertEqual(index.digest(path: file.path, content: Array("one".utf8)), SHA256.hex("one"))
+        XCTAssertEqual(index.digest(path: file.path, content: { Array("one".utf8) }), SHA256.hex("one"))
         index.save()
         // The ctime is new (setAttributes changed it), so nothing may be remembered yet.
         let remembered = (try? String(contentsOf: indexFile, encoding: .utf8)) ?? ""
@@ -82,10 +82,14 @@ final class CacheTests: XCTestCase {
         let stamp = try XCTUnwrap(DigestIndex.Stamp(path: file.path))
         let line = ([String(repeating: "0", count: 64)] + stamp.fields + [file.path]).joined(separator: "\t")
         try Data((line + "\n").utf8).write(to: indexFile)
-        XCTAssertEqual(DigestIndex(file: indexFile).digest(path: file.path, content: Array("one".utf8)), String(repeating: "0", count: 64),
-                       "a matching stamp is trusted")
+        var read = false
+        XCTAssertEqual(DigestIndex(file: indexFile).digest(path: file.path, content: { read = true; return Array("one".utf8) }),
+                       String(repeating: "0", count: 64), "a matching stamp is trusted")
+        XCTAssertFalse(read, "a file whose stamp matches is not read")
         try Data("two".utf8).write(to: file)
-        XCTAssertEqual(DigestIndex(file: indexFile).digest(path: file.path, content: Array("two".utf8)), SHA256.hex("two"))
+        XCTAssertEqual(DigestIndex(file: indexFile).digest(path: file.path, content: { read = true; return Array("two".utf8) }), SHA256.hex("two"))
+        XCTAssertTrue(read)
+        XCTAssertNil(DigestIndex(file: indexFile).digest(path: file.path + ".gone", content: { nil }), "an unreadable file has no digest")
     }
 
     func testCanonicalDescriptionIgnoresDictionaryOrder() {
