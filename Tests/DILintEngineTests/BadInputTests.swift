@@ -34,6 +34,20 @@ final class BadInputTests: XCTestCase {
         XCTAssertEqual(accesses.first { $0.path == latin1.path }?.line, 2)
     }
 
+    func testFilesAreReadWhole() throws {
+        let dir = try temporaryDirectory(self)
+        let empty = dir.appendingPathComponent("empty.m"), big = dir.appendingPathComponent("big.m")
+        try Data().write(to: empty)
+        let content = (0..<70_000).map { UInt8(truncatingIfNeeded: $0 * 31) }
+        try Data(content).write(to: big)
+        XCTAssertEqual(readFileBytes(empty.path), [])
+        XCTAssertEqual(readFileBytes(big.path), content)
+        // /proc files report size 0 but have content: read to the end, not to the size.
+        XCTAssertEqual(readFileBytes("/proc/self/status").map { String(decoding: $0, as: UTF8.self).hasPrefix("Name:") }, true)
+        XCTAssertNil(readFileBytes(dir.appendingPathComponent("missing.m").path))
+        XCTAssertNil(readFileBytes(dir.path), "a directory is not a file")
+    }
+
     func testMissingHeadersAreNotFailures() throws {
         let dir = try temporaryDirectory(self)
         let file = dir.appendingPathComponent("headerless.m")

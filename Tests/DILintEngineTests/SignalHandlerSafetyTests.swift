@@ -149,6 +149,11 @@ final class MemoryCache: OutcomeCache, @unchecked Sendable {
     private let lock = NSLock()
     private var stored: [String: FileOutcome] = [:]
 
+    var outcomes: [FileOutcome] {
+        lock.lock(); defer { lock.unlock() }
+        return Array(stored.values)
+    }
+
     func outcome(path: String, content: () -> [UInt8]?) -> FileOutcome? {
         guard let content = content() else { return nil }
         lock.lock(); defer { lock.unlock() }

@@ -1,7 +1,7 @@
 /// What one file says about functions and the calls between them. Extracted on the worker
 /// threads, encoded into the file's cacheable outcome, and joined into a project-wide
 /// `CallGraph` once every file is in.
-struct CallGraphFacts: Codable, Equatable {
+struct CallGraphFacts: Equatable {
     /// Function definitions in this file.
     var functions: [FunctionFact] = []
     /// Values stored into function-pointer slots (variables, fields, array elements).
@@ -15,7 +15,7 @@ struct CallGraphFacts: Codable, Equatable {
 }
 
 /// A function or a function-pointer slot: clang's USR (unique across files) and a readable name.
-struct Symbol: Codable, Hashable, Comparable {
+struct Symbol: Hashable, Comparable {
     var usr: String
     /// Qualified for C++ (`seam::Writer::put`), plain for C.
     var name: String
@@ -24,21 +24,21 @@ struct Symbol: Codable, Hashable, Comparable {
 }
 
 /// A place in a file, with its line's text (findings carry it for stable fingerprints).
-struct SitePosition: Codable, Equatable {
+struct SitePosition: Equatable {
     var line: Int
     var column: Int
     var snippet: String
 }
 
-struct FunctionFact: Codable, Equatable {
+struct FunctionFact: Equatable {
     var symbol: Symbol
     var position: SitePosition
     var sites: [CallSite]
 }
 
 /// Something a function body does that crash-time analysis cares about.
-struct CallSite: Codable, Equatable {
-    enum Kind: String, Codable {
+struct CallSite: Equatable {
+    enum Kind: String {
         /// A call to a named function (`target`).
         case call
         /// A call through the function-pointer slot `target`.
@@ -55,7 +55,7 @@ struct CallSite: Codable, Equatable {
     }
 
     /// What the extractor knew about a called function from its declaration.
-    enum CalleeTrait: String, Codable {
+    enum CalleeTrait: String {
         /// Implemented in Swift: `external_source_symbol(language="Swift")`, `swift_name`, a Swift-mangled name or asm label.
         case swift
         /// A C inline helper defined in a system header (byte swaps, fortify wrappers): not followed.
@@ -71,13 +71,13 @@ struct CallSite: Codable, Equatable {
 
 /// `slot = value`: `value` is the function stored, or nil for anything the analysis cannot see
 /// through (another pointer, a parameter, the slot's address handed out). Null stores are dropped.
-struct PointerStore: Codable, Equatable {
+struct PointerStore: Equatable {
     var slot: Symbol
     var value: Symbol?
 }
 
-struct HandlerRegistration: Codable, Equatable {
-    enum Mechanism: String, Codable {
+struct HandlerRegistration: Equatable {
+    enum Mechanism: String {
         case sigaction
         case signal
         case terminate = "std::set_terminate"

@@ -33,8 +33,7 @@ final class DigestIndex: @unchecked Sendable {
 
     init(file: URL) {
         self.file = file
-        guard let data = FileManager.default.contents(atPath: file.path) else { return }
-        let bytes = [UInt8](data)
+        guard let bytes = readFileBytes(file.path) else { return }
         var start = 0
         while start < bytes.count {
             let end = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) ?? bytes.count

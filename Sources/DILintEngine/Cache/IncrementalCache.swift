@@ -24,7 +24,7 @@ public final class IncrementalCache: OutcomeCache, @unchecked Sendable {
     private static let noArguments = CanonicalDescription.of([String]())
 
     /// Layout version of the directory; bump it when the entry format changes.
-    static let layout = "v2"
+    static let layout = "v3"
 
     /// Creates the directory if needed; throws when it cannot be created.
     public init(directory: String, configuration: Configuration, compileArguments: [String: [String]] = [:],

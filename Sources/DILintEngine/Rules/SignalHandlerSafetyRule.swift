@@ -10,12 +10,12 @@ struct SignalHandlerSafetyRule: ProjectRule {
     func collect(_ context: FileContext) -> Data? {
         let facts = CallGraphExtractor(file: context.file, accesses: context.accesses,
                                        bridgeNames: context.configuration.bridgeNames).extract()
-        return try? JSONEncoder().encode(facts)
+        return facts.encoded
     }
 
     func finish(facts: [(path: String, facts: Data)], configuration: Configuration, severity: Severity) -> [Finding] {
         let decoded = facts.compactMap { item in
-            (try? JSONDecoder().decode(CallGraphFacts.self, from: item.facts)).map { (path: item.path, facts: $0) }
+            (try? CallGraphFacts(encoded: item.facts)).map { (path: item.path, facts: $0) }
         }
         let options = configuration.rules[id]?.options ?? [:]
         func list(_ key: String) -> [String] {
@@ -207,6 +207,6 @@ extension SignalHandlerSafetyRule: SwiftFactsCollector {
         let exports = Exports()
         exports.walk(context.tree)
         guard !exports.names.isEmpty else { return nil }
-        return try? JSONEncoder().encode(CallGraphFacts(swiftExports: exports.names))
+        return CallGraphFacts(swiftExports: exports.names).encoded
     }
 }

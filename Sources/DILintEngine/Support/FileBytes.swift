@@ -11,8 +11,17 @@ func readFileBytes(_ path: String) -> [UInt8]? {
     var bytes = [UInt8](repeating: 0, count: max(Int(st.st_size), 0))
     var filled = 0
     while true {
-        if filled == bytes.count { bytes.append(contentsOf: repeatElement(0, count: 64 << 10)) } // grew, or size unknown
-        let n = bytes[filled...].withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        let n: Int
+        if filled < bytes.count {
+            n = bytes[filled...].withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        } else {
+            // All the bytes stat promised are in: confirm the end (or take what the file grew by).
+            n = withUnsafeTemporaryAllocation(byteCount: 4096, alignment: 1) { more in
+                let n = read(fd, more.baseAddress, more.count)
+                if n > 0 { bytes.append(contentsOf: more[..<n]) }
+                return n
+            }
+        }
         if n < 0 && errno == EINTR { continue }
         guard n >= 0 else { return nil }
         if n == 0 { break }

@@ -98,6 +98,21 @@ final class CacheTests: XCTestCase {
         for i in (0..<50).reversed() { b["k\(i)"] = i }
         XCTAssertEqual(CanonicalDescription.of(a), CanonicalDescription.of(b))
         XCTAssertNotEqual(CanonicalDescription.of(["a,b"]), CanonicalDescription.of(["a", "b"]))
+        // Every configuration field, payload and case counts.
+        let base = Configuration(baseDirectory: "/r")
+        var other = base
+        other.containers = [.function("Container")]
+        var member = base
+        member.containers = [.member(type: "Container", accessor: "shared")]
+        var policy = base
+        policy.fallback = .warn
+        var size = base
+        size.maxFileSize += 1
+        var option = base
+        option.rules["signal-handler-safety", default: RuleSettings()].options["allow"] = "x"
+        let descriptions = [base, other, member, policy, size, option].map { CanonicalDescription.of($0) }
+        XCTAssertEqual(Set(descriptions).count, descriptions.count, descriptions.joined(separator: "\n"))
+        XCTAssertEqual(CanonicalDescription.of(base), CanonicalDescription.of(Configuration(baseDirectory: "/r")))
         XCTAssertFalse(BuildIdentity.executable.isEmpty)
         XCTAssertTrue(BuildIdentity.libclangVersion.contains("clang"), BuildIdentity.libclangVersion)
     }
