@@ -5,8 +5,10 @@ import Foundation
 // libclang location. Debian/Ubuntu ship libclang-dev's headers and libclang.so under
 // /usr/lib/llvm-N/, which is on no default search path, so the manifest locates it:
 // $LIBCLANG_PREFIX wins (a directory holding include/clang-c/Index.h and lib/libclang.so),
-// else the newest /usr/lib/llvm-N that has both, else /usr/local and /usr.
-// Only the linter's engine gets these flags: the crash library products carry none.
+// else the newest /usr/lib/llvm-N that has the headers, else /usr/local and /usr.
+// libclang is not linked: CLibClang opens it at run time (from the prefix's lib/, or
+// $DI_LINT_LIBCLANG) on first use, so runs that parse nothing do not pay for loading it.
+// Only the linter's targets get these flags: the crash library products carry none.
 func locateLibClang() -> String? {
     let fm = FileManager.default
     func usable(_ prefix: String) -> Bool {
@@ -26,8 +28,8 @@ let libclangPrefix = locateLibClang()
 let libclangSwiftFlags: [SwiftSetting] = libclangPrefix.map {
     [.unsafeFlags(["-Xcc", "-I\($0)/include"])]
 } ?? []
-let libclangLinkerFlags: [LinkerSetting] = libclangPrefix.map {
-    [.unsafeFlags(["-L\($0)/lib", "-Xlinker", "-rpath", "-Xlinker", "\($0)/lib"])]
+let libclangCSettings: [CSetting] = libclangPrefix.map {
+    [.unsafeFlags(["-I\($0)/include"]), .define("SEAM_LIBCLANG_DIR", to: "\"\($0)/lib\"")]
 } ?? []
 
 let package = Package(
@@ -45,9 +47,11 @@ let package = Package(
     ],
     targets: [
         // MARK: di-lint
-        .systemLibrary(
+        // libclang's API with lazy loading (headers from apt's libclang-dev).
+        .target(
             name: "CLibClang",
-            providers: [.apt(["libclang-dev"])]
+            cSettings: libclangCSettings,
+            linkerSettings: [.linkedLibrary("dl"), .linkedLibrary("pthread")]
         ),
         .target(
             name: "DILintEngine",
@@ -57,27 +61,23 @@ let package = Package(
                 .product(name: "SwiftSyntax", package: "swift-syntax"),
                 .product(name: "SwiftParser", package: "swift-syntax"),
             ],
-            swiftSettings: libclangSwiftFlags,
-            linkerSettings: libclangLinkerFlags
+            swiftSettings: libclangSwiftFlags
         ),
         .executableTarget(
             name: "di-lint",
             dependencies: ["DILintEngine", .product(name: "ArgumentParser", package: "swift-argument-parser")],
-            swiftSettings: libclangSwiftFlags,
-            linkerSettings: libclangLinkerFlags
+            swiftSettings: libclangSwiftFlags
         ),
         .testTarget(
             name: "DILintEngineTests",
             dependencies: ["DILintEngine", "SeamTestSupport"],
             exclude: ["Fixtures"],
-            swiftSettings: libclangSwiftFlags,
-            linkerSettings: libclangLinkerFlags
+            swiftSettings: libclangSwiftFlags
         ),
         .testTarget(
             name: "DILintCLITests",
             dependencies: ["di-lint", "SeamTestSupport"],
-            swiftSettings: libclangSwiftFlags,
-            linkerSettings: libclangLinkerFlags
+            swiftSettings: libclangSwiftFlags
         ),
 
         // MARK: crash-integration library

@@ -169,7 +169,10 @@ public final class Linter: @unchecked Sendable {
             arguments = database + (language == .objectiveC || language == .objectiveCxx ? ["-fobjc-runtime=gnustep-2.0"] : [])
         }
         arguments += configuration.clangFlags
-        if parser == nil { parser = ClangParser() }
+        if parser == nil {
+            if let error = LibClang.loadError { return failure(path, error) }
+            parser = ClangParser()
+        }
         let parsed: ParsedFile
         do {
             parsed = try parser!.parse(path: path, buffer: buffer, language: language, arguments: arguments,

@@ -28,6 +28,11 @@ struct RunFailure: Error, CustomStringConvertible {
 @main
 enum Main {
     static func main() {
+        // Commands that may parse start loading libclang now, on another core, beside argument
+        // parsing, configuration and the tree walk (the others never load it).
+        if !["merge", "rules", "help", "--help", "-h", "--version"].contains(CommandLine.arguments.dropFirst().first ?? "") {
+            LibClang.preload()
+        }
         do {
             var command = try DILintCommand.parseAsRoot()
             try command.run()

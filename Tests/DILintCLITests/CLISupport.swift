@@ -37,8 +37,9 @@ final class CLIRunner {
         }
     }
 
-    static func run(_ arguments: [String], in directory: URL, binary: String = diLintBinary) throws -> Run {
-        let result = try runProcess(binary, arguments, in: directory)
+    static func run(_ arguments: [String], in directory: URL, binary: String = diLintBinary,
+                    environment: [String: String] = [:]) throws -> Run {
+        let result = try runProcess(binary, arguments, in: directory, environment: environment)
         return Run(status: result.status, stdout: result.stdout, stderr: result.stderr)
     }
 }

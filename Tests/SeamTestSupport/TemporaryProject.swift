@@ -29,11 +29,12 @@ public struct TemporaryProject {
 
 /// Runs a program and returns its exit status and standard output and error.
 @discardableResult
-public func runProcess(_ executable: String, _ arguments: [String], in directory: URL? = nil)
+public func runProcess(_ executable: String, _ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:])
     throws -> (status: Int32, stdout: String, stderr: String) {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
+    if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
     if let directory { process.currentDirectoryURL = directory }
     let out = Pipe(), err = Pipe()
     process.standardOutput = out

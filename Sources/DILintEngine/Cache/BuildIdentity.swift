@@ -1,12 +1,8 @@
-import CLibClang
 import Foundation
 
 /// What the cache key says about the program producing the outcomes: a rebuilt di-lint or another
-/// libclang may parse or classify differently, so their outcomes never mix.
+/// libclang (`LibClang.identity`) may parse or classify differently, so their outcomes never mix.
 enum BuildIdentity {
-    /// libclang's own version string (`clang_getClangVersion`).
-    static let libclangVersion: String = clang_getClangVersion().consume()
-
     /// The running executable's GNU build id (a hash of its code the linker writes), so identical
     /// rebuilds share a cache and changed code does not; else the executable's size and mtime.
     static let executable: String = {

@@ -5,7 +5,7 @@ import Foundation
 ///
 /// The key hashes the file's content, its path, the run's settings (the whole configuration, the
 /// file's compile arguments, `parseEveryFile`), di-lint's version and build id, and libclang's
-/// version. Entries (`CacheEntryCodec`) are written to a temporary file and renamed into place, so a reader never sees
+/// identity (path, size, mtime). Entries (`CacheEntryCodec`) are written to a temporary file and renamed into place, so a reader never sees
 /// half an entry; an entry that does not decode is treated as missing and overwritten. Content
 /// digests are remembered with the files' stat data (`DigestIndex`), so unchanged files are not
 /// hashed again. Nothing is ever deleted: remove the directory to reclaim the space.
@@ -32,7 +32,7 @@ public final class IncrementalCache: OutcomeCache, @unchecked Sendable {
         self.directory = URL(fileURLWithPath: directory).appendingPathComponent(Self.layout)
         directoryPath = self.directory.path
         self.compileArguments = compileArguments
-        settings = SHA256.hex([DILintVersion.current, BuildIdentity.executable, BuildIdentity.libclangVersion,
+        settings = SHA256.hex([DILintVersion.current, BuildIdentity.executable, LibClang.identity,
                                CanonicalDescription.of(configuration), "parseEveryFile=\(parseEveryFile)"].joined(separator: "\n"))
         do {
             try FileManager.default.createDirectory(at: self.directory, withIntermediateDirectories: true)

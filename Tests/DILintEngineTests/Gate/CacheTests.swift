@@ -114,6 +114,7 @@ final class CacheTests: XCTestCase {
         XCTAssertEqual(Set(descriptions).count, descriptions.count, descriptions.joined(separator: "\n"))
         XCTAssertEqual(CanonicalDescription.of(base), CanonicalDescription.of(Configuration(baseDirectory: "/r")))
         XCTAssertFalse(BuildIdentity.executable.isEmpty)
-        XCTAssertTrue(BuildIdentity.libclangVersion.contains("clang"), BuildIdentity.libclangVersion)
+        XCTAssertTrue(LibClang.identity.contains("libclang"), LibClang.identity)
+        XCTAssertTrue(LibClang.identity.contains(":"), "resolved and stat'ed: \(LibClang.identity)")
     }
 }
