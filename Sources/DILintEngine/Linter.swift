@@ -38,9 +38,10 @@ public struct FileOutcome: Equatable, Sendable {
 
 /// Stores file outcomes between runs (see `--cache`).
 public protocol OutcomeCache: AnyObject, Sendable {
-    /// The outcome stored for the file's current content, if any. `content` reads the file; a cache
-    /// that can tell from the file's stat data that it is unchanged need not call it.
-    func outcome(path: String, content: () -> [UInt8]?) -> FileOutcome?
+    /// The outcome stored for the file's current content, if any. `status` is the file's `stat`
+    /// data and `content` reads it; a cache that can tell from the first that the file is
+    /// unchanged need not call the second.
+    func outcome(path: String, status: stat, content: () -> [UInt8]?) -> FileOutcome?
     func store(_ outcome: FileOutcome, path: String, content: [UInt8])
 }
 
@@ -131,7 +132,7 @@ public final class Linter: @unchecked Sendable {
             if content == nil { content = readFileBytes(path) }
             return content
         }
-        if var cached = cache?.outcome(path: path, content: read) {
+        if var cached = cache?.outcome(path: path, status: st, content: read) {
             cached.fromCache = true
             return cached
         }

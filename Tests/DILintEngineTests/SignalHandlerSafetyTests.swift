@@ -154,7 +154,7 @@ final class MemoryCache: OutcomeCache, @unchecked Sendable {
         return Array(stored.values)
     }
 
-    func outcome(path: String, content: () -> [UInt8]?) -> FileOutcome? {
+    func outcome(path: String, status: stat, content: () -> [UInt8]?) -> FileOutcome? {
         guard let content = content() else { return nil }
         lock.lock(); defer { lock.unlock() }
         return stored[path + "#\(content.hashValue)"]

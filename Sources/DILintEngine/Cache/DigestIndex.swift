@@ -13,6 +13,10 @@ final class DigestIndex: @unchecked Sendable {
         init?(path: String) {
             var st = stat()
             guard stat(path, &st) == 0 else { return nil }
+            self.init(st)
+        }
+
+        init(_ st: stat) {
             self.init(device: UInt64(st.st_dev), inode: UInt64(st.st_ino), size: Int64(st.st_size),
                       mtime: Int64(st.st_mtim.tv_sec), mtimeNanos: Int64(st.st_mtim.tv_nsec),
                       ctime: Int64(st.st_ctim.tv_sec), ctimeNanos: Int64(st.st_ctim.tv_nsec))
@@ -62,10 +66,11 @@ final class DigestIndex: @unchecked Sendable {
         return (String(decoding: fields[8], as: UTF8.self), (stamp, String(decoding: fields[0], as: UTF8.self)))
     }
 
-    /// The SHA-256 of the file at `path`. When its stat data matches what the index remembers, the
-    /// remembered digest, without calling `content`; otherwise `content()` hashed (nil if unreadable).
-    func digest(path: String, content: () -> [UInt8]?) -> String? {
-        let stamp = Stamp(path: path)
+    /// The SHA-256 of the file at `path`. When its stat data (`status`, or read now when nil)
+    /// matches what the index remembers, the remembered digest, without calling `content`;
+    /// otherwise `content()` hashed (nil if unreadable).
+    func digest(path: String, status: stat? = nil, content: () -> [UInt8]?) -> String? {
+        let stamp = status.map(Stamp.init) ?? Stamp(path: path)
         lock.lock()
         let known = entries[path]
         lock.unlock()

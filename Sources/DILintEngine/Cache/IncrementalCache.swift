@@ -42,7 +42,7 @@ public final class IncrementalCache: OutcomeCache, @unchecked Sendable {
         digests = DigestIndex(file: self.directory.appendingPathComponent("digests.tsv"))
     }
 
-    func key(path: String, content: () -> [UInt8]?) -> String? {
+    func key(path: String, status: stat?, content: () -> [UInt8]?) -> String? {
         // The path as given and as an absolute one: findings carry the first (relative to the
         // working directory), the second tells files of the same relative name apart.
         let absolute = path.hasPrefix("/") ? path : workingDirectory + "/" + path
@@ -50,7 +50,7 @@ public final class IncrementalCache: OutcomeCache, @unchecked Sendable {
         if !compileArguments.isEmpty {
             arguments = CanonicalDescription.of(compileArguments[FileCollector.normalized(absolute)] ?? [String]())
         }
-        guard let digest = digests.digest(path: absolute, content: content) else { return nil }
+        guard let digest = digests.digest(path: absolute, status: status, content: content) else { return nil }
         return SHA256.hex([settings, path, absolute, arguments, digest].joined(separator: "\0"))
     }
 
@@ -59,8 +59,8 @@ public final class IncrementalCache: OutcomeCache, @unchecked Sendable {
         return (folder, folder + "/" + key + ".bin")
     }
 
-    public func outcome(path: String, content: () -> [UInt8]?) -> FileOutcome? {
-        guard let key = key(path: path, content: content) else { return nil }
+    public func outcome(path: String, status: stat, content: () -> [UInt8]?) -> FileOutcome? {
+        guard let key = key(path: path, status: status, content: content) else { return nil }
         if let bytes = readFileBytes(entryPath(key).file), let outcome = try? CacheEntryCodec.decode(bytes) {
             return outcome
         }
@@ -76,7 +76,7 @@ public final class IncrementalCache: OutcomeCache, @unchecked Sendable {
         lock.lock()
         let pending = pendingKeys.removeValue(forKey: path)
         lock.unlock()
-        guard let key = pending ?? key(path: path, content: { content }) else { return }
+        guard let key = pending ?? key(path: path, status: nil, content: { content }) else { return }
         let data = Data(CacheEntryCodec.encode(outcome))
         let (folder, file) = entryPath(key)
         let url = URL(fileURLWithPath: file)

@@ -37,13 +37,10 @@ public struct FileCollector {
     }
 
     private func walk(_ directory: String, into result: inout [String]) {
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
-        for name in names.sorted() {
+        for (name, kind) in Self.entries(of: directory) {
             let path = directory.hasSuffix("/") ? directory + name : directory + "/" + name
             if name.hasPrefix(".") || isExcluded(path) { continue }
-            var st = stat()
-            guard lstat(path, &st) == 0 else { continue }
-            switch st.st_mode & S_IFMT {
+            switch kind {
             case S_IFDIR:
                 walk(path, into: &result)
             case S_IFREG:
@@ -54,6 +51,32 @@ public struct FileCollector {
                 continue // symlinks and special files are not followed
             }
         }
+    }
+
+    /// A directory's entries, sorted by name, with their file type (`S_IFDIR`, `S_IFREG`, …) as
+    /// `readdir` reports it, so that the walk needs no `lstat` per entry (one only where the file
+    /// system does not say). Nothing for a directory that cannot be read.
+    static func entries(of directory: String) -> [(name: String, kind: mode_t)] {
+        guard let handle = opendir(directory) else { return [] }
+        defer { closedir(handle) }
+        var entries: [(name: String, kind: mode_t)] = []
+        while let entry = readdir(handle) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if name == "." || name == ".." { continue }
+            var kind: mode_t
+            switch Int32(entry.pointee.d_type) {
+            case Int32(DT_DIR): kind = S_IFDIR
+            case Int32(DT_REG): kind = S_IFREG
+            case Int32(DT_UNKNOWN):
+                var st = stat()
+                kind = lstat(directory + "/" + name, &st) == 0 ? st.st_mode & S_IFMT : 0
+            default: kind = 0 // symlinks, devices, sockets
+            }
+            entries.append((name, kind))
+        }
+        return entries.sorted { $0.name < $1.name }
     }
 
     func isExcluded(_ path: String) -> Bool {
