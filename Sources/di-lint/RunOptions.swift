@@ -62,7 +62,11 @@ struct RunOptions: ParsableArguments {
         do {
             files = try FileCollector(excludes: configuration.exclude, baseDirectory: configuration.baseDirectory).collect(paths)
             if let changedSince {
-                files = ChangedFiles.select(files, changed: try ChangedFiles.since(changedSince, in: FileManager.default.currentDirectoryPath))
+                let selection = ChangedFiles.select(files, changed: try ChangedFiles.since(changedSince, in: FileManager.default.currentDirectoryPath))
+                files = (selection.changed + selection.includers).sorted()
+                if !selection.includers.isEmpty {
+                    note("di-lint: --changed-since: \(selection.changed.count) changed file(s), and \(selection.includers.count) that include a changed header")
+                }
             }
             if let shard { files = try Shard(parsing: shard).select(files, root: root) }
         } catch {

@@ -132,6 +132,30 @@ final class GateCLITests: XCTestCase {
         XCTAssertTrue(bad.stderr.contains("'no-such-branch' is not a commit"), bad.stderr)
     }
 
+    /// A changed header changes what its includers expand to: they are linted too.
+    func testChangedSinceLintsTheIncludersOfAChangedHeader() throws {
+        let container = "@interface Container\n+ (id)sharedInstance;\n- (id)crashReporter;\n@end\n"
+        let project = try Project(self, files: [
+            "Shared.h": container + "#define SHARED_REPORTER nil\n",
+            "Wrapper.h": "#import \"Shared.h\"\n",
+            "e.m": "#import \"Shared.h\"\nvoid e(void) { id r = SHARED_REPORTER; }\n",
+            "f.m": "#import \"Wrapper.h\"\nvoid f(void) { id r = SHARED_REPORTER; }\n",
+            "g.m": "#import \"Unrelated.h\"\nvoid g(void) { }\n",
+        ])
+        try project.git("init", "-q")
+        try project.git("add", "-A")
+        try project.git("commit", "-qm", "start")
+        try project.write("Shared.h", container + "#define SHARED_REPORTER [[Container sharedInstance] crashReporter]\n")
+        let run = try project.run("--changed-since", "HEAD", "--format", "json")
+        XCTAssertEqual(run.status, 1, run.stderr)
+        XCTAssertEqual(run.summary["files"] as? Int, 4, "Shared.h, its includer e.m, and f.m through Wrapper.h; not g.m")
+        // The macro's own line, and each use (found through the expansion, libclang knowing Container).
+        XCTAssertEqual(Set(run.findings.compactMap { $0["path"] as? String }), ["Shared.h", "e.m", "f.m"], "\(run.findings)")
+        XCTAssertTrue(run.findings.filter { $0["path"] as? String == "e.m" }.allSatisfy { ($0["message"] as? String ?? "").contains("through macro 'SHARED_REPORTER'") },
+                      "\(run.findings)")
+        XCTAssertTrue(run.stderr.contains("1 changed file(s), and 3 that include a changed header"), run.stderr)
+    }
+
     func testCacheServesUnchangedFilesWithTheSameFindings() throws {
         let project = try Project(self, files: ["a.m": legacySource(), "b.m": legacySource(), "c.c": "void g(void) { container_shared()->now(); }\n"])
         let cold = try project.run("--cache", ".di-lint-cache", "--format", "json")

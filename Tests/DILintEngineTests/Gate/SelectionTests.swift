@@ -31,6 +31,40 @@ final class SelectionTests: XCTestCase {
         XCTAssertEqual(r.status, 0, "git \(arguments): \(r.stderr)")
     }
 
+    func testIncludeNamesAreReadFromDirectiveLines() {
+        let text = """
+            #import "a.h"
+              #  include <b/c.h>
+            #include_next <d.h>
+            #include "../../up/e.h"
+            #include "./here.h"
+            // #include "commented.h" is not a directive line
+            #define NAME "not-an-include.h"
+            #include MACRO_NAME
+            #include "unterminated.h
+            @import Foundation;
+            """
+        XCTAssertEqual(Includers.names(in: Array(text.utf8)), ["a.h", "b/c.h", "d.h", "up/e.h", "here.h"])
+    }
+
+    func testIncludersAreFoundTransitivelyByPathSuffix() throws {
+        let project = try GateProject(self, files: [
+            "Net/Client.h": "int client;\n",
+            "Net/Client.m": "#import \"Client.h\"\n",
+            "App/Main.m": "#include <Net/Client.h>\n",
+            "Wrapper.h": "#import \"Net/Client.h\"\n",
+            "UsesWrapper.mm": "#import \"Wrapper.h\"\n",
+            "Other.m": "#import \"OtherClient.h\"\n",
+            "Commented.m": "// #import \"Net/Client.h\"\n",
+            "Swift.swift": "// #import \"Net/Client.h\"\n",
+        ])
+        let files = try project.files()
+        let header = project.root.appendingPathComponent("Net/Client.h").standardizedFileURL.path
+        let found = Includers.of([header], among: files).map { FileCollector.relative($0, to: project.root.path) }
+        XCTAssertEqual(found.sorted(), ["App/Main.m", "Net/Client.m", "UsesWrapper.mm", "Wrapper.h"])
+        XCTAssertEqual(Includers.of([], among: files), [])
+    }
+
     func testChangedSinceListsCommittedStagedUnstagedAndUntrackedChanges() throws {
         let project = try GateProject(self, files: ["a.m": "1\n", "b.m": "1\n", "c.m": "1\n", "d.m": "1\n", "sub/e.m": "1\n", "ignored.m": "1\n"])
         try project.write(".gitignore", "ignored.m\n")
@@ -48,7 +82,7 @@ final class SelectionTests: XCTestCase {
         let names = changed.map { FileCollector.relative($0, to: project.root.resolvingSymlinksInPath().path) }.sorted()
         XCTAssertEqual(names, ["a.m", "b.m", "d.m", "new.m", "sub/e.m"])
         let collected = try project.files()
-        XCTAssertEqual(ChangedFiles.select(collected, changed: changed).map { FileCollector.relative($0, to: project.root.path) },
+        XCTAssertEqual(ChangedFiles.select(collected, changed: changed).changed.map { FileCollector.relative($0, to: project.root.path) },
                        ["a.m", "b.m", "new.m", "sub/e.m"])
 
         XCTAssertThrowsError(try ChangedFiles.since("no-such-ref", in: project.root.path)) { error in
