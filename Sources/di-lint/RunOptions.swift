@@ -38,6 +38,9 @@ struct RunOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Keep per-file outcomes in this directory and reuse them for unchanged files (.di-lint-cache is the usual name).", valueName: "dir"))
     var cache: String?
 
+    @Option(help: ArgumentHelp("Delete cache entries no run has used for this many days (checked at most once a day).", valueName: "days"))
+    var cacheMaxAge: Double = 30
+
     /// A configured linter and the files it is to lint.
     struct Prepared {
         var configuration: Configuration
@@ -78,8 +81,11 @@ struct RunOptions: ParsableArguments {
         do {
             if let compileCommands { linter.compileArguments = try CompilationDatabase.load(directory: compileCommands) }
             if let cache {
-                linter.cache = try IncrementalCache(directory: cache, configuration: configuration,
-                                                    compileArguments: linter.compileArguments, parseEveryFile: parseEveryFile)
+                let store = try IncrementalCache(directory: cache, configuration: configuration,
+                                                 compileArguments: linter.compileArguments, parseEveryFile: parseEveryFile)
+                guard cacheMaxAge > 0 else { throw ConfigError.invalid("--cache-max-age must be a positive number of days") }
+                store.maxAge = cacheMaxAge * 86_400
+                linter.cache = store
             }
         } catch {
             throw RunFailure(error)

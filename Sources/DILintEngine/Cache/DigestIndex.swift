@@ -90,6 +90,16 @@ final class DigestIndex: @unchecked Sendable {
         return digest
     }
 
+    /// Drops the digests of files that no longer exist; returns how many.
+    func forgetMissingFiles() -> Int {
+        lock.lock()
+        defer { lock.unlock() }
+        let gone = entries.keys.filter { access($0, F_OK) != 0 }
+        for path in gone { entries[path] = nil }
+        if !gone.isEmpty { changed = true }
+        return gone.count
+    }
+
     /// Writes the index if it learned anything (temporary file, then rename).
     func save() {
         lock.lock()

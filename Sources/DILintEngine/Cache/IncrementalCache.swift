@@ -8,7 +8,12 @@ import Foundation
 /// identity (path, size, mtime). Entries (`CacheEntryCodec`) are written to a temporary file and renamed into place, so a reader never sees
 /// half an entry; an entry that does not decode is treated as missing and overwritten. Content
 /// digests are remembered with the files' stat data (`DigestIndex`), so unchanged files are not
-/// hashed again. Nothing is ever deleted: remove the directory to reclaim the space.
+/// hashed again.
+///
+/// Pruning: an entry's mtime says when a run last used it (refreshed on a hit when over a day
+/// old, so hits cost no extra write). At most once a day, `flush` deletes entries unused for
+/// `maxAge`, leftover temporary files, other layouts' directories, and digests of files that are
+/// gone; so the cache holds about `maxAge` of churn, whatever the shards or branches using it.
 public final class IncrementalCache: OutcomeCache, @unchecked Sendable {
     public let directory: URL
     private let directoryPath: String
@@ -26,9 +31,16 @@ public final class IncrementalCache: OutcomeCache, @unchecked Sendable {
     /// Layout version of the directory; bump it when the entry format changes.
     static let layout = "v3"
 
+    /// How long an entry no run has used is kept (default 30 days).
+    public var maxAge: TimeInterval = 30 * 86_400
+    /// Entries used within this long are not touched on a hit.
+    static let touchInterval: TimeInterval = 86_400
+    private let root: String
+
     /// Creates the directory if needed; throws when it cannot be created.
     public init(directory: String, configuration: Configuration, compileArguments: [String: [String]] = [:],
                 parseEveryFile: Bool = false) throws {
+        root = directory
         self.directory = URL(fileURLWithPath: directory).appendingPathComponent(Self.layout)
         directoryPath = self.directory.path
         self.compileArguments = compileArguments
@@ -61,7 +73,10 @@ public final class IncrementalCache: OutcomeCache, @unchecked Sendable {
 
     public func outcome(path: String, status: stat, content: () -> [UInt8]?) -> FileOutcome? {
         guard let key = key(path: path, status: status, content: content) else { return nil }
-        if let bytes = readFileBytes(entryPath(key).file), let outcome = try? CacheEntryCodec.decode(bytes) {
+        var st = stat()
+        let file = entryPath(key).file
+        if let bytes = readFileBytes(file, status: &st), let outcome = try? CacheEntryCodec.decode(bytes) {
+            if Double(st.st_mtim.tv_sec) < Date().timeIntervalSince1970 - Self.touchInterval { utimes(file, nil) }
             return outcome
         }
         lock.lock()
@@ -87,8 +102,53 @@ public final class IncrementalCache: OutcomeCache, @unchecked Sendable {
         }
     }
 
-    /// Saves what the run learned about file digests; call once the run is over.
+    /// Saves what the run learned about file digests, and prunes when a day has passed since the
+    /// last pruning; call once the run is over.
     public func flush() {
+        let stamp = directoryPath + "/last-pruned"
+        var st = stat()
+        if stat(stamp, &st) != 0 || Double(st.st_mtim.tv_sec) < Date().timeIntervalSince1970 - Self.touchInterval {
+            prune()
+            close(open(stamp, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644))
+            utimes(stamp, nil)
+        }
         digests.save()
+    }
+
+    /// What `prune` removed.
+    public struct PruneResult: Equatable {
+        public var entries = 0, temporaryFiles = 0, otherLayouts = 0, digests = 0
+    }
+
+    /// Deletes entries unused for `maxAge`, temporary files over an hour old (a run killed while
+    /// writing), directories of other layouts, and digests of files that no longer exist.
+    @discardableResult
+    public func prune(now: Date = Date()) -> PruneResult {
+        var result = PruneResult()
+        let fm = FileManager.default
+        for name in (try? fm.contentsOfDirectory(atPath: root)) ?? [] where name != Self.layout {
+            if name.first == "v", name.dropFirst().allSatisfy(\.isNumber), (try? fm.removeItem(atPath: root + "/" + name)) != nil {
+                result.otherLayouts += 1
+            }
+        }
+        let oldest = now.timeIntervalSince1970 - maxAge
+        let oldestTemporary = now.timeIntervalSince1970 - 3600
+        for folder in (try? fm.contentsOfDirectory(atPath: directoryPath)) ?? [] {
+            let folderPath = directoryPath + "/" + folder
+            let names = folder.hasPrefix(".tmp-") ? [""] : ((try? fm.contentsOfDirectory(atPath: folderPath)) ?? [])
+            for name in names {
+                let path = name.isEmpty ? folderPath : folderPath + "/" + name
+                var st = stat()
+                guard lstat(path, &st) == 0, st.st_mode & S_IFMT == S_IFREG else { continue }
+                let modified = Double(st.st_mtim.tv_sec)
+                if (name.isEmpty ? folder : name).hasPrefix(".tmp-") {
+                    if modified < oldestTemporary, unlink(path) == 0 { result.temporaryFiles += 1 }
+                } else if name.hasSuffix(".bin"), modified < oldest, unlink(path) == 0 {
+                    result.entries += 1
+                }
+            }
+        }
+        result.digests = digests.forgetMissingFiles()
+        return result
     }
 }

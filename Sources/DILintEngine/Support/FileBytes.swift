@@ -2,12 +2,14 @@ import Foundation
 
 /// The bytes of the file at `path`, or nil when it cannot be opened or read. Plain POSIX reads:
 /// a warm run reads hundreds of small files, and this skips `Data`'s and `FileManager`'s layers.
-func readFileBytes(_ path: String) -> [UInt8]? {
+/// `status`, when given, receives the file's `fstat` data.
+func readFileBytes(_ path: String, status: UnsafeMutablePointer<stat>? = nil) -> [UInt8]? {
     let fd = open(path, O_RDONLY | O_CLOEXEC)
     guard fd >= 0 else { return nil }
     defer { close(fd) }
     var st = stat()
     guard fstat(fd, &st) == 0 else { return nil }
+    status?.pointee = st
     var bytes = [UInt8](repeating: 0, count: max(Int(st.st_size), 0))
     var filled = 0
     while true {

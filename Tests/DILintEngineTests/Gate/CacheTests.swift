@@ -92,6 +92,70 @@ final class CacheTests: XCTestCase {
         XCTAssertNil(DigestIndex(file: indexFile).digest(path: file.path + ".gone", content: { nil }), "an unreadable file has no digest")
     }
 
+    func testPruningKeepsWhatRunsUseAndDeletesTheRest() throws {
+        let project = try project()
+        let directory = try temporaryDirectory(self)
+        let layout = directory.appendingPathComponent(IncrementalCache.layout)
+        let fm = FileManager.default
+        func age(_ url: URL, days: Double) throws {
+            try fm.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -days * 86_400)], ofItemAtPath: url.path)
+        }
+        func make(_ url: URL, days: Double) throws {
+            try fm.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data("x".utf8).write(to: url)
+            try age(url, days: days)
+        }
+        _ = try project.lint(cache: try cache(project, directory))
+        let used = try fm.subpathsOfDirectory(atPath: layout.path).filter { $0.hasSuffix(".bin") }.map { layout.appendingPathComponent($0) }
+        XCTAssertEqual(used.count, 4)
+        // Used entries whose mtime is old: the next run's hits refresh it.
+        for entry in used { try age(entry, days: 40) }
+        XCTAssertEqual(try project.lint(cache: try cache(project, directory)).filesCached, 4)
+        try make(layout.appendingPathComponent("ab/" + String(repeating: "ab", count: 32) + ".bin"), days: 40) // unused for 40 days
+        try make(layout.appendingPathComponent("cd/" + String(repeating: "cd", count: 32) + ".bin"), days: 2)  // recent
+        try make(layout.appendingPathComponent("ab/.tmp-killed"), days: 0.1)                                   // a killed run's
+        try make(layout.appendingPathComponent(".tmp-writing"), days: 0)                                       // being written now
+        try make(directory.appendingPathComponent("v1/ef/old.bin"), days: 0)
+        try make(directory.appendingPathComponent("v2/digests.tsv"), days: 0)
+        try make(directory.appendingPathComponent("notes.txt"), days: 90) // not ours: left alone
+
+        let cache = try cache(project, directory)
+        XCTAssertEqual(cache.prune(), IncrementalCache.PruneResult(entries: 1, temporaryFiles: 1, otherLayouts: 2, digests: 0))
+        for entry in used { XCTAssertTrue(fm.fileExists(atPath: entry.path), "used entry \(entry.lastPathComponent) kept") }
+        XCTAssertTrue(fm.fileExists(atPath: layout.appendingPathComponent("cd/" + String(repeating: "cd", count: 32) + ".bin").path))
+        XCTAssertTrue(fm.fileExists(atPath: layout.appendingPathComponent(".tmp-writing").path))
+        XCTAssertTrue(fm.fileExists(atPath: directory.appendingPathComponent("notes.txt").path))
+        XCTAssertFalse(fm.fileExists(atPath: directory.appendingPathComponent("v1").path))
+        XCTAssertEqual(try project.lint(cache: cache).filesCached, 4, "the cache still serves every file")
+
+        // flush prunes at most once a day.
+        let stale = layout.appendingPathComponent("ef/" + String(repeating: "ef", count: 32) + ".bin")
+        cache.flush()
+        try make(stale, days: 40)
+        cache.flush()
+        XCTAssertTrue(fm.fileExists(atPath: stale.path), "pruned within the last day: not again")
+        try age(layout.appendingPathComponent("last-pruned"), days: 2)
+        cache.flush()
+        XCTAssertFalse(fm.fileExists(atPath: stale.path))
+    }
+
+    func testDigestsOfDeletedFilesAreForgotten() throws {
+        let directory = try temporaryDirectory(self)
+        let kept = directory.appendingPathComponent("kept.m")
+        try Data("x".utf8).write(to: kept)
+        let indexFile = directory.appendingPathComponent("digests.tsv")
+        let stamp = try XCTUnwrap(DigestIndex.Stamp(path: kept.path))
+        let lines = [kept.path, directory.appendingPathComponent("gone.m").path].map {
+            ([String(repeating: "0", count: 64)] + stamp.fields + [$0]).joined(separator: "\t")
+        }
+        try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: indexFile)
+        let index = DigestIndex(file: indexFile)
+        XCTAssertEqual(index.forgetMissingFiles(), 1)
+        index.save()
+        let saved = try String(contentsOf: indexFile, encoding: .utf8)
+        XCTAssertTrue(saved.contains("kept.m") && !saved.contains("gone.m"), saved)
+    }
+
     func testCanonicalDescriptionIgnoresDictionaryOrder() {
         var a: [String: Int] = [:], b: [String: Int] = [:]
         for i in 0..<50 { a["k\(i)"] = i }
