@@ -19,6 +19,8 @@ static pthread_once_t path_once = PTHREAD_ONCE_INIT;
 static pthread_once_t load_once = PTHREAD_ONCE_INIT;
 static char library_path[4096];
 static void *library;
+enum { IDLE, LOADING, DONE };
+static int state = IDLE; // LOADING from seam_libclang_preload until load() has finished
 static char load_error[4352];
 
 static void find_path(void) {
@@ -44,11 +46,16 @@ const char *seam_libclang_path(void) {
 static void load(void) {
     const char *path = seam_libclang_path();
     library = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    __atomic_store_n(&state, DONE, __ATOMIC_RELEASE);
     if (library == NULL) {
         const char *why = dlerror();
         snprintf(load_error, sizeof load_error, "cannot load libclang from '%s': %s (install libclang-dev, or set DI_LINT_LIBCLANG to the library)",
                  path, why ? why : "unknown error");
     }
+}
+
+int seam_libclang_is_loading(void) {
+    return __atomic_load_n(&state, __ATOMIC_ACQUIRE) == LOADING;
 }
 
 const char *seam_libclang_load_error(void) {
@@ -63,6 +70,8 @@ static void *preload_thread(void *unused) {
 }
 
 void seam_libclang_preload(void) {
+    int idle = IDLE;
+    if (!__atomic_compare_exchange_n(&state, &idle, LOADING, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) return;
     pthread_t thread;
     pthread_attr_t attributes;
     pthread_attr_init(&attributes);

@@ -77,8 +77,22 @@ public final class Linter: @unchecked Sendable {
             group.enter()
             let thread = Thread { [self] in
                 var parser: ClangParser?
-                while let i = queue.take() {
-                    queue.store(outcome(for: files[i], parser: &parser), at: i)
+                while let work = queue.take() {
+                    switch work {
+                    case let .file(i):
+                        switch cachedOutcome(for: files[i]) {
+                        case let .done(outcome):
+                            queue.store(outcome, at: i)
+                        case let .miss(bytes) where LibClang.isLoading && queue.hasFilesLeft:
+                            // libclang is still loading (see LibClang.preload): look the other
+                            // files up in the cache meanwhile, and parse this one after.
+                            queue.postpone(i, bytes)
+                        case let .miss(bytes):
+                            queue.store(parse(files[i], bytes: bytes, parser: &parser), at: i)
+                        }
+                    case let .postponed(i, bytes):
+                        queue.store(parse(files[i], bytes: bytes, parser: &parser), at: i)
+                    }
                 }
                 group.leave()
             }
@@ -121,11 +135,18 @@ public final class Linter: @unchecked Sendable {
                            failed: true)
     }
 
-    private func outcome(for path: String, parser: inout ClangParser?) -> FileOutcome {
+    private enum Lookup {
+        /// The outcome needs no parse: from the cache, or the file cannot be linted.
+        case done(FileOutcome)
+        /// The file's bytes, to be linted.
+        case miss([UInt8])
+    }
+
+    private func cachedOutcome(for path: String) -> Lookup {
         var st = stat()
-        guard stat(path, &st) == 0 else { return failure(path, "cannot read it (\(String(cString: strerror(errno))))") }
+        guard stat(path, &st) == 0 else { return .done(failure(path, "cannot read it (\(String(cString: strerror(errno))))")) }
         if Int(st.st_size) > configuration.maxFileSize {
-            return failure(path, "it is \(st.st_size) bytes, over the \(configuration.maxFileSize)-byte limit (max-file-size)")
+            return .done(failure(path, "it is \(st.st_size) bytes, over the \(configuration.maxFileSize)-byte limit (max-file-size)"))
         }
         var content: [UInt8]?
         func read() -> [UInt8]? {
@@ -134,9 +155,13 @@ public final class Linter: @unchecked Sendable {
         }
         if var cached = cache?.outcome(path: path, status: st, content: read) {
             cached.fromCache = true
-            return cached
+            return .done(cached)
         }
-        guard let bytes = read() else { return failure(path, "cannot read it (\(String(cString: strerror(errno))))") }
+        guard let bytes = read() else { return .done(failure(path, "cannot read it (\(String(cString: strerror(errno))))")) }
+        return .miss(bytes)
+    }
+
+    private func parse(_ path: String, bytes: [UInt8], parser: inout ClangParser?) -> FileOutcome {
         let result = lint(path: path, bytes: bytes, parser: &parser)
         if !result.failed { cache?.store(result, path: path, content: bytes) }
         return result
@@ -236,10 +261,17 @@ public final class Linter: @unchecked Sendable {
 }
 
 /// Hands out file indices to worker threads and collects their outcomes.
+/// Postponed files (cache misses met while libclang was loading) come after every other file.
 private final class WorkQueue: @unchecked Sendable {
+    enum Work {
+        case file(Int)
+        case postponed(Int, [UInt8])
+    }
+
     private let lock = NSLock()
     private var next = 0
     private let count: Int
+    private var postponed: [(Int, [UInt8])] = []
     private(set) var results: [FileOutcome?]
 
     init(count: Int) {
@@ -247,11 +279,25 @@ private final class WorkQueue: @unchecked Sendable {
         results = Array(repeating: nil, count: count)
     }
 
-    func take() -> Int? {
+    func take() -> Work? {
         lock.lock(); defer { lock.unlock() }
-        guard next < count else { return nil }
-        next += 1
-        return next - 1
+        if next < count {
+            next += 1
+            return .file(next - 1)
+        }
+        return postponed.popLast().map { .postponed($0.0, $0.1) }
+    }
+
+    /// Whether files are left to hand out (postponing is pointless on the last one).
+    var hasFilesLeft: Bool {
+        lock.lock(); defer { lock.unlock() }
+        return next < count
+    }
+
+    /// A worker postpones a file and goes on taking work; it (or another) takes the file back last.
+    func postpone(_ index: Int, _ bytes: [UInt8]) {
+        lock.lock(); defer { lock.unlock() }
+        postponed.append((index, bytes))
     }
 
     func store(_ outcome: FileOutcome, at index: Int) {

@@ -17,6 +17,9 @@ void seam_libclang_preload(void);
 /// else why it could not be, naming the library tried (static storage).
 const char *seam_libclang_load_error(void);
 
+/// 1 while a preload is under way (started, not finished), else 0; never waits or loads.
+int seam_libclang_is_loading(void);
+
 /// The library file that is or will be loaded: $DI_LINT_LIBCLANG, else the first of the build's
 /// libclang directory's libclang.so.1 and libclang.so that exists, else the bare soname. Found
 /// without loading anything.

@@ -12,6 +12,9 @@ public enum LibClang {
     /// Loads it if needed.
     public static var loadError: String? { seam_libclang_load_error().map { String(cString: $0) } }
 
+    /// Whether a `preload` is under way (not finished), without waiting or loading.
+    static var isLoading: Bool { seam_libclang_is_loading() != 0 }
+
     /// The library that is or will be loaded, found without loading it.
     public static var libraryPath: String { String(cString: seam_libclang_path()) }
 
