@@ -59,6 +59,10 @@ public struct Configuration: Sendable {
 
     public static let fileName = ".di-lint.yml"
 
+    /// The scalar types a config uses (booleans, numbers, null); Yams' default adds timestamps,
+    /// merge keys and `=`, whose patterns cost more to compile at start-up than the parse itself.
+    static let resolver = Resolver.basic.appending(.bool).appending(.int).appending(.float).appending(.null)
+
     /// Finds `.di-lint.yml` from `directory` upward.
     public static func discover(from directory: String) -> String? {
         var url = URL(fileURLWithPath: directory).standardizedFileURL
@@ -95,7 +99,7 @@ public struct Configuration: Sendable {
     /// Parses the YAML text of a config.
     public static func parse(yaml text: String, baseDirectory: String) throws -> Configuration {
         var config = Configuration(baseDirectory: baseDirectory)
-        guard let loaded = try Yams.load(yaml: text) else { return config }
+        guard let loaded = try Yams.load(yaml: text, Self.resolver) else { return config }
         guard let root = loaded as? [String: Any] else { throw ConfigError.invalid("the top level must be a mapping") }
         if let unknown = Set(root.keys).subtracting(topLevelKeys).sorted().first {
             throw ConfigError.invalid("unknown key '\(unknown)' (known: \(topLevelKeys.sorted().joined(separator: ", ")))")
