@@ -11,9 +11,14 @@ public enum Includers {
         guard !headers.isEmpty else { return [] }
         let cwd = FileManager.default.currentDirectoryPath
         let candidates = files.filter { !$0.hasSuffix(".swift") }
-        var includes: [[String]] = []
-        includes.reserveCapacity(candidates.count)
-        for file in candidates { includes.append(readFileBytes(file).map(names) ?? []) }
+        // Included names by their last component, so each header is checked against the few
+        // files naming a file like it, not against every file.
+        var byBaseName: [Substring: [(file: Int, name: String)]] = [:]
+        for (i, file) in candidates.enumerated() {
+            for name in readFileBytes(file).map(names) ?? [] {
+                byBaseName[name.split(separator: "/").last ?? "", default: []].append((i, name))
+            }
+        }
 
         var dirty = Array(headers)
         var selected = Set<Int>()
@@ -21,8 +26,8 @@ public enum Includers {
         while next < dirty.count {
             let header = dirty[next]
             next += 1
-            for (i, names) in includes.enumerated() where !selected.contains(i) {
-                guard names.contains(where: { header == "/" + $0 || header.hasSuffix("/" + $0) }) else { continue }
+            for (i, name) in byBaseName[header.split(separator: "/").last ?? ""] ?? [] where !selected.contains(i) {
+                guard header == "/" + name || header.hasSuffix("/" + name) else { continue }
                 selected.insert(i)
                 let file = candidates[i]
                 dirty.append(FileCollector.normalized(file.hasPrefix("/") ? file : cwd + "/" + file)) // its own includers too
