@@ -55,6 +55,11 @@ public final class Linter: @unchecked Sendable {
     /// Per-file compile arguments from a compilation database, by absolute path.
     public var compileArguments: [String: [String]] = [:]
     public var cache: OutcomeCache?
+    /// Project files left out of this run (`--changed-since`, `--shard`) whose project-rule facts
+    /// are wanted all the same: taken from the cache when it holds them, never parsed. Project
+    /// rules hear the run is incomplete when one is missing, and then report nothing that a file
+    /// outside the run could have explained (a call to a function defined nowhere in the run).
+    public var contextFiles: [String] = []
 
     private let finder: ContainerAccessFinder
     private let activeFileRules: [(FileRule, Severity)]
@@ -70,8 +75,11 @@ public final class Linter: @unchecked Sendable {
     /// Lints the given files (see `FileCollector` to turn paths into files).
     public func lint(files: [String]) -> LintResult {
         let start = Date()
-        let queue = WorkQueue(count: files.count)
-        let workers = max(1, min(jobs, files.count))
+        // Context files are only looked up, and only when a project rule and a cache are there.
+        let context = activeProjectRules.isEmpty || cache == nil ? [] : contextFiles
+        let all = files + context
+        let queue = WorkQueue(count: all.count)
+        let workers = max(1, min(jobs, all.count))
         let group = DispatchGroup()
         for _ in 0..<workers {
             group.enter()
@@ -79,6 +87,9 @@ public final class Linter: @unchecked Sendable {
                 var parser: ClangParser?
                 while let work = queue.take() {
                     switch work {
+                    case let .file(i) where i >= files.count:
+                        // A context file: its cached outcome, or nothing (the run is then incomplete).
+                        if case let .done(outcome) = cachedOutcome(for: all[i]) { queue.store(outcome, at: i) }
                     case let .file(i):
                         switch cachedOutcome(for: files[i]) {
                         case let .done(outcome):
@@ -100,20 +111,32 @@ public final class Linter: @unchecked Sendable {
             thread.start()
         }
         group.wait()
-        let outcomes = queue.results.map { $0 ?? FileOutcome() }
+        let outcomes = queue.results[..<files.count].map { $0 ?? FileOutcome() }
         let paths = files.map(displayPath)
+        let contextOutcomes = queue.results[files.count...].compactMap { $0 }
+        let contextPaths = context.map(displayPath)
+        let complete = activeProjectRules.isEmpty || contextOutcomes.count == contextFiles.count
 
-        // Project rules report into files; every finding then meets its file's suppressions.
+        // Project rules report into files (context files included); every finding then meets its
+        // file's suppressions.
         var findingsByFile = Dictionary(grouping: zip(paths, outcomes).flatMap { $1.findings }, by: \.path)
+        var projectFindingsByFile: [String: [Finding]] = [:]
         for (rule, severity) in activeProjectRules {
-            let facts = zip(paths, outcomes).compactMap { path, o in o.facts[rule.id].map { (path: path, facts: $0) } }
-            for f in rule.finish(facts: facts, configuration: configuration, severity: severity) {
+            let facts = zip(paths + contextPaths, outcomes + queue.results[files.count...].map { $0 ?? FileOutcome() })
+                .compactMap { path, o in o.facts[rule.id].map { (path: path, facts: $0) } }
+            for f in rule.finish(facts: facts, configuration: configuration, severity: severity, complete: complete) {
                 findingsByFile[f.path, default: []].append(f)
+                projectFindingsByFile[f.path, default: []].append(f)
             }
         }
         var findings: [Finding] = []
         for (path, outcome) in zip(paths, outcomes) {
-            findings += applySuppressions(findingsByFile[path] ?? [], outcome.suppressions, path: path)
+            findings += applySuppressions(findingsByFile[path] ?? [], outcome.suppressions, path: path, complete: complete)
+        }
+        let selected = Set(paths)
+        for (path, result) in zip(contextPaths, queue.results[files.count...]) where !selected.contains(path) {
+            guard let found = projectFindingsByFile[path], var suppressions = result?.suppressions else { continue }
+            findings += found.filter { !suppressions.suppresses(rule: $0.rule, line: $0.line) }
         }
         return LintResult(findings: findings.sorted(by: Finding.ordered),
                           filesChecked: files.count,
@@ -232,7 +255,10 @@ public final class Linter: @unchecked Sendable {
         return deepest
     }
 
-    private func applySuppressions(_ findings: [Finding], _ suppressions: Suppressions, path: String) -> [Finding] {
+    /// Findings not suppressed, plus the file's findings about its directives. When the run is
+    /// incomplete, a directive that could be for a project rule is not called unused: the finding
+    /// it suppresses may need files outside the run.
+    private func applySuppressions(_ findings: [Finding], _ suppressions: Suppressions, path: String, complete: Bool) -> [Finding] {
         var suppressions = suppressions
         var kept = findings.filter { $0.rule == EngineRuleID.parseFailure || !suppressions.suppresses(rule: $0.rule, line: $0.line) }
         func at(_ line: Int, _ column: Int, rule: String, _ message: String) -> Finding? {
@@ -245,7 +271,8 @@ public final class Linter: @unchecked Sendable {
                                           "suppression of \(rules) gives no reason; add ' -- why' after the rule list") {
                 kept.append(f)
             }
-            if !s.used {
+            let mayBeForAProjectRule = s.rules.map { !$0.isDisjoint(with: activeProjectRules.map(\.0.id)) } ?? !activeProjectRules.isEmpty
+            if !s.used && (complete || !mayBeForAProjectRule) {
                 let unknown = (s.rules ?? []).filter { RuleCatalog.indexEntry($0) == nil }.sorted()
                 let why = unknown.isEmpty ? "suppresses no finding" : "names unknown rule '\(unknown.joined(separator: "', '"))'"
                 if let f = at(s.line, s.column, rule: EngineRuleID.unusedSuppression, "unused suppression of \(rules): it \(why)") {

@@ -62,8 +62,10 @@ struct RunOptions: ParsableArguments {
         let configuration = try loadConfiguration()
         let root = URL(fileURLWithPath: self.root ?? configuration.baseDirectory).standardizedFileURL.path
         var files: [String]
+        var context: [String] = []
         do {
             files = try FileCollector(excludes: configuration.exclude, baseDirectory: configuration.baseDirectory).collect(paths)
+            let collected = files
             if let changedSince {
                 let selection = ChangedFiles.select(files, changed: try ChangedFiles.since(changedSince, in: FileManager.default.currentDirectoryPath))
                 files = (selection.changed + selection.includers).sorted()
@@ -72,10 +74,13 @@ struct RunOptions: ParsableArguments {
                 }
             }
             if let shard { files = try Shard(parsing: shard).select(files, root: root) }
+            let selected = Set(files)
+            context = collected.filter { !selected.contains($0) }
         } catch {
             throw RunFailure(error)
         }
         let linter = Linter(configuration: configuration)
+        linter.contextFiles = context
         linter.parseEveryFile = parseEveryFile
         if let jobs { linter.jobs = max(1, jobs) }
         do {

@@ -156,6 +156,29 @@ final class GateCLITests: XCTestCase {
         XCTAssertTrue(run.stderr.contains("1 changed file(s), and 3 that include a changed header"), run.stderr)
     }
 
+    /// signal-handler-safety follows calls across files: with the callee's file left out of the
+    /// run it must not blame the call, and with that file's facts in the cache it sees through it.
+    func testChangedSinceKeepsCrossFileHandlerChecksRight() throws {
+        let project = try Project(self, files: [
+            "a.c": "#include <signal.h>\nvoid helper(void);\nstatic void on_crash(int s) { helper(); }\nvoid install(void) { signal(SIGSEGV, on_crash); }\n",
+            "b.c": "#include <stdlib.h>\nvoid helper(void) { free(malloc(1)); }\n",
+            ".gitignore": ".di-lint-cache/\n",
+        ])
+        try project.git("init", "-q")
+        try project.git("add", "-A")
+        try project.git("commit", "-qm", "start")
+        XCTAssertEqual(try project.run("--cache", ".di-lint-cache").status, 1, "malloc/free reached from the handler")
+        try project.write("a.c", try project.read("a.c") + "// edited\n")
+
+        let withCache = try project.run("--changed-since", "HEAD", "--cache", ".di-lint-cache", "--format", "json")
+        XCTAssertEqual(withCache.status, 1, withCache.stderr)
+        XCTAssertEqual(withCache.summary["files"] as? Int, 1)
+        XCTAssertEqual(Set(withCache.findings.compactMap { $0["path"] as? String }), ["b.c"], "\(withCache.findings)")
+
+        let withoutCache = try project.run("--changed-since", "HEAD", "--format", "json")
+        XCTAssertEqual(withoutCache.status, 0, "no 'helper is not on the list' for a function defined outside the run: \(withoutCache.findings)")
+    }
+
     func testCacheServesUnchangedFilesWithTheSameFindings() throws {
         let project = try Project(self, files: ["a.m": legacySource(), "b.m": legacySource(), "c.c": "void g(void) { container_shared()->now(); }\n"])
         let cold = try project.run("--cache", ".di-lint-cache", "--format", "json")

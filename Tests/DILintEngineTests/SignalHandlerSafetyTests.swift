@@ -130,6 +130,70 @@ final class SignalHandlerSafetyTests: XCTestCase {
         XCTAssertGreaterThan(cold.findings.filter { $0.rule == "signal-handler-safety" }.count, 5)
     }
 
+    /// A handler in one file calling a helper defined in another, linted with the helper's file
+    /// left out (`--changed-since`, `--shard`), with and without its facts in the cache.
+    private func partialRunProject(helper: String) throws -> (handler: String, helper: String, linter: () -> Linter) {
+        let dir = try temporaryDirectory(self)
+        let handler = dir.appendingPathComponent("handler.c").path
+        let helperFile = dir.appendingPathComponent("helper.c").path
+        try """
+        #include <signal.h>
+        #include <stdio.h>
+        #include <unistd.h>
+        void helper_write(const char *s, unsigned long n);
+        void external_flush(void);
+        static void on_crash(int sig) {
+            helper_write("crash\\n", 6);
+            // di-lint:disable-next-line signal-handler-safety -- flushed by a safe platform call
+            external_flush();
+            printf("crash");
+            _exit(1);
+        }
+        void install(void) { struct sigaction sa = { .sa_handler = on_crash }; sigaction(SIGSEGV, &sa, 0); }
+        """.write(toFile: handler, atomically: true, encoding: .utf8)
+        try helper.write(toFile: helperFile, atomically: true, encoding: .utf8)
+        let configuration = try Configuration.parse(yaml: "containers: [container_shared()]\n", baseDirectory: dir.path)
+        return (handler, helperFile, { Linter(configuration: configuration) })
+    }
+
+    func testAPartialRunBlamesNoFunctionDefinedOutsideIt() throws {
+        let safe = "#include <unistd.h>\nvoid helper_write(const char *s, unsigned long n) { write(2, s, n); }\n"
+        let project = try partialRunProject(helper: safe)
+        func summary(_ r: LintResult) -> [String] { r.findings.map { "\(($0.path as NSString).lastPathComponent):\($0.line) \($0.rule)" } }
+
+        let full = project.linter().lint(files: [project.handler, project.helper])
+        XCTAssertEqual(summary(full), ["handler.c:10 signal-handler-safety"], "printf only: the helper is safe, external_flush suppressed")
+
+        let partial = project.linter()
+        partial.contextFiles = [project.helper] // no cache: its facts are not available
+        let result = partial.lint(files: [project.handler])
+        // Still reported: what the run itself shows (printf). Not reported: helper_write, whose
+        // definition is outside the run, and the suppression it made look unused.
+        XCTAssertEqual(summary(result), ["handler.c:10 signal-handler-safety"], "\(result.findings)")
+    }
+
+    func testContextFactsFromTheCacheCompleteAPartialRun() throws {
+        let unsafe = "#include <stdlib.h>\nvoid helper_write(const char *s, unsigned long n) { free(malloc(n)); }\n"
+        let project = try partialRunProject(helper: unsafe)
+        let cache = MemoryCache()
+        let full = project.linter()
+        full.cache = cache
+        let fullFindings = full.lint(files: [project.handler, project.helper]).findings.filter { $0.path.hasSuffix("helper.c") }
+        XCTAssertEqual(fullFindings.count, 2, "malloc and free, reached through helper_write")
+
+        let partial = project.linter()
+        partial.cache = cache
+        partial.contextFiles = [project.helper]
+        let result = partial.lint(files: [project.handler])
+        XCTAssertEqual(result.filesChecked, 1)
+        XCTAssertEqual(result.findings.filter { $0.path.hasSuffix("helper.c") }, fullFindings,
+                       "the helper's cached facts complete the graph: its findings are reported")
+
+        let uncached = project.linter()
+        uncached.contextFiles = [project.helper]
+        XCTAssertEqual(uncached.lint(files: [project.handler]).findings.filter { $0.path.hasSuffix("helper.c") }, [])
+    }
+
     func testTheAsyncSignalSafeTable() {
         for name in ["write", "memcpy", "strlen", "sigaction", "_exit", "clock_gettime", "syscall", "sigaltstack",
                      "__atomic_load_n", "__sync_fetch_and_add", "__builtin_trap", "std::atomic::load", "__errno_location"] {

@@ -44,8 +44,10 @@ protocol ProjectRule {
     var id: String { get }
     /// Facts of one file, encoded so that the incremental cache can keep them. Thread-safe.
     func collect(_ context: FileContext) -> Data?
-    /// Findings from the facts of every file (`nil` facts are files that gave none).
-    func finish(facts: [(path: String, facts: Data)], configuration: Configuration, severity: Severity) -> [Finding]
+    /// Findings from the facts of every file (`nil` facts are files that gave none). `complete`
+    /// is false when the run lacks some project files' facts (`--changed-since`, `--shard`
+    /// without them in the cache): what is not in the run may then be defined elsewhere.
+    func finish(facts: [(path: String, facts: Data)], configuration: Configuration, severity: Severity, complete: Bool) -> [Finding]
 }
 
 /// The file rules this build implements. `RuleCatalogTests` checks they match `Rules/`.

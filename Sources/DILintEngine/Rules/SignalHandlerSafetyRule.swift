@@ -13,7 +13,7 @@ struct SignalHandlerSafetyRule: ProjectRule {
         return facts.encoded
     }
 
-    func finish(facts: [(path: String, facts: Data)], configuration: Configuration, severity: Severity) -> [Finding] {
+    func finish(facts: [(path: String, facts: Data)], configuration: Configuration, severity: Severity, complete: Bool) -> [Finding] {
         let decoded = facts.compactMap { item in
             (try? CallGraphFacts(encoded: item.facts)).map { (path: item.path, facts: $0) }
         }
@@ -26,7 +26,7 @@ struct SignalHandlerSafetyRule: ProjectRule {
         var seen = Set<String>()
         var violations: [HandlerWalk.Violation] = []
         for context in [HandlerWalk.Context.signal, .terminate] {
-            var walk = HandlerWalk(graph: graph, context: context, allow: list("allow"))
+            var walk = HandlerWalk(graph: graph, context: context, allow: list("allow"), complete: complete)
             walk.run(configuredHandlers: list("handlers"))
             violations += walk.violations.filter { seen.insert("\($0.path):\($0.position.line):\($0.position.column)").inserted }
         }
@@ -61,14 +61,18 @@ private struct HandlerWalk {
     let graph: CallGraph
     let context: Context
     let allow: [String]
+    /// Whether every project file's facts are in the graph; if not, a function with no
+    /// definition may be defined in a file the run did not see, and is not reported.
+    let complete: Bool
     private(set) var violations: [Violation] = []
     /// How each reached function was reached: its caller's USR (nil for a root) and its root.
     private var reachedFrom: [String: (caller: String?, root: Root)] = [:]
 
-    init(graph: CallGraph, context: Context, allow: [String]) {
+    init(graph: CallGraph, context: Context, allow: [String], complete: Bool) {
         self.graph = graph
         self.context = context
         self.allow = allow
+        self.complete = complete
     }
 
     mutating func run(configuredHandlers: [String]) {
@@ -169,6 +173,7 @@ private struct HandlerWalk {
         if trait == .systemInline || AsyncSignalSafeFunctions.isSafe(name, allow: allow) { return nil }
         if context == .terminate && AsyncSignalSafeFunctions.exceptionInspection.contains(name) { return nil }
         if let reason = AsyncSignalSafeFunctions.reasons[name] { return "'\(name)' is not async-signal-safe (\(reason))" }
+        guard complete else { return nil } // maybe defined in a file outside the run
         return "'\(name)' is not on the async-signal-safe list (no definition in the run; add it to 'allow' if it is safe)"
     }
 
