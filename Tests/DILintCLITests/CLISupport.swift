@@ -53,6 +53,13 @@ extension TemporaryProject {
 
     func runArray(_ arguments: [String]) throws -> CLIRunner.Run { try CLIRunner.run(arguments, in: root) }
 
+    /// Makes the project a git repository with every file in one commit.
+    func commitEverything() throws {
+        try git("init", "-q")
+        try git("add", "-A")
+        try git("commit", "-qm", "start")
+    }
+
     func git(_ arguments: String...) throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")

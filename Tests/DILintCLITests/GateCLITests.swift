@@ -113,9 +113,7 @@ final class GateCLITests: XCTestCase {
     func testChangedSinceLintsOnlyChangedFiles() throws {
         let project = try Project(self, files: ["a.m": legacySource(), "b.m": legacySource(), "c.m": legacySource()])
         XCTAssertEqual(try project.run("--changed-since", "HEAD").status, 2, "not a git repository yet")
-        try project.git("init", "-q")
-        try project.git("add", "-A")
-        try project.git("commit", "-qm", "start")
+        try project.commitEverything()
         let none = try project.run("--changed-since", "HEAD", "--format", "json")
         XCTAssertEqual(none.status, 0)
         XCTAssertEqual(none.summary["files"] as? Int, 0)
@@ -142,9 +140,7 @@ final class GateCLITests: XCTestCase {
             "f.m": "#import \"Wrapper.h\"\nvoid f(void) { id r = SHARED_REPORTER; }\n",
             "g.m": "#import \"Unrelated.h\"\nvoid g(void) { }\n",
         ])
-        try project.git("init", "-q")
-        try project.git("add", "-A")
-        try project.git("commit", "-qm", "start")
+        try project.commitEverything()
         try project.write("Shared.h", container + "#define SHARED_REPORTER [[Container sharedInstance] crashReporter]\n")
         let run = try project.run("--changed-since", "HEAD", "--format", "json")
         XCTAssertEqual(run.status, 1, run.stderr)
@@ -164,9 +160,7 @@ final class GateCLITests: XCTestCase {
             "b.c": "#include <stdlib.h>\nvoid helper(void) { free(malloc(1)); }\n",
             ".gitignore": ".di-lint-cache/\n",
         ])
-        try project.git("init", "-q")
-        try project.git("add", "-A")
-        try project.git("commit", "-qm", "start")
+        try project.commitEverything()
         XCTAssertEqual(try project.run("--cache", ".di-lint-cache").status, 1, "malloc/free reached from the handler")
         try project.write("a.c", try project.read("a.c") + "// edited\n")
 
