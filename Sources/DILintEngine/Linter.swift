@@ -113,16 +113,17 @@ public final class Linter: @unchecked Sendable {
         group.wait()
         let outcomes = queue.results[..<files.count].map { $0 ?? FileOutcome() }
         let paths = files.map(displayPath)
-        let contextOutcomes = queue.results[files.count...].compactMap { $0 }
-        let contextPaths = context.map(displayPath)
-        let complete = activeProjectRules.isEmpty || contextOutcomes.count == contextFiles.count
+        let selected = Set(paths)
+        let found = zip(context.map(displayPath), queue.results[files.count...])
+            .compactMap { path, outcome in outcome.map { (path: path, outcome: $0) } }
+        let complete = activeProjectRules.isEmpty || found.count == contextFiles.count
 
         // Project rules report into files (context files included); every finding then meets its
         // file's suppressions.
         var findingsByFile = Dictionary(grouping: zip(paths, outcomes).flatMap { $1.findings }, by: \.path)
         var projectFindingsByFile: [String: [Finding]] = [:]
         for (rule, severity) in activeProjectRules {
-            let facts = zip(paths + contextPaths, outcomes + queue.results[files.count...].map { $0 ?? FileOutcome() })
+            let facts = (Array(zip(paths, outcomes)) + found.map { ($0.path, $0.outcome) })
                 .compactMap { path, o in o.facts[rule.id].map { (path: path, facts: $0) } }
             for f in rule.finish(facts: facts, configuration: configuration, severity: severity, complete: complete) {
                 findingsByFile[f.path, default: []].append(f)
@@ -133,10 +134,9 @@ public final class Linter: @unchecked Sendable {
         for (path, outcome) in zip(paths, outcomes) {
             findings += applySuppressions(findingsByFile[path] ?? [], outcome.suppressions, path: path, complete: complete)
         }
-        let selected = Set(paths)
-        for (path, result) in zip(contextPaths, queue.results[files.count...]) where !selected.contains(path) {
-            guard let found = projectFindingsByFile[path], var suppressions = result?.suppressions else { continue }
-            findings += found.filter { !suppressions.suppresses(rule: $0.rule, line: $0.line) }
+        for (path, outcome) in found where !selected.contains(path) {
+            var suppressions = outcome.suppressions
+            findings += (projectFindingsByFile[path] ?? []).filter { !suppressions.suppresses(rule: $0.rule, line: $0.line) }
         }
         return LintResult(findings: findings.sorted(by: Finding.ordered),
                           filesChecked: files.count,

@@ -22,17 +22,15 @@ public enum ChangedFiles {
     }
 
     /// The files of `files` (as collected) that are in `changed`, and those that include a
-    /// changed (or deleted) header, directly or through other headers (see `Includers`).
+    /// changed (or deleted) file, directly or through headers (see `Includers`).
     public static func select(_ files: [String], changed: Set<String>) -> (changed: [String], includers: [String]) {
         let cwd = FileManager.default.currentDirectoryPath
         let direct = files.filter { path in
             let absolute = path.hasPrefix("/") ? path : cwd + "/" + path
             return changed.contains(URL(fileURLWithPath: absolute).resolvingSymlinksInPath().path)
         }
-        let sources: Set<String> = ["m", "mm", "c", "cc", "cpp", "cxx", "swift"]
-        let headers = changed.filter { !sources.contains(($0 as NSString).pathExtension) }
         let chosen = Set(direct)
-        let includers = Includers.of(headers, among: files.filter { !chosen.contains($0) })
+        let includers = Includers.of(changed, among: files.filter { !chosen.contains($0) })
         return (direct, includers)
     }
 
