@@ -33,6 +33,9 @@ extension Configuration {
         compositionRoot.types.contains { Glob.matches($0, name) }
     }
 
+    /// Swift types whose static members all reach the container (`container-access`'s `swift-helper-types`).
+    var swiftHelperTypes: [String] { options(of: ContainerAccessRule.self).swiftHelperTypes }
+
     /// Whether the composition root names any function or type (paths aside).
     var compositionRootNamesCode: Bool { !compositionRoot.functions.isEmpty || !compositionRoot.types.isEmpty }
 }

@@ -21,7 +21,7 @@ struct SwiftContainerAccessFinder {
             case let .function(name): functions.insert(name)
             }
         }
-        helperTypes = Set(configuration.options(of: ContainerAccessRule.self).swiftHelperTypes)
+        helperTypes = Set(configuration.swiftHelperTypes)
         bridgeNames = configuration.bridgeNamesWithIvars
         self.configuration = configuration
     }
