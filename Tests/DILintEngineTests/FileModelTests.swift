@@ -1,0 +1,50 @@
+import Foundation
+import XCTest
+@testable import DILintEngine
+
+/// Both front ends build the same language-neutral `FileModel`: the same code written in
+/// Objective-C and in Swift gives the same facts, which is what lets one rule type serve both.
+final class FileModelTests: XCTestCase {
+    let configuration = try! Configuration.parse(yaml: "containers: [Container.shared]\n", baseDirectory: "/")
+
+    func models(objc: String, swift: String) throws -> (FileModel, FileModel) {
+        let dir = try temporaryDirectory(self)
+        let path = dir.appendingPathComponent("file.m").path
+        try objc.write(toFile: path, atomically: true, encoding: .utf8)
+        let clang = try ClangFrontEnd(configuration: configuration, compileArguments: [:])
+            .model(path: path, displayPath: "file.m", bytes: Array(objc.utf8), language: .objectiveC).get()
+        return (clang, SwiftFrontEnd.model(displayPath: "file.swift", bytes: Array(swift.utf8), configuration: configuration))
+    }
+
+    func testInstallAndBridgeSetEventsAgree() throws {
+        let (c, s) = try models(
+            objc: "void start(Crash *crash, Bridge *bridge) {\n    [crash install];\n    crash.bridge = bridge;\n    [crash uninstall];\n}\n",
+            swift: "func start(crash: Crash, bridge: Bridge) {\n    crash.install()\n    crash.bridge = bridge\n    crash.uninstall()\n}\n")
+        func summary(_ m: FileModel) -> [String] { m.lifecycleEvents.flatMap { $0.map { "\($0.receiver) \($0.kind) line \(m.line(of: $0.offset))" } } }
+        XCTAssertEqual(summary(c), ["crash install line 2", "crash bridgeSet line 3", "crash uninstall line 4"])
+        XCTAssertEqual(summary(c), summary(s))
+    }
+
+    func testAccessKindsAgree() throws {
+        let (c, s) = try models(
+            objc: "void f(Foo *self) {\n    id a = Container.shared.reporter;\n    id b = self.bridge ? self.bridge.reporter : Container.shared.reporter;\n}\n",
+            swift: "func f() {\n    let a = Container.shared.reporter\n    let b = bridge?.reporter ?? Container.shared.reporter\n}\n")
+        func summary(_ m: FileModel) -> [String] { m.accesses.map { "\(m.line(of: $0.offset)) \($0.access.kind.rawValue) \($0.access.service ?? "-")" } }
+        XCTAssertEqual(summary(c), ["2 direct reporter", "3 injected reporter", "3 fallback reporter"])
+        XCTAssertEqual(summary(c), summary(s))
+    }
+
+    func testOwnershipQualifiersAreDeclarations() throws {
+        let (c, s) = try models(objc: "@interface Foo\n@property (nonatomic, weak) Bridge *bridge;\n@end\n",
+                                swift: "final class Foo {\n    weak var bridge: Bridge?\n}\n")
+        XCTAssertEqual(c.qualifiedDeclarations.map { "\($0.name) \($0.qualifier) line \(c.line(of: $0.qualifierOffset))" }, ["bridge weak line 2"])
+        XCTAssertEqual(s.qualifiedDeclarations.map { "\($0.name) \($0.qualifier) line \(s.line(of: $0.qualifierOffset))" }, ["bridge weak line 2"])
+    }
+
+    func testRulesPlanNoFixUntilTheyKnowOne() throws {
+        let (c, _) = try models(objc: "void f(void) { id a = Container.shared.reporter; }\n", swift: "")
+        let finding = ContainerAccessRule().check(c, options: configuration.options(of: ContainerAccessRule.self), severity: .error)
+        XCTAssertEqual(finding.count, 1)
+        XCTAssertEqual(ContainerAccessRule().fix(finding[0], in: c), [])
+    }
+}
