@@ -39,7 +39,7 @@ final class NewRuleScaffoldTests: XCTestCase {
                        "Tests/DILintEngineTests/Fixtures/demo-service-read/demo-service-read.m"]
         for path in written { XCTAssertTrue(fm.fileExists(atPath: copy.appendingPathComponent(path).path), path) }
         let registry = try String(contentsOf: copy.appendingPathComponent("Sources/DILintEngine/Rules/RuleRegistry+Generated.swift"), encoding: .utf8)
-        XCTAssertTrue(registry.contains("DemoServiceReadRule(),"), registry)
+        XCTAssertTrue(registry.contains("DemoServiceReadRule.self,"), registry)
         let readme = try String(contentsOf: copy.appendingPathComponent("README.md"), encoding: .utf8)
         XCTAssertTrue(readme.contains("| `demo-service-read` | warning | A container read of a watched service |"))
         let again = try runProcess("/usr/bin/env", ["python3", "scripts/new-rule", "demo-service-read"], in: copy)
