@@ -34,6 +34,17 @@ final class FileModelTests: XCTestCase {
         XCTAssertEqual(summary(c), summary(s))
     }
 
+    func testScopesAgree() throws {
+        let (c, s) = try models(
+            objc: "@implementation Foo\n- (instancetype)init { return self; }\n- (void)start { }\n@end\n",
+            swift: "final class Foo {\n    init() { }\n    func start() { }\n}\n")
+        func summary(_ m: FileModel) -> [String] {
+            m.scopes.map { "\($0.typeName ?? "-") \($0.name) line \(m.line(of: $0.nameOffset))\($0.isInitializer ? " initializer" : "")" }
+        }
+        XCTAssertEqual(summary(c), ["Foo init line 2 initializer", "Foo start line 3"])
+        XCTAssertEqual(summary(c), summary(s))
+    }
+
     func testOwnershipQualifiersAreDeclarations() throws {
         let (c, s) = try models(objc: "@interface Foo\n@property (nonatomic, weak) Bridge *bridge;\n@end\n",
                                 swift: "final class Foo {\n    weak var bridge: Bridge?\n}\n")

@@ -15,6 +15,8 @@ protocol FileModel: AnyObject {
     /// Container accesses and services read through the bridge, classified (direct, fallback,
     /// injected, composition root), in source order.
     var accesses: [LocatedAccess] { get }
+    /// Function, method, initializer and constructor definitions, in source order.
+    var scopes: [CodeScope] { get }
     /// Container accesses made while an object is being built (initializers, constructors,
     /// stored-property initial values), deferred closures and blocks left out.
     var constructionAccesses: [ConstructionAccess] { get }
@@ -33,6 +35,7 @@ protocol FileModel: AnyObject {
 }
 
 extension FileModel {
+    var scopes: [CodeScope] { [] }
     var constructionAccesses: [ConstructionAccess] { [] }
     var qualifiedDeclarations: [QualifiedDeclaration] { [] }
     var singletonCreations: [SingletonCreation] { [] }

@@ -22,6 +22,31 @@ final class SwiftFileModel: FileModel {
     private(set) lazy var comments: [SourceToken] = file.comments
     private(set) lazy var typeMembers: [SwiftTypeMembers] = SwiftTypeMembers.all(in: tree)
 
+    /// Functions and initializers with a body.
+    private(set) lazy var scopes: [CodeScope] = {
+        final class Collector: SyntaxVisitor {
+            var scopes: [CodeScope] = []
+            init() { super.init(viewMode: .sourceAccurate) }
+            override func visit(_ node: FunctionDeclSyntax) -> SyntaxVisitorContinueKind {
+                if node.body != nil {
+                    scopes.append(CodeScope(kind: .function, name: node.name.text, typeName: node.enclosingTypeName,
+                                            range: node.byteRange, nameOffset: node.name.startOffset))
+                }
+                return .visitChildren
+            }
+            override func visit(_ node: InitializerDeclSyntax) -> SyntaxVisitorContinueKind {
+                if node.body != nil {
+                    scopes.append(CodeScope(kind: .swiftInitializer, name: "init", typeName: node.enclosingTypeName,
+                                            range: node.byteRange, nameOffset: node.initKeyword.startOffset))
+                }
+                return .visitChildren
+            }
+        }
+        let collector = Collector()
+        collector.walk(tree)
+        return collector.scopes
+    }()
+
     /// Accesses in `init` bodies and in the initial values of stored properties (which run as part
     /// of every init); stored closures are left out.
     private(set) lazy var constructionAccesses: [ConstructionAccess] = {
