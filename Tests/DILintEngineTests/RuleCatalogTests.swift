@@ -42,6 +42,12 @@ final class RuleCatalogTests: XCTestCase {
         }
     }
 
+    func testEachRuleTypeReadsExactlyTheOptionsItsYAMLDeclares() {
+        for rule in RuleRegistry.all {
+            XCTAssertEqual(rule.optionNamesRead, Set(RuleCatalog.shared.rule(rule.id)?.options.map(\.name) ?? []), rule.id)
+        }
+    }
+
     func testTheGeneratedRegistryAndREADMETableAreUpToDate() throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")

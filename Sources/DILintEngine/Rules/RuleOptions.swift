@@ -51,9 +51,13 @@ struct RuleOptionReader {
     let ruleID: String
     /// Configured values, over the defaults from the rule's YAML.
     let values: [String: RuleOptionValue]
+    /// Names the options type asked for (to check them against the rule's YAML).
+    final class Log { var names: Set<String> = [] }
+    let log: Log?
 
-    init(ruleID: String, configured: [String: RuleOptionValue]) {
+    init(ruleID: String, configured: [String: RuleOptionValue], log: Log? = nil) {
         self.ruleID = ruleID
+        self.log = log
         var values = RuleCatalog.indexEntry(ruleID)?.defaults ?? [:]
         values.merge(configured) { _, new in new }
         self.values = values
@@ -65,6 +69,7 @@ struct RuleOptionReader {
 
     /// A list of strings (a single string is a list of one).
     func strings(_ name: String) throws -> [String] {
+        log?.names.insert(name)
         switch values[name] {
         case nil: return []
         case let .list(items)?: return items
@@ -74,11 +79,13 @@ struct RuleOptionReader {
     }
 
     func string(_ name: String) throws -> String {
+        log?.names.insert(name)
         guard case let .string(s)? = values[name] else { throw problem(name, "a string") }
         return s
     }
 
     func bool(_ name: String) throws -> Bool {
+        log?.names.insert(name)
         guard case let .bool(b)? = values[name] else { throw problem(name, "true or false") }
         return b
     }
@@ -97,6 +104,13 @@ extension Rule {
     /// Throws when configured options do not fit the rule's typed `Options` (the error names the option).
     func checkOptions(_ configured: [String: RuleOptionValue]) throws {
         _ = try Options(RuleOptionReader(ruleID: Self.id, configured: configured))
+    }
+
+    /// The option names the rule's `Options` reads (with its defaults).
+    var optionNamesRead: Set<String> {
+        let log = RuleOptionReader.Log()
+        _ = try? Options(RuleOptionReader(ruleID: Self.id, configured: [:], log: log))
+        return log.names
     }
 }
 
