@@ -4,6 +4,7 @@
 #include "capture_state.h"
 #include "cpu_context.h"
 #include "dump_writer.h"
+#include "fatal_message.h"
 #include "module_list.h"
 #include "seam_dump_format.h"
 #include "thread_list.h"
@@ -34,19 +35,13 @@ static void write_signal(seam_dump_writer *w, int signal, const siginfo_t *info)
 }
 
 static void write_exception(seam_dump_writer *w) {
+    if (g_seam_terminate_called) seam_writer_u64(w, SEAM_DK_TERMINATE_CALLED, 1);
     if (!g_seam_exception_recorded) return;
     seam_writer_start_map(w, SEAM_DK_EXCEPTION);
     seam_writer_string(w, SEAM_DK_EXCEPTION_TYPE, g_seam_exception_type, SEAM_EXCEPTION_TYPE_MAX);
     if (g_seam_exception_recorded > 1) {
         seam_writer_string(w, SEAM_DK_EXCEPTION_WHAT, g_seam_exception_what, SEAM_EXCEPTION_WHAT_MAX);
     }
-    seam_writer_end(w);
-}
-
-static void write_process(seam_dump_writer *w) {
-    seam_writer_start_map(w, SEAM_DK_PROCESS);
-    seam_writer_string(w, SEAM_DK_PROCESS_EXECUTABLE, g_seam_state.executable, SEAM_PATH_MAX);
-    seam_writer_u64(w, SEAM_DK_PROCESS_PARENT_PID, (uint64_t)g_seam_state.parent_pid);
     seam_writer_end(w);
 }
 
@@ -89,35 +84,20 @@ static void write_modules(seam_dump_writer *w, const seam_module_set *modules) {
     seam_writer_end(w);
 }
 
-static void write_entries(seam_dump_writer *w, uint16_t key, const seam_entry *entries, size_t count) {
-    seam_writer_start_array(w, key);
-    for (size_t i = 0; i < count; i++) {
-        seam_writer_start_map(w, SEAM_DK_NONE);
-        seam_writer_string(w, SEAM_DK_ENTRY_KEY, entries[i].key, SEAM_STRING_POOL);
-        seam_writer_string(w, SEAM_DK_ENTRY_VALUE, entries[i].value, SEAM_STRING_POOL);
-        seam_writer_end(w);
-    }
-    seam_writer_end(w);
-}
-
 void seam_write_crash_sections(seam_dump_writer *w, int signal, const siginfo_t *info,
                                const void *ucontext, uint64_t entry_mono_ns, uint64_t entry_real_sec,
                                uint64_t entry_real_nsec) {
     static seam_module_set modules;
-    seam_writer_u64(w, SEAM_DK_PID, (uint64_t)getpid());
     seam_writer_u64(w, SEAM_DK_CRASH_TIME_SEC, entry_real_sec);
     seam_writer_u64(w, SEAM_DK_CRASH_TIME_NSEC, entry_real_nsec);
     seam_writer_u64(w, SEAM_DK_HANDLER_ENTRY_MONO_NS, entry_mono_ns);
-    seam_writer_u64(w, SEAM_DK_INSTALL_TIME_SEC, (uint64_t)g_seam_state.install_time);
     write_signal(w, signal, info);
     write_exception(w);
+    seam_write_fatal_error_message(w);
     void (*hook)(void) = g_seam_handler_hook;
     if (hook != NULL) hook();
-    write_process(w);
     seam_modules_collect(&modules);
     write_crashed_thread(w, ucontext, &modules);
     seam_write_threads(w, (pid_t)syscall(SYS_gettid));
     write_modules(w, &modules);
-    write_entries(w, SEAM_DK_SYSTEM_INFO, g_seam_state.system_info, g_seam_state.system_info_count);
-    write_entries(w, SEAM_DK_ANNOTATIONS, g_seam_state.annotations, g_seam_state.annotation_count);
 }

@@ -52,6 +52,14 @@ void seam_writer_begin(seam_dump_writer *w, int fd) {
     put_le(w, SEAM_DUMP_VERSION, 4);
 }
 
+void seam_writer_resume(seam_dump_writer *w, int fd, uint64_t already_written) {
+    w->fd = fd;
+    w->failed = 0;
+    w->used = 0;
+    w->written = already_written;
+    w->depth = 0;
+}
+
 static void start(seam_dump_writer *w, uint8_t tag, uint16_t key) {
     put(w, &tag, 1);
     put_le(w, key, 2);

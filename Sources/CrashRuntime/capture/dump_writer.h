@@ -20,6 +20,8 @@ typedef struct seam_dump_writer {
 
 /// Starts a document on fd: writes the magic and version.
 void seam_writer_begin(seam_dump_writer *w, int fd);
+/// Continues a document whose header (and prelude) fd already holds, at fd's offset.
+void seam_writer_resume(seam_dump_writer *w, int fd, uint64_t already_written);
 void seam_writer_start_map(seam_dump_writer *w, uint16_t key);
 void seam_writer_start_array(seam_dump_writer *w, uint16_t key);
 /// Closes the innermost open map or array.

@@ -24,6 +24,10 @@ void crash_probe_segv_in_cxx(void);
 int crash_probe_overflow(int depth);
 /// Starts `count` threads that all dereference NULL at the same moment.
 void crash_probe_threads(int count);
+/// Test-only entry point of the capture layer, deliberately absent from its public headers:
+/// a function the signal handler calls after writing the signal section, used to prove that a
+/// crash inside the handler neither hangs nor loses the original signal.
+void seam_capture_set_handler_hook_for_testing(void (*hook)(void));
 /// Handler hooks (seam_capture_set_handler_hook_for_testing).
 void crash_probe_hook_fault(void);
 void crash_probe_hook_allocate(void);
