@@ -39,7 +39,7 @@ func crashByFatalErrorWithMessage() -> Never {
 }
 
 /// Names of the threads parked while the main thread crashes in `threads-report`.
-let parkedThreadNames = (0..<4).map { "crash-demo-park\($0)" }
+let parkedThreadNames = (0..<4).map { "crash-demo-pk\($0)" }
 
 /// Four named threads park in `parkedThreadWaits(_:)`, then the main thread stores to an
 /// unmapped address in `crashWhileThreadsAreParked()`.

@@ -9,6 +9,7 @@
 
 #define SEAM_MAX_FRAME_STEP (16u * 1024 * 1024)
 #define SEAM_MAX_SCAN_WORDS 8192
+#define SEAM_MAX_CHAIN 1000000
 
 typedef struct { uintptr_t pc, sp, fp, lr; } seam_pointers;
 
@@ -54,6 +55,24 @@ static seam_pointers pointers(const ucontext_t *uc) {
 #else
 #error "seam capture supports x86_64 and aarch64 Linux"
 #endif
+
+uintptr_t seam_context_sp(const void *ucontext) { return pointers(ucontext).sp; }
+
+const void *seam_context_fp_state(const void *ucontext) {
+#if defined(__x86_64__)
+    return ((const ucontext_t *)ucontext)->uc_mcontext.fpregs;
+#else
+    (void)ucontext;
+    return NULL;
+#endif
+}
+
+void seam_write_fp_registers(seam_dump_writer *w, const void *fp_state) {
+    static uint8_t copy[SEAM_FP_STATE_SIZE];
+    if (fp_state != NULL && seam_safe_read(fp_state, copy, sizeof copy) == 0) {
+        seam_writer_bytes(w, SEAM_DK_FP_REGISTERS, copy, sizeof copy);
+    }
+}
 
 void seam_write_registers(seam_dump_writer *w, const void *ucontext) {
     const ucontext_t *uc = ucontext;
@@ -176,11 +195,18 @@ void seam_walk_stack(const void *ucontext, const seam_module_set *modules, seam_
         first_pushed = fp != 0;
     }
     uintptr_t lowest = p.sp;
-    while (out->count < SEAM_MAX_FRAMES) {
+    out->total = out->count;
+    // Past SEAM_MAX_FRAMES the chain is still followed (a stack overflow is tens of thousands
+    // deep) and its outermost frames kept in a ring, so where the recursion began is not lost.
+    while (out->total < SEAM_MAX_CHAIN) {
         uintptr_t record[2];   // saved frame pointer, return address
         if (fp < lowest || (fp & (sizeof(uintptr_t) - 1)) != 0) break;
         if (seam_safe_read((const void *)fp, record, sizeof record) != 0 || record[1] == 0) break;
-        if (!first_pushed) push(out, record[1], SEAM_FRAME_TRUST_FRAME_POINTER);
+        if (!first_pushed) {
+            if (out->count < SEAM_MAX_FRAMES) push(out, record[1], SEAM_FRAME_TRUST_FRAME_POINTER);
+            else out->outer[(out->total - SEAM_MAX_FRAMES) % SEAM_MAX_OUTER_FRAMES] = record[1];
+            out->total++;
+        }
         first_pushed = 0;
         if (!plausible_frame(record[0], fp)) break;
         lowest = fp;

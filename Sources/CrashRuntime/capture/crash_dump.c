@@ -7,6 +7,7 @@
 #include "fatal_message.h"
 #include "module_list.h"
 #include "seam_dump_format.h"
+#include "thread_context.h"
 #include "thread_list.h"
 
 #include <sys/syscall.h>
@@ -45,6 +46,23 @@ static void write_exception(seam_dump_writer *w) {
     seam_writer_end(w);
 }
 
+/// OUTER_FRAMES and FRAME_COUNT when the frame-pointer chain was longer than FRAMES holds.
+static void write_outer_frames(seam_dump_writer *w, const seam_stack_trace *trace) {
+    if (trace->total <= trace->count) return;
+    size_t beyond = trace->total - trace->count;
+    size_t kept = beyond < SEAM_MAX_OUTER_FRAMES ? beyond : SEAM_MAX_OUTER_FRAMES;
+    size_t first = beyond - kept;
+    seam_writer_start_array(w, SEAM_DK_OUTER_FRAMES);
+    for (size_t i = first; i < beyond; i++) {
+        seam_writer_start_map(w, SEAM_DK_NONE);
+        seam_writer_u64(w, SEAM_DK_FRAME_ADDRESS, trace->outer[i % SEAM_MAX_OUTER_FRAMES]);
+        seam_writer_u64(w, SEAM_DK_FRAME_TRUST, SEAM_FRAME_TRUST_FRAME_POINTER);
+        seam_writer_end(w);
+    }
+    seam_writer_end(w);
+    seam_writer_u64(w, SEAM_DK_FRAME_COUNT, trace->total);
+}
+
 static void write_crashed_thread(seam_dump_writer *w, const void *ucontext, const seam_module_set *modules) {
     static seam_stack_trace trace;
     char name[64];
@@ -64,6 +82,7 @@ static void write_crashed_thread(seam_dump_writer *w, const void *ucontext, cons
             seam_writer_end(w);
         }
         seam_writer_end(w);
+        write_outer_frames(w, &trace);
     }
     seam_writer_end(w);
 }
@@ -98,6 +117,6 @@ void seam_write_crash_sections(seam_dump_writer *w, int signal, const siginfo_t 
     if (hook != NULL) hook();
     seam_modules_collect(&modules);
     write_crashed_thread(w, ucontext, &modules);
-    seam_write_threads(w, (pid_t)syscall(SYS_gettid));
     write_modules(w, &modules);
+    seam_write_thread_contexts(w, (pid_t)syscall(SYS_gettid), ucontext);
 }

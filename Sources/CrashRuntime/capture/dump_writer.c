@@ -36,6 +36,8 @@ static void put(seam_dump_writer *w, const void *data, size_t length) {
     w->used += length;
 }
 
+void seam_writer_raw(seam_dump_writer *w, const void *data, size_t length) { put(w, data, length); }
+
 static void put_le(seam_dump_writer *w, uint64_t value, int size) {
     uint8_t bytes[8];
     for (int i = 0; i < size; i++) bytes[i] = (uint8_t)(value >> (8 * i));

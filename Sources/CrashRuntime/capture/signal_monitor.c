@@ -6,6 +6,7 @@
 #include "dump_file.h"
 #include "dump_writer.h"
 #include "seam_dump_format.h"
+#include "thread_context.h"
 #include "thread_stack.h"
 
 #include <errno.h>
@@ -215,6 +216,7 @@ int seam_signal_monitor_install(int catch_sigterm, char *error, size_t error_siz
         return -1;
     }
     seam_thread_stack_wrap_new_threads(1);
+    seam_thread_context_install();   // without a free signal, threads are listed without registers
     atomic_store(&g_owner_tid, 0);
     g_chaining = 0;
     g_dump_done = 0;
@@ -250,6 +252,7 @@ void seam_signal_monitor_uninstall(void) {
         }
     }
     restore_previous_handlers();
+    seam_thread_context_uninstall();
     // Threads keep their alternate stacks (each is released when its thread ends).
     seam_thread_stack_wrap_new_threads(0);
 }
