@@ -145,6 +145,7 @@ struct ReportBuilder {
         case SEAM_CONTEXT_CRASHED.rawValue: return "crashed"
         case SEAM_CONTEXT_NO_ANSWER.rawValue: return "no_answer"
         case SEAM_CONTEXT_NOT_ASKED.rawValue: return "not_asked"
+        case SEAM_CONTEXT_SIGNAL_BLOCKED.rawValue: return "signal_blocked"
         default: return "unknown"
         }
     }

@@ -196,12 +196,30 @@ void seam_walk_stack(const void *ucontext, const seam_module_set *modules, seam_
     }
     uintptr_t lowest = p.sp;
     out->total = out->count;
+    // One page of stack per read: a deep chain then costs a syscall per page, not per frame.
+    static uintptr_t cached[4096 / sizeof(uintptr_t)];
+    uintptr_t cached_start = 0, cached_end = 0;
     // Past SEAM_MAX_FRAMES the chain is still followed (a stack overflow is tens of thousands
     // deep) and its outermost frames kept in a ring, so where the recursion began is not lost.
     while (out->total < SEAM_MAX_CHAIN) {
         uintptr_t record[2];   // saved frame pointer, return address
         if (fp < lowest || (fp & (sizeof(uintptr_t) - 1)) != 0) break;
-        if (seam_safe_read((const void *)fp, record, sizeof record) != 0 || record[1] == 0) break;
+        if (fp < cached_start || fp + sizeof record > cached_end) {
+            uintptr_t page_start = fp & ~(uintptr_t)4095;
+            if (seam_safe_read((const void *)page_start, cached, sizeof cached) == 0) {
+                cached_start = page_start;
+                cached_end = page_start + sizeof cached;
+            } else {
+                cached_start = cached_end = 0;
+            }
+        }
+        if (fp >= cached_start && fp + sizeof record <= cached_end) {
+            record[0] = cached[(fp - cached_start) / sizeof(uintptr_t)];
+            record[1] = cached[(fp - cached_start) / sizeof(uintptr_t) + 1];
+        } else if (seam_safe_read((const void *)fp, record, sizeof record) != 0) {
+            break;
+        }
+        if (record[1] == 0) break;
         if (!first_pushed) {
             if (out->count < SEAM_MAX_FRAMES) push(out, record[1], SEAM_FRAME_TRUST_FRAME_POINTER);
             else out->outer[(out->total - SEAM_MAX_FRAMES) % SEAM_MAX_OUTER_FRAMES] = record[1];

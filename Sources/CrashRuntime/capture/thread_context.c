@@ -19,7 +19,7 @@
 #include <ucontext.h>
 #include <unistd.h>
 
-enum { SLOT_FREE, SLOT_ASKED, SLOT_DONE };
+enum { SLOT_FREE, SLOT_ASKED, SLOT_DONE, SLOT_BLOCKED };
 enum { MODE_NONE, MODE_CAPTURE, MODE_PREPARE };
 
 typedef struct context_slot {
@@ -36,6 +36,8 @@ static _Atomic int g_mode;
 static _Atomic int g_release;                  // parked threads may return
 static context_slot g_slots[SEAM_MAX_CONTEXT_THREADS];
 static size_t g_slot_count;
+
+static int hex_digit(char c);
 
 static void copy_bytes(void *to, const void *from, size_t length) {
     uint8_t *out = to;
@@ -74,6 +76,39 @@ static void on_request(int signal, siginfo_t *info, void *ucontext) {
     for (int i = 0; i < 100000 && !atomic_load(&g_release); i++) sleep_briefly(100000);
 }
 
+/// True when /proc says the thread blocks `signal` (Dispatch's workers block almost all
+/// signals): asking it would only run into the deadline.
+static int blocks_signal(pid_t tid, int signal) {
+    static char status[4096];
+    static char path[64];
+    static const char prefix[] = "/proc/self/task/";
+    size_t at = 0;
+    for (const char *c = prefix; *c; c++) path[at++] = *c;
+    char digits[16];
+    int n = 0;
+    for (long value = tid; value > 0 && n < 15; value /= 10) digits[n++] = (char)('0' + value % 10);
+    while (n > 0) path[at++] = digits[--n];
+    for (const char *c = "/status"; *c; c++) path[at++] = *c;
+    path[at] = '\0';
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return 0;
+    ssize_t length = read(fd, status, sizeof status - 1);
+    close(fd);
+    if (length <= 0) return 0;
+    status[length] = '\0';
+    for (ssize_t i = 0; i + 8 < length; i++) {
+        if (status[i] != 'S' || status[i + 1] != 'i' || status[i + 2] != 'g' || status[i + 3] != 'B' ||
+            status[i + 4] != 'l' || status[i + 5] != 'k' || status[i + 6] != ':') continue;
+        uint64_t mask = 0;
+        for (ssize_t j = i + 7; j < length && status[j] != '\n'; j++) {
+            int digit = hex_digit(status[j]);
+            if (digit >= 0) mask = mask << 4 | (uint64_t)digit;
+        }
+        return (mask >> (signal - 1)) & 1;
+    }
+    return 0;
+}
+
 /// Asks every other thread (up to the slot count); returns how many were asked.
 static size_t ask_threads(int mode, pid_t self) {
     static pid_t tids[SEAM_MAX_CONTEXT_THREADS + 1];
@@ -89,7 +124,9 @@ static size_t ask_threads(int mode, pid_t self) {
     }
     g_slot_count = count;
     for (size_t i = 0; i < count; i++) {
-        if (syscall(SYS_tgkill, (long)getpid(), (long)g_slots[i].tid, (long)g_signal) != 0) {
+        if (blocks_signal(g_slots[i].tid, g_signal)) {
+            atomic_store(&g_slots[i].state, SLOT_BLOCKED);
+        } else if (syscall(SYS_tgkill, (long)getpid(), (long)g_slots[i].tid, (long)g_signal) != 0) {
             atomic_store(&g_slots[i].state, SLOT_FREE);
         }
     }
@@ -260,8 +297,10 @@ void seam_write_thread_contexts(seam_dump_writer *w, pid_t crashed_tid, const vo
     for (size_t i = 0; i < asked; i++) {
         context_slot *slot = &g_slots[i];
         int done = atomic_load(&slot->state) == SLOT_DONE;
+        int state = atomic_load(&slot->state);
         int status = done ? SEAM_CONTEXT_CAPTURED
-                          : atomic_load(&slot->state) == SLOT_ASKED ? SEAM_CONTEXT_NO_ANSWER : SEAM_CONTEXT_NOT_ASKED;
+                   : state == SLOT_ASKED ? SEAM_CONTEXT_NO_ANSWER
+                   : state == SLOT_BLOCKED ? SEAM_CONTEXT_SIGNAL_BLOCKED : SEAM_CONTEXT_NOT_ASKED;
         write_thread(w, atomic_load(&slot->tid), 0, status, done ? &slot->context : NULL,
                      done && slot->has_fp_state ? slot->fp_state : NULL);
     }
