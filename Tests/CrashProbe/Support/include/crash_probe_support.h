@@ -24,6 +24,12 @@ void crash_probe_segv_in_cxx(void);
 int crash_probe_overflow(int depth);
 /// Starts `count` threads that all dereference NULL at the same moment.
 void crash_probe_threads(int count);
+/// Fills the file system holding `directory` with a file until writes fail with ENOSPC (0).
+int crash_probe_fill_disk(const char *directory);
+/// Forks a child that sleeps without exec, then the parent dereferences NULL.
+void crash_probe_fork_child_waits_parent_crashes(void);
+/// Forks a child that dereferences NULL; returns the signal it died of.
+int crash_probe_fork_child_crashes(void);
 /// Test-only entry point of the capture layer, deliberately absent from its public headers:
 /// a function the signal handler calls after writing the signal section, used to prove that a
 /// crash inside the handler neither hangs nor loses the original signal.
