@@ -222,7 +222,7 @@ const char *seam_capture_dump_path(void) { return g_seam_state.installed ? g_sea
 
 size_t seam_capture_refresh_modules(void) { return seam_modules_refresh(NULL); }
 
-int seam_capture_prepare_thread(void) { return seam_thread_stack_prepare(0); }
+int seam_capture_prepare_thread(void) { return seam_thread_stack_prepare(); }
 
 /// Test-only, declared only in the CrashProbe test support header (not part of the public API).
 void seam_capture_set_handler_hook_for_testing(void (*hook)(void));

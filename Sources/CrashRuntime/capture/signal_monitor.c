@@ -211,7 +211,7 @@ static void on_signal(int signal, siginfo_t *info, void *ucontext) {
 
 int seam_signal_monitor_install(int catch_sigterm, char *error, size_t error_size) {
     // Every thread needs its own alternate stack to report its own stack overflow.
-    if (seam_thread_stack_prepare(0) != 0) {
+    if (seam_thread_stack_prepare() != 0) {
         snprintf(error, error_size, "cannot set up the alternate signal stack: %s", strerror(errno));
         return -1;
     }

@@ -55,7 +55,7 @@ static void on_request(int signal, siginfo_t *info, void *ucontext) {
     if (info->si_code != SI_TKILL || info->si_pid != getpid()) return;   // not from this process
     int mode = atomic_load(&g_mode);
     if (mode == MODE_PREPARE) {
-        seam_thread_stack_prepare(1);
+        seam_thread_stack_prepare_in_signal();
         pid_t self = (pid_t)syscall(SYS_gettid);
         for (size_t i = 0; i < g_slot_count; i++) {
             if (atomic_load(&g_slots[i].tid) == self) atomic_store(&g_slots[i].state, SLOT_DONE);

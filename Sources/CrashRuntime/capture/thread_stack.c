@@ -49,25 +49,53 @@ static void release_stack(void *value) {
 
 static void make_key(void) { g_key_ready = pthread_key_create(&g_key, release_stack) == 0; }
 
-int seam_thread_stack_prepare(int from_signal) {
-    stack_t current;
-    if (sigaltstack(NULL, &current) == 0 && !(current.ss_flags & SS_DISABLE)) return 0;
+static size_t g_page, g_size;   // sizes computed outside any signal handler
+
+static void compute_sizes(void) {
     long page = sysconf(_SC_PAGESIZE);
-    size_t size = SEAM_ALTSTACK_SIZE;
     long minimum = sysconf(_SC_SIGSTKSZ);
-    if (minimum > 0 && (size_t)minimum * 4 > size) size = (size_t)minimum * 4;
-    size_t length = size + (size_t)page;
+    g_page = page > 0 ? (size_t)page : 4096;
+    g_size = SEAM_ALTSTACK_SIZE;
+    if (minimum > 0 && (size_t)minimum * 4 > g_size) g_size = (size_t)minimum * 4;
+}
+
+void seam_thread_stack_init(void) {
+    if (g_size == 0) compute_sizes();
+}
+
+/// Maps a stack (guard page first) and makes it the calling thread's alternate signal stack,
+/// unless the thread has one. Only system calls: also runs inside the install-time signal.
+/// Returns the mapping, or NULL (with errno) when the thread had one already or it failed.
+static char *map_signal_stack(void) {
+    stack_t current;
+    if (sigaltstack(NULL, &current) == 0 && !(current.ss_flags & SS_DISABLE)) return NULL;
+    size_t length = g_size + g_page;
     char *memory = mmap(NULL, length, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (memory == MAP_FAILED) return -1;
-    mprotect(memory, (size_t)page, PROT_NONE);   // guard page below the stack
-    stack_t stack = {.ss_sp = memory + page, .ss_size = size, .ss_flags = 0};
+    if (memory == MAP_FAILED) return NULL;
+    mprotect(memory, g_page, PROT_NONE);   // guard page below the stack
+    stack_t stack = {.ss_sp = memory + g_page, .ss_size = g_size, .ss_flags = 0};
     if (sigaltstack(&stack, NULL) != 0) {
         int saved = errno;
         munmap(memory, length);
         errno = saved;
-        return -1;
+        return NULL;
     }
-    if (from_signal) return 0;   // threads alive at install keep theirs until they end
+    return memory;
+}
+
+int seam_thread_stack_prepare_in_signal(void) {
+    if (g_size == 0) return -1;
+    errno = 0;
+    return map_signal_stack() != NULL || errno == 0 ? 0 : -1;
+}
+
+int seam_thread_stack_prepare(void) {
+    seam_thread_stack_init();
+    errno = 0;
+    char *memory = map_signal_stack();
+    if (memory == NULL) return errno == 0 ? 0 : -1;
+    size_t length = g_size + g_page;
+    stack_t stack = {.ss_sp = memory + g_page};
     pthread_once(&g_key_once, make_key);
     owned_stack *owned = g_key_ready ? malloc(sizeof *owned) : NULL;
     if (owned != NULL) {
@@ -84,7 +112,7 @@ void seam_thread_stack_wrap_new_threads(int enabled) { atomic_store(&g_wrap_new_
 static void *start_with_signal_stack(void *value) {
     start_params params = *(start_params *)value;
     free(value);
-    seam_thread_stack_prepare(0);
+    seam_thread_stack_prepare();
     return params.start(params.argument);
 }
 
