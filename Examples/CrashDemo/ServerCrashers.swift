@@ -46,22 +46,24 @@ let parkedThreadNames = (0..<4).map { "crash-demo-pk\($0)" }
 func crashWhileOtherThreadsWait() -> Never {
     let parked = DispatchSemaphore(value: 0)
     for name in parkedThreadNames {
+        let started = DispatchSemaphore(value: 0)
         let thread = Thread {
+            started.wait()   // Foundation applies `Thread.name` only once `start()` has returned
+            Thread.current.name = name
             parked.signal()
-            parkedThreadWaits(name)
+            parkedThreadWaits()
         }
-        thread.name = name
         thread.start()
+        started.signal()
     }
     for _ in parkedThreadNames { parked.wait() }
-    usleep(50_000)   // let every thread reach its wait and take its name
+    usleep(20_000)   // let every thread reach its wait
     crashWhileThreadsAreParked()
 }
 
 /// Where each parked thread sits when the process crashes.
 @inline(never)
-func parkedThreadWaits(_ name: String) {
-    Thread.current.name = name   // Foundation names the thread from inside it
+func parkedThreadWaits() {
     while true { sleep(60) }
 }
 
