@@ -53,7 +53,7 @@ struct CallFrameInfo {
             switch type {
             case 1: segments.append((vaddr, offset, size))
             case 0x6474E550: header = (vaddr, offset)
-            case 4 where buildID == nil: buildID = Self.buildID(file, notes: offset, size: size)
+            case 4 where buildID == nil: buildID = ELFSymbolTable.buildID(file, notes: offset, size: size)
             default: break
             }
         }
@@ -213,20 +213,6 @@ struct CallFrameInfo {
         default: return nil
         }
         return encoding & 0x80 != 0 ? nil : value   // indirect pointers need the live process
-    }
-
-    private static func buildID(_ file: ByteReader, notes: UInt64, size: UInt64) -> [UInt8]? {
-        guard file.has(notes, size) else { return nil }
-        var at = notes
-        while at + 12 <= notes + size {
-            let nameSize = UInt64(file.u32(at)), descSize = UInt64(file.u32(at + 4)), type = file.u32(at + 8)
-            let nameAt = at + 12, descAt = nameAt + ((nameSize + 3) & ~3)
-            let next = descAt + ((descSize + 3) & ~3)
-            guard next <= notes + size else { return nil }
-            if type == 3 && nameSize == 4 && file.cString(nameAt, limit: nameAt + 4) == "GNU" { return file.slice(descAt, descSize) }
-            at = next
-        }
-        return nil
     }
 
     /// Runs CFA instructions, updating a row, until the location passes an address.

@@ -139,15 +139,20 @@ struct ReportBuilder {
         return message
     }
 
-    private static func contextName(_ status: UInt32) -> String {
-        switch status {
-        case SEAM_CONTEXT_CAPTURED.rawValue: return "captured"
-        case SEAM_CONTEXT_CRASHED.rawValue: return "crashed"
-        case SEAM_CONTEXT_NO_ANSWER.rawValue: return "no_answer"
-        case SEAM_CONTEXT_NOT_ASKED.rawValue: return "not_asked"
-        case SEAM_CONTEXT_SIGNAL_BLOCKED.rawValue: return "signal_blocked"
-        default: return "unknown"
-        }
+    /// Report names of the dump's context statuses and frame trusts.
+    private static let contextNames: [UInt32: String] = [
+        SEAM_CONTEXT_CAPTURED.rawValue: "captured", SEAM_CONTEXT_CRASHED.rawValue: "crashed",
+        SEAM_CONTEXT_NO_ANSWER.rawValue: "no_answer", SEAM_CONTEXT_NOT_ASKED.rawValue: "not_asked",
+        SEAM_CONTEXT_SIGNAL_BLOCKED.rawValue: "signal_blocked",
+    ]
+    private static let trustNames: [UInt32: String] = [
+        SEAM_FRAME_TRUST_CONTEXT.rawValue: "context", SEAM_FRAME_TRUST_FRAME_POINTER.rawValue: "frame_pointer",
+        SEAM_FRAME_TRUST_SCAN.rawValue: "scan", SEAM_FRAME_TRUST_LINK_REGISTER.rawValue: "link_register",
+        SEAM_FRAME_TRUST_CFI.rawValue: "cfi",
+    ]
+
+    private static func contextName(_ status: UInt32) -> String { contextNames[status] ?? "unknown" }
+
     }
 
     private static func signal(_ map: DumpMap) -> CrashReport.Signal? {
@@ -184,15 +189,7 @@ struct ReportBuilder {
         return result
     }
 
-    private static func trustName(_ trust: UInt32) -> String {
-        switch trust {
-        case SEAM_FRAME_TRUST_CONTEXT.rawValue: return "context"
-        case SEAM_FRAME_TRUST_FRAME_POINTER.rawValue: return "frame_pointer"
-        case SEAM_FRAME_TRUST_SCAN.rawValue: return "scan"
-        case SEAM_FRAME_TRUST_LINK_REGISTER.rawValue: return "link_register"
-        case SEAM_FRAME_TRUST_CFI.rawValue: return "cfi"
-        default: return "unknown"
-        }
+    private static func trustName(_ trust: UInt32) -> String { trustNames[trust] ?? "unknown" }
     }
 
     /// Lower-case hex, two digits a byte (build IDs). Table-driven: `String(format:)` was the

@@ -18,6 +18,8 @@ final class StackUnwinder {
     static let maxScanWords = 512
 
     private var tables: [String: CallFrameInfo?] = [:]
+    /// Rows already evaluated, by module path and address: dumps of one program repeat them.
+    private var rows: [String: [UInt64: CallFrameInfo.Row?]] = [:]
 
     /// Innermost first; nil when the thread has no captured stack memory or no program counter.
     func unwind(thread: DumpMap, registers: [String: UInt64], modules: [Symbolicator.Module]) -> [Frame]? {
@@ -64,7 +66,10 @@ final class StackUnwinder {
         guard let module = module(containing: pc, in: modules), let info = table(for: module) else { return .unknown }
         // A return address points after the call; the call itself is one byte before.
         let lookup = (isFirst ? pc : pc &- 1) &- module.bias
-        guard let row = info.row(for: lookup) else { return .unknown }
+        let cached = rows[module.path]?[lookup]
+        let found = cached ?? info.row(for: lookup)
+        if cached == nil { rows[module.path, default: [:]][lookup] = .some(found) }
+        guard let row = found else { return .unknown }
         if row.registers[row.returnAddressRegister] == .undefined { return .outermost }
         guard let (next, trust) = applying(row, regs: regs, arch: arch, memory: memory) else { return .unknown }
         return .step(next, trust)
