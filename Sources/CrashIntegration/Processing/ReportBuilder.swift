@@ -153,8 +153,6 @@ struct ReportBuilder {
 
     private static func contextName(_ status: UInt32) -> String { contextNames[status] ?? "unknown" }
 
-    }
-
     private static func signal(_ map: DumpMap) -> CrashReport.Signal? {
         guard let number = map.uint64(SEAM_DK_SIGNAL_NUMBER).map({ Int(truncatingIfNeeded: $0) }) else { return nil }
         let code = Int(Int32(truncatingIfNeeded: map.uint64(SEAM_DK_SIGNAL_CODE) ?? 0))
@@ -190,7 +188,6 @@ struct ReportBuilder {
     }
 
     private static func trustName(_ trust: UInt32) -> String { trustNames[trust] ?? "unknown" }
-    }
 
     /// Lower-case hex, two digits a byte (build IDs). Table-driven: `String(format:)` was the
     /// largest single cost of processing a thousand dumps.
