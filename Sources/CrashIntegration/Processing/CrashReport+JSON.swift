@@ -171,7 +171,6 @@ extension CrashReport.Thread {
         f.add("name", name.json)
         f.add("crashed", .bool(crashed))
         f.add("context", context.json)
-        f.add("registers", registers?.json)
         f.add("frames", frames.map { .array($0.map(\.json)) })
         return f.object
     }

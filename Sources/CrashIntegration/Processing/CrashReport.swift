@@ -115,9 +115,9 @@ public struct CrashReport: Codable, Equatable, Sendable {
         public var id: UInt64
         public var name: String
         public var crashed: Bool
-        /// How the thread's registers were obtained: captured, crashed, no_answer, not_asked.
+        /// How the thread's registers were obtained: captured, crashed, no_answer, not_asked,
+        /// signal_blocked (they stay in the dump; the report keeps the crashed thread's only).
         public var context: String?
-        public var registers: [String: String]?
         /// The thread's stack, unwound from its captured stack memory, innermost first.
         public var frames: [Frame]?
 
@@ -126,7 +126,6 @@ public struct CrashReport: Codable, Equatable, Sendable {
             case name
             case crashed
             case context
-            case registers
             case frames
         }
     }

@@ -6,6 +6,16 @@ import Foundation
 struct ReportBuilder {
     let symbolicator: Symbolicator
     let unwinder = StackUnwinder()
+    private let resolved = ResolvedFrames()
+
+    private struct FrameKey: Hashable {
+        let path: String, bias: UInt64, address: UInt64, trust: UInt32
+    }
+
+    /// Frames already symbolicated in this pass.
+    private final class ResolvedFrames {
+        var frames: [FrameKey: CrashReport.Frame] = [:]
+    }
 
     func report(for dump: IntermediateDump, fileName: String) -> CrashReport {
         let root = dump.root
@@ -86,7 +96,6 @@ struct ReportBuilder {
         thread.context = Self.contextName(status)
         let registers = Self.registerValues(map)
         guard !registers.isEmpty else { return thread }
-        thread.registers = registers.mapValues(hex)
         let frames = unwinder.unwind(thread: map, registers: registers, modules: modules) ?? []
         thread.frames = frames.enumerated().map { symbolicated(index: $0.offset, address: $0.element.address, trust: $0.element.trust, modules: modules) }
         return thread
@@ -94,16 +103,22 @@ struct ReportBuilder {
 
     private func symbolicated(index: Int, address: UInt64, trust: UInt32, modules: [Symbolicator.Module]) -> CrashReport.Frame {
         var result = CrashReport.Frame(index: index, address: hex(address), trust: Self.trustName(trust))
-        if let module = symbolicator.module(containing: address, in: modules) {
-            result.module = module.path
-            result.moduleOffset = hex(address &- module.bias)
-            let isReturn = trust != SEAM_FRAME_TRUST_CONTEXT.rawValue
-            if let resolved = symbolicator.resolve(address, in: module, isReturnAddress: isReturn) {
-                result.function = resolved.function
-                result.mangledFunction = resolved.mangled
-                result.functionOffset = resolved.offset
-            }
+        guard let module = symbolicator.module(containing: address, in: modules) else { return result }
+        // Dumps of one program repeat their addresses (every thread's, every dump's): resolve once.
+        let key = FrameKey(path: module.path, bias: module.bias, address: address, trust: trust)
+        if var known = resolved.frames[key] {
+            known.index = index
+            return known
         }
+        result.module = module.path
+        result.moduleOffset = hex(address &- module.bias)
+        let isReturn = trust != SEAM_FRAME_TRUST_CONTEXT.rawValue
+        if let resolution = symbolicator.resolve(address, in: module, isReturnAddress: isReturn) {
+            result.function = resolution.function
+            result.mangledFunction = resolution.mangled
+            result.functionOffset = resolution.offset
+        }
+        resolved.frames[key] = result
         return result
     }
 

@@ -196,8 +196,9 @@ void seam_walk_stack(const void *ucontext, const seam_module_set *modules, seam_
     }
     uintptr_t lowest = p.sp;
     out->total = out->count;
-    // One page of stack per read: a deep chain then costs a syscall per page, not per frame.
-    static uintptr_t cached[4096 / sizeof(uintptr_t)];
+    // 64 KiB of stack per read (one page where that fails, at the stack's end): a deep chain
+    // then costs a system call per 64 KiB, not per frame.
+    static uintptr_t cached[65536 / sizeof(uintptr_t)];
     uintptr_t cached_start = 0, cached_end = 0;
     // Past SEAM_MAX_FRAMES the chain is still followed (a stack overflow is tens of thousands
     // deep) and its outermost frames kept in a ring, so where the recursion began is not lost.
@@ -206,12 +207,13 @@ void seam_walk_stack(const void *ucontext, const seam_module_set *modules, seam_
         if (fp < lowest || (fp & (sizeof(uintptr_t) - 1)) != 0) break;
         if (fp < cached_start || fp + sizeof record > cached_end) {
             uintptr_t page_start = fp & ~(uintptr_t)4095;
-            if (seam_safe_read((const void *)page_start, cached, sizeof cached) == 0) {
-                cached_start = page_start;
-                cached_end = page_start + sizeof cached;
-            } else {
-                cached_start = cached_end = 0;
+            size_t span = sizeof cached;
+            if (seam_safe_read((const void *)page_start, cached, span) != 0) {
+                span = 4096;
+                if (seam_safe_read((const void *)page_start, cached, span) != 0) span = 0;
             }
+            cached_start = span ? page_start : 0;
+            cached_end = span ? page_start + span : 0;
         }
         if (fp >= cached_start && fp + sizeof record <= cached_end) {
             record[0] = cached[(fp - cached_start) / sizeof(uintptr_t)];
