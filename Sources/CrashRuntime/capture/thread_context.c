@@ -249,17 +249,32 @@ static void write_memory(seam_dump_writer *w, uint16_t key, uintptr_t start, siz
     }
 }
 
+/// Bytes kept free of stack memory for everything written after it (other threads' registers
+/// and names, the exit time, END_DOCUMENT).
+#define SEAM_TAIL_MARGIN (16u * 1024)
+
+/// `want`, cut down so the dump stays inside the space reserved at install: when the disk has
+/// filled since, memory beyond it would fail to write and leave the dump unfinished.
+static size_t fit_reservation(const seam_dump_writer *w, size_t want) {
+    if (g_seam_state.reserved == 0) return want;   // nothing reserved (file system without fallocate)
+    uint64_t limit = g_seam_state.prelude_size + g_seam_state.reserved;
+    uint64_t used = w->written + w->used + SEAM_TAIL_MARGIN;
+    if (used >= limit) return 0;
+    return limit - used < want ? (size_t)(limit - used) : want;
+}
+
 /// STACK_START, STACK_BYTES, STACK_END, and for the crashed thread the outermost bytes too.
 static void write_stack(seam_dump_writer *w, uintptr_t sp, size_t window, int keep_outer) {
     const mapping *stack = stack_mapping(sp);
     if (stack == NULL) return;
     uintptr_t start = sp > stack->start ? sp : stack->start;
-    size_t length = stack->end - start < window ? stack->end - start : window;
+    size_t length = fit_reservation(w, stack->end - start < window ? stack->end - start : window);
     seam_writer_u64(w, SEAM_DK_STACK_END, stack->end);
     seam_writer_u64(w, SEAM_DK_STACK_START, start);
     write_memory(w, SEAM_DK_STACK_BYTES, start, length);
     uintptr_t outer = stack->end - SEAM_OUTER_STACK_WINDOW;
-    if (!keep_outer || stack->end - stack->start < SEAM_OUTER_STACK_WINDOW || outer < start + length) return;
+    if (!keep_outer || stack->end - stack->start < SEAM_OUTER_STACK_WINDOW || outer < start + length ||
+        fit_reservation(w, SEAM_OUTER_STACK_WINDOW) < SEAM_OUTER_STACK_WINDOW) return;
     seam_writer_start_array(w, SEAM_DK_MEMORY);
     seam_writer_start_map(w, SEAM_DK_NONE);
     seam_writer_u64(w, SEAM_DK_MEMORY_START, outer);

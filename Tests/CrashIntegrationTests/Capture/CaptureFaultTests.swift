@@ -50,9 +50,15 @@ final class CaptureFaultTests: XCTestCase {
         let outcome = try runner.run("fill-disk-segv")
         XCTAssertTrue(outcome.stdout.contains("filled"), outcome.stdout + outcome.stderr)
         XCTAssertEqual(outcome.signal, SIGSEGV, outcome.stderr)
+        let dumpSize = try outcome.dumps.first.map { try FileManager.default.attributesOfItem(atPath: $0.path)[.size] as? Int ?? 0 } ?? 0
         try FileManager.default.removeItem(at: mountPoint.appendingPathComponent("filler"))
         let report = try onlyReport(runner, into: root.appendingPathComponent("reports"))
         XCTAssertEqual(report.signal?.name, "SIGSEGV", "the signal fits in the space reserved at install")
+        // The handler fits its memory windows into the reserved space, so the dump is finished,
+        // with more than the file's last page could have taken after the disk was full.
+        XCTAssertFalse(report.incomplete, report.incompleteReasons.joined(separator: "; "))
+        XCTAssertTrue(report.modules.contains { $0.path.hasSuffix("/CrashProbe") }, "\(report.modules.map(\.path))")
+        XCTAssertGreaterThan(dumpSize, 8192, "bytes written after the disk was full")
         XCTAssertNotNil(report.crashedThread?.frames.first { $0.function == "crash_probe_segv" },
                         "\(report.crashedThread?.frames.compactMap(\.function) ?? [])")
     }
