@@ -145,6 +145,7 @@ extension CrashReport.CrashedThread {
         f.add("registers", registers.json)
         f.add("frames", .array(frames.map(\.json)))
         f.add("frames_elided", framesElided.map { .integer(Int64($0)) })
+        f.add("async_frames", asyncFrames.map { .array($0.map(\.json)) })
         return f.object
     }
 }

@@ -76,6 +76,9 @@ public struct CrashReport: Codable, Equatable, Sendable {
         public var frames: [Frame]
         /// Frames left out between the innermost and the outermost of a very deep stack.
         public var framesElided: Int?
+        /// The Swift async callers awaiting the innermost async frame (resume functions from its
+        /// task's async contexts), innermost first.
+        public var asyncFrames: [Frame]?
 
         enum CodingKeys: String, CodingKey {
             case id
@@ -84,6 +87,7 @@ public struct CrashReport: Codable, Equatable, Sendable {
             case registers
             case frames
             case framesElided = "frames_elided"
+            case asyncFrames = "async_frames"
         }
     }
 

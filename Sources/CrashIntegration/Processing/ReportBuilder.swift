@@ -84,9 +84,14 @@ struct ReportBuilder {
             elided = max(0, firstOuter - frames.count)
             frames += outer.enumerated().map { symbolicated(index: firstOuter + $0.offset, address: $0.element.address, trust: $0.element.trust, modules: modules) }
         }
-        return CrashReport.CrashedThread(id: map.uint64(SEAM_DK_THREAD_ID), name: map.string(SEAM_DK_THREAD_NAME),
-                                         architecture: map.string(SEAM_DK_ARCHITECTURE), registers: registers.mapValues(hex),
-                                         frames: frames, framesElided: elided)
+        var thread = CrashReport.CrashedThread(id: map.uint64(SEAM_DK_THREAD_ID), name: map.string(SEAM_DK_THREAD_NAME),
+                                               architecture: map.string(SEAM_DK_ARCHITECTURE), registers: registers.mapValues(hex),
+                                               frames: frames, framesElided: elided)
+        let async = Self.frameList(map.array(SEAM_DK_ASYNC_FRAMES))
+        if !async.isEmpty {
+            thread.asyncFrames = async.enumerated().map { symbolicated(index: $0.offset, address: $0.element.address, trust: $0.element.trust, modules: modules) }
+        }
+        return thread
     }
 
     /// A THREADS element: names always; registers and frames when the thread recorded its context.
@@ -112,7 +117,8 @@ struct ReportBuilder {
         }
         result.module = module.path
         result.moduleOffset = hex(address &- module.bias)
-        let isReturn = trust != SEAM_FRAME_TRUST_CONTEXT.rawValue
+        // A resume function is an entry point, not a return address.
+        let isReturn = trust != SEAM_FRAME_TRUST_CONTEXT.rawValue && trust != SEAM_FRAME_TRUST_ASYNC.rawValue
         if let resolution = symbolicator.resolve(address, in: module, isReturnAddress: isReturn) {
             result.function = resolution.function
             result.mangledFunction = resolution.mangled
@@ -163,7 +169,7 @@ struct ReportBuilder {
     private static let trustNames: [UInt32: String] = [
         SEAM_FRAME_TRUST_CONTEXT.rawValue: "context", SEAM_FRAME_TRUST_FRAME_POINTER.rawValue: "frame_pointer",
         SEAM_FRAME_TRUST_SCAN.rawValue: "scan", SEAM_FRAME_TRUST_LINK_REGISTER.rawValue: "link_register",
-        SEAM_FRAME_TRUST_CFI.rawValue: "cfi",
+        SEAM_FRAME_TRUST_CFI.rawValue: "cfi", SEAM_FRAME_TRUST_ASYNC.rawValue: "async",
     ]
 
     private static func contextName(_ status: UInt32) -> String { contextNames[status] ?? "unknown" }

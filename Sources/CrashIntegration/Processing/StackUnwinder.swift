@@ -102,6 +102,7 @@ final class StackUnwinder {
         }
         if row.returnAddressRegister != arch.returnAddress { next[arch.returnAddress] = next[row.returnAddressRegister] }
         guard next[arch.returnAddress] != nil else { return nil }
+        if let fp = next[arch.fp] { next[arch.fp] = fp & Architecture.asyncFrameMask }
         next[arch.sp] = cfa
         return (next, SEAM_FRAME_TRUST_CFI.rawValue)
     }

@@ -11,6 +11,8 @@
 #define SEAM_MAX_FRAMES 128
 /// Outermost frames kept of a frame-pointer chain longer than SEAM_MAX_FRAMES.
 #define SEAM_MAX_OUTER_FRAMES 64
+/// Swift async frames followed through async contexts at most.
+#define SEAM_MAX_ASYNC_FRAMES 64
 
 typedef struct seam_stack_trace {
     size_t count;
@@ -19,6 +21,10 @@ typedef struct seam_stack_trace {
     /// Frames the whole walk found; when above count, the last ones are in `outer` (a ring).
     size_t total;
     uintptr_t outer[SEAM_MAX_OUTER_FRAMES];
+    /// Swift async callers of the innermost async frame: resume functions from its task's
+    /// async contexts (parent chain), innermost first.
+    size_t async_count;
+    uintptr_t async[SEAM_MAX_ASYNC_FRAMES];
 } seam_stack_trace;
 
 /// The stack pointer of an interrupted context.

@@ -83,6 +83,16 @@ static void write_crashed_thread(seam_dump_writer *w, const void *ucontext, cons
         }
         seam_writer_end(w);
         write_outer_frames(w, &trace);
+        if (trace.async_count > 0) {
+            seam_writer_start_array(w, SEAM_DK_ASYNC_FRAMES);
+            for (size_t i = 0; i < trace.async_count; i++) {
+                seam_writer_start_map(w, SEAM_DK_NONE);
+                seam_writer_u64(w, SEAM_DK_FRAME_ADDRESS, trace.async[i]);
+                seam_writer_u64(w, SEAM_DK_FRAME_TRUST, SEAM_FRAME_TRUST_ASYNC);
+                seam_writer_end(w);
+            }
+            seam_writer_end(w);
+        }
     }
     seam_writer_end(w);
 }

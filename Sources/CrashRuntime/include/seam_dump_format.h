@@ -104,6 +104,7 @@ typedef enum seam_dump_key {
     // and how many frames the frame-pointer chain had in all.
     SEAM_DK_OUTER_FRAMES = 80,              // array of FRAME maps, like FRAMES
     SEAM_DK_FRAME_COUNT = 81,               // integer
+    SEAM_DK_ASYNC_FRAMES = 82,              // array of FRAME maps: Swift async callers (resume functions)
 } seam_dump_key;
 
 /// Whether a THREADS element carries the thread's own registers (SEAM_DK_CONTEXT_STATUS).
@@ -122,6 +123,7 @@ typedef enum seam_dump_frame_trust {
     SEAM_FRAME_TRUST_SCAN = 3,              // stack word that follows a call instruction
     SEAM_FRAME_TRUST_LINK_REGISTER = 4,     // aarch64 link register
     SEAM_FRAME_TRUST_CFI = 5,               // unwound at processing time with the module's CFI
+    SEAM_FRAME_TRUST_ASYNC = 6,             // resume function of a Swift async caller (async context chain)
 } seam_dump_frame_trust;
 
 /// Where a module record came from (SEAM_DK_MODULE_SOURCE).

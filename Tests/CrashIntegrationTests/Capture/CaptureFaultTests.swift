@@ -93,6 +93,19 @@ final class CaptureFaultTests: XCTestCase {
         XCTAssertFalse(report.incomplete, report.incompleteReasons.joined(separator: "; "))
     }
 
+    func testCrashInNestedAsyncFunctionsNamesTheAwaitingCallers() throws {
+        let root = try makeProbeDirectory(self, "async")
+        let runner = CrashProbeRunner(dumpDirectory: root.appendingPathComponent("pending"))
+        let outcome = try runner.run("async-segv")
+        XCTAssertEqual(outcome.signal, SIGSEGV, outcome.stderr)
+        let report = try onlyReport(runner, into: root.appendingPathComponent("reports"))
+        let async = report.crashedThread?.asyncFrames?.compactMap(\.function) ?? []
+        let middle = async.firstIndex { $0.contains("asyncMiddle") }, outer = async.firstIndex { $0.contains("asyncOuter") }
+        XCTAssertNotNil(middle, "the awaiting caller, from the async context chain: \(async)")
+        XCTAssertNotNil(outer, "\(async)")
+        if let middle, let outer { XCTAssertLessThan(middle, outer, "innermost first") }
+    }
+
     // MARK: - Helpers
 
     private func onlyReport(_ runner: CrashProbeRunner, into reports: URL,

@@ -12,6 +12,24 @@ func crashInSwift(_ values: [Int?]) -> Int {
     values[0]! + 1
 }
 
+@inline(never)
+func asyncLeaf() async {
+    await Task.yield()   // from here on the function runs as a resumed partial function
+    crash_probe_segv()
+}
+
+@inline(never)
+func asyncMiddle() async {
+    await asyncLeaf()
+    print("asyncMiddle survived")
+}
+
+@inline(never)
+func asyncOuter() async {
+    await asyncMiddle()
+    print("asyncOuter survived")
+}
+
 var installMicroseconds: UInt64 = 0
 
 func install(directory: String, mode: String) {
@@ -100,6 +118,11 @@ case "overflow-thread":
     var thread = pthread_t()
     pthread_create(&thread, nil, { _ in print(crash_probe_overflow(0)); return nil }, nil)
     pthread_join(thread, nil)
+case "async-segv":
+    // A crash inside nested Swift async functions: the callers are in async contexts.
+    crash_probe_tripwire_disable()
+    Task.detached { await asyncOuter() }
+    sleep(10)
 case "sigkill":
     // Killed without any handler running (as by the out-of-memory killer).
     kill(getpid(), SIGKILL)

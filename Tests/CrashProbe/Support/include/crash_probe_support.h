@@ -37,6 +37,9 @@ void seam_capture_set_handler_hook_for_testing(void (*hook)(void));
 /// Handler hooks (seam_capture_set_handler_hook_for_testing).
 void crash_probe_hook_fault(void);
 void crash_probe_hook_allocate(void);
+/// Turns the tripwire off: it fails on any thread's allocation while the handler runs, and the
+/// Swift concurrency runtime's own threads (which block the context request) may allocate then.
+void crash_probe_tripwire_disable(void);
 /// Number of allocator calls seen by the interposer (proves it is live).
 unsigned long crash_probe_allocation_count(void);
 
