@@ -10,13 +10,10 @@ import Glibc
 /// handler could run, a disk that fills after install, and children forked without exec.
 final class CaptureFaultTests: XCTestCase {
     func testStackOverflowOnAThreadCreatedAfterInstallIsReported() throws {
-        let root = try makeProbeDirectory(self, "overflow-thread")
-        let runner = CrashProbeRunner(dumpDirectory: root.appendingPathComponent("pending"))
-        let outcome = try runner.run("overflow-thread")
+        let (runner, outcome, reports) = try probe("overflow-thread")
         XCTAssertEqual(outcome.signal, SIGSEGV, outcome.stderr)
-        let report = try onlyReport(runner, into: root.appendingPathComponent("reports"))
-        XCTAssertFalse(report.incomplete, report.incompleteReasons.joined(separator: "; "))
-        XCTAssertEqual(report.signal?.name, "SIGSEGV")
+        let report = try onlyReport(runner, into: reports)
+        assertFinished(report, signal: "SIGSEGV")
         let frames = report.crashedThread?.frames ?? []
         let functions = frames.compactMap(\.function)
         XCTAssertGreaterThan(functions.filter { $0 == "crash_probe_overflow" }.count, 100, "\(functions.prefix(10))")
@@ -26,11 +23,9 @@ final class CaptureFaultTests: XCTestCase {
     }
 
     func testProcessKilledBeforeAnyHandlerRanGivesAnIncompleteReport() throws {
-        let root = try makeProbeDirectory(self, "sigkill")
-        let runner = CrashProbeRunner(dumpDirectory: root.appendingPathComponent("pending"))
-        let outcome = try runner.run("sigkill")
+        let (runner, outcome, reports) = try probe("sigkill")
         XCTAssertEqual(outcome.signal, SIGKILL)
-        let report = try onlyReport(runner, into: root.appendingPathComponent("reports"))
+        let report = try onlyReport(runner, into: reports)
         XCTAssertTrue(report.incomplete)
         XCTAssertTrue(report.incompleteReasons.contains { $0.contains("crash handler never ran") }, "\(report.incompleteReasons)")
         XCTAssertNotNil(report.process.pid, "what install knew is kept")
@@ -64,41 +59,33 @@ final class CaptureFaultTests: XCTestCase {
     }
 
     func testForkedChildDoesNotHoldTheParentsDump() throws {
-        let root = try makeProbeDirectory(self, "fork")
-        let runner = CrashProbeRunner(dumpDirectory: root.appendingPathComponent("pending"))
-        let outcome = try runner.run("fork-segv")
+        let (runner, outcome, reports) = try probe("fork-segv")
         XCTAssertEqual(outcome.signal, SIGSEGV, outcome.stderr)
         let child = try XCTUnwrap(outcome.stdout.split(separator: "\n").first { $0.hasPrefix("child ") }
             .flatMap { Int32($0.dropFirst(6)) }, outcome.stdout)
         defer { kill(child, SIGKILL) }
         XCTAssertEqual(kill(child, 0), 0, "the child still runs")
-        let summary = try processIntermediateDumps(in: runner.dumpDirectory, into: root.appendingPathComponent("reports"))
+        let summary = try processIntermediateDumps(in: runner.dumpDirectory, into: reports)
         XCTAssertEqual(summary.skippedInUse, [], "the child holds no lock on the parent's dump")
         XCTAssertEqual(summary.reports.count, 1)
         let report = try JSONDecoder().decode(CrashReport.self, from: Data(contentsOf: try XCTUnwrap(summary.reports.first)))
-        XCTAssertEqual(report.signal?.name, "SIGSEGV")
-        XCTAssertFalse(report.incomplete, report.incompleteReasons.joined(separator: "; "))
+        assertFinished(report, signal: "SIGSEGV")
     }
 
     func testForkedChildThatCrashesWritesItsOwnDump() throws {
-        let root = try makeProbeDirectory(self, "fork-child")
-        let runner = CrashProbeRunner(dumpDirectory: root.appendingPathComponent("pending"))
-        let outcome = try runner.run("fork-child-segv")
+        let (runner, outcome, reports) = try probe("fork-child-segv")
         XCTAssertEqual(outcome.exitCode, 0, outcome.stdout + outcome.stderr)
         let childLine = outcome.stdout.split(separator: "\n").first { $0.hasPrefix("child ") }
         let child = try XCTUnwrap(childLine?.split(separator: " ").dropFirst().first.flatMap { UInt64($0) }, outcome.stdout)
-        let report = try onlyReport(runner, into: root.appendingPathComponent("reports"))
+        let report = try onlyReport(runner, into: reports)
         XCTAssertEqual(report.process.pid, child, "the child's own dump; the parent's was removed at its clean exit")
-        XCTAssertEqual(report.signal?.name, "SIGSEGV")
-        XCTAssertFalse(report.incomplete, report.incompleteReasons.joined(separator: "; "))
+        assertFinished(report, signal: "SIGSEGV")
     }
 
     func testCrashInNestedAsyncFunctionsNamesTheAwaitingCallers() throws {
-        let root = try makeProbeDirectory(self, "async")
-        let runner = CrashProbeRunner(dumpDirectory: root.appendingPathComponent("pending"))
-        let outcome = try runner.run("async-segv")
+        let (runner, outcome, reports) = try probe("async-segv")
         XCTAssertEqual(outcome.signal, SIGSEGV, outcome.stderr)
-        let report = try onlyReport(runner, into: root.appendingPathComponent("reports"))
+        let report = try onlyReport(runner, into: reports)
         let async = report.crashedThread?.asyncFrames?.compactMap(\.function) ?? []
         let middle = async.firstIndex { $0.contains("asyncMiddle") }, outer = async.firstIndex { $0.contains("asyncOuter") }
         XCTAssertNotNil(middle, "the awaiting caller, from the async context chain: \(async)")
@@ -107,6 +94,18 @@ final class CaptureFaultTests: XCTestCase {
     }
 
     // MARK: - Helpers
+
+    /// Runs CrashProbe `mode` with its dumps in a fresh directory; reports go beside it.
+    private func probe(_ mode: String) throws -> (CrashProbeRunner, CrashProbeRunner.Outcome, URL) {
+        let root = try makeProbeDirectory(self, mode)
+        let runner = CrashProbeRunner(dumpDirectory: root.appendingPathComponent("pending"))
+        return (runner, try runner.run(mode), root.appendingPathComponent("reports"))
+    }
+
+    private func assertFinished(_ report: CrashReport, signal: String, file: StaticString = #filePath, line: UInt = #line) {
+        XCTAssertEqual(report.signal?.name, signal, file: file, line: line)
+        XCTAssertFalse(report.incomplete, report.incompleteReasons.joined(separator: "; "), file: file, line: line)
+    }
 
     private func onlyReport(_ runner: CrashProbeRunner, into reports: URL,
                             file: StaticString = #filePath, line: UInt = #line) throws -> CrashReport {
