@@ -59,15 +59,17 @@ final class MinidumpCrashDemoTests: XCTestCase {
         XCTAssertGreaterThan(demoFrame?["line"] as? Int ?? 0, 0, "\(demoFrame ?? [:])", file: file, line: line)
         XCTAssertNotNil((report["os"] as? [String: Any])?["name"], "the distribution is named", file: file, line: line)
 
-        try checkWithPythonPackage(minidump, report: report, signal: signal, file: file, line: line)
-        try checkWithLLDB(minidump, innermost: frames.first?["function"] as? String, file: file, line: line)
+        let stackBytes = try checkWithPythonPackage(minidump, report: report, signal: signal, file: file, line: line)
+        try checkWithLLDB(minidump, innermost: frames.first?["function"] as? String,
+                          demoFunction: stackBytes > 0 ? demoFunction : nil, file: file, line: line)
     }
 
+    /// Checks what the package reads; returns how many stack bytes the crashed thread has.
     private func checkWithPythonPackage(_ minidump: URL, report: [String: Any], signal: Int32,
-                                        file: StaticString, line: UInt) throws {
+                                        file: StaticString, line: UInt) throws -> Int {
         guard let read = try MinidumpReaders.pythonPackage(minidump) else {
             print("note: PyPI minidump not installed (scripts/bootstrap installs it); reader check skipped")
-            return
+            return 0
         }
         let thread = report["crashed_thread"] as? [String: Any] ?? [:]
         let exception = read["exception"] as? [String: Any] ?? [:]
@@ -87,9 +89,14 @@ final class MinidumpCrashDemoTests: XCTestCase {
         XCTAssertNotNil(reported?["build_id"], file: file, line: line)
         let system = read["system"] as? [String: Any] ?? [:]
         XCTAssertEqual(system["platform"] as? String, "VER_PLATFORM_CRASHPAD_LINUX", file: file, line: line)
+        return crashed?["stack_size"] as? Int ?? 0
     }
 
-    private func checkWithLLDB(_ minidump: URL, innermost: String?, file: StaticString, line: UInt) throws {
+    /// lldb's frame 0 is the report's innermost frame; with the crashed thread's stack memory in
+    /// the minidump (the capture records it when it records stack windows), lldb unwinds to the
+    /// demo's crashing function too.
+    private func checkWithLLDB(_ minidump: URL, innermost: String?, demoFunction: String?,
+                               file: StaticString, line: UInt) throws {
         guard let output = try MinidumpReaders.lldbBacktrace(minidump) else {
             print("note: \(MinidumpReaders.lldb) not installed (scripts/bootstrap installs it); lldb check skipped")
             return
@@ -98,6 +105,11 @@ final class MinidumpCrashDemoTests: XCTestCase {
         XCTAssertNotNil(frame0, "lldb shows the crashed thread's frame 0:\n\(output)", file: file, line: line)
         if let innermost, let name = innermost.split(separator: "(").first?.split(separator: ".").last {
             XCTAssertTrue(frame0?.contains(name) == true, "lldb's frame 0 is \(innermost):\n\(output)", file: file, line: line)
+        }
+        if let demoFunction {
+            XCTAssertTrue(output.contains(demoFunction), "lldb unwinds to \(demoFunction):\n\(output)", file: file, line: line)
+        } else {
+            print("note: no stack memory for the crashed thread in this dump; lldb shows frame 0 only")
         }
     }
 }
