@@ -71,12 +71,7 @@ final class MinidumpWriterTests: XCTestCase {
     }
 
     func testRealCrashGivesAMinidumpBothReadersAccept() throws {
-        let root = try makeProbeDirectory(self, "minidump-real")
-        let runner = CrashProbeRunner(dumpDirectory: root.appendingPathComponent("pending"))
-        try assertCapturedCrash(try runner.run("segv"), signal: SIGSEGV, mode: "segv")
-        let reports = root.appendingPathComponent("reports")
-        let summary = try processIntermediateDumps(in: runner.dumpDirectory, into: reports)
-        let reportURL = try XCTUnwrap(summary.reports.first)
+        let reportURL = try processedProbeCrash(self)
         let report = try loadReport(reportURL)
         let minidump = reportURL.deletingPathExtension().appendingPathExtension("dmp")
         XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: minidump.path)[.posixPermissions] as? Int, 0o600)

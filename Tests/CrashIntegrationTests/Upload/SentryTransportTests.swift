@@ -8,13 +8,8 @@ import XCTest
 final class SentryTransportTests: XCTestCase {
     /// A report and its minidump, processed from a real CrashProbe segfault.
     private func realReport() throws -> (directory: URL, id: String) {
-        let root = try makeProbeDirectory(self, "sentry")
-        let runner = CrashProbeRunner(dumpDirectory: root.appendingPathComponent("pending"))
-        try assertCapturedCrash(try runner.run("segv"), signal: SIGSEGV, mode: "segv")
-        let reports = root.appendingPathComponent("reports")
-        let summary = try processIntermediateDumps(in: runner.dumpDirectory, into: reports)
-        let report = try XCTUnwrap(summary.reports.first)
-        return (reports, report.deletingPathExtension().lastPathComponent)
+        let report = try processedProbeCrash(self)
+        return (report.deletingLastPathComponent(), report.deletingPathExtension().lastPathComponent)
     }
 
     private func dsn(_ server: LoopbackHTTPServer) throws -> SentryDSN {
