@@ -42,10 +42,9 @@ struct MinidumpBuffer {
     mutating func string(_ text: String) -> UInt32 {
         align(4)
         let start = offset
-        let units = Array(text.utf16)
-        u32(UInt32(truncatingIfNeeded: units.count * 2))
-        for unit in units { u16(unit) }
-        u16(0)
+        let units = Array(text.utf16).map(\.littleEndian) + [0]
+        u32(UInt32(truncatingIfNeeded: (units.count - 1) * 2))
+        units.withUnsafeBytes { bytes.append(contentsOf: $0) }
         return start
     }
 

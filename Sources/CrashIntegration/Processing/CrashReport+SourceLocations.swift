@@ -5,12 +5,16 @@ extension CrashReport {
     /// are read.
     func withSourceLocations(_ symbolicator: Symbolicator) -> CrashReport {
         guard var thread = crashedThread else { return self }
-        let modules = Dictionary(modules.compactMap { module in
-            Symbolicator.Module(report: module).map { (module.path, $0) }
-        }, uniquingKeysWith: { first, _ in first })
+        var modules: [String: Symbolicator.Module?] = [:]   // only the frames' modules, parsed once each
+        func module(_ path: String) -> Symbolicator.Module? {
+            if let known = modules[path] { return known }
+            let found = self.modules.first { $0.path == path }.flatMap(Symbolicator.Module.init(report:))
+            modules[path] = found
+            return found
+        }
         var frames: [Frame] = []
         for frame in thread.frames {
-            guard let path = frame.module, let module = modules[path], let address = UInt64(hex: frame.address) else {
+            guard let path = frame.module, let module = module(path), let address = UInt64(hex: frame.address) else {
                 frames.append(frame)
                 continue
             }
