@@ -73,9 +73,12 @@ enum SentryEvent {
         if let file = frame.file { fields.append(("filename", .string(file))) }
         if let line = frame.line { fields.append(("lineno", .integer(Int64(line)))) }
         if let column = frame.column { fields.append(("colno", .integer(Int64(column)))) }
-        if frame.trust != "context" { fields.append(("trust", .string(frame.trust == "frame_pointer" ? "fp" : frame.trust))) }
+        fields.append(("trust", .string(sentryTrust[frame.trust] ?? "prewalked")))
         return .object(fields)
     }
+
+    /// Sentry's names for how a frame was found.
+    private static let sentryTrust = ["context": "context", "frame_pointer": "fp", "scan": "scan"]
 
     private static func image(_ module: CrashReport.Module) -> ReportJSON.Value? {
         guard let start = module.start.flatMap({ UInt64(hex: $0) }), let end = module.end.flatMap({ UInt64(hex: $0) }) else { return nil }

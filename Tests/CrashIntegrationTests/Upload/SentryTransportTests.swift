@@ -63,6 +63,9 @@ final class SentryTransportTests: XCTestCase {
         let frames = try XCTUnwrap((exception["stacktrace"] as? [String: Any])?["frames"] as? [[String: Any]])
         XCTAssertEqual(frames.last?["function"] as? String, "crash_probe_segv", "innermost frame last")
         XCTAssertTrue(frames.allSatisfy { ($0["instruction_addr"] as? String)?.hasPrefix("0x") == true })
+        XCTAssertEqual(frames.last?["trust"] as? String, "context")
+        XCTAssertTrue(frames.allSatisfy { ["context", "fp", "scan", "prewalked"].contains($0["trust"] as? String ?? "") },
+                      "only trust values Sentry's protocol names")
         let images = try XCTUnwrap((event["debug_meta"] as? [String: Any])?["images"] as? [[String: Any]])
         let probe = try XCTUnwrap(images.first { ($0["code_file"] as? String)?.hasSuffix("/CrashProbe") == true })
         XCTAssertEqual(probe["type"] as? String, "elf")
