@@ -39,11 +39,13 @@ enum MinidumpFormat {
     static let contextAMD64FloatingPoint: UInt32 = contextAMD64 | 0x8
     static let contextAMD64Size = 1232
 
-    /// ARM64 CONTEXT (Windows layout, which LLDB and Breakpad read): control and integer.
-    static let contextARM64: UInt32 = 0x0040_0000
-    static let contextARM64Control: UInt32 = contextARM64 | 0x1
-    static let contextARM64Integer: UInt32 = contextARM64 | 0x2
-    static let contextARM64Size = 912
+    /// Breakpad's ARM64 context (`MDRawContextARM64_Old`, the one that goes with processor
+    /// architecture 0x8003 and that LLDB reads): 64-bit flags, x0…x31 (x31 = sp), pc, cpsr,
+    /// fpsr, fpcr, v0…v31; control and integer flags.
+    static let contextARM64: UInt64 = 0x8000_0000
+    static let contextARM64Control: UInt64 = contextARM64 | 0x1
+    static let contextARM64Integer: UInt64 = contextARM64 | 0x2
+    static let contextARM64Size = 800
 
     /// MINIDUMP_MISC_INFO: size and the flag saying ProcessId is valid.
     static let miscInfoSize: UInt32 = 24

@@ -1,5 +1,5 @@
-/// A thread's registers as the CONTEXT record of its architecture (CONTEXT_AMD64, or the ARM64
-/// CONTEXT LLDB and Breakpad read). Registers the dump lacks stay zero and their group's flag
+/// A thread's registers as the CONTEXT record of its architecture (CONTEXT_AMD64, or Breakpad's
+/// ARM64 context, which LLDB reads). Registers the dump lacks stay zero and their group's flag
 /// stays clear, so a reader does not trust them.
 enum ThreadContext {
     static func bytes(for thread: MinidumpInput.Thread, architecture: MinidumpInput.Architecture) -> [UInt8] {
@@ -50,9 +50,9 @@ enum ThreadContext {
             for index in 0..<29 { put(registers["x\(index)"] ?? 0, at: 8 + index * 8, into: &context) }
             put(registers["fp"] ?? registers["x29"] ?? 0, at: 8 + 29 * 8, into: &context)
             put(registers["lr"] ?? registers["x30"] ?? 0, at: 8 + 30 * 8, into: &context)
-            put(sp, at: 256, into: &context)
+            put(sp, at: 8 + 31 * 8, into: &context)
             put(pc, at: 264, into: &context)
-            put(UInt32(truncatingIfNeeded: registers["pstate"] ?? 0), at: 4, into: &context)
+            put(UInt32(truncatingIfNeeded: registers["pstate"] ?? 0), at: 272, into: &context)
         }
         put(flags, at: 0, into: &context)
         return context

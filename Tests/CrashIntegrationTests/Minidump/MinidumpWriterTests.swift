@@ -183,3 +183,26 @@ struct DumpBytes {
         bytes += withUnsafeBytes(of: key.littleEndian) { Array($0) }
     }
 }
+
+/// The aarch64 context, read back by lldb (which reads Breakpad's ARM64 layout) on any host.
+final class MinidumpARM64ContextTests: XCTestCase {
+    func testLLDBReadsTheARM64Registers() throws {
+        guard FileManager.default.isExecutableFile(atPath: MinidumpReaders.lldb) else {
+            throw XCTSkip("\(MinidumpReaders.lldb) not installed (scripts/bootstrap installs it)")
+        }
+        let input = MinidumpInput(
+            system: .init(architecture: .aarch64, cpuCount: 4, kernelRelease: "6.1.0", osDescription: "Linux 6.1.0 aarch64"),
+            processID: 77, exception: .init(signal: 11, code: 1, address: 0x8, threadID: 5),
+            threads: [.init(id: 5, registers: ["pc": 0x4000_1234, "sp": 0x7fff_0000, "x0": 0x11, "x28": 0x28, "fp": 0x7fff_0100,
+                                               "lr": 0x4000_5678, "pstate": 0x6000_0000])])
+        let url = try makeProbeDirectory(self, "arm64").appendingPathComponent("arm64.dmp")
+        try Data(MinidumpWriter.bytes(for: input)).write(to: url)
+        let run = try MinidumpReaders.run(MinidumpReaders.lldb, ["--no-lldbinit", "--batch", "-c", url.path,
+                                                                 "-o", "register read pc sp x0 x28 fp lr"], timeout: 120)
+        let output = run.stdout + run.stderr
+        for (name, value) in [("pc", "0x0000000040001234"), ("sp", "0x000000007fff0000"), ("x0", "0x0000000000000011"),
+                              ("x28", "0x0000000000000028"), ("fp", "0x000000007fff0100"), ("lr", "0x0000000040005678")] {
+            XCTAssertTrue(output.contains("\(name) = \(value)"), "\(name) = \(value) in:\n\(output)")
+        }
+    }
+}
