@@ -21,6 +21,8 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
 
     public enum Reply {
         case status(Int, body: String = "")
+        /// A status with extra response headers, e.g. `Retry-After`.
+        case statusWithHeaders(Int, headers: [String: String], body: String = "")
         case stall
     }
 
@@ -136,10 +138,17 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
             while !stopped { lock.wait() }
             lock.unlock()
         case .status(let code, let body):
-            let head = "HTTP/1.1 \(code) Status\r\nContent-Type: text/plain\r\n"
-                + "Content-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n"
-            writeAll(fd, Data((head + body).utf8))
+            answer(fd, code, headers: [:], body: body)
+        case .statusWithHeaders(let code, let headers, let body):
+            answer(fd, code, headers: headers, body: body)
         }
+    }
+
+    private func answer(_ fd: Int32, _ code: Int, headers: [String: String], body: String) {
+        let extra = headers.map { "\($0.key): \($0.value)\r\n" }.joined()
+        let head = "HTTP/1.1 \(code) Status\r\nContent-Type: text/plain\r\n\(extra)"
+            + "Content-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n"
+        writeAll(fd, Data((head + body).utf8))
     }
 
     private func readRequest(_ fd: Int32) -> Request? {

@@ -64,128 +64,156 @@ enum ReportJSON {
     }
 }
 
-/// Object fields, leaving out nil optionals as `encodeIfPresent` does.
-private struct Fields {
+/// Object fields named by the Codable model's keys (so each field is spelled once), leaving out
+/// nil optionals as `encodeIfPresent` does.
+private struct Fields<Key: CodingKey> {
     var items: [(String, ReportJSON.Value)] = []
-    mutating func add(_ key: String, _ value: ReportJSON.Value?) { if let value { items.append((key, value)) } }
+    mutating func add(_ key: Key, _ value: ReportJSON.Value?) { if let value { items.append((key.stringValue, value)) } }
     var object: ReportJSON.Value { .object(items) }
 }
 
 private extension String { var json: ReportJSON.Value { .string(self) } }
 private extension Optional where Wrapped == String { var json: ReportJSON.Value? { map { .string($0) } } }
 private extension Optional where Wrapped == UInt64 { var json: ReportJSON.Value? { map { .unsigned($0) } } }
+private extension Optional where Wrapped == Int { var json: ReportJSON.Value? { map { .integer(Int64($0)) } } }
+private extension Optional where Wrapped == Bool { var json: ReportJSON.Value? { map { .bool($0) } } }
 private extension Dictionary where Key == String, Value == String {
     var json: ReportJSON.Value { .object(map { ($0.key, .string($0.value)) }) }
 }
 
 extension CrashReport {
     var json: ReportJSON.Value {
-        var f = Fields()
-        f.add("schema_version", .integer(Int64(schemaVersion)))
-        f.add("dump_file", dumpFile.json)
-        f.add("dump_format_version", .unsigned(UInt64(dumpFormatVersion)))
-        f.add("incomplete", .bool(incomplete))
-        f.add("incomplete_reasons", .array(incompleteReasons.map(\.json)))
-        f.add("crash_time", crashTime.json)
-        f.add("handler_duration_ns", handlerDurationNs.json)
-        f.add("process", process.json)
-        f.add("signal", signal?.json)
-        f.add("exception", exception?.json)
-        f.add("fatal_error_message", fatalErrorMessage.json)
-        f.add("terminate_message", terminateMessage.json)
-        f.add("crashed_thread", crashedThread?.json)
-        f.add("threads", .array(threads.map(\.json)))
-        f.add("modules", .array(modules.map(\.json)))
-        f.add("system", system.json)
-        f.add("annotations", annotations.json)
+        var f = Fields<CodingKeys>()
+        f.add(.schemaVersion, .integer(Int64(schemaVersion)))
+        f.add(.dumpFile, dumpFile.json)
+        f.add(.dumpFormatVersion, .unsigned(UInt64(dumpFormatVersion)))
+        f.add(.incomplete, .bool(incomplete))
+        f.add(.incompleteReasons, .array(incompleteReasons.map(\.json)))
+        f.add(.crashTime, crashTime.json)
+        f.add(.handlerDurationNs, handlerDurationNs.json)
+        f.add(.process, process.json)
+        f.add(.signal, signal?.json)
+        f.add(.exception, exception?.json)
+        f.add(.fatalErrorMessage, fatalErrorMessage.json)
+        f.add(.terminateMessage, terminateMessage.json)
+        f.add(.crashedThread, crashedThread?.json)
+        f.add(.threads, .array(threads.map(\.json)))
+        f.add(.modules, .array(modules.map(\.json)))
+        f.add(.system, system.json)
+        f.add(.annotations, annotations.json)
+        f.add(.os, os?.json)
+        f.add(.app, app?.json)
         return f.object
     }
 }
 
 extension CrashReport.Process {
     var json: ReportJSON.Value {
-        var f = Fields()
-        f.add("pid", pid.json)
-        f.add("parent_pid", parentPid.json)
-        f.add("executable", executable.json)
-        f.add("install_time", installTime.json)
+        var f = Fields<CodingKeys>()
+        f.add(.pid, pid.json)
+        f.add(.parentPid, parentPid.json)
+        f.add(.executable, executable.json)
+        f.add(.installTime, installTime.json)
         return f.object
     }
 }
 
 extension CrashReport.Signal {
     var json: ReportJSON.Value {
-        var f = Fields()
-        f.add("number", .integer(Int64(number)))
-        f.add("name", name.json)
-        f.add("code", .integer(Int64(code)))
-        f.add("code_name", codeName.json)
-        f.add("address", address.json)
-        f.add("sender_pid", senderPid.json)
+        var f = Fields<CodingKeys>()
+        f.add(.number, .integer(Int64(number)))
+        f.add(.name, name.json)
+        f.add(.code, .integer(Int64(code)))
+        f.add(.codeName, codeName.json)
+        f.add(.address, address.json)
+        f.add(.senderPid, senderPid.json)
         return f.object
     }
 }
 
 extension CrashReport.Exception {
     var json: ReportJSON.Value {
-        var f = Fields()
-        f.add("type", type.json)
-        f.add("mangled_type", mangledType.json)
-        f.add("what", what.json)
+        var f = Fields<CodingKeys>()
+        f.add(.type, type.json)
+        f.add(.mangledType, mangledType.json)
+        f.add(.what, what.json)
         return f.object
     }
 }
 
 extension CrashReport.CrashedThread {
     var json: ReportJSON.Value {
-        var f = Fields()
-        f.add("id", id.json)
-        f.add("name", name.json)
-        f.add("architecture", architecture.json)
-        f.add("registers", registers.json)
-        f.add("frames", .array(frames.map(\.json)))
-        f.add("frames_elided", framesElided.map { .integer(Int64($0)) })
-        f.add("async_frames", asyncFrames.map { .array($0.map(\.json)) })
+        var f = Fields<CodingKeys>()
+        f.add(.id, id.json)
+        f.add(.name, name.json)
+        f.add(.architecture, architecture.json)
+        f.add(.registers, registers.json)
+        f.add(.frames, .array(frames.map(\.json)))
+        f.add(.framesElided, framesElided.map { .integer(Int64($0)) })
+        f.add(.asyncFrames, asyncFrames.map { .array($0.map(\.json)) })
         return f.object
     }
 }
 
 extension CrashReport.Frame {
     var json: ReportJSON.Value {
-        var f = Fields()
-        f.add("index", .integer(Int64(index)))
-        f.add("address", address.json)
-        f.add("trust", trust.json)
-        f.add("module", module.json)
-        f.add("module_offset", moduleOffset.json)
-        f.add("function", function.json)
-        f.add("mangled_function", mangledFunction.json)
-        f.add("function_offset", functionOffset.json)
+        var f = Fields<CodingKeys>()
+        f.add(.index, .integer(Int64(index)))
+        f.add(.address, address.json)
+        f.add(.trust, trust.json)
+        f.add(.module, module.json)
+        f.add(.moduleOffset, moduleOffset.json)
+        f.add(.function, function.json)
+        f.add(.mangledFunction, mangledFunction.json)
+        f.add(.functionOffset, functionOffset.json)
+        f.add(.file, file.json)
+        f.add(.line, line.json)
+        f.add(.column, column.json)
+        f.add(.inlined, inlined.json)
         return f.object
     }
 }
 
 extension CrashReport.Thread {
     var json: ReportJSON.Value {
-        var f = Fields()
-        f.add("id", .unsigned(id))
-        f.add("name", name.json)
-        f.add("crashed", .bool(crashed))
-        f.add("context", context.json)
-        f.add("frames", frames.map { .array($0.map(\.json)) })
+        var f = Fields<CodingKeys>()
+        f.add(.id, .unsigned(id))
+        f.add(.name, name.json)
+        f.add(.crashed, .bool(crashed))
+        f.add(.context, context.json)
+        f.add(.frames, frames.map { .array($0.map(\.json)) })
         return f.object
     }
 }
 
 extension CrashReport.Module {
     var json: ReportJSON.Value {
-        var f = Fields()
-        f.add("path", path.json)
-        f.add("build_id", buildId.json)
-        f.add("base", base.json)
-        f.add("start", start.json)
-        f.add("end", end.json)
-        f.add("symbols", symbols.json)
+        var f = Fields<CodingKeys>()
+        f.add(.path, path.json)
+        f.add(.buildId, buildId.json)
+        f.add(.base, base.json)
+        f.add(.start, start.json)
+        f.add(.end, end.json)
+        f.add(.symbols, symbols.json)
+        return f.object
+    }
+}
+
+extension CrashReport.OperatingSystem {
+    var json: ReportJSON.Value {
+        var f = Fields<CodingKeys>()
+        f.add(.name, name.json)
+        f.add(.id, id.json)
+        f.add(.version, version.json)
+        f.add(.kernel, kernel.json)
+        return f.object
+    }
+}
+
+extension CrashReport.App {
+    var json: ReportJSON.Value {
+        var f = Fields<CodingKeys>()
+        f.add(.release, release.json)
         return f.object
     }
 }

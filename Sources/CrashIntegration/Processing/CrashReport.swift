@@ -22,6 +22,36 @@ public struct CrashReport: Codable, Equatable, Sendable {
     public var modules: [Module]
     public var system: [String: String]
     public var annotations: [String: String]
+    /// The distribution and kernel the app ran on.
+    public var os: OperatingSystem?
+    /// The app's own identity, when given.
+    public var app: App?
+
+    public struct OperatingSystem: Codable, Equatable, Sendable {
+        /// os-release PRETTY_NAME, e.g. "Debian GNU/Linux 12 (bookworm)".
+        public var name: String?
+        /// os-release ID and VERSION_ID, e.g. "debian", "12".
+        public var id: String?
+        public var version: String?
+        /// uname -r.
+        public var kernel: String?
+
+        enum CodingKeys: String, CodingKey {
+            case name
+            case id
+            case version
+            case kernel
+        }
+    }
+
+    public struct App: Codable, Equatable, Sendable {
+        /// The `release` annotation, e.g. "1.4.2".
+        public var release: String?
+
+        enum CodingKeys: String, CodingKey {
+            case release
+        }
+    }
 
     public struct Process: Codable, Equatable, Sendable {
         public var pid: UInt64?
@@ -102,6 +132,13 @@ public struct CrashReport: Codable, Equatable, Sendable {
         public var function: String?
         public var mangledFunction: String?
         public var functionOffset: UInt64?
+        /// Source location from the module's DWARF line table, when it has one.
+        public var file: String?
+        public var line: Int?
+        public var column: Int?
+        /// True for a function the compiler inlined into the frame that follows it; such an entry
+        /// shares its address with that frame.
+        public var inlined: Bool?
 
         enum CodingKeys: String, CodingKey {
             case index
@@ -112,6 +149,10 @@ public struct CrashReport: Codable, Equatable, Sendable {
             case function
             case mangledFunction = "mangled_function"
             case functionOffset = "function_offset"
+            case file
+            case line
+            case column
+            case inlined
         }
     }
 
@@ -172,6 +213,8 @@ public struct CrashReport: Codable, Equatable, Sendable {
         case modules
         case system
         case annotations
+        case os
+        case app
     }
 }
 

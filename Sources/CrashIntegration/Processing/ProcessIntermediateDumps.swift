@@ -89,7 +89,7 @@ struct DumpProcessor {
     /// Writes the reports for claimed dumps, makes them durable, then deletes the dumps.
     private func finish(_ batch: [(dump: LockedDump, name: String)], into summary: inout DumpProcessingSummary) {
         guard !batch.isEmpty else { return }
-        var staged: [(claimed: URL, temporary: URL?, report: URL)] = []
+        var staged: [(claimed: URL, temporary: ReportOutputs.Staged?, report: URL)] = []
         for (dump, name) in batch {
             let claimedURL = claimed.appendingPathComponent(name)
             let reportURL = reports.appendingPathComponent(reportName(for: name))
@@ -100,8 +100,9 @@ struct DumpProcessor {
             }
             do {
                 let bytes = try dump.readAll(path: claimedURL.path)
-                let report = builder.report(for: IntermediateDump(bytes: bytes), fileName: name)
-                let temporary = try DurableFile.writeTemporary(ReportJSON.data(report), for: reportURL, sync: false)
+                let parsed = IntermediateDump(bytes: bytes)
+                let report = builder.report(for: parsed, fileName: name)
+                let temporary = try ReportOutputs.stage(report, of: parsed, as: reportURL, symbolicator: builder.symbolicator)
                 staged.append((claimedURL, temporary, reportURL))
             } catch let error as ProcessingError {
                 summary.failures.append(DumpProcessingFailure(dump: claimedURL, error: error))
@@ -114,7 +115,7 @@ struct DumpProcessor {
             try DurableFile.flush(fileSystemOf: reports)
         } catch let error as ProcessingError {
             // Nothing is durable: keep every dump, drop the temporaries; the next pass retries.
-            for s in staged { if let t = s.temporary { unlink(t.path) } }
+            for s in staged { s.temporary?.discard() }
             for s in staged { summary.failures.append(DumpProcessingFailure(dump: s.claimed, error: error)) }
             return
         } catch {
@@ -128,7 +129,7 @@ struct DumpProcessor {
                 continue
             }
             do {
-                try DurableFile.publish(temporary, as: s.report)
+                try temporary.publish(as: s.report)
                 summary.reports.append(s.report)
                 published.append(s.claimed)
             } catch let error as ProcessingError {

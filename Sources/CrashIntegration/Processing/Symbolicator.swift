@@ -19,6 +19,14 @@ final class Symbolicator {
     }
 
     private var tables: [String: Result<ELFSymbolTable, Error>] = [:]
+    private let sourceLocator = SourceLocator()
+
+    /// Source locations at address, innermost inlined function first (see `SourceLocator`);
+    /// empty unless the module's file is readable and matches the recorded build ID.
+    func sourceEntries(at address: UInt64, in module: Module, isReturnAddress: Bool) -> [SourceLocator.Entry] {
+        guard status(of: module) == "ok" else { return [] }
+        return sourceLocator.entries(at: address, in: module, isReturnAddress: isReturnAddress)
+    }
 
     /// The module whose loaded span holds address.
     func module(containing address: UInt64, in modules: [Module]) -> Module? {

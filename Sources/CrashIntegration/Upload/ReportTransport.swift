@@ -6,10 +6,23 @@ public struct TransportResponse: Sendable, Equatable {
     public let statusCode: Int
     /// The response body, kept so a rejection can be explained.
     public let body: Data
+    /// How long the server asked to be left alone (`Retry-After`), when it said.
+    public let retryAfter: Duration?
 
-    public init(statusCode: Int, body: Data = Data()) {
+    public init(statusCode: Int, body: Data = Data(), retryAfter: Duration? = nil) {
         self.statusCode = statusCode
         self.body = body
+        self.retryAfter = retryAfter
+    }
+}
+
+/// Files that travel with a report: today its minidump (`<id>.dmp` beside `<id>.json`).
+public struct ReportAttachments: Sendable, Equatable {
+    /// The minidump's bytes, when processing wrote one.
+    public var minidump: Data?
+
+    public init(minidump: Data? = nil) {
+        self.minidump = minidump
     }
 }
 
@@ -22,6 +35,16 @@ public protocol ReportTransport: Sendable {
     /// Sends `report` (the JSON bytes of one report file). `id` names the report (its file
     /// name without `.json`) and is stable across retries, so a server can de-duplicate.
     func send(_ report: Data, id: String) async throws -> TransportResponse
+
+    /// Sends `report` with its attachments. The default sends the report alone; transports for
+    /// backends that ingest minidumps (`SentryReportTransport`) send both.
+    func send(_ report: Data, id: String, attachments: ReportAttachments) async throws -> TransportResponse
+}
+
+extension ReportTransport {
+    public func send(_ report: Data, id: String, attachments: ReportAttachments) async throws -> TransportResponse {
+        try await send(report, id: id)
+    }
 }
 
 /// Why a transport produced no answer.

@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Uploads the final crash reports waiting in a directory, when the app decides it is time.
 ///
@@ -8,8 +11,14 @@ import Foundation
 ///   dies, so a kill -9 mid-upload loses nothing and two uploaders never send one report at once),
 /// - sends it through the transport; only a 2xx answer deletes the file,
 /// - moves it to `rejected/` on a permanent refusal (4xx other than 408 and 429),
-/// - keeps it on anything else and retries it with exponential backoff, up to
-///   `retry.maxAttempts` attempts in this pass; what is still undelivered waits for the next pass.
+/// - keeps it on anything else and retries it with exponential backoff (longer when the server
+///   sent `Retry-After`), up to `retry.maxAttempts` attempts in this pass; what is still
+///   undelivered, or what the server asked to hold for longer than `retry.maxDelay`, waits for
+///   the next pass.
+///
+/// A report's minidump (`<id>.dmp` beside `<id>.json`, written by processing) travels with it
+/// as an attachment, is deleted with it after delivery (the minidump first) and moved with it
+/// to `rejected/`.
 ///
 /// Delivery is at least once: if the uploader dies after the server stored a report but before
 /// the answer arrived, the next pass sends it again with the same `id`.
@@ -64,6 +73,7 @@ public struct ReportUploader: Sendable {
         var attempt = 1
         while !queue.isEmpty {
             var failures: [(file: URL, reason: String)] = []
+            var serverWait: Duration = .zero
             for file in queue {
                 if Task.isCancelled {
                     failures.append((file, "upload pass cancelled"))
@@ -71,13 +81,15 @@ public struct ReportUploader: Sendable {
                 }
                 switch await upload(file, attempt: attempt) {
                 case .finished(let result): results.append(result)
-                case .failed(let reason): failures.append((file, reason))
+                case .failed(let reason, let retryAfter):
+                    failures.append((file, reason))
+                    serverWait = max(serverWait, retryAfter ?? .zero)
                 }
             }
-            var giveUp = attempt >= retry.maxAttempts || Task.isCancelled
+            var giveUp = attempt >= retry.maxAttempts || Task.isCancelled || serverWait > retry.maxDelay
             if !failures.isEmpty && !giveUp {
                 do {
-                    try await sleep(retry.delay(beforeAttempt: attempt + 1))
+                    try await sleep(max(retry.delay(beforeAttempt: attempt + 1), serverWait))
                 } catch {
                     giveUp = true
                 }
@@ -121,7 +133,7 @@ public struct ReportUploader: Sendable {
 
     private enum Attempt {
         case finished(ReportUploadResult)
-        case failed(reason: String)
+        case failed(reason: String, retryAfter: Duration? = nil)
     }
 
     private func upload(_ file: URL, attempt: Int) async -> Attempt {
@@ -139,7 +151,9 @@ public struct ReportUploader: Sendable {
         let response: TransportResponse
         do {
             let report = try claim.contents()
-            response = try await transport.send(report, id: Self.reportID(of: file))
+            let minidump = try? Data(contentsOf: ReportOutputs.minidumpURL(for: file))
+            response = try await transport.send(report, id: Self.reportID(of: file),
+                                                attachments: ReportAttachments(minidump: minidump))
         } catch {
             return .failed(reason: "\(error)")
         }
@@ -147,6 +161,7 @@ public struct ReportUploader: Sendable {
         switch response.statusCode {
         case 200..<300:
             do {
+                try Self.removeMinidump(of: file)
                 try claim.remove()
                 log("uploaded \(file.path) (HTTP \(response.statusCode), attempt \(attempt))")
             } catch {
@@ -156,7 +171,7 @@ public struct ReportUploader: Sendable {
         case 400..<500 where response.statusCode != 408 && response.statusCode != 429:
             return .finished(result(file, attempt, reject(claim, response)))
         default:
-            return .failed(reason: "HTTP \(response.statusCode)")
+            return .failed(reason: "HTTP \(response.statusCode)", retryAfter: response.retryAfter)
         }
     }
 
@@ -171,6 +186,10 @@ public struct ReportUploader: Sendable {
             let note = "report: \(file.lastPathComponent)\nrefused: HTTP \(response.statusCode) at \(Date())\n"
                 + "server answer (first 2 KiB):\n\(answer)\n"
             try Data(note.utf8).write(to: destination.appendingPathExtension("rejection.txt"), options: .atomic)
+            let minidump = ReportOutputs.minidumpURL(for: file)
+            if rename(minidump.path, ReportOutputs.minidumpURL(for: destination).path) != 0 && errno != ENOENT {
+                throw ReportFileError.posix(minidump.path, "cannot move to \(folder.path)")
+            }
             try claim.move(to: destination)
             log("rejected \(file.path) with HTTP \(response.statusCode); moved to \(destination.path)")
             return .rejected(statusCode: response.statusCode, movedTo: destination)
@@ -183,6 +202,14 @@ public struct ReportUploader: Sendable {
 
     private func result(_ file: URL, _ attempts: Int, _ outcome: ReportUploadResult.Outcome) -> ReportUploadResult {
         ReportUploadResult(id: Self.reportID(of: file), file: file, attempts: attempts, outcome: outcome)
+    }
+
+    /// Deletes a delivered report's minidump; a missing one is fine.
+    static func removeMinidump(of file: URL) throws {
+        let minidump = ReportOutputs.minidumpURL(for: file)
+        if unlink(minidump.path) != 0 && errno != ENOENT {
+            throw ReportFileError.posix(minidump.path, "cannot delete after delivery")
+        }
     }
 
     static func reportID(of file: URL) -> String {
