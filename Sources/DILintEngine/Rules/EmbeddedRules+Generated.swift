@@ -523,6 +523,12 @@ options:
   - name: allow
     summary: Functions to accept as async-signal-safe on top of the built-in list (`name` or `prefix*`).
     default: "[]"
+  - name: strict
+    summary: >-
+      Report the functions that are safe in practice on Linux/glibc but not on POSIX's list
+      (`isalnum`, `strtol`, `backtrace_symbols_fd`…; the list and the reason for each are in
+      Sources/DILintEngine/Analysis/SafeInPracticeFunctions.swift).
+    default: "false"
 example-config: |
   containers: [Container.sharedInstance, container_shared()]
 triggering:
@@ -882,7 +888,7 @@ non-triggering:
         RuleIndexEntry(id: "container-access", defaultSeverity: .error, options: ["swift-helper-types"], defaults: ["swift-helper-types": RuleOptionValue(defaultText: "[]")]),
         RuleIndexEntry(id: "container-fallback", defaultSeverity: .warning, options: [], defaults: [:]),
         RuleIndexEntry(id: "parse-failure", defaultSeverity: .error, options: [], defaults: [:]),
-        RuleIndexEntry(id: "signal-handler-safety", defaultSeverity: .error, options: ["handlers", "allow"], defaults: ["handlers": RuleOptionValue(defaultText: "[]"), "allow": RuleOptionValue(defaultText: "[]")]),
+        RuleIndexEntry(id: "signal-handler-safety", defaultSeverity: .error, options: ["handlers", "allow", "strict"], defaults: ["handlers": RuleOptionValue(defaultText: "[]"), "allow": RuleOptionValue(defaultText: "[]"), "strict": RuleOptionValue(defaultText: "false")]),
         RuleIndexEntry(id: "suppression-without-reason", defaultSeverity: .warning, options: [], defaults: [:]),
         RuleIndexEntry(id: "swift-bridge-property-injection", defaultSeverity: .warning, options: [], defaults: [:]),
         RuleIndexEntry(id: "swift-lazy-container-access", defaultSeverity: .warning, options: [], defaults: [:]),
