@@ -503,8 +503,9 @@ rationale: |
   A statement clang dropped because a name in it did not resolve (`log_message(LOG_INFO, "…")`
   with the header missing) is read from its tokens: its calls are followed and reported, marked
   "call read from the tokens", and findings reached through such a function carry a note that it
-  was read only partly. A name that a file of the run defines as a function-like macro is never
-  taken for a call. Set
+  was read only partly. Function definitions the AST lost (a parameter type from a missing
+  header, a block under `#if` on a macro the parse does not know) are read the same way. A name
+  that a file of the run defines as a function-like macro is never taken for a call. Set
   `DI_LINT_TRACE_HANDLERS=1` to print every function the walk reaches, with its chain.
 
   It reports, with the chain (`handler → f → g → malloc`): calls to functions that are neither
@@ -518,9 +519,10 @@ rationale: |
   The async-signal-safe list is POSIX's (XSH 2.4.3 of POSIX.1-2017, plus the POSIX.1-2024
   additions), which since POSIX.1-2008 TC2 (2016) includes `memcpy`, `memset`, `strlen` and
   the other string functions; plus plain system-call wrappers POSIX does not list
-  (`syscall`, `sigaltstack`, `gettid`, `mmap`, `nanosleep`, `pread`/`pwrite`…), the errno
+  (`syscall`, `sigaltstack`, `gettid`, `mmap`, `nanosleep`, `pread`/`pwrite`…) and Mach kernel
+  calls (`mach_port_deallocate`, `vm_deallocate`, `task_threads`…), the errno
   accessors behind `errno` (`__errno_location`, `__error`), `sigsetjmp`, and compiler builtins
-  (`__builtin_*`, `__atomic_*`, `__sync_*`, C11 `atomic_*`, `std::atomic`; atomics are taken to
+  (`__builtin_*`, `__atomic_*`, `__sync_*`, C11 `atomic_*`, `std::atomic`, `ptrauth_*`; atomics are taken to
   be lock-free). C inline helpers defined in system headers (byte swaps, fortify wrappers) are
   not followed. `fork` is not on the list (POSIX.1-2024 removed it). Functions POSIX does not
   list but that are safe in practice on Linux/glibc (character classes such as `isalnum`,

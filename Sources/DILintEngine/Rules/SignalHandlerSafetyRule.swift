@@ -198,7 +198,7 @@ private struct HandlerWalk {
             graph.unresolvedStatements[usr].map { "'\(name(usr))' (\($0) statement\($0 == 1 ? "" : "s"))" }
         }
         if !partly.isEmpty {
-            message += ". Note: read only partly, statements that did not resolve without their headers: \(partly.joined(separator: ", "))"
+            message += ". Note: read only partly, from the tokens (names from headers the parse cannot see, or code under #if on an unknown macro): \(partly.joined(separator: ", "))"
         }
         violations.append(Violation(path: definition.path, position: site.position, message: message))
     }

@@ -31,6 +31,7 @@ final class CallGraphExtractor {
     func extract() -> CallGraphFacts {
         preprocessing()
         declarations(in: clang_getTranslationUnitCursor(file.unit))
+        definitionsFromTokens()
         registrationsFromTokens()
         return facts
     }
@@ -147,6 +148,7 @@ final class CallGraphExtractor {
 
     private func function(_ cursor: CXCursor) {
         guard let range = Cursors.offsets(cursor, in: file) else { return }
+        definitionRanges.append(range)
         sites = []
         lostRanges = []
         current = Cursors.symbol(cursor)
@@ -206,6 +208,47 @@ final class CallGraphExtractor {
             }
         }
         return statements
+    }
+
+    /// Byte ranges of the function definitions the AST holds.
+    private var definitionRanges: [Range<Int>] = []
+
+    /// Function definitions the AST lost (a parameter type from a missing header, a block under
+    /// `#if` on a macro the parse does not know): `name(…) {…}` outside every definition the AST
+    /// holds. Their bodies are read from the tokens, as lost statements are.
+    private func definitionsFromTokens() {
+        let t = TokenCursor(file: file)
+        let known = Set(facts.functions.map(\.symbol.name))
+        let holders = definitionRanges.sorted { $0.lowerBound < $1.lowerBound }
+        var i = 0
+        while i < t.count {
+            defer { i += 1 }
+            guard t.isIdentifier(i), t.spells(i + 1, "("), !t.spells(i - 1, "@"), !t.isMemberOperator(i - 1),
+                  !LostStatementReader.notCalls.contains(t.text(i)), let close = t.close(from: i + 1) else { continue }
+            var open = close + 1
+            while ["const", "noexcept", "override", "final"].contains(t.text(open)) { open += 1 }
+            guard t.spells(open, "{"), let end = t.close(from: open) else { continue }
+            let offset = t.offset(i)
+            if holders.contains(where: { $0.contains(offset) }) { continue }
+            var name = t.text(i), j = i
+            while t.spells(j - 1, "::"), t.isIdentifier(j - 2) {
+                name = t.text(j - 2) + "::" + name
+                j -= 2
+            }
+            defer { i = end }
+            guard !known.contains(name) else { continue }
+            // parameter names: the identifier before each `,` `)` `[` of the parameter list
+            let parameterNames = (i + 2..<close).filter { t.isIdentifier($0) && (t.spells($0 + 1, ",") || t.spells($0 + 1, ")") || t.spells($0 + 1, "[")) }
+                .map(t.text)
+            let reader = LostStatementReader(file: file, range: t.offset(open + 1)..<file.tokens[end].range.lowerBound,
+                                             macroExpansions: macroExpansions, variables: globalNames.union(parameterNames))
+            let calls = reader.calls.map { call in
+                CallSite(kind: .call, target: Symbol(usr: "name:" + call.name, name: call.name), detail: LostStatementReader.detail,
+                         position: position(call.offset))
+            }
+            facts.functions.append(FunctionFact(symbol: Symbol(usr: "name:" + name, name: name), position: position(offset),
+                                                sites: onePerLine(calls), unresolvedStatements: max(1, reader.statements)))
+        }
     }
 
     /// Keeps one finding-worthy site per line and kind for messages, bridge and container uses
