@@ -50,10 +50,12 @@ enum AsyncSignalSafeFunctions {
 
     /// Compiler builtins that become instructions: `__builtin_*` (including `__builtin_memcpy` and
     /// `__builtin_trap`), `__atomic_*`, `__sync_*`, `__c11_atomic_*`, C11 `atomic_*` generics,
-    /// `ptrauth_*` (Apple's <ptrauth.h> macros over `__builtin_ptrauth_*`), and
+    /// `ptrauth_*` (Apple's <ptrauth.h> macros over `__builtin_ptrauth_*`), Darwin's
+    /// `arm_thread_state64_get_*`/`_set_*` register accessors (macros over those), and
     /// C++ `std::atomic` members. Atomics on types that are not lock-free would take a lock; the
     /// rule assumes the lock-free ones crash code uses.
     static let builtinPrefixes = ["__builtin_", "__atomic_", "__sync_", "__c11_atomic_", "atomic_", "ptrauth_",
+                                  "arm_thread_state64_get_", "arm_thread_state64_set_",
                                   "std::atomic", "std::__atomic_base", "std::atomic_flag"]
 
     /// What a std::terminate handler may call to read the exception that is ending the process
@@ -82,7 +84,7 @@ enum AsyncSignalSafeFunctions {
         for f in ["backtrace", "backtrace_symbols", "backtrace_symbols_fd", "_Unwind_Backtrace", "dladdr", "dlopen", "dlsym"] {
             r[f] = "may take the loader lock or allocate on first use"
         }
-        for f in ["__assert_fail", "__assert_rtn"] { r[f] = "assert prints through stdio and allocates" }
+        for f in ["__assert_fail", "__assert_rtn", "assert"] { r[f] = "assert prints through stdio and allocates" }
         for f in ["localtime", "localtime_r", "gmtime", "strftime", "mktime", "getenv", "setenv", "strerror"] {
             r[f] = "reads locale or environment state under a lock"
         }

@@ -92,7 +92,7 @@ struct CallGraph {
 
     /// Clang gives file-local (static) entities a USR that starts with the file name (`c:util.c@F@f`).
     static func hasExternalLinkage(_ usr: String) -> Bool {
-        usr.hasPrefix("c:@") || usr.hasPrefix("name:")
+        usr.hasPrefix("c:@") || usr.hasPrefix("name:") || usr.hasPrefix("scoped:")
     }
 
     /// `c:util.c@` for a file-local USR.
@@ -125,8 +125,25 @@ struct CallGraph {
         }
     }
 
+    /// A call read from tokens (no declaration resolved it) to `name`, made inside the function
+    /// `caller`: C++ looks the name up in the caller's class and namespaces first, so the symbol
+    /// carries that scope (`scoped:a::b::f|name`); resolved by `resolve(function:)`.
+    static func lookup(_ name: String, from caller: String) -> Symbol {
+        guard let last = caller.range(of: "::", options: .backwards) else { return Symbol(usr: "name:" + name, name: name) }
+        return Symbol(usr: "scoped:" + caller[..<last.lowerBound] + "|" + name, name: name)
+    }
+
     private func resolve(function symbol: Symbol) -> Resolution {
         if definitions[symbol.usr] != nil { return .functions([symbol.usr]) }
+        if symbol.usr.hasPrefix("scoped:"), let bar = symbol.usr.firstIndex(of: "|") {
+            // innermost enclosing scope first: `a::b::name`, `a::name`, then `name`
+            var scope = String(symbol.usr[symbol.usr.index(symbol.usr.startIndex, offsetBy: 7)..<bar])
+            while !scope.isEmpty {
+                if let usrs = usrsByName[scope + "::" + symbol.name] { return .functions(usrs) }
+                scope = scope.range(of: "::", options: .backwards).map { String(scope[..<$0.lowerBound]) } ?? ""
+            }
+            return resolve(function: Symbol(usr: "name:" + symbol.name, name: symbol.name))
+        }
         let sameName = usrsByName[symbol.name] ?? []
         // external names match external definitions; a file-local one matches the same file's
         // (a name found only in tokens may be either)

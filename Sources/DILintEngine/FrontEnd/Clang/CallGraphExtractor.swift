@@ -203,7 +203,7 @@ final class CallGraphExtractor {
                                              variables: localNames.union(globalNames))
             statements += reader.statements
             for call in reader.calls {
-                sites.append(CallSite(kind: .call, target: Symbol(usr: "name:" + call.name, name: call.name),
+                sites.append(CallSite(kind: .call, target: CallGraph.lookup(call.name, from: current?.name ?? ""),
                                       detail: LostStatementReader.detail, position: position(call.offset)))
             }
         }
@@ -220,13 +220,17 @@ final class CallGraphExtractor {
         let t = TokenCursor(file: file)
         let known = Set(facts.functions.map(\.symbol.name))
         let holders = definitionRanges.sorted { $0.lowerBound < $1.lowerBound }
+        let namespaces = namespaceBlocks(t)
         var i = 0
         while i < t.count {
             defer { i += 1 }
             guard t.isIdentifier(i), t.spells(i + 1, "("), !t.spells(i - 1, "@"), !t.isMemberOperator(i - 1),
                   !LostStatementReader.notCalls.contains(t.text(i)), let close = t.close(from: i + 1) else { continue }
+            // qualifiers and attribute macros between `)` and `{`: `const`, `KS_KEEP_FUNCTION_IN_STACKTRACE`, `__attribute__((…))`
             var open = close + 1
-            while ["const", "noexcept", "override", "final"].contains(t.text(open)) { open += 1 }
+            while open < close + 8, open < t.count, t.isIdentifier(open) || file.tokens[open].kind == .keyword {
+                open = t.spells(open + 1, "(") ? (t.close(from: open + 1) ?? open) + 1 : open + 1
+            }
             guard t.spells(open, "{"), let end = t.close(from: open) else { continue }
             let offset = t.offset(i)
             if holders.contains(where: { $0.contains(offset) }) { continue }
@@ -235,20 +239,33 @@ final class CallGraphExtractor {
                 name = t.text(j - 2) + "::" + name
                 j -= 2
             }
+            let scope = namespaces.filter { $0.tokens.contains(i) }.map(\.name)
+            if !scope.isEmpty { name = (scope + [name]).joined(separator: "::") }
             defer { i = end }
-            guard !known.contains(name) else { continue }
+            // a compatibility stand-in for a libc function (`sigaction` over `sigvec` under `#if !HAVE_SIGACTION`) is not the one linked
+            guard !known.contains(name), !AsyncSignalSafeFunctions.isSafe(name, allow: []) else { continue }
             // parameter names: the identifier before each `,` `)` `[` of the parameter list
             let parameterNames = (i + 2..<close).filter { t.isIdentifier($0) && (t.spells($0 + 1, ",") || t.spells($0 + 1, ")") || t.spells($0 + 1, "[")) }
                 .map(t.text)
             let reader = LostStatementReader(file: file, range: t.offset(open + 1)..<file.tokens[end].range.lowerBound,
                                              macroExpansions: macroExpansions, variables: globalNames.union(parameterNames))
             let calls = reader.calls.map { call in
-                CallSite(kind: .call, target: Symbol(usr: "name:" + call.name, name: call.name), detail: LostStatementReader.detail,
+                CallSite(kind: .call, target: CallGraph.lookup(call.name, from: name), detail: LostStatementReader.detail,
                          position: position(call.offset))
             }
             facts.functions.append(FunctionFact(symbol: Symbol(usr: "name:" + name, name: name), position: position(offset),
                                                 sites: onePerLine(calls), unresolvedStatements: max(1, reader.statements)))
         }
+    }
+
+    /// `namespace a::b { … }` blocks in the tokens (named ones), outermost first.
+    private func namespaceBlocks(_ t: TokenCursor) -> [(name: String, tokens: ClosedRange<Int>)] {
+        var result: [(name: String, tokens: ClosedRange<Int>)] = []
+        for i in 0..<t.count where t.spells(i, "namespace") {
+            guard let (name, open) = qualifiedName(t, from: i + 1), t.spells(open, "{"), let close = t.close(from: open) else { continue }
+            result.append((name, open...close))
+        }
+        return result
     }
 
     /// Keeps one finding-worthy site per line and kind for messages, bridge and container uses
