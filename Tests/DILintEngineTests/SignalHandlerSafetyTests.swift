@@ -249,6 +249,33 @@ final class SignalHandlerSafetyTests: XCTestCase {
         XCTAssertEqual(strict.map { $0.message.components(separatedBy: "'")[1] }.sorted(), ["__ctype_b_loc", "strtol"], "\(strict)") // glibc's isalnum is a macro over __ctype_b_loc
     }
 
+    /// Definitions read from tokens keep their namespace, and a name called inside one is looked
+    /// up in the caller's namespaces first: the project's `app::prof::backtrace` is not libc's.
+    /// A libc stand-in under `#if` (`sigaction` over `sigvec`) is not taken for the real one.
+    func testTokenDefinitionsKeepTheirNamespaces() throws {
+        let dir = try temporaryDirectory(self)
+        let file = dir.appendingPathComponent("prof.cpp").path
+        try """
+        #include <csignal>
+        #include <cstdlib>
+        #include "missing/Thread.hpp"
+        namespace app { namespace prof {
+        std::size_t counter(const ThreadHandle &h) { return (std::size_t)std::malloc(1); }
+        std::size_t backtrace(const ThreadHandle &h, int n) { return counter(h) + n; }
+        void on_prof(int sig) { ThreadHandle h; backtrace(h, 1); }
+        } }
+        #if defined(NO_SIGACTION) && defined(HAVE_SIGVEC)
+        int sigaction(int sig, const struct sigaction *a, struct sigaction *o) { return sigvec(sig, 0, 0); }
+        #endif
+        extern "C" int backtrace(void **, int);
+        static void on_sig(int s) { struct sigaction sa = {}; sigaction(SIGINT, &sa, nullptr); }
+        void install() { signal(SIGPROF, app::prof::on_prof); signal(SIGINT, on_sig); }
+        """.write(toFile: file, atomically: true, encoding: .utf8)
+        let found = try lint([file], configYAML: "").findings.filter { $0.rule == "signal-handler-safety" }
+        XCTAssertEqual(found.map(\.line), [5], "\(found)")
+        XCTAssertTrue(found.first?.message.contains("app::prof::on_prof → app::prof::backtrace → app::prof::counter → malloc") == true, "\(found)")
+    }
+
     func testTheSafeInPracticeListGivesAReasonAndOverlapsNoPOSIXName() {
         for (name, reason) in SafeInPracticeFunctions.reasons {
             XCTAssertFalse(reason.isEmpty, name)
