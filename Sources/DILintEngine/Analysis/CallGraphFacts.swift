@@ -66,8 +66,8 @@ struct FunctionFact: Equatable {
     var symbol: Symbol
     var position: SitePosition
     var sites: [CallSite]
-    /// Statements of the body that did not resolve (a name from a missing header): their calls
-    /// were read from the tokens, the rest of what they do is unknown.
+    /// Statements of the body that did not resolve (a name from a missing header, code under
+    /// `#if` on an unknown macro): their calls were read from the tokens, the rest is unknown.
     var unresolvedStatements: Int = 0
 }
 
