@@ -13,11 +13,16 @@ final class CallGraphFactsBytesTests: XCTestCase {
                 CallSite(kind: .call, target: Symbol(usr: "c:@F@write", name: "write"), trait: .swift, detail: nil, position: here),
                 CallSite(kind: .objcMessage, target: nil, trait: nil, detail: "dateProvider", position: SitePosition(line: Int.max, column: 0, snippet: "ü")),
                 CallSite(kind: .pointerCall, target: slot, trait: .systemInline, detail: "", position: here),
-            ])],
+            ], unresolvedStatements: 3)],
             stores: [PointerStore(slot: slot, value: main), PointerStore(slot: slot, value: nil)],
-            registrations: [HandlerRegistration(handler: main, mechanism: .terminate, position: here)],
+            registrations: [HandlerRegistration(handler: main, mechanism: .terminate, position: here),
+                            HandlerRegistration(handler: slot, mechanism: .sigaction, position: here, throughSlot: true)],
             annotated: [main, slot],
-            swiftExports: ["seam_swift_hook"])
+            swiftExports: ["seam_swift_hook"],
+            installingParameters: [ParameterUse(function: main, index: 1, mechanism: .signal)],
+            forwards: [ParameterForward(function: main, parameter: 0, callee: slot, argument: 2)],
+            functionArguments: [FunctionArgument(callee: slot, argument: 1, value: main, position: here)],
+            macros: ["LOG_DEBUG"])
     }
 
     func testRoundTripsEveryField() throws {
@@ -29,13 +34,17 @@ final class CallGraphFactsBytesTests: XCTestCase {
     func testTheCodecKnowsEveryStoredField() {
         func labels(_ value: Any) -> [String] { Mirror(reflecting: value).children.compactMap(\.label) }
         let facts = everything()
-        XCTAssertEqual(labels(facts), ["functions", "stores", "registrations", "annotated", "swiftExports"])
-        XCTAssertEqual(labels(facts.functions[0]), ["symbol", "position", "sites"])
+        XCTAssertEqual(labels(facts), ["functions", "stores", "registrations", "annotated", "swiftExports",
+                                       "installingParameters", "forwards", "functionArguments", "macros"])
+        XCTAssertEqual(labels(facts.functions[0]), ["symbol", "position", "sites", "unresolvedStatements"])
         XCTAssertEqual(labels(facts.functions[0].sites[0]), ["kind", "target", "trait", "detail", "position"])
         XCTAssertEqual(labels(facts.functions[0].position), ["line", "column", "snippet"])
         XCTAssertEqual(labels(facts.functions[0].symbol), ["usr", "name"])
         XCTAssertEqual(labels(facts.stores[0]), ["slot", "value"])
-        XCTAssertEqual(labels(facts.registrations[0]), ["handler", "mechanism", "position"])
+        XCTAssertEqual(labels(facts.registrations[0]), ["handler", "mechanism", "position", "throughSlot"])
+        XCTAssertEqual(labels(facts.installingParameters[0]), ["function", "index", "mechanism"])
+        XCTAssertEqual(labels(facts.forwards[0]), ["function", "parameter", "callee", "argument"])
+        XCTAssertEqual(labels(facts.functionArguments[0]), ["callee", "argument", "value", "position"])
     }
 
     /// Facts extracted from the crash library's C runtime survive the trip, byte for byte.

@@ -194,6 +194,96 @@ final class SignalHandlerSafetyTests: XCTestCase {
         XCTAssertEqual(uncached.lint(files: [project.handler]).findings.filter { $0.path.hasSuffix("helper.c") }, [])
     }
 
+    /// Findings of the signal fixtures, by file name and line.
+    private func fixtureFindings(in files: [String]) throws -> [Finding] {
+        let config = try Configuration.load(path: fixtures.appendingPathComponent(".di-lint.yml").path)
+        let paths = files.map { fixtures.appendingPathComponent("signal/" + $0).path }
+        return Linter(configuration: config).lint(files: paths).findings.filter { $0.rule == "signal-handler-safety" }
+    }
+
+    /// Calls read from a statement the AST lost say so, and the finding notes which function of
+    /// the chain was read only partly.
+    func testCallsOfLostStatementsCarryTheirNote() throws {
+        let found = try fixtureFindings(in: ["sigfx_unresolved_type.c"])
+        let free = try XCTUnwrap(found.first { $0.message.contains("'free'") })
+        XCTAssertTrue(free.message.contains("sigfx_on_usr2 → sigfx_record → free"), free.message)
+        XCTAssertTrue(free.message.contains("read only partly") && free.message.contains("'sigfx_on_usr2' (2 statements)"), free.message)
+        let lost = try XCTUnwrap(found.first { $0.message.contains("'sigfx_current_state'") })
+        XCTAssertTrue(lost.message.contains("call read from the tokens"), lost.message)
+        XCTAssertFalse(free.message.contains("call read from the tokens"), free.message)
+    }
+
+    /// Registrations through a wrapper name the wrapper; a function passed to a function that
+    /// does not install it is no handler.
+    func testWrapperRegistrationsNameTheWrapper() throws {
+        let found = try fixtureFindings(in: ["sigfx_wrapper.c"])
+        XCTAssertEqual(found.map(\.line).sorted(), [19, 20, 21], "\(found)")
+        XCTAssertTrue(found.contains { $0.message.contains("(sigaction through 'sigfx_install_via' at sigfx_wrapper.c:29)") }, "\(found)")
+        XCTAssertTrue(found.contains { $0.message.contains("(signal through 'sigfx_install_plain' at sigfx_wrapper.c:28)") }, "\(found)")
+    }
+
+    /// A macro is known to be one when a file of the run defines it: without the header in the
+    /// run, its use is a call to an unknown function.
+    func testMacroNamesAreNoCallsWhenTheRunDefinesThem() throws {
+        XCTAssertEqual(try fixtureFindings(in: ["sigfx_macro_names.c", "sigfx_log.h"]), [])
+        let alone = try fixtureFindings(in: ["sigfx_macro_names.c"]).map { $0.message.components(separatedBy: "'")[1] }
+        XCTAssertEqual(alone.sorted(), ["SIGFX_SAFE_LOG", "SIGFX_TRACE"])
+    }
+
+    /// `strict: true` reports the functions that are only safe in practice.
+    func testStrictReportsFunctionsSafeOnlyInPractice() throws {
+        let dir = try temporaryDirectory(self)
+        let file = dir.appendingPathComponent("quit.c").path
+        try """
+        #include <ctype.h>
+        #include <signal.h>
+        #include <stdlib.h>
+        #include <unistd.h>
+        static char arg[8];
+        static void on_quit(int sig) { if (isalnum(arg[0])) _exit((int)strtol(arg, NULL, 10)); }
+        void install(void) { signal(SIGQUIT, on_quit); }
+        """.write(toFile: file, atomically: true, encoding: .utf8)
+        XCTAssertEqual(try lint([file], configYAML: "").findings.filter { $0.rule == "signal-handler-safety" }, [])
+        let strict = try lint([file], configYAML: "rules:\n  signal-handler-safety:\n    strict: true\n").findings
+            .filter { $0.rule == "signal-handler-safety" }
+        XCTAssertEqual(strict.map { $0.message.components(separatedBy: "'")[1] }.sorted(), ["__ctype_b_loc", "strtol"], "\(strict)") // glibc's isalnum is a macro over __ctype_b_loc
+    }
+
+    /// Definitions read from tokens keep their namespace, and a name called inside one is looked
+    /// up in the caller's namespaces first: the project's `app::prof::backtrace` is not libc's.
+    /// A libc stand-in under `#if` (`sigaction` over `sigvec`) is not taken for the real one.
+    func testTokenDefinitionsKeepTheirNamespaces() throws {
+        let dir = try temporaryDirectory(self)
+        let file = dir.appendingPathComponent("prof.cpp").path
+        try """
+        #include <csignal>
+        #include <cstdlib>
+        #include "missing/Thread.hpp"
+        namespace app { namespace prof {
+        std::size_t counter(const ThreadHandle &h) { return (std::size_t)std::malloc(1); }
+        std::size_t backtrace(const ThreadHandle &h, int n) { return counter(h) + n; }
+        void on_prof(int sig) { ThreadHandle h; backtrace(h, 1); }
+        } }
+        #if defined(NO_SIGACTION) && defined(HAVE_SIGVEC)
+        int sigaction(int sig, const struct sigaction *a, struct sigaction *o) { return sigvec(sig, 0, 0); }
+        #endif
+        extern "C" int backtrace(void **, int);
+        static void on_sig(int s) { struct sigaction sa = {}; sigaction(SIGINT, &sa, nullptr); }
+        void install() { signal(SIGPROF, app::prof::on_prof); signal(SIGINT, on_sig); }
+        """.write(toFile: file, atomically: true, encoding: .utf8)
+        let found = try lint([file], configYAML: "").findings.filter { $0.rule == "signal-handler-safety" }
+        XCTAssertEqual(found.map(\.line), [5], "\(found)")
+        XCTAssertTrue(found.first?.message.contains("app::prof::on_prof → app::prof::backtrace → app::prof::counter → malloc") == true, "\(found)")
+    }
+
+    func testTheSafeInPracticeListGivesAReasonAndOverlapsNoPOSIXName() {
+        for (name, reason) in SafeInPracticeFunctions.reasons {
+            XCTAssertFalse(reason.isEmpty, name)
+            XCTAssertFalse(AsyncSignalSafeFunctions.isSafe(name, allow: []), "\(name) is on POSIX's list already")
+        }
+        XCTAssertNotNil(SafeInPracticeFunctions.reasons["backtrace_symbols_fd"])
+    }
+
     func testTheAsyncSignalSafeTable() {
         for name in ["write", "memcpy", "strlen", "sigaction", "_exit", "clock_gettime", "syscall", "sigaltstack",
                      "__atomic_load_n", "__sync_fetch_and_add", "__builtin_trap", "std::atomic::load", "__errno_location"] {

@@ -44,13 +44,18 @@ enum AsyncSignalSafeFunctions {
         "__errno_location", "__error", "__errno", "___errno",
         "mach_task_self", "mach_thread_self", "task_self_trap", "thread_get_state", "thread_suspend",
         "thread_resume", "vm_read_overwrite", "pthread_mach_thread_np",
+        // Mach kernel calls (traps and MIG messages to the kernel): no user-space lock or malloc
+        "mach_port_deallocate", "vm_deallocate", "task_threads", "thread_info", "task_info",
     ]
 
     /// Compiler builtins that become instructions: `__builtin_*` (including `__builtin_memcpy` and
-    /// `__builtin_trap`), `__atomic_*`, `__sync_*`, `__c11_atomic_*`, C11 `atomic_*` generics, and
+    /// `__builtin_trap`), `__atomic_*`, `__sync_*`, `__c11_atomic_*`, C11 `atomic_*` generics,
+    /// `ptrauth_*` (Apple's <ptrauth.h> macros over `__builtin_ptrauth_*`), Darwin's
+    /// `arm_thread_state64_get_*`/`_set_*` register accessors (macros over those), and
     /// C++ `std::atomic` members. Atomics on types that are not lock-free would take a lock; the
     /// rule assumes the lock-free ones crash code uses.
-    static let builtinPrefixes = ["__builtin_", "__atomic_", "__sync_", "__c11_atomic_", "atomic_",
+    static let builtinPrefixes = ["__builtin_", "__atomic_", "__sync_", "__c11_atomic_", "atomic_", "ptrauth_",
+                                  "arm_thread_state64_get_", "arm_thread_state64_set_",
                                   "std::atomic", "std::__atomic_base", "std::atomic_flag"]
 
     /// What a std::terminate handler may call to read the exception that is ending the process
@@ -79,7 +84,7 @@ enum AsyncSignalSafeFunctions {
         for f in ["backtrace", "backtrace_symbols", "backtrace_symbols_fd", "_Unwind_Backtrace", "dladdr", "dlopen", "dlsym"] {
             r[f] = "may take the loader lock or allocate on first use"
         }
-        for f in ["__assert_fail", "__assert_rtn"] { r[f] = "assert prints through stdio and allocates" }
+        for f in ["__assert_fail", "__assert_rtn", "assert"] { r[f] = "assert prints through stdio and allocates" }
         for f in ["localtime", "localtime_r", "gmtime", "strftime", "mktime", "getenv", "setenv", "strerror"] {
             r[f] = "reads locale or environment state under a lock"
         }

@@ -22,27 +22,77 @@ struct CallGraph {
     private var usrsByName: [String: [String]] = [:]
     /// Values stored into each function-pointer slot, by slot USR.
     private var stores: [String: [Symbol?]] = [:]
-    private(set) var registrations: [(path: String, registration: HandlerRegistration)] = []
+    /// Every registration, those through tables and wrappers expanded (`via`: the wrapper's name).
+    private(set) var registrations: [(path: String, registration: HandlerRegistration, via: String?)] = []
     private(set) var annotated: [Symbol] = []
     private(set) var swiftExports: Set<String> = []
+    /// Function-like macros defined in the run: a call by one of these names is no call.
+    private(set) var macros: Set<String> = []
+    /// Statements per function USR that did not resolve and were only read for their calls.
+    private(set) var unresolvedStatements: [String: Int] = [:]
 
     init(facts: [(path: String, facts: CallGraphFacts)]) {
         for (path, f) in facts {
             for function in f.functions {
                 definitions[function.symbol.usr, default: []].append(Definition(path: path, function: function))
                 usrsByName[function.symbol.name, default: []].append(function.symbol.usr)
+                if function.unresolvedStatements > 0 { unresolvedStatements[function.symbol.usr, default: 0] += function.unresolvedStatements }
             }
             for s in f.stores { stores[s.slot.usr, default: []].append(s.value) }
-            registrations += f.registrations.map { (path, $0) }
             annotated += f.annotated
             swiftExports.formUnion(f.swiftExports)
+            macros.formUnion(f.macros)
         }
         for (name, usrs) in usrsByName { usrsByName[name] = Array(Set(usrs)).sorted() }
+        for (path, f) in facts {
+            for r in f.registrations {
+                guard r.throughSlot else { registrations.append((path, r, nil)); continue }
+                // every function stored into the table's field (or the variable) is a handler
+                for case let value? in stores[r.handler.usr] ?? [] {
+                    registrations.append((path, HandlerRegistration(handler: value, mechanism: r.mechanism, position: r.position),
+                                          "table field '\(r.handler.name)'"))
+                }
+            }
+        }
+        registrations += wrapperRegistrations(facts)
+    }
+
+    /// Calls of functions that install one of their parameters (directly, or by passing it on to
+    /// such a function, transitively) register the function they pass there.
+    private func wrapperRegistrations(_ facts: [(path: String, facts: CallGraphFacts)]) -> [(path: String, registration: HandlerRegistration, via: String?)] {
+        var installing: [String: HandlerRegistration.Mechanism] = [:] // "usr#index"
+        for (_, f) in facts { for p in f.installingParameters { installing["\(p.function.usr)#\(p.index)"] = p.mechanism } }
+        guard !installing.isEmpty else { return [] }
+        func installer(_ callee: Symbol, _ argument: Int) -> HandlerRegistration.Mechanism? {
+            guard case let .functions(usrs) = resolve(function: callee) else { return nil }
+            return usrs.lazy.compactMap { installing["\($0)#\(argument)"] }.first
+        }
+        var changed = true
+        while changed {
+            changed = false
+            for (_, f) in facts {
+                for forward in f.forwards where installing["\(forward.function.usr)#\(forward.parameter)"] == nil {
+                    if let mechanism = installer(forward.callee, forward.argument) {
+                        installing["\(forward.function.usr)#\(forward.parameter)"] = mechanism
+                        changed = true
+                    }
+                }
+            }
+        }
+        var result: [(path: String, registration: HandlerRegistration, via: String?)] = []
+        for (path, f) in facts {
+            for a in f.functionArguments {
+                guard let mechanism = installer(a.callee, a.argument) else { continue }
+                result.append((path, HandlerRegistration(handler: a.value, mechanism: mechanism, position: a.position),
+                               "through '\(a.callee.name)'"))
+            }
+        }
+        return result
     }
 
     /// Clang gives file-local (static) entities a USR that starts with the file name (`c:util.c@F@f`).
     static func hasExternalLinkage(_ usr: String) -> Bool {
-        usr.hasPrefix("c:@") || usr.hasPrefix("name:")
+        usr.hasPrefix("c:@") || usr.hasPrefix("name:") || usr.hasPrefix("scoped:")
     }
 
     /// `c:util.c@` for a file-local USR.
@@ -75,8 +125,25 @@ struct CallGraph {
         }
     }
 
+    /// A call read from tokens (no declaration resolved it) to `name`, made inside the function
+    /// `caller`: C++ looks the name up in the caller's class and namespaces first, so the symbol
+    /// carries that scope (`scoped:a::b::f|name`); resolved by `resolve(function:)`.
+    static func lookup(_ name: String, from caller: String) -> Symbol {
+        guard let last = caller.range(of: "::", options: .backwards) else { return Symbol(usr: "name:" + name, name: name) }
+        return Symbol(usr: "scoped:" + caller[..<last.lowerBound] + "|" + name, name: name)
+    }
+
     private func resolve(function symbol: Symbol) -> Resolution {
         if definitions[symbol.usr] != nil { return .functions([symbol.usr]) }
+        if symbol.usr.hasPrefix("scoped:"), let bar = symbol.usr.firstIndex(of: "|") {
+            // innermost enclosing scope first: `a::b::name`, `a::name`, then `name`
+            var scope = String(symbol.usr[symbol.usr.index(symbol.usr.startIndex, offsetBy: 7)..<bar])
+            while !scope.isEmpty {
+                if let usrs = usrsByName[scope + "::" + symbol.name] { return .functions(usrs) }
+                scope = scope.range(of: "::", options: .backwards).map { String(scope[..<$0.lowerBound]) } ?? ""
+            }
+            return resolve(function: Symbol(usr: "name:" + symbol.name, name: symbol.name))
+        }
         let sameName = usrsByName[symbol.name] ?? []
         // external names match external definitions; a file-local one matches the same file's
         // (a name found only in tokens may be either)

@@ -4,7 +4,7 @@ import Foundation
 /// each run, cached ones included, so this is hand-written (JSON cost a fifth of a warm run on
 /// sentry-cocoa). `CallGraphFactsBytesTests` trips when a field is added and not here.
 extension CallGraphFacts {
-    static let formatVersion: UInt8 = 1
+    static let formatVersion: UInt8 = 2
 
     var encoded: Data {
         var w = ByteWriter()
@@ -19,6 +19,7 @@ extension CallGraphFacts {
                 w.string(s.detail)
                 w.position(s.position)
             }
+            w.int(f.unresolvedStatements)
         }
         w.list(stores) { w, s in
             w.symbol(s.slot)
@@ -28,9 +29,28 @@ extension CallGraphFacts {
             w.symbol(r.handler)
             w.value(r.mechanism)
             w.position(r.position)
+            w.bool(r.throughSlot)
         }
         w.list(annotated) { w, s in w.symbol(s) }
         w.list(swiftExports) { w, s in w.string(s) }
+        w.list(installingParameters) { w, p in
+            w.symbol(p.function)
+            w.int(p.index)
+            w.value(p.mechanism)
+        }
+        w.list(forwards) { w, f in
+            w.symbol(f.function)
+            w.int(f.parameter)
+            w.symbol(f.callee)
+            w.int(f.argument)
+        }
+        w.list(functionArguments) { w, a in
+            w.symbol(a.callee)
+            w.int(a.argument)
+            w.symbol(a.value)
+            w.position(a.position)
+        }
+        w.list(macros) { w, s in w.string(s) }
         return Data(w.bytes)
     }
 
@@ -46,15 +66,25 @@ extension CallGraphFacts {
                              return trait
                          },
                          detail: try r.optionalString(), position: try r.position())
-            })
+            }, unresolvedStatements: try r.int())
         }
         stores = try r.list { r in PointerStore(slot: try r.symbol(), value: try r.optionalSymbol()) }
         registrations = try r.list { r in
             HandlerRegistration(handler: try r.symbol(), mechanism: try r.value(HandlerRegistration.Mechanism.self),
-                                position: try r.position())
+                                position: try r.position(), throughSlot: try r.bool())
         }
         annotated = try r.list { r in try r.symbol() }
         swiftExports = try r.list { r in try r.string() }
+        installingParameters = try r.list { r in
+            ParameterUse(function: try r.symbol(), index: try r.int(), mechanism: try r.value(HandlerRegistration.Mechanism.self))
+        }
+        forwards = try r.list { r in
+            ParameterForward(function: try r.symbol(), parameter: try r.int(), callee: try r.symbol(), argument: try r.int())
+        }
+        functionArguments = try r.list { r in
+            FunctionArgument(callee: try r.symbol(), argument: try r.int(), value: try r.symbol(), position: try r.position())
+        }
+        macros = try r.list { r in try r.string() }
         guard r.atEnd else { throw ByteReader.Malformed() }
     }
 }

@@ -12,6 +12,38 @@ struct CallGraphFacts: Equatable {
     var annotated: [Symbol] = []
     /// C names of Swift functions exported with `@_cdecl` (Swift files).
     var swiftExports: [String] = []
+    /// Parameters a function installs as a handler (stores into `sa_handler`/`sa_sigaction`,
+    /// passes to `signal()`): every call of it registers what it passes there.
+    var installingParameters: [ParameterUse] = []
+    /// A function's parameter passed on as another function's argument (installers, transitively).
+    var forwards: [ParameterForward] = []
+    /// Functions passed as an argument of a call (registrations when the callee installs it).
+    var functionArguments: [FunctionArgument] = []
+    /// Names of the function-like macros this file defines: a call to one is no call.
+    var macros: [String] = []
+}
+
+/// Parameter `index` (0-based) of `function`.
+struct ParameterUse: Equatable {
+    var function: Symbol
+    var index: Int
+    var mechanism: HandlerRegistration.Mechanism
+}
+
+/// `function`'s parameter `parameter` passed as argument `argument` of a call to `callee`.
+struct ParameterForward: Equatable {
+    var function: Symbol
+    var parameter: Int
+    var callee: Symbol
+    var argument: Int
+}
+
+/// The function `value` passed as argument `argument` of a call to `callee`.
+struct FunctionArgument: Equatable {
+    var callee: Symbol
+    var argument: Int
+    var value: Symbol
+    var position: SitePosition
 }
 
 /// A function or a function-pointer slot: clang's USR (unique across files) and a readable name.
@@ -34,6 +66,9 @@ struct FunctionFact: Equatable {
     var symbol: Symbol
     var position: SitePosition
     var sites: [CallSite]
+    /// Statements of the body that did not resolve (a name from a missing header, code under
+    /// `#if` on an unknown macro): their calls were read from the tokens, the rest is unknown.
+    var unresolvedStatements: Int = 0
 }
 
 /// Something a function body does that crash-time analysis cares about.
@@ -88,4 +123,7 @@ struct HandlerRegistration: Equatable {
     var handler: Symbol
     var mechanism: Mechanism
     var position: SitePosition
+    /// `handler` is a function-pointer slot (a table's field, a variable): every function stored
+    /// into it is a handler.
+    var throughSlot = false
 }

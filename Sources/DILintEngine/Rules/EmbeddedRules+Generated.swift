@@ -476,7 +476,10 @@ rationale: |
   functions.
 
   The rule finds the handlers: functions stored into `sa_handler`/`sa_sigaction` (by field
-  assignment or designated initializer) and passed to `signal()`; C++ `std::set_terminate`
+  assignment or designated initializer, also inside a macro's arguments) and passed to
+  `signal()`; functions passed to a wrapper that stores its parameter into `sa_handler` or
+  passes it to `signal()` (or to another such wrapper); every function in the initializers of
+  a table whose field is stored into `sa_handler` (`sa.sa_handler = entry->handler`); C++ `std::set_terminate`
   handlers (a terminate handler is not a signal handler, but it is crash-time code: it runs while
   the process dies, often on a corrupted heap, so it gets the same rules, with one exception: it
   runs synchronously on the thread whose exception escaped, so it may inspect that exception by
@@ -496,7 +499,13 @@ rationale: |
   in (a `setEnabled(false)` reached at crash time is followed into its enable branch too), so a
   finding can sit on a path that never runs at crash time; suppress such a finding with a reason.
   A handler whose stores the AST lost (code that does not resolve without the platform SDK) is
-  still found from the tokens `x.sa_sigaction = &h;` and `signal(SIG, h)`. Set
+  still found from the tokens `x.sa_sigaction = &h;` (also `&Known::H`) and `signal(SIG, h)`.
+  A statement clang dropped because a name in it did not resolve (`log_message(LOG_INFO, "…")`
+  with the header missing) is read from its tokens: its calls are followed and reported, marked
+  "call read from the tokens", and findings reached through such a function carry a note that it
+  was read only partly. Function definitions the AST lost (a parameter type from a missing
+  header, a block under `#if` on a macro the parse does not know) are read the same way. A name
+  that a file of the run defines as a function-like macro is never taken for a call. Set
   `DI_LINT_TRACE_HANDLERS=1` to print every function the walk reaches, with its chain.
 
   It reports, with the chain (`handler → f → g → malloc`): calls to functions that are neither
@@ -510,12 +519,16 @@ rationale: |
   The async-signal-safe list is POSIX's (XSH 2.4.3 of POSIX.1-2017, plus the POSIX.1-2024
   additions), which since POSIX.1-2008 TC2 (2016) includes `memcpy`, `memset`, `strlen` and
   the other string functions; plus plain system-call wrappers POSIX does not list
-  (`syscall`, `sigaltstack`, `gettid`, `mmap`, `nanosleep`, `pread`/`pwrite`…), the errno
+  (`syscall`, `sigaltstack`, `gettid`, `mmap`, `nanosleep`, `pread`/`pwrite`…) and Mach kernel
+  calls (`mach_port_deallocate`, `vm_deallocate`, `task_threads`…), the errno
   accessors behind `errno` (`__errno_location`, `__error`), `sigsetjmp`, and compiler builtins
-  (`__builtin_*`, `__atomic_*`, `__sync_*`, C11 `atomic_*`, `std::atomic`; atomics are taken to
+  (`__builtin_*`, `__atomic_*`, `__sync_*`, C11 `atomic_*`, `std::atomic`, `ptrauth_*`; atomics are taken to
   be lock-free). C inline helpers defined in system headers (byte swaps, fortify wrappers) are
-  not followed. `fork` is not on the list (POSIX.1-2024 removed it). Extend the list with the
-  `allow` option (exact names, or a prefix ending in `*`).
+  not followed. `fork` is not on the list (POSIX.1-2024 removed it). Functions POSIX does not
+  list but that are safe in practice on Linux/glibc (character classes such as `isalnum`,
+  `strtol`, `backtrace_symbols_fd`…, each with its reason in
+  `Sources/DILintEngine/Analysis/SafeInPracticeFunctions.swift`) are accepted unless `strict`
+  is set. Extend the list with the `allow` option (exact names, or a prefix ending in `*`).
 options:
   - name: handlers
     summary: More functions to treat as crash-time handlers (names; qualified for C++).
@@ -523,6 +536,12 @@ options:
   - name: allow
     summary: Functions to accept as async-signal-safe on top of the built-in list (`name` or `prefix*`).
     default: "[]"
+  - name: strict
+    summary: >-
+      Report the functions that are safe in practice on Linux/glibc but not on POSIX's list
+      (`isalnum`, `strtol`, `backtrace_symbols_fd`…; the list and the reason for each are in
+      Sources/DILintEngine/Analysis/SafeInPracticeFunctions.swift).
+    default: "false"
 example-config: |
   containers: [Container.sharedInstance, container_shared()]
 triggering:
@@ -576,6 +595,25 @@ triggering:
       rules:
         signal-handler-safety:
           handlers: [on_crash]
+  - language: c
+    code: |
+      #include <signal.h>
+      #include <stdlib.h>
+      #include "logging.h" /* not found: LOG_INFO is unknown, the AST drops the whole call */
+      static void on_alarm(int sig) { ↓log_message(LOG_INFO, "alarm"); }
+      void install(void) { signal(SIGALRM, on_alarm); }
+  - language: c
+    code: |
+      #include <signal.h>
+      #include <stdlib.h>
+      typedef void (*handler_fn)(int);
+      static void install_signal(int sig, handler_fn handler) {
+          struct sigaction sa = {0};
+          sa.sa_handler = handler;
+          sigaction(sig, &sa, 0);
+      }
+      static void on_hup(int sig) { ↓exit(1); }
+      void setup(void) { install_signal(SIGHUP, on_hup); }
   - language: c
     code: |
       void swift_crash_callback(void) __attribute__((external_source_symbol(language="Swift", defined_in="App", generated_declaration)));
@@ -644,15 +682,18 @@ non-triggering:
       void install(void) { signal(SIGSEGV, on_crash); }
   - language: c
     code: |
+      #include <ctype.h>
       #include <signal.h>
-      #include <stdio.h>
-      static void log_line(const char *s) { fputs(s, stderr); }
-      static void on_crash(int sig) { log_line("crash\n"); }
+      #include <unistd.h>
+      // A macro is no call; isalnum is safe in practice on Linux/glibc (reported with strict: true).
+      #define SAFE_LOG(s) write(2, s, sizeof s - 1)
+      static char g_tag[8];
+      static void on_crash(int sig) {
+          SAFE_LOG("crash\n");
+          if (isalnum((unsigned char)g_tag[0])) write(2, g_tag, 1);
+          _exit(1);
+      }
       void install(void) { signal(SIGSEGV, on_crash); }
-    config: |
-      rules:
-        signal-handler-safety:
-          allow: [fputs]
 
 """#),
         ("suppression-without-reason.yml", #"""
@@ -882,7 +923,7 @@ non-triggering:
         RuleIndexEntry(id: "container-access", defaultSeverity: .error, options: ["swift-helper-types"], defaults: ["swift-helper-types": RuleOptionValue(defaultText: "[]")]),
         RuleIndexEntry(id: "container-fallback", defaultSeverity: .warning, options: [], defaults: [:]),
         RuleIndexEntry(id: "parse-failure", defaultSeverity: .error, options: [], defaults: [:]),
-        RuleIndexEntry(id: "signal-handler-safety", defaultSeverity: .error, options: ["handlers", "allow"], defaults: ["handlers": RuleOptionValue(defaultText: "[]"), "allow": RuleOptionValue(defaultText: "[]")]),
+        RuleIndexEntry(id: "signal-handler-safety", defaultSeverity: .error, options: ["handlers", "allow", "strict"], defaults: ["handlers": RuleOptionValue(defaultText: "[]"), "allow": RuleOptionValue(defaultText: "[]"), "strict": RuleOptionValue(defaultText: "false")]),
         RuleIndexEntry(id: "suppression-without-reason", defaultSeverity: .warning, options: [], defaults: [:]),
         RuleIndexEntry(id: "swift-bridge-property-injection", defaultSeverity: .warning, options: [], defaults: [:]),
         RuleIndexEntry(id: "swift-lazy-container-access", defaultSeverity: .warning, options: [], defaults: [:]),

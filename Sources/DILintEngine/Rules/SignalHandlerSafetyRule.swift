@@ -11,9 +11,12 @@ struct SignalHandlerSafetyRule: ProjectRule {
         var handlers: [String]
         /// Functions to accept as async-signal-safe on top of the built-in list (`name` or `prefix*`).
         var allow: [String]
+        /// POSIX's list only: the functions safe in practice on Linux/glibc are reported too.
+        var strict: Bool
         init(_ options: RuleOptionReader) throws {
             handlers = try options.strings("handlers")
             allow = try options.strings("allow")
+            strict = try options.bool("strict")
         }
     }
 
@@ -31,7 +34,7 @@ struct SignalHandlerSafetyRule: ProjectRule {
         var seen = Set<String>()
         var violations: [HandlerWalk.Violation] = []
         for context in [HandlerWalk.Context.signal, .terminate] {
-            var walk = HandlerWalk(graph: graph, context: context, allow: options.allow, complete: complete)
+            var walk = HandlerWalk(graph: graph, context: context, allow: options.allow, strict: options.strict, complete: complete)
             walk.run(configuredHandlers: options.handlers)
             violations += walk.violations.filter { seen.insert("\($0.path):\($0.position.line):\($0.position.column)").inserted }
         }
@@ -66,6 +69,8 @@ private struct HandlerWalk {
     let graph: CallGraph
     let context: Context
     let allow: [String]
+    /// Whether the functions safe in practice on Linux/glibc are reported.
+    let strict: Bool
     /// Whether every project file's facts are in the graph; if not, a function with no
     /// definition may be defined in a file the run did not see, and is not reported.
     let complete: Bool
@@ -73,10 +78,11 @@ private struct HandlerWalk {
     /// How each reached function was reached: its caller's USR (nil for a root) and its root.
     private var reachedFrom: [String: (caller: String?, root: Root)] = [:]
 
-    init(graph: CallGraph, context: Context, allow: [String], complete: Bool) {
+    init(graph: CallGraph, context: Context, allow: [String], strict: Bool, complete: Bool) {
         self.graph = graph
         self.context = context
         self.allow = allow
+        self.strict = strict
         self.complete = complete
     }
 
@@ -106,8 +112,8 @@ private struct HandlerWalk {
     /// Handlers with a definition in the run, sorted for a deterministic walk.
     private func roots(configuredHandlers: [String]) -> [(String, Root)] {
         var result: [(String, Root)] = []
-        for (path, r) in graph.registrations where (r.mechanism == .terminate) == (context == .terminate) {
-            let where_ = "\(r.mechanism.rawValue) at \((path as NSString).lastPathComponent):\(r.position.line)"
+        for (path, r, via) in graph.registrations where (r.mechanism == .terminate) == (context == .terminate) {
+            let where_ = "\(r.mechanism.rawValue)\(via.map { " " + $0 } ?? "") at \((path as NSString).lastPathComponent):\(r.position.line)"
             let kind = r.mechanism == .terminate ? "terminate handler" : "signal handler"
             for usr in resolve(r.handler) { result.append((usr, Root(symbol: r.handler, how: "\(kind) '\(r.handler.name)' (\(where_))"))) }
         }
@@ -140,7 +146,8 @@ private struct HandlerWalk {
                 switch resolution {
                 case let .functions(usrs): into += usrs
                 case let .external(symbol):
-                    if let p = externalProblem(symbol, trait: site.kind == .call ? site.trait : nil) {
+                    if var p = externalProblem(symbol, trait: site.kind == .call ? site.trait : nil) {
+                        if site.detail == LostStatementReader.detail { p += " [call read from the tokens of a statement that did not resolve]" }
                         report(p, step: symbol.name, site: site, in: definition, caller: caller)
                     }
                 case .unknown: continue
@@ -176,6 +183,8 @@ private struct HandlerWalk {
             return "'\(name)' is Swift code; the Swift runtime is not async-signal-safe"
         }
         if trait == .systemInline || AsyncSignalSafeFunctions.isSafe(name, allow: allow) { return nil }
+        if graph.macros.contains(name) { return nil } // a macro the parse could not expand, not a call
+        if !strict && SafeInPracticeFunctions.reasons[name] != nil { return nil }
         if context == .terminate && AsyncSignalSafeFunctions.exceptionInspection.contains(name) { return nil }
         if let reason = AsyncSignalSafeFunctions.reasons[name] { return "'\(name)' is not async-signal-safe (\(reason))" }
         guard complete else { return nil } // maybe defined in a file outside the run
@@ -184,18 +193,28 @@ private struct HandlerWalk {
 
     private mutating func report(_ what: String, step: String, site: CallSite, in definition: CallGraph.Definition, caller: String) {
         let how = reachedFrom[caller]?.root.how ?? "a handler"
-        violations.append(Violation(path: definition.path, position: site.position,
-                                    message: "\(what); reached from \(how): \((chain(to: caller) + [step]).joined(separator: " → "))"))
+        var message = "\(what); reached from \(how): \((chain(to: caller) + [step]).joined(separator: " → "))"
+        let partly = chainUSRs(to: caller).compactMap { usr in
+            graph.unresolvedStatements[usr].map { "'\(name(usr))' (\($0) statement\($0 == 1 ? "" : "s"))" }
+        }
+        if !partly.isEmpty {
+            message += ". Note: read only partly, from the tokens (names from headers the parse cannot see, or code under #if on an unknown macro): \(partly.joined(separator: ", "))"
+        }
+        violations.append(Violation(path: definition.path, position: site.position, message: message))
     }
 
+    private func name(_ usr: String) -> String { graph.definitions[usr]?.first?.function.symbol.name ?? usr }
+
     /// Names from the root to a reached function.
-    private func chain(to usr: String) -> [String] {
-        var names: [String] = []
+    private func chain(to usr: String) -> [String] { chainUSRs(to: usr).map(name) }
+
+    private func chainUSRs(to usr: String) -> [String] {
+        var usrs: [String] = []
         var cursor: String? = usr
         while let u = cursor, let entry = reachedFrom[u] {
-            names.append(graph.definitions[u]?.first?.function.symbol.name ?? u)
+            usrs.append(u)
             cursor = entry.caller
         }
-        return names.reversed()
+        return usrs.reversed()
     }
 }

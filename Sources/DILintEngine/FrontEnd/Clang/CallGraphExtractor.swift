@@ -29,9 +29,37 @@ final class CallGraphExtractor {
     }
 
     func extract() -> CallGraphFacts {
+        preprocessing()
         declarations(in: clang_getTranslationUnitCursor(file.unit))
+        definitionsFromTokens()
         registrationsFromTokens()
         return facts
+    }
+
+    /// Offsets in the main file where a macro is expanded: the name there is no call.
+    private var macroExpansions = Set<Int>()
+    /// Names of the main file's file-scope variables: a call through one is no call by name.
+    private var globalNames = Set<String>()
+
+    /// Function-like macros the file defines (facts) and where macros are expanded.
+    private func preprocessing() {
+        for c in Cursors.children(clang_getTranslationUnitCursor(file.unit)) {
+            switch c.kind {
+            case CXCursor_MacroExpansion:
+                if let offset = Cursors.mainFileOffset(clang_getCursorLocation(c), file) { macroExpansions.insert(offset) }
+            case CXCursor_MacroDefinition:
+                // function-like: `(` right after the name
+                let name = Cursors.spelling(c)
+                if let at = Cursors.mainFileOffset(clang_getCursorLocation(c), file),
+                   file.buffer.spells(at + name.utf8.count..<at + name.utf8.count + 1, "(") {
+                    facts.macros.append(name)
+                }
+            case CXCursor_VarDecl where Cursors.isInMainFile(c, file):
+                globalNames.insert(Cursors.spelling(c))
+            default:
+                continue
+            }
+        }
     }
 
     /// `x.sa_sigaction = &h;` and `signal(SIG, h)` where the AST lost them (code that does not
@@ -43,21 +71,38 @@ final class CallGraphExtractor {
             let word = t.text(i)
             var handler: Int?
             var mechanism = HandlerRegistration.Mechanism.sigaction
-            if CallGraphExtractor.sigactionFields.contains(word), t.spells(i - 1, ".") || t.spells(i - 1, "->"), t.spells(i + 1, "=") {
+            var name = ""
+            if CallGraphExtractor.sigactionFields.contains(word), t.isMemberOperator(i - 1), t.spells(i + 1, "=") {
+                // `x.sa_handler = h;`, `= &Known::H,`, `ON_DEBUG(x.sa_handler = h)`
                 let j = t.spells(i + 2, "&") ? i + 3 : i + 2
-                if t.isIdentifier(j), t.spells(j + 1, ";") || t.spells(j + 1, ",") { handler = j }
-            } else if CallGraphExtractor.signalInstallers.contains(word), t.spells(i + 1, "("), !(t.spells(i - 1, ".") || t.spells(i - 1, "->")) {
+                if let (qualified, end) = qualifiedName(t, from: j), t.spells(end, ";") || t.spells(end, ",") || t.spells(end, ")") {
+                    (handler, name) = (j, qualified)
+                }
+            } else if CallGraphExtractor.signalInstallers.contains(word), t.spells(i + 1, "("), !t.isMemberOperator(i - 1) {
                 let arguments = t.arguments(from: i + 1)
-                if arguments.count == 2, arguments[1].count == 1 || (arguments[1].count == 2 && t.spells(arguments[1].lowerBound, "&")) {
-                    handler = arguments[1].upperBound - 1
-                    mechanism = .signal
+                if arguments.count == 2 {
+                    let j = t.spells(arguments[1].lowerBound, "&") ? arguments[1].lowerBound + 1 : arguments[1].lowerBound
+                    if let (qualified, end) = qualifiedName(t, from: j), end == arguments[1].upperBound {
+                        (handler, name, mechanism) = (j, qualified, .signal)
+                    }
                 }
             }
-            guard let h = handler, t.isIdentifier(h), !known.contains(t.text(h)), !t.text(h).hasPrefix("SIG_") else { continue }
-            let name = t.text(h)
+            guard handler != nil, !known.contains(name), !known.contains(where: { $0.hasSuffix("::" + name) }), !name.hasPrefix("SIG_")
+            else { continue }
             facts.registrations.append(HandlerRegistration(handler: Symbol(usr: "name:" + name, name: name), mechanism: mechanism,
                                                            position: position(t.offset(i))))
         }
+    }
+
+    /// `A::B::c` starting at token `i`: the name and the index of the token after it.
+    private func qualifiedName(_ t: TokenCursor, from i: Int) -> (String, Int)? {
+        guard t.isIdentifier(i) else { return nil }
+        var name = t.text(i), j = i + 1
+        while t.spells(j, "::"), t.isIdentifier(j + 1) {
+            name += "::" + t.text(j + 1)
+            j += 2
+        }
+        return (name, j)
     }
 
     // MARK: Declarations
@@ -93,11 +138,29 @@ final class CallGraphExtractor {
     // MARK: Function bodies
 
     private var sites: [CallSite] = []
+    /// The function being read, and its parameters (USR → index).
+    private var current: Symbol?
+    private var parameters: [String: Int] = [:]
+    /// Names of the current function's parameters and locals: a call through one is no call by name.
+    private var localNames = Set<String>()
+    /// Token ranges of the current body the AST did not cover (statements that did not resolve).
+    private var lostRanges: [Range<Int>] = []
 
     private func function(_ cursor: CXCursor) {
         guard let range = Cursors.offsets(cursor, in: file) else { return }
+        definitionRanges.append(range)
         sites = []
+        lostRanges = []
+        current = Cursors.symbol(cursor)
+        parameters = [:]
+        localNames = []
+        for i in 0..<max(0, Int(clang_Cursor_getNumArguments(cursor))) {
+            let parameter = clang_Cursor_getArgument(cursor, UInt32(i))
+            parameters[clang_getCursorUSR(parameter).consume()] = i
+            localNames.insert(Cursors.spelling(parameter))
+        }
         for child in Cursors.children(cursor) { visit(child) }
+        let unresolved = callsFromLostTokens()
         let body = Cursors.children(cursor).last { $0.kind == CXCursor_CompoundStmt }
             .flatMap { Cursors.offsets($0, in: file) } ?? range
         for located in accesses where body.contains(located.offset) {
@@ -110,7 +173,99 @@ final class CallGraphExtractor {
             }
         }
         facts.functions.append(FunctionFact(symbol: Cursors.symbol(cursor), position: position(range.lowerBound),
-                                            sites: onePerLine(sites)))
+                                            sites: onePerLine(sites), unresolvedStatements: unresolved))
+        current = nil
+    }
+
+    /// The tokens of a compound statement (braces left out) that none of its statements covers:
+    /// statements clang dropped because a name in them did not resolve.
+    private func uncovered(_ compound: CXCursor) {
+        guard let range = Cursors.offsets(compound, in: file) else { return }
+        var covered = Cursors.children(compound).compactMap { Cursors.offsets($0, in: file) }
+        covered.sort { $0.lowerBound < $1.lowerBound }
+        let inner = file.tokens(in: range)
+        guard inner.count > 2 else { return }
+        var start = inner.startIndex + 1
+        let end = inner.endIndex - 1
+        for r in covered {
+            let lo = file.tokenIndex(atOrAfter: r.lowerBound)
+            if lo > start { lostRanges.append(file.tokens[start].range.lowerBound..<file.tokens[min(lo, end) - 1].range.upperBound) }
+            start = max(start, file.tokenIndex(atOrAfter: r.upperBound))
+        }
+        if end > start { lostRanges.append(file.tokens[start].range.lowerBound..<file.tokens[end - 1].range.upperBound) }
+    }
+
+    /// Calls read from the statements the AST lost; returns how many statements that was.
+    private func callsFromLostTokens() -> Int {
+        var statements = 0
+        for range in lostRanges {
+            let reader = LostStatementReader(file: file, range: range, macroExpansions: macroExpansions,
+                                             variables: localNames.union(globalNames))
+            statements += reader.statements
+            for call in reader.calls {
+                sites.append(CallSite(kind: .call, target: CallGraph.lookup(call.name, from: current?.name ?? ""),
+                                      detail: LostStatementReader.detail, position: position(call.offset)))
+            }
+        }
+        return statements
+    }
+
+    /// Byte ranges of the function definitions the AST holds.
+    private var definitionRanges: [Range<Int>] = []
+
+    /// Function definitions the AST lost (a parameter type from a missing header, a block under
+    /// `#if` on a macro the parse does not know): `name(…) {…}` outside every definition the AST
+    /// holds. Their bodies are read from the tokens, as lost statements are.
+    private func definitionsFromTokens() {
+        let t = TokenCursor(file: file)
+        let known = Set(facts.functions.map(\.symbol.name))
+        let holders = definitionRanges.sorted { $0.lowerBound < $1.lowerBound }
+        let namespaces = namespaceBlocks(t)
+        var i = 0
+        while i < t.count {
+            defer { i += 1 }
+            guard t.isIdentifier(i), t.spells(i + 1, "("), !t.spells(i - 1, "@"), !t.isMemberOperator(i - 1),
+                  !LostStatementReader.notCalls.contains(t.text(i)), let close = t.close(from: i + 1) else { continue }
+            // qualifiers and attribute macros between `)` and `{`: `const`, `KS_KEEP_FUNCTION_IN_STACKTRACE`, `__attribute__((…))`
+            var open = close + 1
+            while open < close + 8, open < t.count, t.isIdentifier(open) || file.tokens[open].kind == .keyword {
+                open = t.spells(open + 1, "(") ? (t.close(from: open + 1) ?? open) + 1 : open + 1
+            }
+            guard t.spells(open, "{"), let end = t.close(from: open) else { continue }
+            let offset = t.offset(i)
+            if holders.contains(where: { $0.contains(offset) }) { continue }
+            var name = t.text(i), j = i
+            while t.spells(j - 1, "::"), t.isIdentifier(j - 2) {
+                name = t.text(j - 2) + "::" + name
+                j -= 2
+            }
+            let scope = namespaces.filter { $0.tokens.contains(i) }.map(\.name)
+            if !scope.isEmpty { name = (scope + [name]).joined(separator: "::") }
+            defer { i = end }
+            // a compatibility stand-in for a libc function (`sigaction` over `sigvec` under `#if !HAVE_SIGACTION`) is not the one linked
+            guard !known.contains(name), !AsyncSignalSafeFunctions.isSafe(name, allow: []) else { continue }
+            // parameter names: the identifier before each `,` `)` `[` of the parameter list
+            let parameterNames = (i + 2..<close).filter { t.isIdentifier($0) && (t.spells($0 + 1, ",") || t.spells($0 + 1, ")") || t.spells($0 + 1, "[")) }
+                .map(t.text)
+            let reader = LostStatementReader(file: file, range: t.offset(open + 1)..<file.tokens[end].range.lowerBound,
+                                             macroExpansions: macroExpansions, variables: globalNames.union(parameterNames))
+            let calls = reader.calls.map { call in
+                CallSite(kind: .call, target: CallGraph.lookup(call.name, from: name), detail: LostStatementReader.detail,
+                         position: position(call.offset))
+            }
+            facts.functions.append(FunctionFact(symbol: Symbol(usr: "name:" + name, name: name), position: position(offset),
+                                                sites: onePerLine(calls), unresolvedStatements: max(1, reader.statements)))
+        }
+    }
+
+    /// `namespace a::b { … }` blocks in the tokens (named ones), outermost first.
+    private func namespaceBlocks(_ t: TokenCursor) -> [(name: String, tokens: ClosedRange<Int>)] {
+        var result: [(name: String, tokens: ClosedRange<Int>)] = []
+        for i in 0..<t.count where t.spells(i, "namespace") {
+            guard let (name, open) = qualifiedName(t, from: i + 1), t.spells(open, "{"), let close = t.close(from: open) else { continue }
+            result.append((name, open...close))
+        }
+        return result
     }
 
     /// Keeps one finding-worthy site per line and kind for messages, bridge and container uses
@@ -163,7 +318,10 @@ final class CallGraphExtractor {
         case CXCursor_BinaryOperator:
             assignment(c)
         case CXCursor_VarDecl:
+            localNames.insert(Cursors.spelling(c))
             variable(c)
+        case CXCursor_CompoundStmt:
+            uncovered(c)
         case CXCursor_UnaryOperator:
             addressTaken(c)
         case CXCursor_InitListExpr:
@@ -189,6 +347,7 @@ final class CallGraphExtractor {
         if Cursors.isFunction(ref) {
             if isLambdaCall(ref) || Cursors.isImplicitMember(ref) || (insideNew > 0 && ref.kind == CXCursor_Constructor) { return }
             registration(call: c, callee: ref)
+            arguments(of: c, callee: ref)
             sites.append(CallSite(kind: .call, target: Cursors.symbol(ref), trait: trait(of: ref), position: position(of: c)))
             return
         }
@@ -272,8 +431,42 @@ final class CallGraphExtractor {
         let target = Cursors.functionReference(value)
         let slotSymbol = Cursors.symbol(slot)
         facts.stores.append(PointerStore(slot: slotSymbol, value: target.map(Cursors.symbol)))
-        if let target, slot.kind == CXCursor_FieldDecl, CallGraphExtractor.sigactionFields.contains(Cursors.spelling(slot)) {
+        guard slot.kind == CXCursor_FieldDecl, CallGraphExtractor.sigactionFields.contains(Cursors.spelling(slot)) else { return }
+        if let target {
             facts.registrations.append(HandlerRegistration(handler: Cursors.symbol(target), mechanism: .sigaction, position: position(of: site)))
+        } else if let index = parameterIndex(value) {
+            // a wrapper: `void install(int sig, handler_t h) { sa.sa_handler = h; … }`
+            facts.installingParameters.append(ParameterUse(function: current!, index: index, mechanism: .sigaction))
+        } else if let source = self.slot(of: value), source.kind != CXCursor_ParmDecl {
+            // a table: `sa.sa_handler = entry->handler` registers every function stored into `handler`
+            facts.registrations.append(HandlerRegistration(handler: Cursors.symbol(source), mechanism: .sigaction,
+                                                           position: position(of: site), throughSlot: true))
+        }
+    }
+
+    /// The index of the current function's parameter an expression names, if it names one.
+    private func parameterIndex(_ expression: CXCursor) -> Int? {
+        guard current != nil else { return nil }
+        let c = Cursors.stripped(expression)
+        guard c.kind == CXCursor_DeclRefExpr else { return nil }
+        let ref = clang_getCursorReferenced(c)
+        return ref.kind == CXCursor_ParmDecl ? parameters[clang_getCursorUSR(ref).consume()] : nil
+    }
+
+    /// Functions and the current function's parameters passed as arguments: what makes a call of
+    /// a wrapper a registration.
+    private func arguments(of call: CXCursor, callee: CXCursor) {
+        let count = Int(clang_Cursor_getNumArguments(call))
+        guard count > 0 else { return }
+        let symbol = Cursors.symbol(callee)
+        for i in 0..<count {
+            let argument = clang_Cursor_getArgument(call, UInt32(i))
+            if let function = Cursors.functionReference(argument) {
+                facts.functionArguments.append(FunctionArgument(callee: symbol, argument: i, value: Cursors.symbol(function),
+                                                                position: position(of: call)))
+            } else if Cursors.isFunctionPointer(clang_getCursorType(argument)), let index = parameterIndex(argument), let current {
+                facts.forwards.append(ParameterForward(function: current, parameter: index, callee: symbol, argument: i))
+            }
         }
     }
 
@@ -361,8 +554,12 @@ final class CallGraphExtractor {
         } else {
             return
         }
-        guard clang_Cursor_getNumArguments(call) > argument,
-              let handler = Cursors.functionReference(clang_Cursor_getArgument(call, UInt32(argument))) else { return }
+        guard clang_Cursor_getNumArguments(call) > argument else { return }
+        let value = clang_Cursor_getArgument(call, UInt32(argument))
+        if mechanism == .signal, let index = parameterIndex(value), let current {
+            facts.installingParameters.append(ParameterUse(function: current, index: index, mechanism: .signal))
+        }
+        guard let handler = Cursors.functionReference(value) else { return }
         facts.registrations.append(HandlerRegistration(handler: Cursors.symbol(handler), mechanism: mechanism, position: position(of: call)))
     }
 
