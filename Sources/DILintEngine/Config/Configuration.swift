@@ -48,6 +48,8 @@ public struct Configuration: Sendable {
     public var maxFileSize: Int = 16 << 20
     /// Names of the injected bridge (property, ivar, parameter, global).
     public var bridgeNames: [String] = ["bridge"]
+    /// The bridge's type, for the declarations `di-lint fix` adds (`bridge-type:`).
+    public var bridgeType: String = "Bridge"
     public var fallback: FallbackPolicy = .allow
     public var compositionRoot = CompositionRoot()
     /// Directory the config was read from; relative globs resolve against it.
@@ -94,7 +96,7 @@ public struct Configuration: Sendable {
     }
 
     static let topLevelKeys: Set<String> = ["containers", "exclude", "rules", "clang-flags", "max-file-size",
-                                            "bridge", "fallback", "composition-root"]
+                                            "bridge", "fallback", "composition-root", "bridge-type"]
 
     /// Parses the YAML text of a config.
     public static func parse(yaml text: String, baseDirectory: String) throws -> Configuration {
@@ -112,6 +114,12 @@ public struct Configuration: Sendable {
             config.maxFileSize = n
         }
         if root["bridge"] != nil { config.bridgeNames = try strings(root["bridge"], key: "bridge") }
+        if let t = root["bridge-type"] {
+            guard let name = t as? String, name.range(of: "^[A-Za-z_][A-Za-z0-9_]*$", options: .regularExpression) != nil else {
+                throw ConfigError.invalid("bridge-type must be a type name (an identifier)")
+            }
+            config.bridgeType = name
+        }
         if let f = root["fallback"] {
             guard let s = f as? String, let policy = FallbackPolicy(rawValue: s) else {
                 throw ConfigError.invalid("fallback must be one of allow, warn, error")

@@ -1,0 +1,35 @@
+/// One C-family file as the fix sees it: its parse, its classified accesses, its suppressions,
+/// its error diagnostics and the findings of the file rules (for the before/after comparison).
+struct FixFileAnalysis {
+    let path: String
+    let file: ParsedFile
+    let tokens: FixTokens
+    let accesses: [LocatedAccess]
+    let suppressions: Suppressions
+    let errors: [String]
+    /// `rule: message` of every file-rule finding, suppressions not applied.
+    let findings: [String]
+
+    init(path: String, file: ParsedFile, configuration: Configuration, finder: ContainerAccessFinder) {
+        self.path = path
+        self.file = file
+        tokens = FixTokens(file: file)
+        accesses = AccessClassifier.classify(finder.find(in: file), in: file, displayPath: path, configuration: configuration)
+        suppressions = Suppressions(comments: file.comments, buffer: file.buffer)
+        errors = FixWorkspace.errorMessages(file)
+        let context = FileContext(file: file, displayPath: path, configuration: configuration, accesses: accesses)
+        findings = fileRules.flatMap { rule -> [Finding] in
+            guard let severity = configuration.severity(of: rule.id) else { return [] }
+            return rule.check(context, severity: severity)
+        }.map { "\($0.rule): \($0.message)" }
+    }
+
+    /// Whether a `di-lint:` directive suppresses container findings on the access's line.
+    func isSuppressed(_ access: LocatedAccess) -> Bool {
+        var copy = suppressions
+        let line = file.buffer.lineColumn(of: access.offset).line
+        return copy.suppresses(rule: "container-access", line: line) || copy.suppresses(rule: "container-fallback", line: line)
+    }
+
+    func lineColumn(_ offset: Int) -> (line: Int, column: Int) { file.buffer.lineColumn(of: offset) }
+}
