@@ -17,6 +17,7 @@ final class FixCLITests: XCTestCase {
 
     func project(extra: [String: String] = [:]) throws -> Project {
         try Project(self, files: ["Sources/Reporter.m": Self.reporter,
+                                  "Sources/CrashBridge.h": "@interface CrashBridge\n@property (nonatomic, readonly) id crashReporter;\n@end\n",
                                   ".di-lint.yml": "containers: [Container.sharedInstance]\nbridge-type: CrashBridge\n"]
                         .merging(extra) { $1 })
     }
@@ -28,6 +29,7 @@ final class FixCLITests: XCTestCase {
         XCTAssertTrue(dry.stdout.hasPrefix("--- a/Sources/Reporter.m\n+++ b/Sources/Reporter.m\n"), dry.stdout)
         XCTAssertTrue(dry.stdout.contains("+    id r = self.bridge ? self.bridge.crashReporter : [Container sharedInstance].crashReporter;\n"), dry.stdout)
         XCTAssertTrue(dry.stdout.contains("+@property (nonatomic, strong, nullable) CrashBridge *bridge;\n"), dry.stdout)
+        XCTAssertTrue(dry.stdout.contains("+#import \"CrashBridge.h\"\n"), dry.stdout)
         XCTAssertTrue(dry.stderr.contains("1 access rewritten in 1 file; 0 left for manual work; 0 conflicts (dry run"), dry.stderr)
         XCTAssertEqual(try project.read("Sources/Reporter.m"), Self.reporter)
 
@@ -41,7 +43,7 @@ final class FixCLITests: XCTestCase {
         let groups = try XCTUnwrap(json.json["groups"] as? [[String: Any]])
         XCTAssertEqual(groups.count, 1)
         XCTAssertEqual(groups.first?["title"] as? String, "Objective-C class Reporter")
-        XCTAssertEqual((groups.first?["edits"] as? [Any])?.count, 3) // the access, @class, the property
+        XCTAssertEqual((groups.first?["edits"] as? [Any])?.count, 3) // the access, the bridge's #import, the property
         XCTAssertEqual(json.json["secondRunEmpty"] as? Bool, true)
     }
 

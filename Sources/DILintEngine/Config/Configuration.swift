@@ -50,6 +50,8 @@ public struct Configuration: Sendable {
     public var bridgeNames: [String] = ["bridge"]
     /// The bridge's type, for the declarations `di-lint fix` adds (`bridge-type:`).
     public var bridgeType: String = "Bridge"
+    /// The header declaring the bridge type, imported where `di-lint fix` reads the bridge (`bridge-header:`; default `<bridge-type>.h`).
+    public var bridgeHeader: String?
     public var fallback: FallbackPolicy = .allow
     public var compositionRoot = CompositionRoot()
     /// Directory the config was read from; relative globs resolve against it.
@@ -96,7 +98,7 @@ public struct Configuration: Sendable {
     }
 
     static let topLevelKeys: Set<String> = ["containers", "exclude", "rules", "clang-flags", "max-file-size",
-                                            "bridge", "fallback", "composition-root", "bridge-type"]
+                                            "bridge", "fallback", "composition-root", "bridge-type", "bridge-header"]
 
     /// Parses the YAML text of a config.
     public static func parse(yaml text: String, baseDirectory: String) throws -> Configuration {
@@ -119,6 +121,10 @@ public struct Configuration: Sendable {
                 throw ConfigError.invalid("bridge-type must be a type name (an identifier)")
             }
             config.bridgeType = name
+        }
+        if let h = root["bridge-header"] {
+            guard let header = h as? String, !header.isEmpty else { throw ConfigError.invalid("bridge-header must be a header path such as CrashBridge.h") }
+            config.bridgeHeader = header
         }
         if let f = root["fallback"] {
             guard let s = f as? String, let policy = FallbackPolicy(rawValue: s) else {

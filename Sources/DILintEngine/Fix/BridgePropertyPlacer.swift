@@ -46,6 +46,24 @@ struct BridgePropertyPlacer {
             + [TextEdit(path: main.path, range: at..<at, replacement: text)]
     }
 
+    /// `#import "BridgeType.h"` in each file that reads the bridge, after its last include, unless it imports it already.
+    func imports(in files: [FixFileAnalysis]) -> [TextEdit] {
+        let header = context.configuration.bridgeHeader ?? "\(context.configuration.bridgeType).h"
+        var seen = Set<String>()
+        return files.filter { seen.insert($0.path).inserted }.compactMap { analysis in
+            let buffer = analysis.file.buffer
+            let imported = (1...buffer.lineStarts.count).contains { n in
+                let line = buffer.lineText(n).trimmingCharacters(in: .whitespaces)
+                return (line.hasPrefix("#import") || line.hasPrefix("#include"))
+                    && (line.contains("\"\(header)\"") || line.contains("<\(header)>") || line.contains("/\(header)"))
+            }
+            guard !imported else { return nil }
+            let tokens = analysis.tokens
+            let at = tokens.afterLastInclude(before: tokens.count) ?? 0
+            return TextEdit(path: analysis.path, range: at..<at, replacement: "#import \"\(header)\"\(tokens.lineEnding)", order: 0)
+        }
+    }
+
     /// The property inserted on its own line before the block's `@end`.
     private func insert(before block: ObjCDeclarations.Block, in analysis: FixFileAnalysis, _ declarations: ObjCDeclarations) -> [TextEdit]? {
         guard let end = block.end, analysis.tokens.isFirstOnLine(end) else { return nil }
@@ -56,10 +74,12 @@ struct BridgePropertyPlacer {
             + [TextEdit(path: analysis.path, range: at..<at, replacement: text)]
     }
 
-    /// `@class BridgeType;` before the file's first Objective-C declaration, unless the type is named before `limit`.
+    /// `@class BridgeType;` in a header, after its includes, unless the type is named before `limit`.
     private func forwardDeclaration(in analysis: FixFileAnalysis, _ declarations: ObjCDeclarations, before limit: Int) -> [TextEdit] {
         let type = context.configuration.bridgeType
-        guard !declarations.names(type, before: limit), let first = declarations.firstDeclaration else { return [] }
+        // An implementation file gets the bridge's header imported (see `imports`); a header only the forward declaration.
+        guard ["h", "hh", "hpp"].contains((analysis.path as NSString).pathExtension),
+              !declarations.names(type, before: limit), let first = declarations.firstDeclaration else { return [] }
         let tokens = analysis.tokens
         let at = tokens.afterLastInclude(before: first) ?? tokens.lineStart(above: first)
         return [TextEdit(path: analysis.path, range: at..<at, replacement: "@class \(type);\(tokens.lineEnding)", order: 0)]

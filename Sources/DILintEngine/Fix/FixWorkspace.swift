@@ -49,7 +49,8 @@ final class FixWorkspace {
     /// Parses a C-family file with libclang as `lint` would, with the overlay as unsaved files.
     func parse(_ realPath: String) throws -> ParsedFile {
         guard let bytes = bytes(realPath) else { throw ParseFailure(reason: "cannot read \(realPath)") }
-        let language = bytes.withUnsafeBytes { SourceLanguage.detect(path: realPath, contents: $0) }
+        // the language as planned: an edit must not switch the parse to another language
+        let language = (diskBytes(realPath) ?? bytes).withUnsafeBytes { SourceLanguage.detect(path: realPath, contents: $0) }
         let isHeader = ["h", "hh", "hpp"].contains((realPath as NSString).pathExtension)
         var arguments = language.clangArguments(isHeader: isHeader)
         if let database = compileArguments[realPath] {

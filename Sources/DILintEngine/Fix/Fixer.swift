@@ -96,14 +96,13 @@ public final class Fixer {
         }
         guard let before else { return "could not be parsed before the edits" }
         guard let after = context.analysis(path) else { return "could not be re-parsed after the edits" }
-        let old = Set(before.errors)
-        let new = Array(Set(after.errors).subtracting(old)).sorted()
+        let new = Self.newErrors(before: before, after: after)
         plan.diagnostics[context.display(path)] = DiagnosticCounts(before: before.errors.count, after: after.errors.count, new: new)
-        if let first = new.first { return "re-parse: new error '\(first)'" }
+        if let first = new.first { return "re-parse of \(context.display(path)): new error '\(first)'" }
         let ignored: Set<String> = ["container-access", "container-fallback"]
         var remaining = before.findings.filter { !ignored.contains(String($0.prefix { $0 != ":" })) }
         for finding in after.findings where !ignored.contains(String(finding.prefix { $0 != ":" })) {
-            if let i = remaining.firstIndex(of: finding) { remaining.remove(at: i) } else { return "re-lint: new finding '\(finding)'" }
+            if let i = remaining.firstIndex(of: finding) { remaining.remove(at: i) } else { return "re-lint of \(context.display(path)): new finding '\(finding)'" }
         }
         let wanted: AccessKind = plan.phase == .inject ? .fallback : .injected
         for group in plan.accepted {
@@ -120,6 +119,22 @@ public final class Fixer {
             }
         }
         return nil
+    }
+
+    /// Error messages after the edits that no error before had. One family is let through: a
+    /// name the file already used that a headerless parse could not resolve, in code it never
+    /// checked before — an unresolved container hides the rest of its expression, and the bridge
+    /// side of a rewrite puts the same arguments and selectors into a send that does resolve.
+    /// The edit introduced neither the name nor the missing declaration.
+    static func newErrors(before: FixFileAnalysis, after: FixFileAnalysis) -> [String] {
+        let known = Set(before.errors)
+        let names = Set((0..<before.tokens.count).filter(before.tokens.isIdentifier).map(before.tokens.text))
+        let unresolved = ["use of undeclared identifier '", "no known instance method for selector '", "no known class method for selector '"]
+        return Set(after.errors).subtracting(known).filter { message in
+            guard let prefix = unresolved.first(where: message.hasPrefix), message.hasSuffix("'") else { return true }
+            let name = message.dropFirst(prefix.count).dropLast().prefix { $0 != ":" }
+            return !names.contains(String(name))
+        }.sorted()
     }
 
     private func refuse(_ plan: inout FixPlan, touching path: String, _ why: String) {

@@ -57,6 +57,7 @@ struct InjectPlanner {
             var group = FixGroup(title: "Objective-C class \(type)", edits: [], targets: items.map(\.2))
             group.edits = items.map { TextEdit(path: $0.0.path, range: $0.1.range, replacement: $0.1.replacement) }
             group.edits += placer.edits(for: type, implementationFiles: items.map(\.0))
+            group.edits += placer.imports(in: items.map(\.0))
             plan.groups.append(group)
         }
     }

@@ -43,7 +43,7 @@ struct InjectRewriter {
         // Parentheses unless the expression stands alone: `x = …;`, `return …;`, `f(…)`, `f(a, …)`, a statement.
         let previous = s == 0 ? ";" : tokens.text(s - 1), next = tokens.text(e + 1)
         let alone = (["=", "return", "(", ","].contains(previous) && [";", ")", ","].contains(next))
-            || ([";", "{", "}"].contains(previous) && next == ";")
+            || ([";", "{"].contains(previous) && next == ";") // not after `}`: the classifier reads a condition across a block
         if !alone { replacement = "(\(replacement))" }
         return .success(Rewrite(range: tokens.start(s)..<tokens.end(e), replacement: replacement, expression: original))
     }

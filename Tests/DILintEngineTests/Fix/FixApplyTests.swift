@@ -17,12 +17,20 @@ final class FixApplyTests: XCTestCase {
 
     """
 
-    func testApplyRefusesAFileChangedSincePlanningAndWritesNothing() throws {
+    /// A directory with the bridge's header, which the rewritten files import.
+    func projectDirectory() throws -> URL {
         let root = try temporaryDirectory(self)
+        try "@interface CrashBridge\n@property (nonatomic, readonly) id crashReporter;\n@end\n"
+            .write(to: root.appendingPathComponent("CrashBridge.h"), atomically: true, encoding: .utf8)
+        return root
+    }
+
+    func testApplyRefusesAFileChangedSincePlanningAndWritesNothing() throws {
+        let root = try projectDirectory()
         let file = root.appendingPathComponent("Reporter.m")
         try source.write(to: file, atomically: true, encoding: .utf8)
         let other = root.appendingPathComponent("Other.m")
-        try source.replacingOccurrences(of: "Reporter", with: "Other").write(to: other, atomically: true, encoding: .utf8)
+        try source.replacingOccurrences(of: "Reporter\n", with: "Other\n").write(to: other, atomically: true, encoding: .utf8)
         let plan = Fixer(configuration: try Configuration.parse(yaml: config, baseDirectory: root.path))
             .plan(files: [file.path, other.path], phase: .inject)
         XCTAssertEqual(plan.accepted.count, 2)
@@ -30,11 +38,11 @@ final class FixApplyTests: XCTestCase {
         XCTAssertThrowsError(try FixApplier.apply(plan)) { error in
             XCTAssertTrue("\(error)".contains("changed since the fix was planned"), "\(error)")
         }
-        XCTAssertEqual(try String(contentsOf: other, encoding: .utf8), source.replacingOccurrences(of: "Reporter", with: "Other"))
+        XCTAssertEqual(try String(contentsOf: other, encoding: .utf8), source.replacingOccurrences(of: "Reporter\n", with: "Other\n"))
     }
 
     func testApplyKeepsTheFileModeAndLeavesNoTemporaryFile() throws {
-        let root = try temporaryDirectory(self)
+        let root = try projectDirectory()
         let file = root.appendingPathComponent("Reporter.m")
         try source.write(to: file, atomically: true, encoding: .utf8)
         XCTAssertEqual(chmod(file.path, 0o640), 0)
@@ -43,7 +51,7 @@ final class FixApplyTests: XCTestCase {
         var st = stat()
         XCTAssertEqual(stat(file.path, &st), 0)
         XCTAssertEqual(st.st_mode & 0o777, 0o640)
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: root.path), ["Reporter.m"])
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: root.path).sorted(), ["CrashBridge.h", "Reporter.m"])
         XCTAssertTrue(try String(contentsOf: file, encoding: .utf8).contains("self.bridge ? self.bridge.crashReporter"))
     }
 
