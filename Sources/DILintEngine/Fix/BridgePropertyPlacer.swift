@@ -74,14 +74,16 @@ struct BridgePropertyPlacer {
             + [TextEdit(path: analysis.path, range: at..<at, replacement: text)]
     }
 
-    /// `@class BridgeType;` in a header, after its includes, unless the type is named before `limit`.
+    /// `@class BridgeType;` in a header, unless the type is named before `limit`.
     private func forwardDeclaration(in analysis: FixFileAnalysis, _ declarations: ObjCDeclarations, before limit: Int) -> [TextEdit] {
         let type = context.configuration.bridgeType
         // An implementation file gets the bridge's header imported (see `imports`); a header only the forward declaration.
         guard ["h", "hh", "hpp"].contains((analysis.path as NSString).pathExtension),
               !declarations.names(type, before: limit), let first = declarations.firstDeclaration else { return [] }
         let tokens = analysis.tokens
-        let at = tokens.afterLastInclude(before: first) ?? tokens.lineStart(above: first)
+        // beside the file's other forward declarations, else after its includes, else above its first declaration
+        let afterForward = tokens.lineAfterLast(before: limit) { ObjCDeclarations.directive(tokens, at: $0)?.0 == "class" }
+        let at = afterForward ?? tokens.afterLastInclude(before: first) ?? tokens.lineStart(above: first)
         return [TextEdit(path: analysis.path, range: at..<at, replacement: "@class \(type);\(tokens.lineEnding)", order: 0)]
     }
 }

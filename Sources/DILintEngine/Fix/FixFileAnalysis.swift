@@ -13,11 +13,17 @@ struct FixFileAnalysis {
     init(path: String, file: ParsedFile, configuration: Configuration, finder: ContainerAccessFinder) {
         self.path = path
         self.file = file
-        tokens = FixTokens(file: file)
-        accesses = AccessClassifier.classify(finder.find(in: file), in: file, displayPath: path, configuration: configuration)
+        let tokens = FixTokens(file: file)
+        accesses = AccessClassifier.classify(finder.find(in: file), in: file, displayPath: path, configuration: configuration).map { a in
+            guard a.enclosing == nil, let k = a.tokenIndex, let method = tokens.enclosingMethod(at: k) else { return a }
+            var a = a
+            a.enclosing = method
+            return a
+        }
         suppressions = Suppressions(comments: file.comments, buffer: file.buffer)
         errors = FixWorkspace.errorMessages(file)
         let context = FileContext(file: file, displayPath: path, configuration: configuration, accesses: accesses)
+        self.tokens = tokens
         findings = fileRules.flatMap { rule -> [Finding] in
             guard let severity = configuration.severity(of: rule.id) else { return [] }
             return rule.check(context, severity: severity)

@@ -101,12 +101,29 @@ extension FixTokens {
         return at
     }
 
-    /// The start of the line after the last `#import` / `#include` before token `limit`, if any.
+    /// The start of the line after the last `#import` / `#include` before token `limit`, at the
+    /// outermost `#if` level any include has (a header guard is level ground; an include under
+    /// `#if FEATURE` is passed over), if any.
     func afterLastInclude(before limit: Int) -> Int? {
-        var found: Int?
-        for i in 0..<min(limit, count) where text(i) == "#" && ["import", "include"].contains(text(i + 1)) { found = i }
-        guard let found else { return nil }
-        let line = file.buffer.lineColumn(of: start(found)).line
+        lineAfterLast(before: limit) { text($0) == "#" && ["import", "include"].contains(text($0 + 1)) }
+    }
+
+    /// The same for the last token before `limit` that `matches`.
+    func lineAfterLast(before limit: Int, _ matches: (Int) -> Bool) -> Int? {
+        var found: [(index: Int, depth: Int)] = []
+        var depth = 0
+        for i in 0..<min(limit, count) {
+            if text(i) == "#" {
+                switch text(i + 1) {
+                case "if", "ifdef", "ifndef": depth += 1
+                case "endif": depth -= 1
+                default: break
+                }
+            }
+            if matches(i) { found.append((i, depth)) }
+        }
+        guard let level = found.map(\.depth).min(), let last = found.last(where: { $0.depth == level })?.index else { return nil }
+        let line = file.buffer.lineColumn(of: start(last)).line
         return line < file.buffer.lineStarts.count ? file.buffer.lineStarts[line] : nil
     }
 }

@@ -17,12 +17,12 @@ enum UnifiedDiff {
             }
             return lo
         }
-        // Regions of whole old lines the edits touch, merged when they share a line.
+        // Regions of whole old lines the edits touch, merged when they share or adjoin a line.
         var regions: [(first: Int, last: Int, edits: [TextEdit])] = []
         for edit in edits {
             let first = lineIndex(edit.range.lowerBound)
             let last = max(first, lineIndex(max(edit.range.lowerBound, edit.range.upperBound - 1)))
-            if let r = regions.last, first <= r.last {
+            if let r = regions.last, first <= r.last + 1 {
                 regions[regions.count - 1] = (r.first, max(r.last, last), r.edits + [edit])
             } else {
                 regions.append((first, last, [edit]))
