@@ -1,3 +1,4 @@
+import CLibClang
 import Foundation
 
 /// What every part of one fix run shares: the configuration, the files of the run, their parses.
@@ -40,6 +41,37 @@ final class FixContext {
         return analysis
     }
 
+    /// Parses and analyses the files not cached yet on one thread per core, each with its own
+    /// libclang index (and the deep stack libclang's visitor wants), then caches them.
+    func prefetch(_ paths: [String]) {
+        var seen = Set<String>()
+        let missing = paths.filter { analyses[$0] == nil && seen.insert($0).inserted }
+        guard missing.count > 1 else { return }
+        for path in missing { _ = workspace.bytes(path); _ = workspace.diskBytes(path) } // the caches are filled here, read below
+        let results = PrefetchResults(count: missing.count)
+        let workers = min(ProcessInfo.processInfo.activeProcessorCount, missing.count)
+        let group = DispatchGroup()
+        for w in 0..<workers {
+            group.enter()
+            let thread = Thread { [self] in
+                let index = clang_createIndex(0, 0)
+                var i = w
+                while i < missing.count {
+                    if let parsed = try? workspace.parse(missing[i], index: index) {
+                        results.set(i, FixFileAnalysis(path: missing[i], file: parsed, configuration: configuration, finder: finder))
+                    }
+                    i += workers
+                }
+                clang_disposeIndex(index)
+                group.leave()
+            }
+            thread.stackSize = 16 << 20
+            thread.start()
+        }
+        group.wait()
+        for (path, analysis) in zip(missing, results.values) { analyses[path] = analysis }
+    }
+
     /// Drops cached parses (after the overlay changed).
     func forget() { analyses = [:] }
 
@@ -61,4 +93,12 @@ final class FixContext {
         return ManualItem(path: display(analysis.path), line: line, column: column, expression: located.access.expression,
                           reason: reason, detail: detail)
     }
+}
+
+/// Analyses collected from the prefetch threads.
+private final class PrefetchResults: @unchecked Sendable {
+    private let lock = NSLock()
+    private(set) var values: [FixFileAnalysis?]
+    init(count: Int) { values = Array(repeating: nil, count: count) }
+    func set(_ i: Int, _ value: FixFileAnalysis) { lock.lock(); values[i] = value; lock.unlock() }
 }

@@ -47,7 +47,8 @@ final class FixWorkspace {
     func setOverlay(_ contents: [String: [UInt8]]) { overlay = contents }
 
     /// Parses a C-family file with libclang as `lint` would, with the overlay as unsaved files.
-    func parse(_ realPath: String) throws -> ParsedFile {
+    func parse(_ realPath: String, index: CXIndex? = nil) throws -> ParsedFile {
+        let index = index ?? self.index
         guard let bytes = bytes(realPath) else { throw ParseFailure(reason: "cannot read \(realPath)") }
         // the language as planned: an edit must not switch the parse to another language
         let language = (diskBytes(realPath) ?? bytes).withUnsafeBytes { SourceLanguage.detect(path: realPath, contents: $0) }

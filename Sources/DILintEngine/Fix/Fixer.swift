@@ -34,6 +34,7 @@ public final class Fixer {
             workspace.bytes(path)?.withUnsafeBytes { raw in anchors.contains { raw.containsASCII($0) } } == true
         }
         let clangFiles = candidates.filter { ($0 as NSString).pathExtension != "swift" }
+        context.prefetch(clangFiles)
         planPhase(phase, clangFiles.compactMap(context.analysis), context: context, into: &plan)
         SwiftFixPlanner(context: context).plan(candidates.filter { ($0 as NSString).pathExtension == "swift" }, phase: phase, into: &plan)
         verify(&plan, context: context)
@@ -53,6 +54,7 @@ public final class Fixer {
         let workspace = context.workspace
         let touched = Set(plan.groups.flatMap { $0.edits.map(\.path) })
         var before: [String: FixFileAnalysis] = [:]
+        context.prefetch(touched.filter { ($0 as NSString).pathExtension != "swift" })
         for path in touched {
             plan.digests[path] = workspace.diskBytes(path).map { SHA256.hex($0) } ?? ""
             if (path as NSString).pathExtension != "swift" { before[path] = context.analysis(path) }
@@ -66,6 +68,7 @@ public final class Fixer {
             for (path, edits) in byFile { overlay[path] = EditApplication.apply(edits, to: workspace.diskBytes(path) ?? []) }
             workspace.setOverlay(overlay)
             context.forget()
+            context.prefetch(byFile.keys.filter { ($0 as NSString).pathExtension != "swift" })
             var failures: [String: String] = [:] // path → why its groups are refused
             plan.diagnostics = [:]
             for (path, edits) in byFile.sorted(by: { $0.key < $1.key }) {

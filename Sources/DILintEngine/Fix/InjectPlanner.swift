@@ -51,6 +51,7 @@ struct InjectPlanner {
             }
             plan.groups += cOrder.map { cGroups[$0]! }
         }
+        context.prefetch(classOrder.flatMap(context.filesDeclaring))
         let placer = BridgePropertyPlacer(context: context)
         for type in classOrder {
             let items = classAccesses[type]!
