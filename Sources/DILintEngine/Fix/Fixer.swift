@@ -35,9 +35,10 @@ public final class Fixer {
         }
         let clangFiles = candidates.filter { ($0 as NSString).pathExtension != "swift" }
         context.prefetch(clangFiles)
-        planPhase(phase, clangFiles.compactMap(context.analysis), context: context, into: &plan)
+        let analyses = clangFiles.compactMap(context.analysis)
+        planPhase(phase, analyses, context: context, into: &plan)
         SwiftFixPlanner(context: context).plan(candidates.filter { ($0 as NSString).pathExtension == "swift" }, phase: phase, into: &plan)
-        verify(&plan, context: context)
+        verify(&plan, context: context, planned: analyses)
         return plan
     }
 
@@ -50,7 +51,8 @@ public final class Fixer {
 
     // MARK: Verification
 
-    private func verify(_ plan: inout FixPlan, context: FixContext) {
+    /// `planned`: the analyses the plan was made from (the second run reads the files it did not edit from them).
+    private func verify(_ plan: inout FixPlan, context: FixContext, planned: [FixFileAnalysis]) {
         let workspace = context.workspace
         let touched = Set(plan.groups.flatMap { $0.edits.map(\.path) })
         var before: [String: FixFileAnalysis] = [:]
@@ -80,10 +82,12 @@ public final class Fixer {
             }
             for (path, why) in failures { refuse(&plan, touching: path, why) }
         }
-        // Idempotence: plan again over the edited contents; only refused groups may come back.
-        let edited = Array(plan.editsByFile.keys).filter { ($0 as NSString).pathExtension != "swift" }.sorted()
+        // Idempotence: plan again over the edited contents (the other files as planned, since a
+        // service's blockers may be anywhere); only refused groups may come back.
+        let edited = Set(plan.editsByFile.keys)
+        let second = planned.map { edited.contains($0.path) ? context.analysis($0.path) : $0 }.compactMap { $0 }
         var again = FixPlan(phase: plan.phase)
-        planPhase(plan.phase, edited.compactMap(context.analysis), context: context, into: &again)
+        planPhase(plan.phase, second, context: context, into: &again)
         SwiftFixPlanner(context: context).plan(plan.editsByFile.keys.filter { ($0 as NSString).pathExtension == "swift" }.sorted(),
                                                phase: plan.phase, into: &again)
         let refusedTitles = Set(plan.refusedGroups.map(\.title))
