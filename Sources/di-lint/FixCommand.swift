@@ -39,7 +39,7 @@ struct FixCommand: ParsableCommand {
         let plan = fixer.plan(files: prepared.files, phase: phase)
         switch format {
         case .json:
-            try emit(plan.json(), to: patch)
+            FileHandle.standardOutput.write(Data(plan.json().utf8))
         case .diff:
             let diff = plan.unifiedDiff()
             if let patch {

@@ -1,24 +1,14 @@
 import Foundation
+import SeamTestSupport
 import XCTest
 
 /// `di-lint fix` through the real binary: dry run, --patch, --format json, --apply, exit codes.
 final class FixCLITests: XCTestCase {
-    static let reporter = """
-    @interface Reporter
-    @end
-
-    @implementation Reporter
-    - (void)install {
-        id r = [Container sharedInstance].crashReporter;
-    }
-    @end
-
-    """
+    static let reporter = FixSamples.reporter
 
     func project(extra: [String: String] = [:]) throws -> Project {
         try Project(self, files: ["Sources/Reporter.m": Self.reporter,
-                                  "Sources/CrashBridge.h": "@interface CrashBridge\n@property (nonatomic, readonly) id crashReporter;\n@end\n",
-                                  ".di-lint.yml": "containers: [Container.sharedInstance]\nbridge-type: CrashBridge\n"]
+                                  "Sources/CrashBridge.h": FixSamples.bridgeHeader, ".di-lint.yml": FixSamples.config]
                         .merging(extra) { $1 })
     }
 

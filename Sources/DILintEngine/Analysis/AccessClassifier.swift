@@ -132,7 +132,7 @@ struct AccessClassifier {
         return false
     }
 
-    private func questionMark(matchingColonAt colon: Int) -> Int? {
+    func questionMark(matchingColonAt colon: Int) -> Int? {
         var depth = 0, nested = 0, i = colon - 1
         while i >= 0 {
             let w = text(i)
@@ -294,7 +294,7 @@ struct AccessClassifier {
         return nil
     }
 
-    private func matchingClose(forOpenAt open: Int) -> Int? {
+    func matchingClose(forOpenAt open: Int) -> Int? {
         var depth = 0, j = open
         while j < tokens.count {
             let w = text(j)

@@ -51,7 +51,7 @@ struct FinishRewriter {
         // a ternary: find its `?` and `:`
         let question: Int, colon: Int
         if w == ":" {
-            guard let q = questionMark(matching: op) else { return nil }
+            guard let q = classifier.questionMark(matchingColonAt: op) else { return nil }
             question = q; colon = op
         } else if w == "?" {
             guard let c = colonAfter(question: op) else { return nil }
@@ -115,23 +115,6 @@ struct FinishRewriter {
                 return i - 1
             }
             i += 1
-        }
-        return nil
-    }
-
-    private func questionMark(matching colon: Int) -> Int? {
-        var depth = 0, nested = 0, i = colon - 1
-        while i >= 0 {
-            let w = text(i)
-            if FixTokens.closing.contains(w) { depth += 1 } else if FixTokens.opening.contains(w) {
-                if depth == 0 { return nil }
-                depth -= 1
-            } else if depth == 0 {
-                if Self.stops.contains(w) { return nil }
-                if w == ":" && text(i - 1) != "?" { nested += 1 }
-                if w == "?" { if nested == 0 { return i }; nested -= 1 }
-            }
-            i -= 1
         }
         return nil
     }

@@ -12,24 +12,9 @@ struct FixTokens {
 
     static let opening: Set<String> = ["(", "[", "{"], closing: Set<String> = [")", "]", "}"]
 
+    /// The token closing the bracket opened at `open` (the classifier's walk).
     func matchingClose(_ open: Int) -> Int? {
-        var depth = 0, j = open
-        while j < count {
-            let w = text(j)
-            if Self.opening.contains(w) { depth += 1 } else if Self.closing.contains(w) { depth -= 1; if depth == 0 { return j } }
-            j += 1
-        }
-        return nil
-    }
-
-    func matchingOpen(_ close: Int) -> Int? {
-        var depth = 0, j = close
-        while j >= 0 {
-            let w = text(j)
-            if Self.closing.contains(w) { depth += 1 } else if Self.opening.contains(w) { depth -= 1; if depth == 0 { return j } }
-            j -= 1
-        }
-        return nil
+        AccessClassifier(file: file, bridgeNames: []).matchingClose(forOpenAt: open)
     }
 
     /// The token range `[a, b]` of the container part of an access starting at token `k`:

@@ -1,27 +1,17 @@
 import Foundation
+import SeamTestSupport
 import XCTest
 @testable import DILintEngine
 
 /// Writing a plan (digests, mode, atomic replace), overlap detection and the diff writer's edge cases.
 final class FixApplyTests: XCTestCase {
-    let config = "containers: [Container.sharedInstance]\nbridge-type: CrashBridge\n"
-    let source = """
-    @interface Reporter
-    @end
-
-    @implementation Reporter
-    - (void)install {
-        id r = [Container sharedInstance].crashReporter;
-    }
-    @end
-
-    """
+    let config = FixSamples.config
+    let source = FixSamples.reporter
 
     /// A directory with the bridge's header, which the rewritten files import.
     func projectDirectory() throws -> URL {
         let root = try temporaryDirectory(self)
-        try "@interface CrashBridge\n@property (nonatomic, readonly) id crashReporter;\n@end\n"
-            .write(to: root.appendingPathComponent("CrashBridge.h"), atomically: true, encoding: .utf8)
+        try FixSamples.bridgeHeader.write(to: root.appendingPathComponent("CrashBridge.h"), atomically: true, encoding: .utf8)
         return root
     }
 

@@ -23,6 +23,11 @@ final class FixPlannerTests: XCTestCase {
         return fixer.plan(files: paths, phase: phase)
     }
 
+    /// Class `A`, importing the bridge's header, whose `-run` holds `body`.
+    func classA(run body: String) -> String {
+        "#import \"CrashBridge.h\"\n@interface A\n@end\n@implementation A\n- (void)run {\n    \(body)\n}\n@end\n"
+    }
+
     func testMethodWhoseSignatureDoesNotResolveIsFoundFromTokens() throws {
         let source = """
         @interface Worker
@@ -69,18 +74,7 @@ final class FixPlannerTests: XCTestCase {
     }
 
     func testServiceOptionMigratesOneServiceAtATime() throws {
-        let root = try directory(["A.m": """
-        #import "CrashBridge.h"
-        @interface A
-        @end
-        @implementation A
-        - (void)run {
-            id r = Container.sharedInstance.crashReporter;
-            id c = Container.sharedInstance.clock;
-        }
-        @end
-
-        """])
+        let root = try directory(["A.m": classA(run: "id r = Container.sharedInstance.crashReporter;\n    id c = Container.sharedInstance.clock;")])
         let plan = try plan(root, services: ["clock"])
         XCTAssertEqual(plan.accepted.flatMap(\.targets).map(\.expression), ["Container.sharedInstance.clock"])
         XCTAssertTrue(plan.manual.isEmpty) // crashReporter is out of scope, not manual work
@@ -88,17 +82,7 @@ final class FixPlannerTests: XCTestCase {
 
     func testAGroupThatBreaksTheParseIsRefusedWithTheMessage() throws {
         // the bridge's header does not declare `network`: the rewritten file would not compile
-        let root = try directory(["A.m": """
-        #import "CrashBridge.h"
-        @interface A
-        @end
-        @implementation A
-        - (void)run {
-            id n = Container.sharedInstance.network;
-        }
-        @end
-
-        """])
+        let root = try directory(["A.m": classA(run: "id n = Container.sharedInstance.network;")])
         let plan = try plan(root)
         XCTAssertEqual(plan.accepted.count, 0)
         XCTAssertEqual(plan.refusedGroups.count, 1)
