@@ -28,7 +28,7 @@ struct FixCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Write the diff to this file instead of standard output.", valueName: "file"))
     var patch: String?
 
-    @Option(help: "Output: diff (a unified diff) or json (the plan: groups, edits, manual items, checks).")
+    @Option(help: "Output: diff (a unified diff), json (the plan: groups, edits, manual items, checks) or sarif (results with fixes).")
     var format: FixOutputFormat = .diff
 
     mutating func run() throws {
@@ -40,6 +40,8 @@ struct FixCommand: ParsableCommand {
         switch format {
         case .json:
             FileHandle.standardOutput.write(Data(plan.json().utf8))
+        case .sarif:
+            FileHandle.standardOutput.write(Data(plan.sarif(root: prepared.root).utf8))
         case .diff:
             let diff = plan.unifiedDiff()
             if let patch {
@@ -64,7 +66,7 @@ struct FixCommand: ParsableCommand {
 }
 
 enum FixOutputFormat: String, ExpressibleByArgument, CaseIterable {
-    case diff, json
+    case diff, json, sarif
 }
 
 extension FixPhase: ExpressibleByArgument {}
