@@ -304,7 +304,7 @@ struct AccessClassifier {
         return nil
     }
 
-    private func matchingOpen(forCloseAt close: Int) -> Int? {
+    func matchingOpen(forCloseAt close: Int) -> Int? {
         var depth = 0, j = close
         while j >= 0 {
             let w = text(j)

@@ -71,6 +71,7 @@ public enum ManualReason: String, Codable, Sendable, CaseIterable, Error {
     case unrecognisedForm = "fallback form fix does not recognise"
     case blockedByDirectAccess = "service still has direct accesses"
     case nested = "nested in another access of the same expression"
+    case blockAvoidingSelf = "in a block that holds self weakly (self.bridge would capture it)"
 }
 
 /// The whole plan: groups that will be written, groups refused, and items left for a person.

@@ -75,6 +75,7 @@ struct InjectPlanner {
             if head == UInt8(ascii: "+") { return .failure(.classMethod) }
             if enclosing.isInitializer || enclosing.name == "dealloc" { return .failure(.initializerOrDealloc) }
             guard enclosing.typeName != nil else { return .failure(.unsupportedLanguage) }
+            if let k = located.tokenIndex, analysis.tokens.isInBlockAvoidingSelf(k, method: enclosing) { return .failure(.blockAvoidingSelf) }
             return .success("self.\(bridgeName)")
         case .function:
             return CBridgeReach(tokens: analysis.tokens, bridgeNames: context.configuration.bridgeNames)

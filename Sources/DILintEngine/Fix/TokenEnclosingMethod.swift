@@ -36,3 +36,37 @@ extension FixTokens {
         return nil
     }
 }
+
+extension FixTokens {
+    /// Whether token `k` lies in a block (`^{ … }`, `^(args) { … }`) that uses a variable the
+    /// method declared `__weak` / `__unsafe_unretained` (`weakSelf`): such a block avoids
+    /// capturing `self`, and `self.bridge` would capture it strongly.
+    func isInBlockAvoidingSelf(_ k: Int, method: EnclosingDeclaration) -> Bool {
+        let weak = (0..<count).filter { i in
+            start(i) >= method.range.lowerBound && start(i) < method.range.upperBound
+                && ["__weak", "__unsafe_unretained"].contains(text(i))
+        }.compactMap { i -> String? in
+            // `__weak typeof(self) weakSelf = self;` or `__weak Foo *weakSelf = self;`: the identifier before `=`
+            var j = i + 1
+            while j < count && text(j) != "=" && text(j) != ";" { j += 1 }
+            return text(j) == "=" && isIdentifier(j - 1) ? text(j - 1) : nil
+        }
+        guard !weak.isEmpty else { return false }
+        var depth = 0, i = k - 1
+        while i >= 0 && start(i) >= method.range.lowerBound {
+            let w = text(i)
+            if w == "}" { depth += 1 } else if w == "{" {
+                if depth > 0 { depth -= 1 } else {
+                    // an unbalanced `{`: a block literal's body when `^` opens it
+                    var p = i - 1
+                    if text(p) == ")", let open = AccessClassifier(file: file, bridgeNames: []).matchingOpen(forCloseAt: p) { p = open - 1 }
+                    if isIdentifier(p) && text(p - 1) == "^" { p -= 1 } // ^ReturnType(args) {
+                    if text(p) == "^", let close = matchingClose(i),
+                       (i...close).contains(where: { weak.contains(text($0)) }) { return true }
+                }
+            }
+            i -= 1
+        }
+        return false
+    }
+}
