@@ -59,8 +59,11 @@ final class FixWorkspace {
         }
         arguments = ClangParser.commonArguments + arguments + configuration.clangFlags
         if let error = LibClang.loadError { throw ParseFailure(reason: error) }
-        var names = Array(overlay.keys)
-        if overlay[realPath] == nil { names.append(realPath) } // the main file always from memory: the bytes read here
+        // the main file from memory (the bytes read here), and the edited files it may include:
+        // every edited file but implementation files (which no one includes)
+        let implementation: Set<String> = ["c", "m", "mm", "cc", "cpp", "cxx", "swift"]
+        var names = overlay.keys.filter { $0 != realPath && !implementation.contains(($0 as NSString).pathExtension) }
+        names.append(realPath)
         let contents = names.map { overlay[$0] ?? bytes }
         var unit: CXTranslationUnit?
         let code: CXErrorCode = withCStringArray(names) { cNames in
