@@ -1,6 +1,8 @@
+import Foundation
+
 /// Phase `finish` for one fallback access: the whole guarded construct becomes its bridge side.
 /// - `b ? X : C…` (or `!b ? C… : X`) → `X`, with parentheses around the ternary dropped when `X` is a postfix expression;
-/// - `b ?: C…` and `b || C…` → `b`;
+/// - `b ?: C…` → `b`, and `b || C…` → `b != nil` (`NULL` in C);
 /// - `if (b) { X } else { C… }` (or `if (!b) { C… } else { X }`, braced or not) → `X`, re-indented;
 /// - `if (b) { …; return …; }` followed by the fallback statements → the body, the rest of the block removed.
 struct FinishRewriter {
@@ -46,7 +48,11 @@ struct FinishRewriter {
         if w == "||" || (w == ":" && text(op - 1) == "?") {
             let condition = conditionStart(before: w == ":" ? op - 1 : op)
             guard let end = expressionEnd(from: k), classifier.bridgePolarity(condition..<(w == ":" ? op - 1 : op)) == true else { return nil }
-            return wrapped(condition, end, keep: tokens.source(condition, (w == ":" ? op - 2 : op - 1)))
+            let bridge = tokens.source(condition, w == ":" ? op - 2 : op - 1)
+            guard w == "||" else { return wrapped(condition, end, keep: bridge) }
+            // `b || C…` is a truth value: with the bridge always set it is `b`'s
+            let objc = ["m", "mm"].contains((tokens.file.path as NSString).pathExtension)
+            return wrapped(condition, end, keep: "\(bridge) != \(objc ? "nil" : "NULL")")
         }
         // a ternary: find its `?` and `:`
         let question: Int, colon: Int

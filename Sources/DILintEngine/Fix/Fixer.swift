@@ -119,7 +119,7 @@ public final class Fixer {
                 let containerKinds = inside.filter { $0.access.kind != .injected }.map(\.access.kind)
                 let ok = plan.phase == .inject
                     ? !containerKinds.isEmpty && containerKinds.allSatisfy { $0 == .fallback }
-                    : containerKinds.isEmpty && inside.contains { $0.access.kind == .injected }
+                    : containerKinds.isEmpty // `b ?: C` and `b || C` keep the bridge alone, with no service to classify
                 if !ok {
                     return "re-lint: \(target.path):\(target.line):\(target.column) does not classify as \(wanted.rawValue) after the edit"
                 }
