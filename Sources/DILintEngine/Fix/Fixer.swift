@@ -67,7 +67,16 @@ public final class Fixer {
             refuseOverlaps(&plan, context: context)
             let byFile = plan.editsByFile
             var overlay: [String: [UInt8]] = [:]
-            for (path, edits) in byFile { overlay[path] = EditApplication.apply(edits, to: workspace.diskBytes(path) ?? []) }
+            var unreadable = false
+            for (path, edits) in byFile {
+                guard let bytes = workspace.diskBytes(path), edits.allSatisfy({ $0.range.upperBound <= bytes.count }) else {
+                    refuse(&plan, touching: path, "\(context.display(path)) could not be read as planned")
+                    unreadable = true
+                    continue
+                }
+                overlay[path] = EditApplication.apply(edits, to: bytes)
+            }
+            if unreadable { continue }
             workspace.setOverlay(overlay)
             context.forget()
             context.prefetch(byFile.keys.filter { ($0 as NSString).pathExtension != "swift" })
