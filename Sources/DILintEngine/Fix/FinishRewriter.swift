@@ -50,9 +50,10 @@ struct FinishRewriter {
             guard let end = expressionEnd(from: k), classifier.bridgePolarity(condition..<(w == ":" ? op - 1 : op)) == true else { return nil }
             let bridge = tokens.source(condition, w == ":" ? op - 2 : op - 1)
             guard w == "||" else { return wrapped(condition, end, keep: bridge) }
-            // `b || C…` is a truth value: with the bridge always set it is `b`'s
+            // `b || C…` is a truth value: with the bridge always set it is `b`'s (`b != NULL` stays as written)
+            let compares = (condition..<op).contains { ["!=", "=="].contains(text($0)) }
             let objc = ["m", "mm"].contains((tokens.file.path as NSString).pathExtension)
-            return wrapped(condition, end, keep: "\(bridge) != \(objc ? "nil" : "NULL")")
+            return wrapped(condition, end, keep: compares ? bridge : "\(bridge) != \(objc ? "nil" : "NULL")")
         }
         // a ternary: find its `?` and `:`
         let question: Int, colon: Int
