@@ -12,6 +12,10 @@ enum CrashKind: String, CaseIterable, ExpressibleByArgument {
     case cppException = "cpp-exception"
     case backgroundThread = "background-thread"
     case threads8 = "threads-8"
+    case stackOverflowThread = "stack-overflow-thread"
+    case stackOverflowTask = "stack-overflow-task"
+    case fatalErrorMessage = "fatal-error-message"
+    case threadsReport = "threads-report"
 }
 
 /// `crash-demo --store DIR crash KIND`: installs crash capture, then crashes.
@@ -46,6 +50,10 @@ func crash(_ kind: CrashKind) -> Never {
     case .cppException: crashByUncaughtCppException()
     case .backgroundThread: crashOnBackgroundThread()
     case .threads8: crashOnEightThreadsAtOnce()
+    case .stackOverflowThread: crashByStackOverflowOnThread()
+    case .stackOverflowTask: crashByStackOverflowInTask()
+    case .fatalErrorMessage: crashByFatalErrorWithMessage()
+    case .threadsReport: crashWhileOtherThreadsWait()
     }
     survived(kind.rawValue)
 }

@@ -107,7 +107,7 @@ private let unmappedAddress = UnsafeMutablePointer<Int>(bitPattern: 0x10)!
 private func keepAlive(_ pointer: UnsafeMutableRawPointer?) {}
 
 /// Parks the calling thread while another thread crashes the process.
-private func waitForCrash(_ what: String) -> Never {
+func waitForCrash(_ what: String) -> Never {
     Thread.sleep(forTimeInterval: 10)
     survived(what)
 }

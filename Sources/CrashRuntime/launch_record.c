@@ -4,6 +4,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -71,13 +72,16 @@ int seam_launch_record_read(const char *path, seam_launch_record *record, char *
 
 int seam_launch_record_write(const char *path, const seam_launch_record *record, char *error,
                              size_t error_size) {
+    // Unique per process and call: two processes sharing one store never write one temporary.
+    static _Atomic unsigned sequence;
     char temporary[4096];
-    if (snprintf(temporary, sizeof temporary, "%s.tmp", path) >= (int)sizeof temporary) {
+    if (snprintf(temporary, sizeof temporary, "%s.%d.%u.tmp", path, (int)getpid(),
+                 atomic_fetch_add(&sequence, 1)) >= (int)sizeof temporary) {
         snprintf(error, error_size, "launch record path too long: %s", path);
         return -1;
     }
     // owner-only, like every file the crash library keeps
-    int fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    int fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
     FILE *file = fd >= 0 ? fdopen(fd, "w") : NULL;
     if (!file) {
         if (fd >= 0) close(fd);

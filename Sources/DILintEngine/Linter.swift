@@ -1,4 +1,3 @@
-import CLibClang
 import Foundation
 
 /// The outcome of a run.
@@ -61,15 +60,16 @@ public final class Linter: @unchecked Sendable {
     /// outside the run could have explained (a call to a function defined nowhere in the run).
     public var contextFiles: [String] = []
 
-    private let finder: ContainerAccessFinder
-    private let activeFileRules: [(FileRule, Severity)]
-    private let activeProjectRules: [(ProjectRule, Severity)]
+    /// The enabled file rules, with their options and severity bound.
+    private let activeFileRules: [(FileModel) -> [Finding]]
+    private let activeProjectRules: [(rule: any ProjectRule, severity: Severity)]
 
     public init(configuration: Configuration) {
         self.configuration = configuration
-        finder = ContainerAccessFinder(specs: configuration.containers)
-        activeFileRules = fileRules.compactMap { rule in configuration.severity(of: rule.id).map { (rule, $0) } }
-        activeProjectRules = projectRules.compactMap { rule in configuration.severity(of: rule.id).map { (rule, $0) } }
+        activeFileRules = RuleRegistry.fileRules.compactMap { rule in
+            configuration.severity(of: rule.id).map { rule.bound(to: configuration, severity: $0) }
+        }
+        activeProjectRules = RuleRegistry.projectRules.compactMap { rule in configuration.severity(of: rule.id).map { (rule, $0) } }
     }
 
     /// Lints the given files (see `FileCollector` to turn paths into files).
@@ -84,7 +84,7 @@ public final class Linter: @unchecked Sendable {
         for _ in 0..<workers {
             group.enter()
             let thread = Thread { [self] in
-                var parser: ClangParser?
+                var frontEnd: ClangFrontEnd?
                 while let work = queue.take() {
                     switch work {
                     case let .file(i) where i >= files.count:
@@ -99,10 +99,10 @@ public final class Linter: @unchecked Sendable {
                             // files up in the cache meanwhile, and parse this one after.
                             queue.postpone(i, bytes)
                         case let .miss(bytes):
-                            queue.store(parse(files[i], bytes: bytes, parser: &parser), at: i)
+                            queue.store(parse(files[i], bytes: bytes, frontEnd: &frontEnd), at: i)
                         }
                     case let .postponed(i, bytes):
-                        queue.store(parse(files[i], bytes: bytes, parser: &parser), at: i)
+                        queue.store(parse(files[i], bytes: bytes, frontEnd: &frontEnd), at: i)
                     }
                 }
                 group.leave()
@@ -152,10 +152,8 @@ public final class Linter: @unchecked Sendable {
     }
 
     private func failure(_ path: String, _ reason: String) -> FileOutcome {
-        guard let severity = configuration.severity(of: EngineRuleID.parseFailure) else { return FileOutcome(failed: true) }
-        return FileOutcome(findings: [Finding(rule: EngineRuleID.parseFailure, path: displayPath(path), line: 1, column: 1,
-                                              severity: severity, message: "file not linted: \(reason)")],
-                           failed: true)
+        guard let severity = configuration.severity(of: ParseFailureRule.id) else { return FileOutcome(failed: true) }
+        return FileOutcome(findings: [ParseFailureRule().finding(path: displayPath(path), reason: reason, severity: severity)], failed: true)
     }
 
     private enum Lookup {
@@ -184,8 +182,8 @@ public final class Linter: @unchecked Sendable {
         return .miss(bytes)
     }
 
-    private func parse(_ path: String, bytes: [UInt8], parser: inout ClangParser?) -> FileOutcome {
-        let result = lint(path: path, bytes: bytes, parser: &parser)
+    private func parse(_ path: String, bytes: [UInt8], frontEnd: inout ClangFrontEnd?) -> FileOutcome {
+        let result = lint(path: path, bytes: bytes, frontEnd: &frontEnd)
         if !result.failed { cache?.store(result, path: path, content: bytes) }
         return result
     }
@@ -193,7 +191,7 @@ public final class Linter: @unchecked Sendable {
     /// Whether every file must be parsed: project rules need every function, not only the files naming a container.
     private var needsEveryFile: Bool { parseEveryFile || !activeProjectRules.isEmpty }
 
-    private func lint(path: String, bytes: [UInt8], parser: inout ClangParser?) -> FileOutcome {
+    private func lint(path: String, bytes: [UInt8], frontEnd: inout ClangFrontEnd?) -> FileOutcome {
         if let nul = bytes.firstIndex(of: 0) { return failure(path, "binary file (NUL byte at offset \(nul))") }
         let (language, mentions) = bytes.withUnsafeBytes { raw -> (SourceLanguage, Bool) in
             let language = SourceLanguage.detect(path: path, contents: raw)
@@ -202,57 +200,32 @@ public final class Linter: @unchecked Sendable {
             return (language, anchors.contains { raw.containsASCII($0) })
         }
         if !mentions && !needsEveryFile { return FileOutcome() }
+        let model: FileModel
         if language == .swift {
-            return SwiftFrontEnd.outcome(displayPath: displayPath(path), bytes: bytes, configuration: configuration,
-                                         projectRules: activeProjectRules.map(\.0))
+            model = SwiftFrontEnd.model(displayPath: displayPath(path), bytes: bytes, configuration: configuration)
+        } else {
+            if frontEnd == nil { frontEnd = ClangFrontEnd(configuration: configuration, compileArguments: compileArguments) }
+            switch frontEnd!.model(path: path, displayPath: displayPath(path), bytes: bytes, language: language) {
+            case let .success(parsed): model = parsed
+            case let .failure(failure): return self.failure(path, failure.reason)
+            }
         }
-        let depth = Self.squareBracketDepth(bytes)
-        if depth > Self.maxSquareBracketDepth {
-            return failure(path, "square brackets nest \(depth) deep; libclang 14 overflows its stack on Objective-C messages nested past a few thousand, so di-lint does not parse files beyond \(Self.maxSquareBracketDepth)")
-        }
-        let buffer = SourceBuffer(bytes: bytes)
-        let isHeader = ["h", "hh", "hpp"].contains((path as NSString).pathExtension)
-        var arguments = language.clangArguments(isHeader: isHeader)
-        let database = compileArguments[FileCollector.normalized(path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path)]
-        if let database {
-            arguments = database + (language == .objectiveC || language == .objectiveCxx ? ["-fobjc-runtime=gnustep-2.0"] : [])
-        }
-        arguments += configuration.clangFlags
-        if parser == nil {
-            if let error = LibClang.loadError { return failure(path, error) }
-            parser = ClangParser()
-        }
-        let parsed: ParsedFile
-        do {
-            parsed = try parser!.parse(path: path, buffer: buffer, language: language, arguments: arguments,
-                                       trustAllSkippedBlocks: database != nil)
-        } catch {
-            return failure(path, "\(error)")
-        }
-        let shown = displayPath(path)
-        let accesses = AccessClassifier.classify(finder.find(in: parsed), in: parsed, displayPath: shown, configuration: configuration)
-        let context = FileContext(file: parsed, displayPath: shown, configuration: configuration, accesses: accesses)
-        var outcome = FileOutcome(parsed: true)
-        outcome.accesses = accesses.map { a in
-            let (line, column) = buffer.lineColumn(of: a.offset)
-            return AccessRecord(path: shown, line: line, column: column, access: a.access)
-        }
-        for (rule, severity) in activeFileRules { outcome.findings += rule.check(context, severity: severity) }
-        for (rule, _) in activeProjectRules { outcome.facts[rule.id] = rule.collect(context) }
-        outcome.suppressions = Suppressions(comments: parsed.comments, buffer: buffer)
-        return outcome
+        return outcome(of: model)
     }
 
-    /// Clang's `-fbracket-depth` guard covers parentheses and braces but not Objective-C message brackets.
-    static let maxSquareBracketDepth = 1000
-
-    /// The deepest `[` nesting in the raw bytes (comments and strings included: an over-estimate is harmless).
-    static func squareBracketDepth(_ bytes: [UInt8]) -> Int {
-        var depth = 0, deepest = 0
-        for b in bytes {
-            if b == UInt8(ascii: "[") { depth += 1; deepest = max(deepest, depth) } else if b == UInt8(ascii: "]") { depth = max(0, depth - 1) }
+    /// The file rules' findings, every access, the project rules' facts and the suppressions of one file.
+    private func outcome(of model: FileModel) -> FileOutcome {
+        var outcome = FileOutcome(parsed: true)
+        outcome.accesses = model.accesses.map { a in
+            let (line, column) = model.buffer.lineColumn(of: a.offset)
+            return AccessRecord(path: model.displayPath, line: line, column: column, access: a.access)
         }
-        return deepest
+        for check in activeFileRules { outcome.findings += check(model) }
+        for (rule, _) in activeProjectRules {
+            if let facts = rule.collect(model) { outcome.facts[rule.id] = facts }
+        }
+        outcome.suppressions = Suppressions(comments: model.comments, buffer: model.buffer)
+        return outcome
     }
 
     /// Findings not suppressed, plus the file's findings about its directives. When the run is
@@ -260,28 +233,27 @@ public final class Linter: @unchecked Sendable {
     /// it suppresses may need files outside the run.
     private func applySuppressions(_ findings: [Finding], _ suppressions: Suppressions, path: String, complete: Bool) -> [Finding] {
         var suppressions = suppressions
-        var kept = findings.filter { $0.rule == EngineRuleID.parseFailure || !suppressions.suppresses(rule: $0.rule, line: $0.line) }
+        var kept = findings.filter { $0.rule == ParseFailureRule.id || !suppressions.suppresses(rule: $0.rule, line: $0.line) }
         func at(_ line: Int, _ column: Int, rule: String, _ message: String) -> Finding? {
             guard let severity = configuration.severity(of: rule) else { return nil }
             return Finding(rule: rule, path: path, line: line, column: column, severity: severity, message: message)
         }
         for s in suppressions.directives {
             let rules = s.rules.map { $0.sorted().joined(separator: ",") } ?? "all rules"
-            if s.reason == nil, let f = at(s.line, s.column, rule: EngineRuleID.suppressionWithoutReason,
-                                          "suppression of \(rules) gives no reason; add ' -- why' after the rule list") {
+            if s.reason == nil, let f = at(s.line, s.column, rule: SuppressionWithoutReasonRule.id,
+                                          SuppressionWithoutReasonRule().message(rules: rules)) {
                 kept.append(f)
             }
-            let mayBeForAProjectRule = s.rules.map { !$0.isDisjoint(with: activeProjectRules.map(\.0.id)) } ?? !activeProjectRules.isEmpty
+            let mayBeForAProjectRule = s.rules.map { !$0.isDisjoint(with: activeProjectRules.map(\.rule.id)) } ?? !activeProjectRules.isEmpty
             if !s.used && (complete || !mayBeForAProjectRule) {
                 let unknown = (s.rules ?? []).filter { RuleCatalog.indexEntry($0) == nil }.sorted()
-                let why = unknown.isEmpty ? "suppresses no finding" : "names unknown rule '\(unknown.joined(separator: "', '"))'"
-                if let f = at(s.line, s.column, rule: EngineRuleID.unusedSuppression, "unused suppression of \(rules): it \(why)") {
+                if let f = at(s.line, s.column, rule: UnusedSuppressionRule.id, UnusedSuppressionRule().message(rules: rules, unknown: unknown)) {
                     kept.append(f)
                 }
             }
         }
         for m in suppressions.malformed {
-            if let f = at(m.line, m.column, rule: EngineRuleID.unusedSuppression, m.problem) { kept.append(f) }
+            if let f = at(m.line, m.column, rule: UnusedSuppressionRule.id, m.problem) { kept.append(f) }
         }
         return kept
     }

@@ -6,7 +6,7 @@ import Foundation
 struct DILintCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "di-lint",
-        abstract: "Find direct dependency-container access in C, Objective-C and C++ code, and gate its migration.",
+        abstract: "Find direct dependency-container access in C, Objective-C, C++ and Swift code, and gate its migration.",
         version: DILintVersion.current,
         subcommands: [LintCommand.self, FixCommand.self, ReportCommand.self, MergeCommand.self, RulesCommand.self],
         defaultSubcommand: LintCommand.self)

@@ -6,7 +6,7 @@ import Foundation
 struct LintCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "lint",
-        abstract: "Lint files and directories (.c .h .m .mm .cc .cpp .cxx .hh .hpp).",
+        abstract: "Lint files and directories (\(SourceLanguage.lintedExtensions.sorted().map { "." + $0 }.joined(separator: " "))): C, Objective-C and C++ with libclang, Swift with swift-syntax.",
         discussion: "Exits 0 when no error-severity finding is new, 1 when one is, 2 on a usage, config or baseline error.")
 
     @OptionGroup var options: RunOptions

@@ -17,7 +17,10 @@ final class CrashMatrixTests: XCTestCase {
     }
 
     func testAbort() throws {
-        try assertReported(kind: "abort", signal: SIGABRT, name: "SIGABRT", function: "crashByAbort()")
+        let report = try assertReported(kind: "abort", signal: SIGABRT, name: "SIGABRT", function: "crashByAbort()")
+        // Unwound with CFI from the captured stack: no stale word between abort and its caller.
+        let abortAt = try XCTUnwrap(report.functions.firstIndex(of: "abort"), "\(report.functions)")
+        XCTAssertEqual(report.functions[abortAt + 1], "CrashDemo.crashByAbort() -> Swift.Never", "\(report.functions)")
     }
 
     func testFatalError() throws {
@@ -49,6 +52,8 @@ final class CrashMatrixTests: XCTestCase {
     func testUncaughtCppException() throws {
         let report = try assertReported(kind: "cpp-exception", signal: SIGABRT, name: "SIGABRT",
                                         function: "crashByUncaughtCppException()")
+        XCTAssertEqual(report.terminateMessage,
+                       "terminate called after throwing an instance of 'std::runtime_error'\n  what():  crash-demo: uncaught std::runtime_error")
         XCTAssertEqual(report.exception?.type, "std::runtime_error", report.json)
         XCTAssertEqual(report.exception?.what, "crash-demo: uncaught std::runtime_error", report.json)
         XCTAssertNotNil(report.frame(named: "demo_throw_runtime_error"), "the throwing C++ function: \(report.functions)")
@@ -65,6 +70,57 @@ final class CrashMatrixTests: XCTestCase {
                                         function: "crashOnOneOfEightThreads()")
         XCTAssertTrue(report.crashedThread?.name?.hasPrefix("crash-demo-t") == true,
                       "one of the eight named threads: \(report.crashedThread?.name ?? "no name")")
+    }
+
+    // MARK: - What a server meets
+
+    func testStackOverflowOnAThread() throws {
+        let report = try assertReported(kind: "stack-overflow-thread", signal: SIGSEGV, name: "SIGSEGV",
+                                        function: "crashByStackOverflow(depth:")
+        XCTAssertEqual(report.crashedThread?.name, "crash-demo-deep")
+        assertBothEndsKept(report, outermost: "crashByStackOverflowOnThread")
+    }
+
+    func testStackOverflowInATask() throws {
+        let report = try assertReported(kind: "stack-overflow-task", signal: SIGSEGV, name: "SIGSEGV",
+                                        function: "crashByStackOverflow(depth:")
+        assertBothEndsKept(report, outermost: "swift_job_run")
+    }
+
+    func testFatalErrorMessage() throws {
+        #if arch(x86_64)
+        let (signal, name) = (SIGILL, "SIGILL")
+        #else
+        let (signal, name) = (SIGTRAP, "SIGTRAP")
+        #endif
+        let report = try assertReported(kind: "fatal-error-message", signal: signal, name: name,
+                                        function: "crashByFatalErrorWithMessage()")
+        XCTAssertEqual(report.fatalErrorMessage?.hasSuffix("Fatal error: crash-demo: the request handler found an impossible state"),
+                       true, report.fatalErrorMessage ?? "no message")
+    }
+
+    func testEveryThreadsStackIsReported() throws {
+        let report = try assertReported(kind: "threads-report", signal: SIGSEGV, name: "SIGSEGV",
+                                        function: "crashWhileThreadsAreParked()")
+        let threads = report.threads ?? []
+        for name in (0..<4).map({ "crash-demo-pk\($0)" }) {
+            let thread = threads.first { $0.name == name }
+            XCTAssertEqual(thread?.context, "captured", "\(name): \(threads.map(\.name))")
+            let functions = thread?.frames?.compactMap(\.function) ?? []
+            XCTAssertTrue(functions.contains { $0.contains("parkedThreadWaits") }, "\(name) parked in its function: \(functions)")
+            XCTAssertTrue(functions.contains("sleep"), "libc frames come from CFI: \(functions)")
+        }
+        XCTAssertEqual(threads.filter(\.crashed).count, 1)
+    }
+
+    /// A stack overflow keeps the innermost frames and the outermost ones, the count between elided.
+    private func assertBothEndsKept(_ report: ReportLine, outermost: String, file: StaticString = #filePath, line: UInt = #line) {
+        let functions = report.functions
+        XCTAssertGreaterThan(functions.prefix(100).filter { $0.contains("crashByStackOverflow(depth:") }.count, 90,
+                             "the innermost frames are the recursion", file: file, line: line)
+        XCTAssertGreaterThan(report.crashedThread?.framesElided ?? 0, 1000, "the middle is elided", file: file, line: line)
+        XCTAssertTrue(functions.suffix(12).contains { $0.contains(outermost) },
+                      "the outermost frames show where it began: \(functions.suffix(12))", file: file, line: line)
     }
 
     // MARK: - The flow every kind goes through

@@ -47,6 +47,11 @@ final class ConfigurationTests: XCTestCase {
             ("containers: [A.b\n", "invalid YAML"),
             ("- just\n- a list\n", "top level must be a mapping"),
             ("max-file-size: -3\n", "max-file-size must be a positive"),
+            ("rules: {container-fallback: error}\n", "its severity is the migration phase, set with 'fallback:"),
+            ("rules: {container-fallback: {severity: note}}\n", "its severity is the migration phase"),
+            ("rules: {signal-handler-safety: {allow: true}}\n", "rules.signal-handler-safety.allow must be a list of strings, found 'true'"),
+            ("rules: {container-access: {swift-helper-types: {a: b}}}\n", "rules.container-access.swift-helper-types must be a scalar or a list"),
+            ("rules: {container-access: {no-such-option: 1}}\n", "rules.container-access: unknown option 'no-such-option'"),
         ]
         for (text, problem) in cases {
             let path = dir.appendingPathComponent("\(abs(text.hashValue)).yml").path
@@ -56,6 +61,26 @@ final class ConfigurationTests: XCTestCase {
                 XCTAssertTrue("\(error)".contains(problem), "\(error) should say \(problem)")
             }
         }
+    }
+
+    func testRuleOptionsAreTypedListsWithTheirYAMLDefaults() throws {
+        let config = try Configuration.parse(yaml: """
+            rules:
+              signal-handler-safety: {allow: [my_safe_write, "log_*"], handlers: on_crash}
+            """, baseDirectory: "/repo")
+        let options = config.options(of: SignalHandlerSafetyRule.self)
+        XCTAssertEqual(options.allow, ["my_safe_write", "log_*"])
+        XCTAssertEqual(options.handlers, ["on_crash"], "a single string is a list of one")
+        XCTAssertEqual(Configuration(baseDirectory: "/").options(of: ContainerAccessRule.self).swiftHelperTypes, [],
+                       "the default comes from Rules/container-access.yml")
+    }
+
+    func testTheFallbackPhaseSwitchSetsContainerFallbacksSeverity() throws {
+        for (phase, expected) in [("allow", nil), ("warn", Severity.warning), ("error", .error)] as [(String, Severity?)] {
+            XCTAssertEqual(try Configuration.parse(yaml: "fallback: \(phase)\n", baseDirectory: "/").severity(of: "container-fallback"), expected, phase)
+        }
+        XCTAssertEqual(RuleCatalog.shared.rule("container-fallback")?.defaultSeverity, .warning, "warn reports at the YAML's severity")
+        XCTAssertNil(try Configuration.parse(yaml: "fallback: error\nrules: {container-fallback: off}\n", baseDirectory: "/").severity(of: "container-fallback"))
     }
 
     func testDiscoveryWalksUpward() throws {

@@ -91,6 +91,8 @@ extension CrashReport {
         f.add("process", process.json)
         f.add("signal", signal?.json)
         f.add("exception", exception?.json)
+        f.add("fatal_error_message", fatalErrorMessage.json)
+        f.add("terminate_message", terminateMessage.json)
         f.add("crashed_thread", crashedThread?.json)
         f.add("threads", .array(threads.map(\.json)))
         f.add("modules", .array(modules.map(\.json)))
@@ -142,6 +144,8 @@ extension CrashReport.CrashedThread {
         f.add("architecture", architecture.json)
         f.add("registers", registers.json)
         f.add("frames", .array(frames.map(\.json)))
+        f.add("frames_elided", framesElided.map { .integer(Int64($0)) })
+        f.add("async_frames", asyncFrames.map { .array($0.map(\.json)) })
         return f.object
     }
 }
@@ -167,6 +171,8 @@ extension CrashReport.Thread {
         f.add("id", .unsigned(id))
         f.add("name", name.json)
         f.add("crashed", .bool(crashed))
+        f.add("context", context.json)
+        f.add("frames", frames.map { .array($0.map(\.json)) })
         return f.object
     }
 }

@@ -13,6 +13,10 @@ public struct CrashReport: Codable, Equatable, Sendable {
     public var process: Process
     public var signal: Signal?
     public var exception: Exception?
+    /// The Swift runtime's fatal-error message (fatalError, precondition, ...), when it had one.
+    public var fatalErrorMessage: String?
+    /// What std::terminate reports, when it ran ("terminate called after throwing ...").
+    public var terminateMessage: String?
     public var crashedThread: CrashedThread?
     public var threads: [Thread]
     public var modules: [Module]
@@ -70,6 +74,11 @@ public struct CrashReport: Codable, Equatable, Sendable {
         public var architecture: String?
         public var registers: [String: String]
         public var frames: [Frame]
+        /// Frames left out between the innermost and the outermost of a very deep stack.
+        public var framesElided: Int?
+        /// The Swift async callers awaiting the innermost async frame (resume functions from its
+        /// task's async contexts), innermost first.
+        public var asyncFrames: [Frame]?
 
         enum CodingKeys: String, CodingKey {
             case id
@@ -77,6 +86,8 @@ public struct CrashReport: Codable, Equatable, Sendable {
             case architecture
             case registers
             case frames
+            case framesElided = "frames_elided"
+            case asyncFrames = "async_frames"
         }
     }
 
@@ -108,11 +119,18 @@ public struct CrashReport: Codable, Equatable, Sendable {
         public var id: UInt64
         public var name: String
         public var crashed: Bool
+        /// How the thread's registers were obtained: captured, crashed, no_answer, not_asked,
+        /// signal_blocked (they stay in the dump; the report keeps the crashed thread's only).
+        public var context: String?
+        /// The thread's stack, unwound from its captured stack memory, innermost first.
+        public var frames: [Frame]?
 
         enum CodingKeys: String, CodingKey {
             case id
             case name
             case crashed
+            case context
+            case frames
         }
     }
 
@@ -147,6 +165,8 @@ public struct CrashReport: Codable, Equatable, Sendable {
         case process
         case signal
         case exception
+        case fatalErrorMessage = "fatal_error_message"
+        case terminateMessage = "terminate_message"
         case crashedThread = "crashed_thread"
         case threads
         case modules

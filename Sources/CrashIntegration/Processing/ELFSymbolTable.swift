@@ -98,7 +98,8 @@ struct ELFSymbolTable {
         return result
     }
 
-    private static func buildID(_ file: ByteReader, notes: UInt64, size: UInt64) -> [UInt8]? {
+    /// The NT_GNU_BUILD_ID in a notes section or segment.
+    static func buildID(_ file: ByteReader, notes: UInt64, size: UInt64) -> [UInt8]? {
         guard file.has(notes, size) else { return nil }
         var at = notes
         while at + 12 <= notes + size {

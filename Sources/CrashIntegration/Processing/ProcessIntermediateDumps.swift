@@ -5,14 +5,15 @@ import Glibc
 
 /// What one processing pass did.
 public struct DumpProcessingSummary: Sendable {
-    /// Reports written by this pass.
+    /// Reports new to the caller: written by this pass, or published by an earlier pass that was
+    /// killed before it could remove the dump and return (so nobody has seen them yet).
     public var reports: [URL] = []
     /// Dumps left alone because another process holds their lock (a live process that may
     /// still crash into them, or another processor working on them), or because the name is
     /// not a regular file.
     public var skippedInUse: [URL] = []
-    /// Empty dumps of processes that ended without crashing; deleted.
-    public var discardedEmpty: [URL] = []
+    /// Temporary report files of earlier passes that were killed mid-write; deleted.
+    public var removedTemporaries: [URL] = []
     /// Dumps that could not be turned into a report; they stay claimed and are retried.
     public var failures: [DumpProcessingFailure] = []
 }
@@ -29,7 +30,10 @@ public struct DumpProcessingFailure: Sendable {
 /// Each dump is claimed by renaming it into `pendingDirectory/claimed/` while holding its
 /// lock, so concurrent processors never take the same dump; it is deleted only after its
 /// report is on disk (fsync + rename), and a dump whose processor died is picked up again from
-/// `claimed/`. Damaged dumps still give a report, marked incomplete. Directories are created
+/// `claimed/`. Damaged dumps still give a report, marked incomplete, and so does a dump whose
+/// process died without finishing it (killed, or a crash no handler could run for): a process
+/// that ends cleanly removes its own dump. Temporaries left by a killed pass are removed.
+/// Directories are created
 /// 0700 and reports 0600. Throws only when a directory cannot be created or listed.
 @discardableResult
 public func processIntermediateDumps(in pendingDirectory: URL, into reportsDirectory: URL) throws -> DumpProcessingSummary {
@@ -59,6 +63,7 @@ struct DumpProcessor {
     func run() throws -> DumpProcessingSummary {
         for directory in [pending, claimed, reports] { try DurableFile.makeDirectory(directory) }
         var summary = DumpProcessingSummary()
+        summary.removedTemporaries = removeAbandonedTemporaries()
         var batch: [(dump: LockedDump, name: String)] = []
         func flushBatch() {
             finish(batch, into: &summary)
@@ -72,11 +77,6 @@ struct DumpProcessor {
         }
         for url in try dumps(in: pending) {
             guard let dump = LockedDump(url) else { summary.skippedInUse.append(url); continue }
-            if dump.size == 0 {
-                unlink(url.path)
-                summary.discardedEmpty.append(url)
-                continue
-            }
             let target = claimed.appendingPathComponent(url.lastPathComponent)
             guard rename(url.path, target.path) == 0 else { continue }   // another processor took it
             batch.append((dump, url.lastPathComponent))
@@ -93,8 +93,9 @@ struct DumpProcessor {
         for (dump, name) in batch {
             let claimedURL = claimed.appendingPathComponent(name)
             let reportURL = reports.appendingPathComponent(reportName(for: name))
-            if FileManager.default.fileExists(atPath: reportURL.path) || dump.size == 0 {
-                staged.append((claimedURL, nil, reportURL))   // report already written: only the dump is left
+            if FileManager.default.fileExists(atPath: reportURL.path) {
+                // Published by a pass killed before it removed the dump: new to the caller.
+                staged.append((claimedURL, nil, reportURL))
                 continue
             }
             do {
@@ -121,7 +122,11 @@ struct DumpProcessor {
         }
         var published: [URL] = []
         for s in staged {
-            guard let temporary = s.temporary else { published.append(s.claimed); continue }
+            guard let temporary = s.temporary else {
+                summary.reports.append(s.report)
+                published.append(s.claimed)
+                continue
+            }
             do {
                 try DurableFile.publish(temporary, as: s.report)
                 summary.reports.append(s.report)
@@ -134,6 +139,21 @@ struct DumpProcessor {
         // No fsync needed after these: if an unlink is lost, the next pass finds the report and
         // only removes the dump.
         for claimedURL in published { unlink(claimedURL.path) }
+    }
+
+    /// Deletes the hidden `.<name>.<pid>.<random>.tmp` files in reports/ whose writing process is
+    /// gone (a pass killed between writing and renaming); a live processor's are left alone.
+    private func removeAbandonedTemporaries() -> [URL] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: reports.path)) ?? []
+        var removed: [URL] = []
+        for name in names where name.hasPrefix(".") && name.hasSuffix(".tmp") {
+            let parts = name.split(separator: ".")
+            guard parts.count >= 4, let pid = Int32(parts[parts.count - 3]), pid > 0 else { continue }
+            if pid == getpid() || kill(pid, 0) == 0 || errno != ESRCH { continue }
+            let url = reports.appendingPathComponent(name)
+            if unlink(url.path) == 0 { removed.append(url) }
+        }
+        return removed
     }
 
     private func reportName(for dumpName: String) -> String {

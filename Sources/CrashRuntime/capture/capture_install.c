@@ -3,13 +3,18 @@
 #define _GNU_SOURCE
 #include "seam_capture.h"
 #include "capture_state.h"
+#include "dump_file.h"
 #include "dump_writer.h"
+#include "fatal_message.h"
+#include "thread_stack.h"
 #include "module_list.h"
 #include "safe_memory.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <fcntl.h>
 #include <stdarg.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/file.h>
@@ -21,6 +26,7 @@
 
 seam_capture_state g_seam_state = {.dump_fd = -1};
 volatile sig_atomic_t g_seam_exception_recorded;
+volatile sig_atomic_t g_seam_terminate_called;
 char g_seam_exception_type[SEAM_EXCEPTION_TYPE_MAX];
 char g_seam_exception_what[SEAM_EXCEPTION_WHAT_MAX];
 void (*volatile g_seam_handler_hook)(void);
@@ -88,45 +94,41 @@ static int make_directories(const char *path, char *error, size_t error_size) {
     return 0;
 }
 
-/// Creates the pending dump, already locked when it appears under its final name: it is
-/// made under a hidden name that processors ignore, locked, then linked into place, so a
-/// processor can never mistake a starting process's empty dump for an abandoned one.
+/// Creates the pending dump (see dump_file.h) and remembers what it holds.
 static int open_dump_file(const char *directory, char *error, size_t error_size) {
-    char hidden[SEAM_PATH_MAX];
-    for (int attempt = 0; attempt < 16; attempt++) {
-        uint32_t nonce = 0;
-        if (getrandom(&nonce, sizeof nonce, GRND_NONBLOCK) != (ssize_t)sizeof nonce) {
-            nonce = (uint32_t)seam_monotonic_ns() ^ (uint32_t)attempt;
-        }
-        long long now = (long long)time(NULL);
-        int n = snprintf(g_seam_state.dump_path, sizeof g_seam_state.dump_path, "%s/%lld-%d-%08x.seamdump",
-                         directory, now, (int)getpid(), nonce);
-        int m = snprintf(hidden, sizeof hidden, "%s/.%lld-%d-%08x.creating", directory, now, (int)getpid(), nonce);
-        if (n < 0 || m < 0 || (size_t)n >= sizeof g_seam_state.dump_path || (size_t)m >= sizeof hidden) {
-            return fail(error, error_size, "dump directory path too long");
-        }
-        int fd = open(hidden, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-        if (fd < 0) {
-            if (errno == EEXIST) continue;
-            return fail(error, error_size, "cannot create dump file in %s: %s", directory, strerror(errno));
-        }
-        // Held until the process dies: processors skip dumps whose lock is still held.
-        if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
-            int saved = errno;
-            close(fd);
-            unlink(hidden);
-            return fail(error, error_size, "cannot lock %s: %s", hidden, strerror(saved));
-        }
-        int linked = link(hidden, g_seam_state.dump_path);
-        int saved = errno;
-        unlink(hidden);
-        if (linked == 0) return fd;
+    static seam_dump_writer writer;
+    int fd = seam_dump_file_create(directory, g_seam_state.dump_path, sizeof g_seam_state.dump_path, &writer,
+                                   &g_seam_state.reserved);
+    if (fd < 0) return fail(error, error_size, "cannot create a dump file in %s: %s", directory, strerror(errno));
+    g_seam_state.prelude_size = writer.written;
+    return fd;
+}
+
+/// Removes the dump if no crash was written into it: this process is ending or stopping capture
+/// normally. A dump left behind means the process died without a clean exit.
+static void discard_unused_dump(void) {
+    int fd = g_seam_state.dump_fd;
+    if (fd < 0 || getpid() != g_seam_state.install_pid) return;
+    struct stat info;
+    if (fstat(fd, &info) == 0 && (uint64_t)info.st_size <= g_seam_state.prelude_size) {
+        unlink(g_seam_state.dump_path);
+        g_seam_state.dump_fd = -1;
         close(fd);
-        if (saved != EEXIST) {
-            return fail(error, error_size, "cannot create dump file %s: %s", g_seam_state.dump_path, strerror(saved));
-        }
     }
-    return fail(error, error_size, "cannot create a unique dump file in %s", directory);
+}
+
+/// exit() and a return from main end the process cleanly (crashes never run atexit handlers).
+static void on_exit_discard_dump(void) {
+    if (g_seam_state.installed) discard_unused_dump();
+}
+
+/// A child forked without exec shares the dump's open file and so its lock: it lets go of
+/// both, so the parent's crash is processed without waiting for the child. If the child
+/// crashes, its handler creates a dump of its own (signal_monitor.c).
+static void on_fork_child(void) {
+    if (!g_seam_state.installed || g_seam_state.dump_fd < 0) return;
+    close(g_seam_state.dump_fd);
+    g_seam_state.dump_fd = -1;
 }
 
 /// Runs the crash-time writer once against /dev/null so every function it calls is bound by
@@ -143,6 +145,7 @@ static void rehearse(void) {
     void (*hook)(void) = g_seam_handler_hook;
     g_seam_handler_hook = NULL;
     seam_writer_begin(&writer, fd);
+    seam_write_prelude(&writer);
     seam_write_crash_sections(&writer, SIGSEGV, &info, &context, seam_monotonic_ns(), 0, 0);
     seam_writer_finish(&writer);
     g_seam_handler_hook = hook;
@@ -173,12 +176,23 @@ int seam_capture_install(const seam_capture_config *config, char *error, size_t 
     g_seam_state.install_time = (int64_t)time(NULL);
     g_seam_state.catch_sigterm = config->catch_sigterm != 0;
     g_seam_exception_recorded = 0;
+    g_seam_terminate_called = 0;
+    seam_fatal_message_prepare();
     if (seam_safe_memory_prepare() != 0) return fail(error, error_size, "no fault-free way to read memory");
     seam_modules_refresh(g_seam_state.executable);
     rehearse();
 
+    size_t directory_length = strlen(config->dump_directory);
+    if (directory_length >= sizeof g_seam_state.dump_directory) return fail(error, error_size, "dump directory path too long");
+    memcpy(g_seam_state.dump_directory, config->dump_directory, directory_length + 1);
     int fd = open_dump_file(config->dump_directory, error, error_size);
     if (fd < 0) return -1;
+    static int hooks_registered;
+    if (!hooks_registered) {
+        hooks_registered = 1;
+        atexit(on_exit_discard_dump);
+        pthread_atfork(NULL, NULL, on_fork_child);
+    }
     g_seam_state.dump_fd = fd;
     if (seam_signal_monitor_install(g_seam_state.catch_sigterm, error, error_size) != 0) {
         close(fd);
@@ -195,13 +209,9 @@ void seam_capture_uninstall(void) {
     if (!g_seam_state.installed) return;
     seam_signal_monitor_uninstall();
     seam_terminate_monitor_uninstall();
-    int fd = g_seam_state.dump_fd;
+    discard_unused_dump();
+    if (g_seam_state.dump_fd >= 0) close(g_seam_state.dump_fd);
     g_seam_state.dump_fd = -1;
-    if (fd >= 0) {
-        struct stat info;
-        if (fstat(fd, &info) == 0 && info.st_size == 0) unlink(g_seam_state.dump_path);
-        close(fd);
-    }
     g_seam_state.installed = 0;
     g_seam_state.dump_path[0] = '\0';
 }
@@ -212,4 +222,8 @@ const char *seam_capture_dump_path(void) { return g_seam_state.installed ? g_sea
 
 size_t seam_capture_refresh_modules(void) { return seam_modules_refresh(NULL); }
 
+int seam_capture_prepare_thread(void) { return seam_thread_stack_prepare(); }
+
+/// Test-only, declared only in the CrashProbe test support header (not part of the public API).
+void seam_capture_set_handler_hook_for_testing(void (*hook)(void));
 void seam_capture_set_handler_hook_for_testing(void (*hook)(void)) { g_seam_handler_hook = hook; }

@@ -22,6 +22,9 @@ typedef struct seam_capture_state {
     int installed;
     int dump_fd;
     char dump_path[SEAM_PATH_MAX];
+    char dump_directory[SEAM_PATH_MAX];
+    uint64_t prelude_size;      // bytes of the dump written at install (no crash yet)
+    size_t reserved;            // space reserved for the crash sections
     char executable[SEAM_PATH_MAX];
     pid_t install_pid;
     pid_t parent_pid;
@@ -40,6 +43,8 @@ extern seam_capture_state g_seam_state;
 #define SEAM_EXCEPTION_TYPE_MAX 512
 #define SEAM_EXCEPTION_WHAT_MAX 2048
 extern volatile sig_atomic_t g_seam_exception_recorded;
+/// Set by the terminate monitor when std::terminate runs.
+extern volatile sig_atomic_t g_seam_terminate_called;
 extern char g_seam_exception_type[SEAM_EXCEPTION_TYPE_MAX];
 extern char g_seam_exception_what[SEAM_EXCEPTION_WHAT_MAX];
 

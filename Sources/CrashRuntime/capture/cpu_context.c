@@ -9,6 +9,7 @@
 
 #define SEAM_MAX_FRAME_STEP (16u * 1024 * 1024)
 #define SEAM_MAX_SCAN_WORDS 8192
+#define SEAM_MAX_CHAIN 1000000
 
 typedef struct { uintptr_t pc, sp, fp, lr; } seam_pointers;
 
@@ -54,6 +55,24 @@ static seam_pointers pointers(const ucontext_t *uc) {
 #else
 #error "seam capture supports x86_64 and aarch64 Linux"
 #endif
+
+uintptr_t seam_context_sp(const void *ucontext) { return pointers(ucontext).sp; }
+
+const void *seam_context_fp_state(const void *ucontext) {
+#if defined(__x86_64__)
+    return ((const ucontext_t *)ucontext)->uc_mcontext.fpregs;
+#else
+    (void)ucontext;
+    return NULL;
+#endif
+}
+
+void seam_write_fp_registers(seam_dump_writer *w, const void *fp_state) {
+    static uint8_t copy[SEAM_FP_STATE_SIZE];
+    if (fp_state != NULL && seam_safe_read(fp_state, copy, sizeof copy) == 0) {
+        seam_writer_bytes(w, SEAM_DK_FP_REGISTERS, copy, sizeof copy);
+    }
+}
 
 void seam_write_registers(seam_dump_writer *w, const void *ucontext) {
     const ucontext_t *uc = ucontext;
@@ -157,9 +176,46 @@ static uintptr_t scan_stack(const seam_module_set *modules, uintptr_t sp, uintpt
     return 0;
 }
 
+#define SEAM_ASYNC_FRAME_BIT ((uintptr_t)1 << 60)
+
+/// True when path names the Swift concurrency runtime.
+static int is_concurrency_runtime(const char *path) {
+    static const char name[] = "libswift_Concurrency";
+    for (const char *at = path; at != NULL && *at; at++) {
+        size_t i = 0;
+        while (name[i] && at[i] == name[i]) i++;
+        if (name[i] == '\0') return 1;
+    }
+    return 0;
+}
+
+/// Follows the async context a frame keeps just below its frame record (Swift's extended async
+/// frame: the context is stored at fp - 8; the caller passes that word). Each context starts with its parent context and the
+/// parent's resume function. Darwin marks such frames (bit 60 of the saved frame pointer);
+/// Linux does not, so a candidate is accepted only as a whole chain: every context readable,
+/// every resume function in a loaded executable segment, ending in a context without a parent
+/// whose resume function is in the concurrency runtime (the task's completion). Returns 1 when
+/// it recorded one.
+static int follow_async_contexts(uintptr_t context, const seam_module_set *modules, seam_stack_trace *out) {
+    size_t count = 0;
+    const seam_module *last = NULL;
+    while (context != 0 && count < SEAM_MAX_ASYNC_FRAMES) {
+        uintptr_t head[2];   // parent context, resume function of the parent
+        if ((context & (sizeof(uintptr_t) - 1)) != 0 || seam_safe_read((const void *)context, head, sizeof head) != 0) return 0;
+        last = seam_modules_find_exec(modules, head[1]);
+        if (last == NULL) return 0;
+        out->async[count++] = head[1];
+        context = head[0];
+    }
+    if (context != 0 || count < 2 || !is_concurrency_runtime(last->path)) return 0;
+    out->async_count = count - 1;   // the last is the runtime's task completion, not a caller
+    return 1;
+}
+
 void seam_walk_stack(const void *ucontext, const seam_module_set *modules, seam_stack_trace *out) {
     seam_pointers p = pointers(ucontext);
     out->count = 0;
+    out->async_count = 0;
     push(out, p.pc, SEAM_FRAME_TRUST_CONTEXT);
     uintptr_t fp = p.fp;
     int first_pushed = 0;   // the scan already pushed the return address of the first record
@@ -176,14 +232,49 @@ void seam_walk_stack(const void *ucontext, const seam_module_set *modules, seam_
         first_pushed = fp != 0;
     }
     uintptr_t lowest = p.sp;
-    while (out->count < SEAM_MAX_FRAMES) {
+    out->total = out->count;
+    // 64 KiB of stack per read (one page where that fails, at the stack's end): a deep chain
+    // then costs a system call per 64 KiB, not per frame.
+    static uintptr_t cached[65536 / sizeof(uintptr_t)];
+    uintptr_t cached_start = 0, cached_end = 0;
+    // Past SEAM_MAX_FRAMES the chain is still followed (a stack overflow is tens of thousands
+    // deep) and its outermost frames kept in a ring, so where the recursion began is not lost.
+    while (out->total < SEAM_MAX_CHAIN) {
         uintptr_t record[2];   // saved frame pointer, return address
         if (fp < lowest || (fp & (sizeof(uintptr_t) - 1)) != 0) break;
-        if (seam_safe_read((const void *)fp, record, sizeof record) != 0 || record[1] == 0) break;
-        if (!first_pushed) push(out, record[1], SEAM_FRAME_TRUST_FRAME_POINTER);
+        if (fp < cached_start || fp + sizeof record > cached_end) {
+            uintptr_t page_start = fp & ~(uintptr_t)4095;
+            size_t span = sizeof cached;
+            if (seam_safe_read((const void *)page_start, cached, span) != 0) {
+                span = 4096;
+                if (seam_safe_read((const void *)page_start, cached, span) != 0) span = 0;
+            }
+            cached_start = span ? page_start : 0;
+            cached_end = span ? page_start + span : 0;
+        }
+        if (fp >= cached_start && fp + sizeof record <= cached_end) {
+            record[0] = cached[(fp - cached_start) / sizeof(uintptr_t)];
+            record[1] = cached[(fp - cached_start) / sizeof(uintptr_t) + 1];
+        } else if (seam_safe_read((const void *)fp, record, sizeof record) != 0) {
+            break;
+        }
+        if (record[1] == 0) break;
+        if (!first_pushed) {
+            if (out->count < SEAM_MAX_FRAMES) push(out, record[1], SEAM_FRAME_TRUST_FRAME_POINTER);
+            else out->outer[(out->total - SEAM_MAX_FRAMES) % SEAM_MAX_OUTER_FRAMES] = record[1];
+            out->total++;
+        }
         first_pushed = 0;
-        if (!plausible_frame(record[0], fp)) break;
+        // The callers an async function's task awaits are not on this stack but in its async
+        // context's parent chain; Darwin also sets bit 60 of an async frame's saved frame pointer.
+        if (out->async_count == 0 && out->total < SEAM_MAX_FRAMES && fp - sizeof(uintptr_t) >= cached_start &&
+            fp < cached_end) {
+            uintptr_t candidate = cached[(fp - sizeof(uintptr_t) - cached_start) / sizeof(uintptr_t)];
+            if (candidate != 0 && (candidate & (sizeof(uintptr_t) - 1)) == 0) follow_async_contexts(candidate, modules, out);
+        }
+        uintptr_t next = record[0] & ~SEAM_ASYNC_FRAME_BIT;
+        if (!plausible_frame(next, fp)) break;
         lowest = fp;
-        fp = record[0];
+        fp = next;
     }
 }

@@ -4,8 +4,10 @@
 #include "capture_state.h"
 #include "cpu_context.h"
 #include "dump_writer.h"
+#include "fatal_message.h"
 #include "module_list.h"
 #include "seam_dump_format.h"
+#include "thread_context.h"
 #include "thread_list.h"
 
 #include <sys/syscall.h>
@@ -34,6 +36,7 @@ static void write_signal(seam_dump_writer *w, int signal, const siginfo_t *info)
 }
 
 static void write_exception(seam_dump_writer *w) {
+    if (g_seam_terminate_called) seam_writer_u64(w, SEAM_DK_TERMINATE_CALLED, 1);
     if (!g_seam_exception_recorded) return;
     seam_writer_start_map(w, SEAM_DK_EXCEPTION);
     seam_writer_string(w, SEAM_DK_EXCEPTION_TYPE, g_seam_exception_type, SEAM_EXCEPTION_TYPE_MAX);
@@ -43,11 +46,21 @@ static void write_exception(seam_dump_writer *w) {
     seam_writer_end(w);
 }
 
-static void write_process(seam_dump_writer *w) {
-    seam_writer_start_map(w, SEAM_DK_PROCESS);
-    seam_writer_string(w, SEAM_DK_PROCESS_EXECUTABLE, g_seam_state.executable, SEAM_PATH_MAX);
-    seam_writer_u64(w, SEAM_DK_PROCESS_PARENT_PID, (uint64_t)g_seam_state.parent_pid);
+/// OUTER_FRAMES and FRAME_COUNT when the frame-pointer chain was longer than FRAMES holds.
+static void write_outer_frames(seam_dump_writer *w, const seam_stack_trace *trace) {
+    if (trace->total <= trace->count) return;
+    size_t beyond = trace->total - trace->count;
+    size_t kept = beyond < SEAM_MAX_OUTER_FRAMES ? beyond : SEAM_MAX_OUTER_FRAMES;
+    size_t first = beyond - kept;
+    seam_writer_start_array(w, SEAM_DK_OUTER_FRAMES);
+    for (size_t i = first; i < beyond; i++) {
+        seam_writer_start_map(w, SEAM_DK_NONE);
+        seam_writer_u64(w, SEAM_DK_FRAME_ADDRESS, trace->outer[i % SEAM_MAX_OUTER_FRAMES]);
+        seam_writer_u64(w, SEAM_DK_FRAME_TRUST, SEAM_FRAME_TRUST_FRAME_POINTER);
+        seam_writer_end(w);
+    }
     seam_writer_end(w);
+    seam_writer_u64(w, SEAM_DK_FRAME_COUNT, trace->total);
 }
 
 static void write_crashed_thread(seam_dump_writer *w, const void *ucontext, const seam_module_set *modules) {
@@ -69,6 +82,17 @@ static void write_crashed_thread(seam_dump_writer *w, const void *ucontext, cons
             seam_writer_end(w);
         }
         seam_writer_end(w);
+        write_outer_frames(w, &trace);
+        if (trace.async_count > 0) {
+            seam_writer_start_array(w, SEAM_DK_ASYNC_FRAMES);
+            for (size_t i = 0; i < trace.async_count; i++) {
+                seam_writer_start_map(w, SEAM_DK_NONE);
+                seam_writer_u64(w, SEAM_DK_FRAME_ADDRESS, trace.async[i]);
+                seam_writer_u64(w, SEAM_DK_FRAME_TRUST, SEAM_FRAME_TRUST_ASYNC);
+                seam_writer_end(w);
+            }
+            seam_writer_end(w);
+        }
     }
     seam_writer_end(w);
 }
@@ -89,35 +113,20 @@ static void write_modules(seam_dump_writer *w, const seam_module_set *modules) {
     seam_writer_end(w);
 }
 
-static void write_entries(seam_dump_writer *w, uint16_t key, const seam_entry *entries, size_t count) {
-    seam_writer_start_array(w, key);
-    for (size_t i = 0; i < count; i++) {
-        seam_writer_start_map(w, SEAM_DK_NONE);
-        seam_writer_string(w, SEAM_DK_ENTRY_KEY, entries[i].key, SEAM_STRING_POOL);
-        seam_writer_string(w, SEAM_DK_ENTRY_VALUE, entries[i].value, SEAM_STRING_POOL);
-        seam_writer_end(w);
-    }
-    seam_writer_end(w);
-}
-
 void seam_write_crash_sections(seam_dump_writer *w, int signal, const siginfo_t *info,
                                const void *ucontext, uint64_t entry_mono_ns, uint64_t entry_real_sec,
                                uint64_t entry_real_nsec) {
     static seam_module_set modules;
-    seam_writer_u64(w, SEAM_DK_PID, (uint64_t)getpid());
     seam_writer_u64(w, SEAM_DK_CRASH_TIME_SEC, entry_real_sec);
     seam_writer_u64(w, SEAM_DK_CRASH_TIME_NSEC, entry_real_nsec);
     seam_writer_u64(w, SEAM_DK_HANDLER_ENTRY_MONO_NS, entry_mono_ns);
-    seam_writer_u64(w, SEAM_DK_INSTALL_TIME_SEC, (uint64_t)g_seam_state.install_time);
     write_signal(w, signal, info);
     write_exception(w);
+    seam_write_fatal_error_message(w);
     void (*hook)(void) = g_seam_handler_hook;
     if (hook != NULL) hook();
-    write_process(w);
     seam_modules_collect(&modules);
     write_crashed_thread(w, ucontext, &modules);
-    seam_write_threads(w, (pid_t)syscall(SYS_gettid));
     write_modules(w, &modules);
-    write_entries(w, SEAM_DK_SYSTEM_INFO, g_seam_state.system_info, g_seam_state.system_info_count);
-    write_entries(w, SEAM_DK_ANNOTATIONS, g_seam_state.annotations, g_seam_state.annotation_count);
+    seam_write_thread_contexts(w, (pid_t)syscall(SYS_gettid), ucontext);
 }

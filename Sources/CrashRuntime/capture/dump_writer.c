@@ -36,6 +36,8 @@ static void put(seam_dump_writer *w, const void *data, size_t length) {
     w->used += length;
 }
 
+void seam_writer_raw(seam_dump_writer *w, const void *data, size_t length) { put(w, data, length); }
+
 static void put_le(seam_dump_writer *w, uint64_t value, int size) {
     uint8_t bytes[8];
     for (int i = 0; i < size; i++) bytes[i] = (uint8_t)(value >> (8 * i));
@@ -50,6 +52,14 @@ void seam_writer_begin(seam_dump_writer *w, int fd) {
     w->depth = 0;
     put(w, SEAM_DUMP_MAGIC, SEAM_DUMP_MAGIC_SIZE);
     put_le(w, SEAM_DUMP_VERSION, 4);
+}
+
+void seam_writer_resume(seam_dump_writer *w, int fd, uint64_t already_written) {
+    w->fd = fd;
+    w->failed = 0;
+    w->used = 0;
+    w->written = already_written;
+    w->depth = 0;
 }
 
 static void start(seam_dump_writer *w, uint8_t tag, uint16_t key) {

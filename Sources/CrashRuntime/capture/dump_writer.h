@@ -20,6 +20,8 @@ typedef struct seam_dump_writer {
 
 /// Starts a document on fd: writes the magic and version.
 void seam_writer_begin(seam_dump_writer *w, int fd);
+/// Continues a document whose header (and prelude) fd already holds, at fd's offset.
+void seam_writer_resume(seam_dump_writer *w, int fd, uint64_t already_written);
 void seam_writer_start_map(seam_dump_writer *w, uint16_t key);
 void seam_writer_start_array(seam_dump_writer *w, uint16_t key);
 /// Closes the innermost open map or array.
@@ -30,6 +32,8 @@ void seam_writer_bytes(seam_dump_writer *w, uint16_t key, const void *data, size
 void seam_writer_u64(seam_dump_writer *w, uint16_t key, uint64_t value);
 /// Writes a NUL-terminated string (at most max_length bytes of it).
 void seam_writer_string(seam_dump_writer *w, uint16_t key, const char *text, size_t max_length);
+/// Appends raw bytes to the stream (a property written in pieces, header first).
+void seam_writer_raw(seam_dump_writer *w, const void *data, size_t length);
 /// Writes END_DOCUMENT and flushes.
 void seam_writer_finish(seam_dump_writer *w);
 void seam_writer_flush(seam_dump_writer *w);

@@ -3,8 +3,11 @@
 // so the process still dies of the original signal.
 #define _GNU_SOURCE
 #include "capture_state.h"
+#include "dump_file.h"
 #include "dump_writer.h"
 #include "seam_dump_format.h"
+#include "thread_context.h"
+#include "thread_stack.h"
 
 #include <errno.h>
 #include <setjmp.h>
@@ -22,7 +25,6 @@ static const int k_signals[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRA
 /// How long a thread that lost the race keeps waiting, after the dump is written, for the
 /// owner's chained handler to end the process before it chains the signal itself.
 #define LOSER_PARK_MS 20000
-#define ALTSTACK_SIZE (128 * 1024)
 
 static struct sigaction g_previous[SIGNAL_COUNT];
 static volatile sig_atomic_t g_hooked[SIGNAL_COUNT];
@@ -34,9 +36,6 @@ static volatile sig_atomic_t g_nested_signal;
 static volatile sig_atomic_t g_chaining;         // the owner is inside the previous handler
 static sigjmp_buf g_nested_jump;
 static seam_dump_writer g_writer;
-static void *g_altstack;                         // our mapping, guard page first
-static void *g_altstack_base;                    // ss_sp we installed
-static size_t g_altstack_mapping;
 
 int seam_capture_handler_active(void) { return g_handler_active; }
 
@@ -141,7 +140,7 @@ static void write_dump(int signal, siginfo_t *info, void *ucontext) {
     struct timespec real;
     clock_gettime(CLOCK_REALTIME, &real);
     g_handler_active = 1;
-    seam_writer_begin(&g_writer, g_seam_state.dump_fd);
+    seam_writer_resume(&g_writer, g_seam_state.dump_fd, g_seam_state.prelude_size);
     if (sigsetjmp(g_nested_jump, 1) == 0) {
         g_jump_armed = 1;
         seam_write_crash_sections(&g_writer, signal, info, ucontext, entry, (uint64_t)real.tv_sec,
@@ -160,12 +159,30 @@ static void write_dump(int signal, siginfo_t *info, void *ucontext) {
     g_handler_active = 0;
 }
 
+/// A child forked without exec closed the parent's dump (capture_install.c). When it crashes
+/// it makes its own, and from then on is the process this capture belongs to.
+static int adopt_forked_child(void) {
+    static seam_dump_writer prelude;
+    size_t reserved = 0;
+    int fd = seam_dump_file_create(g_seam_state.dump_directory, g_seam_state.dump_path, sizeof g_seam_state.dump_path,
+                                   &prelude, &reserved);
+    if (fd < 0) return 0;
+    g_seam_state.dump_fd = fd;
+    g_seam_state.prelude_size = prelude.written;
+    g_seam_state.reserved = reserved;
+    g_seam_state.install_pid = getpid();
+    atomic_store(&g_owner_tid, 0);
+    g_dump_done = 0;
+    g_chaining = 0;
+    return 1;
+}
+
 static void on_signal(int signal, siginfo_t *info, void *ucontext) {
     int saved_errno = errno;
     pid_t self = (pid_t)syscall(SYS_gettid);
     pid_t owner = 0;
-    if (getpid() != g_seam_state.install_pid) {
-        // A forked child: not ours to capture.
+    if (getpid() != g_seam_state.install_pid && !adopt_forked_child()) {
+        // A forked child that could not make a dump of its own.
     } else if (g_chaining && atomic_load(&g_owner_tid) == self) {
         // A signal inside the handler we chained to: no second round.
         die_of(signal, info);
@@ -192,33 +209,14 @@ static void on_signal(int signal, siginfo_t *info, void *ucontext) {
     errno = saved_errno;
 }
 
-static int ensure_alternate_stack(char *error, size_t error_size) {
-    stack_t current;
-    if (sigaltstack(NULL, &current) == 0 && !(current.ss_flags & SS_DISABLE)) return 0;
-    long page = sysconf(_SC_PAGESIZE);
-    size_t size = ALTSTACK_SIZE;
-    long minimum = sysconf(_SC_SIGSTKSZ);
-    if (minimum > 0 && (size_t)minimum * 4 > size) size = (size_t)minimum * 4;
-    g_altstack_mapping = size + (size_t)page;
-    char *memory = mmap(NULL, g_altstack_mapping, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (memory == MAP_FAILED) {
-        snprintf(error, error_size, "cannot map the alternate signal stack: %s", strerror(errno));
-        return -1;
-    }
-    mprotect(memory, (size_t)page, PROT_NONE);   // guard page below the stack
-    stack_t stack = {.ss_sp = memory + page, .ss_size = size, .ss_flags = 0};
-    if (sigaltstack(&stack, NULL) != 0) {
-        snprintf(error, error_size, "sigaltstack failed: %s", strerror(errno));
-        munmap(memory, g_altstack_mapping);
-        return -1;
-    }
-    g_altstack = memory;
-    g_altstack_base = stack.ss_sp;
-    return 0;
-}
-
 int seam_signal_monitor_install(int catch_sigterm, char *error, size_t error_size) {
-    if (ensure_alternate_stack(error, error_size) != 0) return -1;
+    // Every thread needs its own alternate stack to report its own stack overflow.
+    if (seam_thread_stack_prepare() != 0) {
+        snprintf(error, error_size, "cannot set up the alternate signal stack: %s", strerror(errno));
+        return -1;
+    }
+    seam_thread_stack_wrap_new_threads(1);
+    seam_thread_context_install();   // without a free signal, threads are listed without registers
     atomic_store(&g_owner_tid, 0);
     g_chaining = 0;
     g_dump_done = 0;
@@ -254,13 +252,7 @@ void seam_signal_monitor_uninstall(void) {
         }
     }
     restore_previous_handlers();
-    if (g_altstack == NULL) return;
-    // Only the installing thread has our stack; leave it if someone replaced it since.
-    stack_t current;
-    if (sigaltstack(NULL, &current) != 0 || current.ss_sp != g_altstack_base) return;
-    stack_t disable = {.ss_sp = NULL, .ss_size = 0, .ss_flags = SS_DISABLE};
-    if (sigaltstack(&disable, NULL) == 0) {
-        munmap(g_altstack, g_altstack_mapping);
-        g_altstack = NULL;
-    }
+    seam_thread_context_uninstall();
+    // Threads keep their alternate stacks (each is released when its thread ends).
+    seam_thread_stack_wrap_new_threads(0);
 }

@@ -40,6 +40,7 @@ void record_current_exception() {
 }
 
 [[noreturn]] void on_terminate() {
+    g_seam_terminate_called = 1;
     if (!g_terminating.test_and_set()) record_current_exception();
     std::terminate_handler previous = g_previous_terminate;
     if (previous != nullptr && previous != on_terminate) previous();

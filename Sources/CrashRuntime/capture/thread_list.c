@@ -1,14 +1,12 @@
 // Thread enumeration via open/getdents64/read: no opendir (it allocates), no stdio.
 #define _GNU_SOURCE
 #include "thread_list.h"
-#include "seam_dump_format.h"
 
 #include <fcntl.h>
 #include <stdint.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#define SEAM_MAX_THREADS 4096
 
 struct linux_dirent64 {
     uint64_t d_ino;
@@ -59,30 +57,21 @@ static long parse_tid(const char *text) {
     return value;
 }
 
-void seam_write_threads(seam_dump_writer *w, pid_t crashed_tid) {
+size_t seam_list_threads(pid_t *tids, size_t max) {
     static char entries[4096];
-    char name[64];
-    seam_writer_start_array(w, SEAM_DK_THREADS);
+    size_t count = 0;
     int fd = open("/proc/self/task", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    int written = 0;
-    while (fd >= 0 && written < SEAM_MAX_THREADS) {
+    while (fd >= 0 && count < max) {
         long n = syscall(SYS_getdents64, fd, entries, sizeof entries);
         if (n <= 0) break;
-        for (long at = 0; at < n && written < SEAM_MAX_THREADS;) {
+        for (long at = 0; at < n && count < max;) {
             struct linux_dirent64 *entry = (struct linux_dirent64 *)(entries + at);
             if (entry->d_reclen == 0) break;
             at += entry->d_reclen;
             long tid = parse_tid(entry->d_name);
-            if (tid <= 0) continue;
-            seam_thread_name((pid_t)tid, name, sizeof name);
-            seam_writer_start_map(w, SEAM_DK_NONE);
-            seam_writer_u64(w, SEAM_DK_THREAD_ID, (uint64_t)tid);
-            seam_writer_string(w, SEAM_DK_THREAD_NAME, name, sizeof name);
-            seam_writer_u64(w, SEAM_DK_THREAD_CRASHED, tid == crashed_tid ? 1 : 0);
-            seam_writer_end(w);
-            written++;
+            if (tid > 0) tids[count++] = (pid_t)tid;
         }
     }
     if (fd >= 0) close(fd);
-    seam_writer_end(w);
+    return count;
 }

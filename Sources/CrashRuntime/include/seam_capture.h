@@ -50,9 +50,13 @@ const char *seam_capture_dump_path(void);
 size_t seam_capture_refresh_modules(void);
 /// Non-zero while the signal handler is writing a dump (used by the no-allocation probe).
 int seam_capture_handler_active(void);
-/// Test-only: a function the signal handler calls after writing the signal section, used
-/// to prove that a crash inside the handler neither hangs nor loses the original signal.
-void seam_capture_set_handler_hook_for_testing(void (*hook)(void));
+/// Gives the calling thread an alternate signal stack, so a stack overflow on it still runs
+/// the handler and is reported. Threads created with pthread_create (Foundation.Thread,
+/// Dispatch and Swift concurrency workers included) while capture is installed get one
+/// automatically, and install gives one to the threads already running; call this first thing
+/// on a thread started any other way (a raw clone, a runtime that bypasses pthread_create).
+/// Idempotent. Returns 0, or -1 with errno set (the thread then has no alternate stack).
+int seam_capture_prepare_thread(void);
 
 #ifdef __cplusplus
 }

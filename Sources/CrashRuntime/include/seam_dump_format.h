@@ -39,6 +39,8 @@ typedef enum seam_dump_key {
     SEAM_DK_HANDLER_EXIT_MONO_NS = 5,       // CLOCK_MONOTONIC just before END_DOCUMENT
     SEAM_DK_INSTALL_TIME_SEC = 6,           // CLOCK_REALTIME at install
     SEAM_DK_NESTED_SIGNAL = 7,              // a second signal hit the handler's thread
+    SEAM_DK_FATAL_ERROR_MESSAGE = 8,        // string: the Swift runtime's fatal-error message
+    SEAM_DK_TERMINATE_CALLED = 9,           // 1: std::terminate ran (with or without an exception)
 
     // SIGNAL map.
     SEAM_DK_SIGNAL = 10,
@@ -67,6 +69,16 @@ typedef enum seam_dump_key {
     // THREADS array of maps (THREAD_ID, THREAD_NAME, THREAD_CRASHED).
     SEAM_DK_THREADS = 40,
     SEAM_DK_THREAD_CRASHED = 41,            // 1 for the thread that took the signal
+    // Per thread (THREADS elements), laid out for a minidump writer: REGISTERS (33) and
+    // ARCHITECTURE (36) as for the crashed thread, plus the following.
+    SEAM_DK_STACK_START = 42,               // address of the first byte of STACK_BYTES
+    SEAM_DK_STACK_BYTES = 43,               // raw stack memory from the stack pointer upward
+    SEAM_DK_CONTEXT_STATUS = 44,            // seam_dump_context_status
+    SEAM_DK_FP_REGISTERS = 45,              // raw floating-point state (x86_64: FXSAVE layout)
+    SEAM_DK_MEMORY = 46,                    // array of further memory regions (maps)
+    SEAM_DK_MEMORY_START = 47,              // MEMORY element: address of the first byte
+    SEAM_DK_MEMORY_BYTES = 48,              // MEMORY element: raw bytes
+    SEAM_DK_STACK_END = 49,                 // end (highest address + 1) of the thread's stack mapping
 
     // MODULES array of maps.
     SEAM_DK_MODULES = 50,
@@ -87,7 +99,22 @@ typedef enum seam_dump_key {
     SEAM_DK_PROCESS = 70,
     SEAM_DK_PROCESS_EXECUTABLE = 71,        // string, /proc/self/exe at install
     SEAM_DK_PROCESS_PARENT_PID = 72,
+
+    // CRASHED_THREAD: the outermost frames of a stack too deep for FRAMES (innermost first),
+    // and how many frames the frame-pointer chain had in all.
+    SEAM_DK_OUTER_FRAMES = 80,              // array of FRAME maps, like FRAMES
+    SEAM_DK_FRAME_COUNT = 81,               // integer
+    SEAM_DK_ASYNC_FRAMES = 82,              // array of FRAME maps: Swift async callers (resume functions)
 } seam_dump_key;
+
+/// Whether a THREADS element carries the thread's own registers (SEAM_DK_CONTEXT_STATUS).
+typedef enum seam_dump_context_status {
+    SEAM_CONTEXT_CAPTURED = 1,              // the thread recorded its context on request
+    SEAM_CONTEXT_CRASHED = 2,               // the crashing thread: context from the signal
+    SEAM_CONTEXT_NO_ANSWER = 3,             // did not answer before the deadline
+    SEAM_CONTEXT_NOT_ASKED = 4,             // more threads than slots, or signalling failed
+    SEAM_CONTEXT_SIGNAL_BLOCKED = 5,        // the thread blocks the request signal (Dispatch workers)
+} seam_dump_context_status;
 
 /// How a frame's address was found (SEAM_DK_FRAME_TRUST).
 typedef enum seam_dump_frame_trust {
@@ -95,6 +122,8 @@ typedef enum seam_dump_frame_trust {
     SEAM_FRAME_TRUST_FRAME_POINTER = 2,     // return address from the frame-pointer chain
     SEAM_FRAME_TRUST_SCAN = 3,              // stack word that follows a call instruction
     SEAM_FRAME_TRUST_LINK_REGISTER = 4,     // aarch64 link register
+    SEAM_FRAME_TRUST_CFI = 5,               // unwound at processing time with the module's CFI
+    SEAM_FRAME_TRUST_ASYNC = 6,             // resume function of a Swift async caller (async context chain)
 } seam_dump_frame_trust;
 
 /// Where a module record came from (SEAM_DK_MODULE_SOURCE).

@@ -18,8 +18,8 @@ public enum ConfigError: Error, CustomStringConvertible, Equatable {
 public struct RuleSettings: Equatable, Sendable {
     public var severity: Severity?
     public var enabled: Bool = true
-    /// Rule-specific options, as written.
-    public var options: [String: String] = [:]
+    /// Rule-specific options, as written (each rule reads them typed, see `RuleOptions`).
+    public var options: [String: RuleOptionValue] = [:]
 }
 
 /// Where the container may be touched: the composition root that builds the bridge.
@@ -161,6 +161,7 @@ public struct Configuration: Sendable {
             if word == "off" || word == "disabled" { settings.enabled = false; return settings }
             guard let s = Severity(rawValue: word) else { throw ConfigError.invalid("rules.\(id): '\(word)' is not a severity (note, warning, error) or off") }
             settings.severity = s
+            try checkSeverityIsConfigurable(id)
             return settings
         }
         guard let map = value as? [String: Any] else { throw ConfigError.invalid("rules.\(id) must be a severity, off, or a mapping") }
@@ -171,6 +172,7 @@ public struct Configuration: Sendable {
                     throw ConfigError.invalid("rules.\(id).severity must be note, warning or error")
                 }
                 settings.severity = s
+                try checkSeverityIsConfigurable(id)
             case "enabled":
                 guard let b = v as? Bool else { throw ConfigError.invalid("rules.\(id).enabled must be true or false") }
                 settings.enabled = b
@@ -178,14 +180,34 @@ public struct Configuration: Sendable {
                 guard let rule = RuleCatalog.indexEntry(id), rule.options.contains(key) else {
                     throw ConfigError.invalid("rules.\(id): unknown option '\(key)'")
                 }
-                if let list = v as? [Any] {
-                    settings.options[key] = list.map { "\($0)" }.joined(separator: ",")
-                } else {
-                    settings.options[key] = "\(v)"
-                }
+                settings.options[key] = try optionValue(v, at: "rules.\(id).\(key)")
             }
         }
+        // the rule's typed options must accept what is written
+        if let rule = RuleRegistry.rule(id: id) { try rule.checkOptions(settings.options) }
         return settings
+    }
+
+    /// `rules.container-fallback: error` would otherwise be read and then ignored: the phase switch decides.
+    private static func checkSeverityIsConfigurable(_ id: String) throws {
+        guard id == ContainerFallbackRule.id else { return }
+        throw ConfigError.invalid("rules.\(id): its severity is the migration phase, set with 'fallback: allow | warn | error' (warn reports at warning, error at error); here only 'off' or 'enabled:' can be set")
+    }
+
+    static func optionValue(_ v: Any, at key: String) throws -> RuleOptionValue {
+        switch v {
+        case let b as Bool: return .bool(b)
+        case let n as Int: return .number(Double(n))
+        case let n as Double: return .number(n)
+        case let s as String: return .string(s)
+        case let list as [Any]:
+            return .list(try list.map {
+                guard $0 is String || $0 is Int || $0 is Double || $0 is Bool else { throw ConfigError.invalid("\(key) must be a list of scalars, found '\($0)'") }
+                return "\($0)"
+            })
+        default:
+            throw ConfigError.invalid("\(key) must be a scalar or a list, found '\(v)'")
+        }
     }
 
     static func strings(_ value: Any?, key: String) throws -> [String] {
@@ -201,14 +223,10 @@ public struct Configuration: Sendable {
     /// Effective severity of a rule, or nil when it is turned off.
     public func severity(of ruleID: String) -> Severity? {
         let settings = rules[ruleID]
-        if ruleID == "container-fallback" {
+        if ruleID == ContainerFallbackRule.id {
             // the `fallback:` phase switch decides; `rules.container-fallback: off` still turns it off
             guard settings?.enabled != false else { return nil }
-            switch fallback {
-            case .allow: return nil
-            case .warn: return .warning
-            case .error: return .error
-            }
+            return ContainerFallbackRule.severity(for: fallback)
         }
         if settings?.enabled == false { return nil }
         return settings?.severity ?? RuleCatalog.indexEntry(ruleID)?.defaultSeverity ?? .warning

@@ -20,7 +20,7 @@ struct FinishPlanner {
         var order: [String] = []
         var unfinishedTypes = directByType
         for analysis in analyses {
-            let rewriter = FinishRewriter(analysis: analysis, bridgeNames: context.configuration.bridgeNames)
+            let rewriter = FinishRewriter(analysis: analysis, configuration: context.configuration)
             var found: [(LocatedAccess, InjectRewriter.Rewrite)] = []
             for located in analysis.accesses where located.access.kind == .fallback && context.selects(located.access) {
                 var reason: ManualReason?

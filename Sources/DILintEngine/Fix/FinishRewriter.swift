@@ -9,9 +9,9 @@ struct FinishRewriter {
     let tokens: FixTokens
     let classifier: AccessClassifier
 
-    init(analysis: FixFileAnalysis, bridgeNames: [String]) {
+    init(analysis: FixFileAnalysis, configuration: Configuration) {
         tokens = analysis.tokens
-        classifier = AccessClassifier(file: analysis.file, bridgeNames: bridgeNames)
+        classifier = AccessClassifier(file: analysis.file, configuration: configuration)
     }
 
     func rewrite(at k: Int) -> InjectRewriter.Rewrite? {

@@ -14,7 +14,8 @@ struct FixFileAnalysis {
         self.path = path
         self.file = file
         let tokens = FixTokens(file: file)
-        accesses = AccessClassifier.classify(finder.find(in: file), in: file, displayPath: path, configuration: configuration).map { a in
+        let model = ClangFileModel(parsed: file, displayPath: path, configuration: configuration, finder: finder)
+        accesses = model.accesses.map { a in
             guard a.enclosing == nil, let k = a.tokenIndex, let method = tokens.enclosingMethod(at: k) else { return a }
             var a = a
             a.enclosing = method
@@ -22,11 +23,10 @@ struct FixFileAnalysis {
         }
         suppressions = Suppressions(comments: file.comments, buffer: file.buffer)
         errors = FixWorkspace.errorMessages(file)
-        let context = FileContext(file: file, displayPath: path, configuration: configuration, accesses: accesses)
         self.tokens = tokens
-        findings = fileRules.flatMap { rule -> [Finding] in
+        findings = RuleRegistry.fileRules.flatMap { rule -> [Finding] in
             guard let severity = configuration.severity(of: rule.id) else { return [] }
-            return rule.check(context, severity: severity)
+            return rule.bound(to: configuration, severity: severity)(model)
         }.map { "\($0.rule): \($0.message)" }
     }
 

@@ -14,7 +14,7 @@ struct FixTokens {
 
     /// The token closing the bracket opened at `open` (the classifier's walk).
     func matchingClose(_ open: Int) -> Int? {
-        AccessClassifier(file: file, bridgeNames: []).matchingClose(forOpenAt: open)
+        TokenCursor(file: file).balancedClose(from: open)
     }
 
     /// The token range `[a, b]` of the container part of an access starting at token `k`:

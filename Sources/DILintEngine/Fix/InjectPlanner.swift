@@ -80,9 +80,9 @@ struct InjectPlanner {
         case .function:
             return CBridgeReach(tokens: analysis.tokens, bridgeNames: context.configuration.bridgeNames)
                 .bridge(in: enclosing).map(Result.success) ?? .failure(.noBridgeInReach)
-        case .constructor:
+        case .constructor, .destructor:
             return .failure(.initializerOrDealloc)
-        case .cxxMethod:
+        case .cxxMethod, .swiftInitializer:
             return .failure(.unsupportedLanguage)
         }
     }

@@ -29,7 +29,7 @@ extension FixTokens {
                     body += 1
                 }
                 guard text(body) == "{", let end = matchingClose(body), end > k else { return nil }
-                return EnclosingDeclaration(range: start(j)..<self.end(end), name: name, typeName: typeName, kind: .objcMethod)
+                return EnclosingDeclaration(kind: .objcMethod, name: name, typeName: typeName, range: start(j)..<self.end(end), nameOffset: start(j))
             }
             j -= 1
         }
@@ -59,7 +59,7 @@ extension FixTokens {
                 if depth > 0 { depth -= 1 } else {
                     // an unbalanced `{`: a block literal's body when `^` opens it
                     var p = i - 1
-                    if text(p) == ")", let open = AccessClassifier(file: file, bridgeNames: []).matchingOpen(forCloseAt: p) { p = open - 1 }
+                    if text(p) == ")", let open = TokenCursor(file: file).balancedOpen(from: p) { p = open - 1 }
                     if isIdentifier(p) && text(p - 1) == "^" { p -= 1 } // ^ReturnType(args) {
                     if text(p) == "^", let close = matchingClose(i),
                        (i...close).contains(where: { weak.contains(text($0)) }) { return true }

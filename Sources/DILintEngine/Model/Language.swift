@@ -36,10 +36,19 @@ public enum SourceLanguage: String, Codable, Sendable {
         }
     }
 
+    /// Header extensions: parsed with `-x <language>-header`.
+    public static let headerExtensions: Set<String> = ["h", "hh", "hpp"]
+
+    /// The Objective-C runtime libclang 14 on Linux needs to accept `-fobjc-arc`.
+    static let objcRuntime = "-fobjc-runtime=gnustep-2.0"
+
+    /// What a compilation database's flags need on top: the Objective-C runtime, for Objective-C.
+    var objcRuntimeArguments: [String] { self == .objectiveC || self == .objectiveCxx ? [Self.objcRuntime] : [] }
+
     /// The language flags di-lint passes to libclang (and the benchmark to `clang -fsyntax-only`).
     public func clangArguments(isHeader: Bool) -> [String] {
         let header = isHeader ? "-header" : ""
-        let objc = ["-fobjc-runtime=gnustep-2.0", "-fobjc-arc", "-fblocks"]
+        let objc = [Self.objcRuntime, "-fobjc-arc", "-fblocks"]
         switch self {
         case .c: return ["-x", "c\(header)", "-std=gnu11"]
         case .objectiveC: return ["-x", "objective-c\(header)"] + objc

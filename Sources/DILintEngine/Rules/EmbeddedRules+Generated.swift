@@ -6,8 +6,8 @@ id: bridge-injected-after-install
 summary: The bridge is injected after install already ran
 severity: error
 pitfall: >-
-  Seed 000, the anti-pattern "don't inject bridge after install()" and open question 3 (the order
-  is create → inject bridge → install).
+  P5, the bridge set after install (docs/migration-pitfalls.md#p5): the order is create, inject
+  the bridge, install.
 rationale: |
   `install` registers notification observers and crash monitors with whatever services it can
   reach at that moment. When the bridge is set afterwards, install has already fallen back to the
@@ -78,8 +78,8 @@ id: bridge-singleton
 summary: The bridge is kept as a process-wide singleton
 severity: error
 pitfall: >-
-  Seed 000, the anti-pattern "don't use bridge as singleton" and the "Don't hand-roll" row "Bridge
-  lifetime: integration-owned instance, not a singleton pattern".
+  P6, the bridge turned into another singleton (docs/migration-pitfalls.md#p6): the integration
+  owns the bridge; a static that creates one is the container again.
 rationale: |
   The bridge replaces the container singleton; a bridge that is itself a singleton brings the
   global state back under a new name: tests cannot give each reporter its own bridge, and the
@@ -152,8 +152,8 @@ id: bridge-weak-reference
 summary: The bridge is held by a weak, assign or unsafe_unretained reference
 severity: error
 pitfall: >-
-  Seed 000, pitfall 3 "Bridge lifetime management": Objective-C properties holding the bridge
-  must be strong, or the bridge can be deallocated while the crash reporter still uses it.
+  P3, a bridge that dies while it is in use (docs/migration-pitfalls.md#p3): whatever holds the
+  bridge for an installed component must hold it strongly.
 rationale: |
   The integration owns the bridge and hands it to the Objective-C objects that need it. If one of
   them holds it `weak`, a change of ownership elsewhere turns its bridge into nil and every read
@@ -214,9 +214,8 @@ id: container-access-in-initializer
 summary: The container is reached while an object is being initialized
 severity: warning
 pitfall: >-
-  Seed 001, the anti-pattern "global access in constructor: don't access the container in object
-  constructors", and pitfall 2 "Lazy property timing issues" (initialization order hidden behind
-  the singleton).
+  P8, the container reached while an object is being built (docs/migration-pitfalls.md#p8):
+  creation order hidden behind the singleton.
 rationale: |
   An initializer that pulls a service out of the container hides a dependency that belongs in its
   parameter list, ties the object's construction to the container having been set up first, and
@@ -289,9 +288,9 @@ id: container-access
 summary: Direct access to the dependency container singleton
 severity: error
 pitfall: >-
-  Seed 000 "Forgetting backward compatibility" and the anti-patterns of seed 001 ("lazy singleton
-  access", "global access in constructor"): every direct reach for the container is a place the
-  migration has not reached yet.
+  P4, callers that have no bridge yet (docs/migration-pitfalls.md#p4), with P7 and P8
+  (docs/migration-pitfalls.md#p7, docs/migration-pitfalls.md#p8): every direct reach for the
+  container is a place the migration has not reached yet.
 rationale: |
   The migration moves every service read off the global container and onto the bridge facade
   that the integration creates and injects. Each direct access (`[Container sharedInstance]`,
@@ -358,10 +357,13 @@ non-triggering:
 id: container-fallback
 summary: A container access that runs only when no bridge was injected
 severity: warning
+# The README shows the phase switch as the default: the rule is off under `fallback: allow` (the
+# default), reports at the severity above under `fallback: warn`, and at error under `fallback: error`.
+table-default: per `fallback:` (off, warning, error)
 pitfall: >-
-  Seed 000, "Forgetting backward compatibility" (Pattern 1 and Pitfall 4): during the migration
-  every service read becomes `bridge ? bridge.service : Container.sharedInstance.service`; once
-  every caller injects the bridge the fallback must go, or the container lives on behind it.
+  P4, fallbacks that never go (docs/migration-pitfalls.md#p4): during the migration every service
+  read becomes `bridge ? bridge.service : Container.sharedInstance.service`; once every caller
+  injects the bridge the fallback must go, or the container lives on behind it.
 rationale: |
   di-lint tells a guarded access (a fallback) from a direct one by the bridge check around it:
   the else branch of `b ? b.x : C.shared.x` or `b ?: C.shared`, the else block of `if (b)`, the
@@ -370,7 +372,9 @@ rationale: |
   A check of another variable, or a container access in the branch that runs *with* the bridge,
   stays a direct access. Which names count as the bridge is set by `bridge:` in `.di-lint.yml`.
   The severity is the migration's phase switch, `fallback: allow | warn | error` (default allow:
-  the rule is off while fallbacks are the goal; `error` once they must be gone).
+  the rule is off while fallbacks are the goal; `warn` reports at this file's severity, warning;
+  `error` once they must be gone). `rules: {container-fallback: error}` is rejected with an error
+  that says so; `rules: {container-fallback: off}` still turns the rule off.
 options: []
 example-config: |
   containers: [Container.sharedInstance, container_shared()]
@@ -432,8 +436,8 @@ id: parse-failure
 summary: A file di-lint could not lint
 severity: error
 pitfall: >-
-  A migration gate that silently skips a file lets direct container accesses through unseen
-  (seed 000, "Forgetting backward compatibility": every code path must be accounted for).
+  P14, a gate with silent gaps (docs/migration-pitfalls.md#p14): a file skipped silently lets
+  direct container accesses through unseen.
 rationale: |
   Missing headers are normal and are not failures: di-lint falls back to libclang's token stream.
   A file fails only when it cannot be read, is binary (has a NUL byte), is larger than
@@ -462,10 +466,8 @@ id: signal-handler-safety
 summary: Crash-time handlers reach code that is not async-signal-safe
 severity: error
 pitfall: >-
-  Seed 000, pitfall 1 "Accessing Swift objects in signal handlers", the anti-pattern "don't access
-  Swift objects in signal handlers", and the "key insight" that crash handling allows no malloc,
-  no locks and only async-signal-safe calls; seed 002 (the in-process handler may not allocate
-  or use most library calls).
+  P1, crash-time code that reaches objects (docs/migration-pitfalls.md#p1): a crash handler
+  allows no allocation, no locks, no Objective-C or Swift runtime, only async-signal-safe calls.
 rationale: |
   A signal handler runs on top of whatever the crashed thread was doing. If that thread held the
   allocator's lock, stdio's lock or the Objective-C/Swift runtime's lock, a handler that takes it
@@ -658,8 +660,8 @@ id: suppression-without-reason
 summary: A di-lint suppression that gives no reason
 severity: warning
 pitfall: >-
-  Seed 000, "Forgetting backward compatibility": fallbacks and exceptions are allowed during the
-  migration only as known, explained debts; an unexplained suppression is a hidden one.
+  P14, a gate with silent gaps (docs/migration-pitfalls.md#p14): exceptions are allowed during
+  the migration only as known, explained debts; an unexplained suppression is a hidden one.
 rationale: |
   `// di-lint:disable-next-line RULE -- reason` must say why the finding is acceptable, so that
   whoever removes the fallbacks in the next phase knows what each exception is waiting for.
@@ -687,9 +689,8 @@ id: swift-bridge-property-injection
 summary: A Swift type's optional bridge is injected after init
 severity: warning
 pitfall: >-
-  Seed 001, the anti-pattern "property injection after init: don't make bridge an optional
-  property that's set after initialization; use the constructor" (property injection is the
-  Objective-C pattern of seed 000, not the Swift one).
+  P10, property injection where construction injection is possible
+  (docs/migration-pitfalls.md#p10): in Swift the bridge is an init parameter kept in a `let`.
 rationale: |
   In Swift the bridge is passed to `init` and kept in a `let`: the object is complete when it
   exists, the compiler proves the bridge is there, and no code path has to handle a nil bridge.
@@ -739,8 +740,8 @@ id: swift-lazy-container-access
 summary: A lazy var is initialized from the container
 severity: warning
 pitfall: >-
-  Seed 001, the anti-pattern "lazy singleton access: don't use `lazy var` to delay singleton
-  access when constructor injection is available", and pitfall 2 "Lazy property timing issues".
+  P7, lazy reads of the container (docs/migration-pitfalls.md#p7): `lazy var` delays the
+  container read instead of removing it.
 rationale: |
   `lazy var systemInfo = Container.sharedInstance().crashReporter.systemInfo` exists only to
   postpone the container read until the container has been set up. The laziness hides an
@@ -787,8 +788,8 @@ id: swift-mixed-injection
 summary: A Swift type mixes constructor injection with container access
 severity: warning
 pitfall: >-
-  Seed 001, the anti-pattern "mixed injection styles: don't mix constructor injection and
-  singleton access in the same class".
+  P9, mixed injection styles (docs/migration-pitfalls.md#p9): a type that takes some services
+  in its initializer and reads others from the container is only half migrated.
 rationale: |
   A type whose initializer receives some dependencies (`self.crashWrapper = crashWrapper`) but
   that still pulls others from the container looks injectable while it is not: a test that
@@ -838,7 +839,7 @@ id: unused-suppression
 summary: A di-lint suppression that suppresses nothing
 severity: warning
 pitfall: >-
-  Seed 000, "Forgetting backward compatibility", in reverse: once a fallback is migrated, its
+  P14, a gate with silent gaps (docs/migration-pitfalls.md#p14): once a fallback is migrated, its
   suppression must go too, or it will silently hide the next regression on that line.
 rationale: |
   A suppression that matches no finding (the access was migrated, or the rule id is misspelled)
@@ -872,20 +873,20 @@ non-triggering:
 """#),
     ]
 
-    /// Id, default severity and option names of each rule, as the files say.
+    /// Id, default severity, option names and option defaults of each rule, as the files say.
     static let index: [RuleIndexEntry] = [
-        RuleIndexEntry(id: "bridge-injected-after-install", defaultSeverity: .error, options: []),
-        RuleIndexEntry(id: "bridge-singleton", defaultSeverity: .error, options: []),
-        RuleIndexEntry(id: "bridge-weak-reference", defaultSeverity: .error, options: []),
-        RuleIndexEntry(id: "container-access-in-initializer", defaultSeverity: .warning, options: []),
-        RuleIndexEntry(id: "container-access", defaultSeverity: .error, options: ["swift-helper-types"]),
-        RuleIndexEntry(id: "container-fallback", defaultSeverity: .warning, options: []),
-        RuleIndexEntry(id: "parse-failure", defaultSeverity: .error, options: []),
-        RuleIndexEntry(id: "signal-handler-safety", defaultSeverity: .error, options: ["handlers", "allow"]),
-        RuleIndexEntry(id: "suppression-without-reason", defaultSeverity: .warning, options: []),
-        RuleIndexEntry(id: "swift-bridge-property-injection", defaultSeverity: .warning, options: []),
-        RuleIndexEntry(id: "swift-lazy-container-access", defaultSeverity: .warning, options: []),
-        RuleIndexEntry(id: "swift-mixed-injection", defaultSeverity: .warning, options: []),
-        RuleIndexEntry(id: "unused-suppression", defaultSeverity: .warning, options: []),
+        RuleIndexEntry(id: "bridge-injected-after-install", defaultSeverity: .error, options: [], defaults: [:]),
+        RuleIndexEntry(id: "bridge-singleton", defaultSeverity: .error, options: [], defaults: [:]),
+        RuleIndexEntry(id: "bridge-weak-reference", defaultSeverity: .error, options: [], defaults: [:]),
+        RuleIndexEntry(id: "container-access-in-initializer", defaultSeverity: .warning, options: [], defaults: [:]),
+        RuleIndexEntry(id: "container-access", defaultSeverity: .error, options: ["swift-helper-types"], defaults: ["swift-helper-types": RuleOptionValue(defaultText: "[]")]),
+        RuleIndexEntry(id: "container-fallback", defaultSeverity: .warning, options: [], defaults: [:]),
+        RuleIndexEntry(id: "parse-failure", defaultSeverity: .error, options: [], defaults: [:]),
+        RuleIndexEntry(id: "signal-handler-safety", defaultSeverity: .error, options: ["handlers", "allow"], defaults: ["handlers": RuleOptionValue(defaultText: "[]"), "allow": RuleOptionValue(defaultText: "[]")]),
+        RuleIndexEntry(id: "suppression-without-reason", defaultSeverity: .warning, options: [], defaults: [:]),
+        RuleIndexEntry(id: "swift-bridge-property-injection", defaultSeverity: .warning, options: [], defaults: [:]),
+        RuleIndexEntry(id: "swift-lazy-container-access", defaultSeverity: .warning, options: [], defaults: [:]),
+        RuleIndexEntry(id: "swift-mixed-injection", defaultSeverity: .warning, options: [], defaults: [:]),
+        RuleIndexEntry(id: "unused-suppression", defaultSeverity: .warning, options: [], defaults: [:]),
     ]
 }

@@ -1,84 +1,84 @@
 import Foundation
 
-/// What a rule sees of one file.
-struct FileContext {
-    let file: ParsedFile
-    let displayPath: String
-    let configuration: Configuration
-    /// Container accesses found in the file (shared by the rules that need them).
-    let accesses: [LocatedAccess]
+/// One rule: one type in one file of `Rules/` (this directory), with its YAML (`Rules/<id>.yml` at
+/// the package root: summary, rationale, severity, options, examples) and the fixtures that
+/// exercise it. `scripts/generate-rule-catalog` lists every type in `RuleRegistry`;
+/// `scripts/new-rule ID` writes the three files of a new one.
+protocol Rule: Sendable {
+    /// The options `rules.<id>` may set in `.di-lint.yml`, typed; defaults come from the YAML.
+    associatedtype Options: RuleOptions = NoOptions
+    static var id: String { get }
+    init()
+    /// The edits that fix one of this rule's findings: the place `di-lint fix` plugs in. Empty
+    /// (nothing planned) unless the rule knows a fix that can be trusted.
+    func fix(_ finding: Finding, in file: FileModel) -> [PlannedEdit]
+}
 
-    func finding(rule: String, offset: Int, severity: Severity, message: String, access: ContainerAccess? = nil) -> Finding {
-        file.buffer.finding(rule: rule, path: displayPath, offset: offset, severity: severity, message: message, access: access)
+extension Rule {
+    var id: String { Self.id }
+    func fix(_ finding: Finding, in file: FileModel) -> [PlannedEdit] { [] }
+}
+
+/// A replacement of a byte range of a file, planned by a rule's `fix`.
+struct PlannedEdit: Equatable, Sendable {
+    var range: Range<Int>
+    var replacement: String
+}
+
+/// The languages a file rule reads.
+enum RuleLanguages: Sendable {
+    case cFamily, swift, all
+
+    func includes(_ language: SourceLanguage) -> Bool {
+        switch self {
+        case .all: return true
+        case .swift: return language == .swift
+        case .cFamily: return language != .swift
+        }
     }
 }
 
-/// What the container-access rules need from a file, whatever its language.
-protocol AccessContext {
-    var accesses: [LocatedAccess] { get }
-    var configuration: Configuration { get }
-    func finding(rule: String, offset: Int, severity: Severity, message: String, access: ContainerAccess?) -> Finding
+/// A rule that looks at one file at a time, through the language-neutral `FileModel`.
+protocol FileRule: Rule {
+    /// Which files `check` is run on.
+    static var languages: RuleLanguages { get }
+    func check(_ file: FileModel, options: Options, severity: Severity) -> [Finding]
 }
 
-extension FileContext: AccessContext {}
-extension SwiftFileContext: AccessContext {}
+extension FileRule {
+    static var languages: RuleLanguages { .all }
 
-extension SourceBuffer {
-    /// A finding at a byte offset, with the line's text as its snippet.
-    func finding(rule: String, path: String, offset: Int, severity: Severity, message: String, access: ContainerAccess? = nil) -> Finding {
-        let (line, column) = lineColumn(of: offset)
-        return Finding(rule: rule, path: path, line: line, column: column, severity: severity,
-                       message: message, access: access, snippet: lineText(line).trimmingCharacters(in: .whitespaces))
+    /// The rule with its options decoded once, ready to run on files.
+    func bound(to configuration: Configuration, severity: Severity) -> (FileModel) -> [Finding] {
+        let options = configuration.options(of: Self.self)
+        return { file in Self.languages.includes(file.language) ? check(file, options: options, severity: severity) : [] }
     }
-}
-
-/// A rule that looks at one file at a time. Its metadata lives in `Rules/<id>.yml`.
-protocol FileRule {
-    var id: String { get }
-    func check(_ context: FileContext, severity: Severity) -> [Finding]
 }
 
 /// A rule that needs the whole run (a call graph across files): it extracts facts from each
 /// file on the worker threads, then reports once every file is in.
-protocol ProjectRule {
-    var id: String { get }
+protocol ProjectRule: Rule {
     /// Facts of one file, encoded so that the incremental cache can keep them. Thread-safe.
-    func collect(_ context: FileContext) -> Data?
-    /// Findings from the facts of every file (`nil` facts are files that gave none). `complete`
-    /// is false when the run lacks some project files' facts (`--changed-since`, `--shard`
-    /// without them in the cache): what is not in the run may then be defined elsewhere.
-    func finish(facts: [(path: String, facts: Data)], configuration: Configuration, severity: Severity, complete: Bool) -> [Finding]
+    func collect(_ file: FileModel) -> Data?
+    /// Findings from the facts of every file. `complete` is false when the run lacks some project
+    /// files' facts (`--changed-since`, `--shard` without them in the cache): what is not in the
+    /// run may then be defined elsewhere.
+    func finish(facts: [(path: String, facts: Data)], options: Options, severity: Severity, complete: Bool) -> [Finding]
 }
 
-/// The file rules this build implements. `RuleCatalogTests` checks they match `Rules/`.
-let fileRules: [FileRule] = [
-    ContainerAccessRule(),
-    ContainerFallbackRule(),
-    ContainerAccessInInitializerRule(),
-    BridgeInjectedAfterInstallRule(),
-    BridgeWeakReferenceRule(),
-    BridgeSingletonRule(),
-]
+extension ProjectRule {
+    func finish(facts: [(path: String, facts: Data)], configuration: Configuration, severity: Severity, complete: Bool) -> [Finding] {
+        finish(facts: facts, options: configuration.options(of: Self.self), severity: severity, complete: complete)
+    }
+}
 
-/// The Swift rules this build implements (some share their id with a C rule above).
-let swiftFileRules: [SwiftFileRule] = [
-    SwiftContainerAccessRule(),
-    SwiftContainerFallbackRule(),
-    SwiftContainerAccessInInitializerRule(),
-    SwiftLazyContainerAccessRule(),
-    SwiftMixedInjectionRule(),
-    SwiftBridgePropertyInjectionRule(),
-    SwiftBridgeWeakReferenceRule(),
-    SwiftBridgeSingletonRule(),
-    SwiftBridgeInjectedAfterInstallRule(),
-]
+/// A rule the engine reports itself (about files it could not lint, or about directives): a thin
+/// type holding its id and its messages.
+protocol EngineRule: Rule {}
 
-/// The project rules this build implements.
-let projectRules: [ProjectRule] = [SignalHandlerSafetyRule()]
-
-/// Rules the engine itself reports (no per-file logic of their own).
+/// Rule ids the engine reports itself.
 enum EngineRuleID {
-    static let parseFailure = "parse-failure"
-    static let suppressionWithoutReason = "suppression-without-reason"
-    static let unusedSuppression = "unused-suppression"
+    static let parseFailure = ParseFailureRule.id
+    static let suppressionWithoutReason = SuppressionWithoutReasonRule.id
+    static let unusedSuppression = UnusedSuppressionRule.id
 }

@@ -23,7 +23,7 @@ public struct RuleDescription: Equatable, Sendable {
     public var id: String
     public var summary: String
     public var rationale: String
-    /// The seed pitfall or anti-pattern the rule prevents.
+    /// The migration pitfall the rule prevents, pointing into `docs/migration-pitfalls.md`.
     public var pitfall: String
     public var defaultSeverity: Severity
     public var options: [RuleOption]
@@ -96,9 +96,11 @@ public struct RuleCatalog: Sendable {
     private static let indexByID = Dictionary(uniqueKeysWithValues: EmbeddedRules.index.map { ($0.id, $0) })
 }
 
-/// A rule's id, default severity and option names (see `RuleCatalog.indexEntry`).
+/// A rule's id, default severity, option names and option defaults (see `RuleCatalog.indexEntry`).
 struct RuleIndexEntry: Equatable, Sendable {
     var id: String
     var defaultSeverity: Severity
     var options: [String]
+    /// Defaults of the options that declare one, as the rule file writes them.
+    var defaults: [String: RuleOptionValue]
 }

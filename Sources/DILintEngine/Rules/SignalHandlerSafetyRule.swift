@@ -1,33 +1,38 @@
 import Foundation
-import SwiftSyntax
 
 /// `signal-handler-safety`: follows every crash-time handler (sigaction, signal,
 /// std::set_terminate, configured or annotated) through the project-wide call graph and reports
 /// what it reaches that is not async-signal-safe, with the call chain.
 struct SignalHandlerSafetyRule: ProjectRule {
-    let id = "signal-handler-safety"
+    static let id = "signal-handler-safety"
 
-    func collect(_ context: FileContext) -> Data? {
-        let facts = CallGraphExtractor(file: context.file, accesses: context.accesses,
-                                       bridgeNames: context.configuration.bridgeNames).extract()
-        return facts.encoded
+    struct Options: RuleOptions {
+        /// More functions to treat as crash-time handlers.
+        var handlers: [String]
+        /// Functions to accept as async-signal-safe on top of the built-in list (`name` or `prefix*`).
+        var allow: [String]
+        init(_ options: RuleOptionReader) throws {
+            handlers = try options.strings("handlers")
+            allow = try options.strings("allow")
+        }
     }
 
-    func finish(facts: [(path: String, facts: Data)], configuration: Configuration, severity: Severity, complete: Bool) -> [Finding] {
+    /// The file's call-graph facts (C-family functions and calls; Swift `@_cdecl` exports).
+    func collect(_ file: FileModel) -> Data? {
+        file.callGraphFacts?.encoded
+    }
+
+    func finish(facts: [(path: String, facts: Data)], options: Options, severity: Severity, complete: Bool) -> [Finding] {
         let decoded = facts.compactMap { item in
             (try? CallGraphFacts(encoded: item.facts)).map { (path: item.path, facts: $0) }
-        }
-        let options = configuration.rules[id]?.options ?? [:]
-        func list(_ key: String) -> [String] {
-            (options[key] ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         }
         let graph = CallGraph(facts: decoded)
         // Signal handlers first: code reached from both kinds is judged by the stricter rules.
         var seen = Set<String>()
         var violations: [HandlerWalk.Violation] = []
         for context in [HandlerWalk.Context.signal, .terminate] {
-            var walk = HandlerWalk(graph: graph, context: context, allow: list("allow"), complete: complete)
-            walk.run(configuredHandlers: list("handlers"))
+            var walk = HandlerWalk(graph: graph, context: context, allow: options.allow, complete: complete)
+            walk.run(configuredHandlers: options.handlers)
             violations += walk.violations.filter { seen.insert("\($0.path):\($0.position.line):\($0.position.column)").inserted }
         }
         return violations.map { v in
@@ -192,26 +197,5 @@ private struct HandlerWalk {
             cursor = entry.caller
         }
         return names.reversed()
-    }
-}
-
-extension SignalHandlerSafetyRule: SwiftFactsCollector {
-    /// Swift files contribute the C names of their `@_cdecl` functions: C code calling them calls Swift.
-    func collect(_ context: SwiftFileContext) -> Data? {
-        final class Exports: SyntaxVisitor {
-            var names: [String] = []
-            init() { super.init(viewMode: .sourceAccurate) }
-            override func visit(_ node: AttributeSyntax) -> SyntaxVisitorContinueKind {
-                if node.attributeName.trimmedDescription == "_cdecl", let arguments = node.arguments {
-                    let name = arguments.trimmedDescription.trimmingCharacters(in: CharacterSet(charactersIn: "\"() "))
-                    if !name.isEmpty { names.append(name) }
-                }
-                return .skipChildren
-            }
-        }
-        let exports = Exports()
-        exports.walk(context.tree)
-        guard !exports.names.isEmpty else { return nil }
-        return CallGraphFacts(swiftExports: exports.names).encoded
     }
 }

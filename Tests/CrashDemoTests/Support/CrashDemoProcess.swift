@@ -64,8 +64,10 @@ enum CrashDemoProcess {
     /// posix_spawn and waitpid rather than Foundation's Process: Process learns of the exit
     /// through a descriptor the child inherits, so a grandchild that outlives the child keeps
     /// `waitUntilExit()` waiting for ever.
+    /// With `killAfter`, the child's group is killed with SIGKILL after that many seconds (if it
+    /// is still running): a process killed at some point of its work, on purpose.
     static func run(_ arguments: [String], backtracer: Backtracer = .runtimeDefault,
-                    timeout: TimeInterval = 20,
+                    timeout: TimeInterval = 20, killAfter: TimeInterval? = nil,
                     file: StaticString = #filePath, line: UInt = #line) throws -> ChildRun {
         let executable = try executable(file: file, line: line)
         var environment = ProcessInfo.processInfo.environment
@@ -87,6 +89,12 @@ enum CrashDemoProcess {
             if result == pid { reaped = true; break }
             if result < 0 && errno != EINTR {
                 throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "waitpid: \(errno)"])
+            }
+            if let killAfter, Date() >= start.addingTimeInterval(killAfter) {
+                kill(-pid, SIGKILL)
+                while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+                reaped = true
+                break
             }
             if Date() >= deadline {
                 kill(-pid, SIGKILL)

@@ -22,6 +22,14 @@ struct ReportLine: Decodable {
     struct CrashedThread: Decodable {
         let name: String?
         let frames: [Frame]
+        let framesElided: Int?
+    }
+
+    struct Thread: Decodable {
+        let name: String
+        let crashed: Bool
+        let context: String?
+        let frames: [Frame]?
     }
 
     /// The intermediate dump the report was made from; the report file shares its name.
@@ -29,13 +37,17 @@ struct ReportLine: Decodable {
     let signal: Signal?
     let exception: Exception?
     let crashedThread: CrashedThread?
+    let threads: [Thread]?
     let annotations: [String: String]
+    let incomplete: Bool?
+    let fatalErrorMessage: String?
+    let terminateMessage: String?
 
     /// The raw line, for failure messages and byte-level comparisons.
     var json = ""
 
     enum CodingKeys: String, CodingKey {
-        case dumpFile, signal, exception, crashedThread, annotations
+        case dumpFile, signal, exception, crashedThread, threads, annotations, incomplete, fatalErrorMessage, terminateMessage
     }
 
     /// The crashed thread's function names, innermost first ("?" where unsymbolicated).

@@ -69,7 +69,8 @@ final class CaptureRobustnessTests: XCTestCase {
         XCTAssertEqual(normal.dumps, [], "uninstall removes the unused pending dump")
 
         // Each of these runs asserts the tripwire stayed silent (assertCapturedCrash).
-        for (mode, signal) in [("segv", SIGSEGV), ("abrt", SIGABRT), ("cxx", SIGABRT), ("swift", SIGILL), ("threads", SIGSEGV)] {
+        for (mode, signal) in [("segv", SIGSEGV), ("abrt", SIGABRT), ("cxx", SIGABRT), ("swift", SIGILL), ("threads", SIGSEGV),
+                                ("overflow-thread", SIGSEGV)] {
             let runner = CrashProbeRunner(dumpDirectory: try makeProbeDirectory(self, mode))
             try assertCapturedCrash(try runner.run(mode), signal: signal, mode: mode)
         }

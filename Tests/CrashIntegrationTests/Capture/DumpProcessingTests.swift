@@ -120,7 +120,7 @@ final class DumpProcessingTests: XCTestCase {
         XCTAssertNotNil(top.moduleOffset)
     }
 
-    func testLiveProcessDumpIsLeftAloneAndItsEmptyDumpDiscardedAfterExit() throws {
+    func testLiveProcessDumpIsLeftAloneAndRemovedByTheProcessAtExit() throws {
         let root = try makeProbeDirectory(self, "live")
         let pending = root.appendingPathComponent("pending"), reports = root.appendingPathComponent("reports")
         let runner = CrashProbeRunner(dumpDirectory: pending)
@@ -128,13 +128,13 @@ final class DumpProcessingTests: XCTestCase {
         let finished = expectation(description: "probe exits")
         let result = Locked<CrashProbeRunner.Outcome?>(nil)
         // A processor runs in a loop while the probe starts: it must never see the new dump
-        // unlocked (and so delete it as abandoned).
+        // unlocked (and so report it as abandoned).
         let hammering = Locked(true), discarded = Locked<[URL]>([])
         let hammerDone = expectation(description: "processor loop stops")
         DispatchQueue.global().async {
             while hammering.value {
                 if let summary = try? processIntermediateDumps(in: pending, into: reports) {
-                    discarded.withLock { $0 += summary.discardedEmpty }
+                    discarded.withLock { $0 += summary.reports }
                 }
             }
             hammerDone.fulfill()
@@ -159,8 +159,8 @@ final class DumpProcessingTests: XCTestCase {
         wait(for: [finished], timeout: 5)
         XCTAssertEqual(result.value?.exitCode, 0)
         let after = try processIntermediateDumps(in: pending, into: reports)
-        XCTAssertEqual(after.discardedEmpty, [live], "exited without crashing: nothing to report")
-        XCTAssertEqual(after.reports, [])
+        XCTAssertEqual(after.reports, [], "exited without crashing: nothing to report")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: live.path), "the exiting process removed its dump")
         XCTAssertEqual(runner.dumpFiles(), [])
     }
 

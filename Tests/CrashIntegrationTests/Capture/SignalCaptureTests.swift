@@ -50,8 +50,15 @@ final class SignalCaptureTests: XCTestCase {
         let optedOut = CrashProbeRunner(dumpDirectory: try makeProbeDirectory(self, "term-uncaught"))
         let outcome = try optedOut.run("term-uncaught")
         XCTAssertEqual(outcome.signal, SIGTERM)
-        let sizes = try outcome.dumps.map { try FileManager.default.attributesOfItem(atPath: $0.path)[.size] as? Int }
-        XCTAssertEqual(sizes, [0], "SIGTERM not caught: the pending dump stays empty")
+        // SIGTERM not caught: the dump holds only what install wrote (no signal, no handler run),
+        // and is reported as a launch that died without a clean exit.
+        XCTAssertEqual(outcome.dumps.count, 1)
+        let dump = try IntermediateDump(contentsOf: try XCTUnwrap(outcome.dumps.first))
+        XCTAssertNil(dump.root.map(key(SEAM_DK_SIGNAL)), "SIGTERM not caught")
+        XCTAssertNil(dump.root.uint64(key(SEAM_DK_HANDLER_ENTRY_MONO_NS)), "the handler never ran")
+        let namedPid = outcome.dumps.first?.lastPathComponent.split(separator: "-").dropFirst().first.flatMap { UInt64($0) }
+        XCTAssertEqual(dump.root.uint64(key(SEAM_DK_PID)), namedPid, "the prelude names the process")
+        XCTAssertFalse(dump.isComplete)
     }
 
     func testUncaughtCxxExceptionRecordsTypeAndWhatThenAborts() throws {

@@ -12,6 +12,24 @@ func crashInSwift(_ values: [Int?]) -> Int {
     values[0]! + 1
 }
 
+@inline(never)
+func asyncLeaf() async {
+    await Task.yield()   // from here on the function runs as a resumed partial function
+    crash_probe_segv()
+}
+
+@inline(never)
+func asyncMiddle() async {
+    await asyncLeaf()
+    print("asyncMiddle survived")
+}
+
+@inline(never)
+func asyncOuter() async {
+    await asyncMiddle()
+    print("asyncOuter survived")
+}
+
 var installMicroseconds: UInt64 = 0
 
 func install(directory: String, mode: String) {
@@ -87,6 +105,27 @@ case "nested-segv":
 case "allocate-in-handler":
     seam_capture_set_handler_hook_for_testing(crash_probe_hook_allocate)
     crash_probe_segv()
+case "fill-disk-segv":
+    // The disk fills after install: the space reserved at install must still take the dump.
+    guard crash_probe_fill_disk(arguments[1]) == 0 else { fputs("CrashProbe: could not fill the disk\n", stderr); exit(4) }
+    crash_probe_segv()
+case "fork-segv":
+    crash_probe_fork_child_waits_parent_crashes()
+case "fork-child-segv":
+    exit(crash_probe_fork_child_crashes() == SIGSEGV ? 0 : 5)
+case "overflow-thread":
+    // A thread created after install overflows its stack (8 MiB default).
+    var thread = pthread_t()
+    pthread_create(&thread, nil, { _ in print(crash_probe_overflow(0)); return nil }, nil)
+    pthread_join(thread, nil)
+case "async-segv":
+    // A crash inside nested Swift async functions: the callers are in async contexts.
+    crash_probe_tripwire_disable()
+    Task.detached { await asyncOuter() }
+    sleep(10)
+case "sigkill":
+    // Killed without any handler running (as by the out-of-memory killer).
+    kill(getpid(), SIGKILL)
 case "wait":
     // Stays alive (its dump file locked and empty) until standard input closes.
     while getchar() != EOF {}

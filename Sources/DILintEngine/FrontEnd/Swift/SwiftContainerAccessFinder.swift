@@ -12,10 +12,7 @@ struct SwiftContainerAccessFinder {
     private var functions: Set<String> = []
     private let helperTypes: Set<String>
     private let bridgeNames: Set<String>
-    private let root: CompositionRoot
-    private let baseDirectory: String
-
-    static let helperTypesOption = "swift-helper-types"
+    private let configuration: Configuration
 
     init(configuration: Configuration) {
         for spec in configuration.containers {
@@ -24,18 +21,15 @@ struct SwiftContainerAccessFinder {
             case let .function(name): functions.insert(name)
             }
         }
-        let helpers = configuration.rules["container-access"]?.options[SwiftContainerAccessFinder.helperTypesOption] ?? ""
-        helperTypes = Set(helpers.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty })
-        bridgeNames = Set(configuration.bridgeNames + configuration.bridgeNames.map { "_" + $0 })
-        root = configuration.compositionRoot
-        baseDirectory = configuration.baseDirectory
+        helperTypes = Set(configuration.swiftHelperTypes)
+        bridgeNames = configuration.bridgeNamesWithIvars
+        self.configuration = configuration
     }
 
     func find(in tree: SourceFileSyntax, displayPath: String = "") -> [LocatedAccess] {
         let visitor = Visitor(finder: self)
         visitor.walk(tree)
-        let relative = FileCollector.relative(displayPath, to: baseDirectory)
-        let inRootPath = !displayPath.isEmpty && root.paths.contains { Glob.matches($0, relative) || Glob.matches($0, displayPath) }
+        let inRootPath = !displayPath.isEmpty && configuration.isCompositionRootPath(displayPath)
         return visitor.found.map { found in
             var located = found.located
             if located.access.kind != .injected, inRootPath || isInCompositionRoot(found.node) { located.access.kind = .compositionRoot }
@@ -45,12 +39,12 @@ struct SwiftContainerAccessFinder {
 
     /// Inside a function, initializer or type the config names as the composition root.
     private func isInCompositionRoot(_ node: Syntax) -> Bool {
-        guard !root.functions.isEmpty || !root.types.isEmpty else { return false }
-        if let typeName = node.enclosingTypeName, root.types.contains(where: { Glob.matches($0, typeName) }) { return true }
+        guard configuration.compositionRootNamesCode else { return false }
+        if let typeName = node.enclosingTypeName, configuration.isCompositionRootType(typeName) { return true }
         var current = node.parent
         while let n = current {
             let name = n.as(FunctionDeclSyntax.self)?.name.text ?? (n.is(InitializerDeclSyntax.self) ? "init" : nil)
-            if let name, root.functions.contains(where: { Glob.matches($0, name) }) { return true }
+            if let name, configuration.isCompositionRootFunction(name) { return true }
             current = n.parent
         }
         return false

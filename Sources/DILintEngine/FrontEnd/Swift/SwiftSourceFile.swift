@@ -34,38 +34,6 @@ struct SwiftSourceFile {
     }
 }
 
-/// What a rule sees of one Swift file.
-struct SwiftFileContext {
-    let file: SwiftSourceFile
-    let displayPath: String
-    let configuration: Configuration
-    /// Container accesses found in the file.
-    let accesses: [LocatedAccess]
-
-    var tree: SourceFileSyntax { file.tree }
-
-    func finding(rule: String, offset: Int, severity: Severity, message: String, access: ContainerAccess? = nil) -> Finding {
-        file.buffer.finding(rule: rule, path: displayPath, offset: offset, severity: severity, message: message, access: access)
-    }
-
-    /// Whether a name is one of the configured bridge names (or one with a leading underscore).
-    func isBridgeName(_ name: String) -> Bool {
-        let names = configuration.bridgeNames
-        return names.contains(name) || (name.hasPrefix("_") && names.contains(String(name.dropFirst())))
-    }
-}
-
-/// A Swift rule. Its metadata lives in `Rules/<id>.yml`; it may share its id with a C rule.
-protocol SwiftFileRule {
-    var id: String { get }
-    func check(_ context: SwiftFileContext, severity: Severity) -> [Finding]
-}
-
-/// A project rule that also takes facts from Swift files.
-protocol SwiftFactsCollector {
-    func collect(_ context: SwiftFileContext) -> Data?
-}
-
 import Foundation
 
 extension SyntaxProtocol {

@@ -24,9 +24,22 @@ void crash_probe_segv_in_cxx(void);
 int crash_probe_overflow(int depth);
 /// Starts `count` threads that all dereference NULL at the same moment.
 void crash_probe_threads(int count);
+/// Fills the file system holding `directory` with a file until writes fail with ENOSPC (0).
+int crash_probe_fill_disk(const char *directory);
+/// Forks a child that sleeps without exec, then the parent dereferences NULL.
+void crash_probe_fork_child_waits_parent_crashes(void);
+/// Forks a child that dereferences NULL; returns the signal it died of.
+int crash_probe_fork_child_crashes(void);
+/// Test-only entry point of the capture layer, deliberately absent from its public headers:
+/// a function the signal handler calls after writing the signal section, used to prove that a
+/// crash inside the handler neither hangs nor loses the original signal.
+void seam_capture_set_handler_hook_for_testing(void (*hook)(void));
 /// Handler hooks (seam_capture_set_handler_hook_for_testing).
 void crash_probe_hook_fault(void);
 void crash_probe_hook_allocate(void);
+/// Turns the tripwire off: it fails on any thread's allocation while the handler runs, and the
+/// Swift concurrency runtime's own threads (which block the context request) may allocate then.
+void crash_probe_tripwire_disable(void);
 /// Number of allocator calls seen by the interposer (proves it is live).
 unsigned long crash_probe_allocation_count(void);
 

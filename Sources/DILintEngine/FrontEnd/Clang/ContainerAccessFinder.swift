@@ -1,35 +1,5 @@
 import CLibClang
 
-/// A container access located in a file, before rules and suppressions apply.
-struct LocatedAccess {
-    /// Byte offset where the access starts (`[`, the type name, or the function name).
-    var offset: Int
-    /// Byte range of the whole access expression as far as it is known.
-    var range: Range<Int>
-    var access: ContainerAccess
-    /// Index of the access's first token in `ParsedFile.tokens`, when it has one.
-    var tokenIndex: Int?
-    /// The function or method the access is written in, and its type, when known.
-    var enclosing: EnclosingDeclaration?
-}
-
-/// A function-like definition in the main file, from the AST (definitions survive there even
-/// when their bodies do not resolve).
-struct EnclosingDeclaration: Equatable {
-    var range: Range<Int>
-    /// `install`, `initWithBridge:`, `seam_crash_reporter_install`, `Container::Container`.
-    var name: String
-    /// The class, category's class, or C++ class the definition belongs to.
-    var typeName: String?
-    var kind: Kind
-    enum Kind { case function, objcMethod, cxxMethod, constructor }
-
-    /// `init`, `init*` Objective-C methods and C++ constructors.
-    var isInitializer: Bool {
-        kind == .constructor || (kind == .objcMethod && (name == "init" || name.hasPrefix("init") && name.dropFirst(4).first.map { $0.isUppercase || $0 == ":" } == true))
-    }
-}
-
 /// Finds direct container accesses in a parsed file: through the AST where names resolve
 /// (which also sees accesses through macros, subclasses and aliases) and through libclang's
 /// token stream where they don't (headerless files, where unresolved code drops out of the AST).
@@ -79,20 +49,13 @@ struct ContainerAccessFinder {
     // MARK: Token stream
 
     private func scanTokens(_ file: ParsedFile) -> [LocatedAccess] {
-        let tokens = file.tokens, buffer = file.buffer
-        let n = tokens.count
-        func text(_ i: Int) -> String { buffer.text(tokens[i].range) }
-        func spells(_ i: Int, _ word: String) -> Bool { i >= 0 && i < n && buffer.spells(tokens[i].range, word) }
-        func isIdentifier(_ i: Int) -> Bool { i >= 0 && i < n && tokens[i].kind == .identifier }
-        func isMemberOperator(_ i: Int) -> Bool { spells(i, ".") || spells(i, "->") }
-        func closingParen(from open: Int) -> Int? {
-            var depth = 0, j = open
-            while j < n {
-                if spells(j, "(") { depth += 1 } else if spells(j, ")") { depth -= 1; if depth == 0 { return j } }
-                j += 1
-            }
-            return nil
-        }
+        let t = TokenCursor(file: file), tokens = file.tokens
+        let n = t.count
+        func text(_ i: Int) -> String { t.text(i) }
+        func spells(_ i: Int, _ word: String) -> Bool { t.spells(i, word) }
+        func isIdentifier(_ i: Int) -> Bool { t.isIdentifier(i) }
+        func isMemberOperator(_ i: Int) -> Bool { t.isMemberOperator(i) }
+        func closingParen(from open: Int) -> Int? { t.close(from: open) }
         let lengths = Set(accessorsByType.keys.map(\.utf8.count) + functions.map(\.utf8.count))
         var found: [LocatedAccess] = []
         for i in 0..<n where tokens[i].kind == .identifier && lengths.contains(tokens[i].range.count) {
@@ -133,7 +96,7 @@ struct ContainerAccessFinder {
                 }
             }
             if functions.contains(name), spells(i + 1, "("), !isMemberOperator(i - 1), !spells(i - 1, "::"),
-               let close = closingParen(from: i + 1), !looksLikeDeclaration(tokens, buffer, at: i, close: close) {
+               let close = closingParen(from: i + 1), !looksLikeDeclaration(t, at: i, close: close) {
                 // container_shared()->service
                 let service = isMemberOperator(close + 1) && isIdentifier(close + 2) ? text(close + 2) : nil
                 found.append(LocatedAccess(offset: tokens[i].range.lowerBound,
@@ -150,19 +113,19 @@ struct ContainerAccessFinder {
 
     /// `Container *container_shared(void);`, `#define container_shared() ...`: a name being
     /// declared rather than called, as far as tokens tell.
-    private func looksLikeDeclaration(_ tokens: [SourceToken], _ buffer: SourceBuffer, at i: Int, close: Int) -> Bool {
+    private func looksLikeDeclaration(_ t: TokenCursor, at i: Int, close: Int) -> Bool {
         guard i > 0 else { return false }
         var p = i - 1
-        while p >= 0, buffer.spells(tokens[p].range, "*") || buffer.spells(tokens[p].range, "&") { p -= 1 }
+        while p >= 0, t.spells(p, "*") || t.spells(p, "&") { p -= 1 }
         guard p >= 0 else { return false }
-        let before = tokens[p]
-        if buffer.spells(before.range, "define") { return true }
-        let typeLike = before.kind == .identifier || (before.kind == .keyword && !Self.expressionKeywords.contains(buffer.text(before.range)))
+        if t.spells(p, "define") { return true }
+        let before = t.file.tokens[p]
+        let typeLike = before.kind == .identifier || (before.kind == .keyword && !Self.expressionKeywords.contains(t.text(p)))
         guard typeLike else { return false }
         // `x = a * container_shared()` is rare; a declaration ends in `;`, `{` or an attribute.
-        guard close + 1 < tokens.count else { return true }
-        let next = buffer.text(tokens[close + 1].range)
-        return next == ";" || next == "{" || next == "__attribute__" || next == "," || tokens[close + 1].kind == .keyword || tokens[close + 1].kind == .identifier
+        guard close + 1 < t.count else { return true }
+        let next = t.text(close + 1), kind = t.file.tokens[close + 1].kind
+        return next == ";" || next == "{" || next == "__attribute__" || next == "," || kind == .keyword || kind == .identifier
     }
 
     // MARK: AST
@@ -245,7 +208,7 @@ private final class ASTWalk {
     var parents: [CursorKey: CXCursor] = [:]
     var hits: [(cursor: CXCursor, access: ContainerAccess)] = []
     var macroExpansions: [(range: Range<Int>, name: String)] = []
-    var declarations: [EnclosingDeclaration] = []
+    var declarations: [CodeScope] = []
 
     init(finder: ContainerAccessFinder, file: ParsedFile) {
         self.finder = finder
@@ -286,14 +249,14 @@ private final class ASTWalk {
         return CXChildVisit_Recurse
     }
 
-    static let functionLike: [UInt32: EnclosingDeclaration.Kind] = [
+    static let functionLike: [UInt32: CodeScope.Kind] = [
         CXCursor_FunctionDecl.rawValue: .function, CXCursor_ObjCInstanceMethodDecl.rawValue: .objcMethod,
         CXCursor_ObjCClassMethodDecl.rawValue: .objcMethod, CXCursor_CXXMethod.rawValue: .cxxMethod,
-        CXCursor_Constructor.rawValue: .constructor, CXCursor_Destructor.rawValue: .cxxMethod,
+        CXCursor_Constructor.rawValue: .constructor, CXCursor_Destructor.rawValue: .destructor,
         CXCursor_FunctionTemplate.rawValue: .function,
     ]
 
-    private func recordDeclaration(_ cursor: CXCursor, _ kind: EnclosingDeclaration.Kind) {
+    private func recordDeclaration(_ cursor: CXCursor, _ kind: CodeScope.Kind) {
         let extent = clang_getCursorExtent(cursor)
         var startFile: CXFile?
         clang_getExpansionLocation(clang_getRangeStart(extent), &startFile, nil, nil, nil)
@@ -309,8 +272,8 @@ private final class ASTWalk {
         default:
             break
         }
-        declarations.append(EnclosingDeclaration(range: lo..<max(hi, lo + 1), name: clang_getCursorSpelling(cursor).consume(),
-                                                 typeName: typeName, kind: kind))
+        declarations.append(CodeScope(kind: kind, name: clang_getCursorSpelling(cursor).consume(), typeName: typeName,
+                                      range: lo..<max(hi, lo + 1), nameOffset: ParsedFile.offset(clang_getCursorLocation(cursor))))
     }
 
     private func locate(_ hit: (cursor: CXCursor, access: ContainerAccess)) -> LocatedAccess? {

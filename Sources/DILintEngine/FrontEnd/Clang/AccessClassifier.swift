@@ -12,25 +12,25 @@ struct AccessClassifier {
     let file: ParsedFile
     /// Names of the injected bridge; `_name` (an ivar) counts too.
     let bridgeNames: Set<String>
+    private let t: TokenCursor
 
-    init(file: ParsedFile, bridgeNames: [String]) {
+    init(file: ParsedFile, configuration: Configuration) {
         self.file = file
-        self.bridgeNames = Set(bridgeNames + bridgeNames.map { "_" + $0 })
+        bridgeNames = configuration.bridgeNamesWithIvars
+        t = TokenCursor(file: file)
     }
 
     /// Sets each access's kind (fallback, composition root) and adds the accesses made through the bridge.
     static func classify(_ accesses: [LocatedAccess], in file: ParsedFile, displayPath: String,
                          configuration: Configuration) -> [LocatedAccess] {
-        let classifier = AccessClassifier(file: file, bridgeNames: configuration.bridgeNames)
-        let root = configuration.compositionRoot
-        let relative = FileCollector.relative(displayPath, to: configuration.baseDirectory)
-        let inRootPath = root.paths.contains { Glob.matches($0, relative) || Glob.matches($0, displayPath) }
+        let classifier = AccessClassifier(file: file, configuration: configuration)
+        let inRootPath = configuration.isCompositionRootPath(displayPath)
         var result = accesses.map { located -> LocatedAccess in
             var located = located
             let enclosing = located.enclosing
             let inRoot = inRootPath
-                || enclosing.map { e in root.functions.contains { Glob.matches($0, e.name) } } == true
-                || enclosing?.typeName.map { t in root.types.contains { Glob.matches($0, t) } } == true
+                || enclosing.map { configuration.isCompositionRootFunction($0.name) } == true
+                || enclosing?.typeName.map(configuration.isCompositionRootType) == true
             if inRoot {
                 located.access.kind = .compositionRoot
             } else if let k = located.tokenIndex, classifier.isFallback(at: k) {
@@ -43,8 +43,10 @@ struct AccessClassifier {
     }
 
     private var tokens: [SourceToken] { file.tokens }
-    private func text(_ i: Int) -> String { i >= 0 && i < tokens.count ? file.buffer.text(tokens[i].range) : "" }
-    private func isIdentifier(_ i: Int) -> Bool { i >= 0 && i < tokens.count && tokens[i].kind == .identifier }
+    private func text(_ i: Int) -> String { t.text(i) }
+    private func isIdentifier(_ i: Int) -> Bool { t.isIdentifier(i) }
+    private func matchingClose(forOpenAt open: Int) -> Int? { t.balancedClose(from: open) }
+    private func matchingOpen(forCloseAt close: Int) -> Int? { t.balancedOpen(from: close) }
     private static let opening: Set<String> = ["(", "[", "{"], closing: Set<String> = [")", "]", "}"]
 
     /// Whether the access at token `k` runs only when no bridge is set.
@@ -290,26 +292,6 @@ struct AccessClassifier {
             if depth == 0 && w == ";" { return j }
             if depth < 0 { return nil }
             j += 1
-        }
-        return nil
-    }
-
-    func matchingClose(forOpenAt open: Int) -> Int? {
-        var depth = 0, j = open
-        while j < tokens.count {
-            let w = text(j)
-            if Self.opening.contains(w) { depth += 1 } else if Self.closing.contains(w) { depth -= 1; if depth == 0 { return j } }
-            j += 1
-        }
-        return nil
-    }
-
-    func matchingOpen(forCloseAt close: Int) -> Int? {
-        var depth = 0, j = close
-        while j >= 0 {
-            let w = text(j)
-            if Self.closing.contains(w) { depth += 1 } else if Self.opening.contains(w) { depth -= 1; if depth == 0 { return j } }
-            j -= 1
         }
         return nil
     }

@@ -1,77 +1,11 @@
-import CLibClang
-
-/// A function, method or constructor definition in a file, as the bridge lifecycle rules see it.
-struct CodeScope {
-    enum Kind { case function, cxxMethod, constructor, destructor, objcInstanceMethod, objcClassMethod }
-    var kind: Kind
-    /// Function name or Objective-C selector.
-    var name: String
-    /// The class an Objective-C method is implemented in, or a C++ method's class.
-    var owner: String?
-    /// The whole definition, in bytes.
-    var range: Range<Int>
-    var nameOffset: Int
-
-}
-
-extension ParsedFile {
-    /// Function, method and constructor definitions in the main file (C++ classes, namespaces,
-    /// Objective-C implementations included), in source order.
-    func codeScopes() -> [CodeScope] {
-        var result: [CodeScope] = []
-        func walk(_ parent: CXCursor, owner: String?) {
-            for c in Cursors.children(parent) {
-                if Cursors.isContainer(c) && clang_Location_isInSystemHeader(clang_getCursorLocation(c)) != 0 { continue }
-                guard Cursors.isContainer(c) || Cursors.isInMainFile(c, self) else { continue }
-                let kind: CodeScope.Kind
-                switch c.kind {
-                case CXCursor_FunctionDecl, CXCursor_FunctionTemplate: kind = .function
-                case CXCursor_CXXMethod: kind = .cxxMethod
-                case CXCursor_Constructor: kind = .constructor
-                case CXCursor_Destructor: kind = .destructor
-                case CXCursor_ObjCInstanceMethodDecl: kind = .objcInstanceMethod
-                case CXCursor_ObjCClassMethodDecl: kind = .objcClassMethod
-                case CXCursor_ObjCImplementationDecl, CXCursor_ObjCCategoryImplDecl:
-                    walk(c, owner: implementedClass(c))
-                    continue
-                case CXCursor_Namespace, CXCursor_LinkageSpec, CXCursor_UnexposedDecl:
-                    walk(c, owner: owner)
-                    continue
-                case CXCursor_ClassDecl, CXCursor_StructDecl, CXCursor_ClassTemplate:
-                    walk(c, owner: Cursors.spelling(c))
-                    continue
-                default:
-                    continue
-                }
-                guard clang_isCursorDefinition(c) != 0, let range = Cursors.offsets(c, in: self),
-                      let name = Cursors.mainFileOffset(clang_getCursorLocation(c), self) else { continue }
-                var scopeOwner = owner
-                if kind == .cxxMethod || kind == .constructor || kind == .destructor {
-                    scopeOwner = Cursors.spelling(clang_getCursorSemanticParent(c))
-                }
-                result.append(CodeScope(kind: kind, name: Cursors.spelling(c), owner: scopeOwner, range: range, nameOffset: name))
-            }
-        }
-        walk(clang_getTranslationUnitCursor(unit), owner: nil)
-        return result
-    }
-
-    private func implementedClass(_ implementation: CXCursor) -> String {
-        if implementation.kind == CXCursor_ObjCCategoryImplDecl,
-           let ref = Cursors.children(implementation).first(where: { $0.kind == CXCursor_ObjCClassRef }) {
-            return Cursors.spelling(ref)
-        }
-        return Cursors.spelling(implementation)
-    }
-}
-
-/// Token-level matching for rules that must work on headerless files, where code that does not
-/// resolve drops out of libclang's AST but stays in its token stream.
-struct TokenView {
+/// The one way to walk a parsed file's token stream: for matching that must work on headerless
+/// files, where code that does not resolve drops out of libclang's AST but stays in its tokens.
+/// Out-of-range indices read as nothing (`text` is empty, `spells` and `isIdentifier` false).
+struct TokenCursor {
     let file: ParsedFile
     var count: Int { file.tokens.count }
 
-    func text(_ i: Int) -> String { file.buffer.text(file.tokens[i].range) }
+    func text(_ i: Int) -> String { i >= 0 && i < count ? file.buffer.text(file.tokens[i].range) : "" }
     func spells(_ i: Int, _ word: String) -> Bool { i >= 0 && i < count && file.buffer.spells(file.tokens[i].range, word) }
     func isIdentifier(_ i: Int) -> Bool { i >= 0 && i < count && file.tokens[i].kind == .identifier }
     func offset(_ i: Int) -> Int { file.tokens[i].range.lowerBound }
@@ -82,11 +16,13 @@ struct TokenView {
         return lo..<max(lo, file.tokenIndex(atOrAfter: range.upperBound))
     }
 
+    func isMemberOperator(_ i: Int) -> Bool { spells(i, ".") || spells(i, "->") }
+
     private static let pairs: [String: String] = ["(": ")", "[": "]", "{": "}"]
 
     /// The index of the bracket closing the one at `open`.
     func close(from open: Int) -> Int? {
-        guard open < count, let closer = TokenView.pairs[text(open)] else { return nil }
+        guard open < count, let closer = TokenCursor.pairs[text(open)] else { return nil }
         let opener = text(open)
         var depth = 0
         for j in open..<count {
@@ -97,12 +33,37 @@ struct TokenView {
 
     /// The index of the bracket opening the one at `close`.
     func open(from close: Int) -> Int? {
-        guard close >= 0, close < count, let opener = TokenView.pairs.first(where: { $0.value == text(close) })?.key else { return nil }
+        guard close >= 0, close < count, let opener = TokenCursor.pairs.first(where: { $0.value == text(close) })?.key else { return nil }
         let closer = text(close)
         var depth = 0
         var j = close
         while j >= 0 {
             if spells(j, closer) { depth += 1 } else if spells(j, opener) { depth -= 1; if depth == 0 { return j } }
+            j -= 1
+        }
+        return nil
+    }
+
+    private static let opening: Set<String> = ["(", "[", "{"], closing: Set<String> = [")", "]", "}"]
+    func isOpening(_ i: Int) -> Bool { TokenCursor.opening.contains(text(i)) }
+    func isClosing(_ i: Int) -> Bool { TokenCursor.closing.contains(text(i)) }
+
+    /// The closer of the bracket at `open`, counting every kind of bracket alike (for code that
+    /// may not balance per kind, such as a token range cut out of a macro).
+    func balancedClose(from open: Int) -> Int? {
+        var depth = 0, j = open
+        while j < count {
+            if isOpening(j) { depth += 1 } else if isClosing(j) { depth -= 1; if depth == 0 { return j } }
+            j += 1
+        }
+        return nil
+    }
+
+    /// The opener of the bracket at `close`, counting every kind of bracket alike.
+    func balancedOpen(from close: Int) -> Int? {
+        var depth = 0, j = close
+        while j >= 0 {
+            if isClosing(j) { depth += 1 } else if isOpening(j) { depth -= 1; if depth == 0 { return j } }
             j -= 1
         }
         return nil
@@ -185,9 +146,4 @@ struct TokenView {
         if start < c { result.append(start..<c) }
         return result
     }
-}
-
-extension String {
-    /// `bridge` → `Bridge` (for `setBridge:`).
-    var capitalizedFirst: String { prefix(1).uppercased() + dropFirst() }
 }

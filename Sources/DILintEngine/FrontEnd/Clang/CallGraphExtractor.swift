@@ -37,7 +37,7 @@ final class CallGraphExtractor {
     /// `x.sa_sigaction = &h;` and `signal(SIG, h)` where the AST lost them (code that does not
     /// resolve without the platform's headers, such as Objective-C methods on Linux).
     private func registrationsFromTokens() {
-        let t = TokenView(file: file)
+        let t = TokenCursor(file: file)
         let known = Set(facts.registrations.map(\.handler.name))
         for i in 0..<t.count where t.isIdentifier(i) {
             let word = t.text(i)

@@ -1,0 +1,46 @@
+/// The bridge-name and composition-root policies, in one place for both front ends.
+extension Configuration {
+    /// Whether a name is a configured bridge name, or one with a leading underscore (an ivar).
+    func isBridgeName(_ name: String) -> Bool {
+        bridgeNames.contains(name) || (name.hasPrefix("_") && bridgeNames.contains(String(name.dropFirst())))
+    }
+
+    /// The bridge names and their ivar spellings (`bridge`, `_bridge`).
+    var bridgeNamesWithIvars: Set<String> { Set(bridgeNames + bridgeNames.map { "_" + $0 }) }
+
+    /// Whether a type or variable name mentions a bridge name, in any case (`SentryCrashBridge`, `sharedBridge`).
+    func mentionsBridge(_ text: String) -> Bool {
+        let lowered = text.lowercased()
+        return bridgeNames.contains { lowered.contains($0.lowercased()) }
+    }
+
+    /// Setter selectors and methods of the bridge: `setBridge` for `bridge`.
+    var bridgeSetterNames: Set<String> { Set(bridgeNames.map { "set" + $0.capitalizedFirst }) }
+
+    /// Whether a file (as displayed) lies in the composition root's `paths`.
+    func isCompositionRootPath(_ displayPath: String) -> Bool {
+        let relative = FileCollector.relative(displayPath, to: baseDirectory)
+        return compositionRoot.paths.contains { Glob.matches($0, relative) || Glob.matches($0, displayPath) }
+    }
+
+    /// Whether a function or method name is one of the composition root's `functions`.
+    func isCompositionRootFunction(_ name: String) -> Bool {
+        compositionRoot.functions.contains { Glob.matches($0, name) }
+    }
+
+    /// Whether a type name is one of the composition root's `types`.
+    func isCompositionRootType(_ name: String) -> Bool {
+        compositionRoot.types.contains { Glob.matches($0, name) }
+    }
+
+    /// Swift types whose static members all reach the container (`container-access`'s `swift-helper-types`).
+    var swiftHelperTypes: [String] { options(of: ContainerAccessRule.self).swiftHelperTypes }
+
+    /// Whether the composition root names any function or type (paths aside).
+    var compositionRootNamesCode: Bool { !compositionRoot.functions.isEmpty || !compositionRoot.types.isEmpty }
+}
+
+extension String {
+    /// `bridge` → `Bridge` (for `setBridge:`).
+    var capitalizedFirst: String { prefix(1).uppercased() + dropFirst() }
+}

@@ -1,0 +1,59 @@
+import CLibClang
+
+/// A C, C++ or Objective-C file as the rules see it (`FileModel`), read from libclang's AST and
+/// token stream. Each part is computed when a rule first asks for it.
+final class ClangFileModel: FileModel {
+    let parsed: ParsedFile
+    let displayPath: String
+    let configuration: Configuration
+    let accesses: [LocatedAccess]
+
+    init(parsed: ParsedFile, displayPath: String, configuration: Configuration, finder: ContainerAccessFinder) {
+        self.parsed = parsed
+        self.displayPath = displayPath
+        self.configuration = configuration
+        accesses = AccessClassifier.classify(finder.find(in: parsed), in: parsed, displayPath: displayPath, configuration: configuration)
+    }
+
+    var language: SourceLanguage { parsed.language }
+    var buffer: SourceBuffer { parsed.buffer }
+    var comments: [SourceToken] { parsed.comments }
+    var tokens: TokenCursor { TokenCursor(file: parsed) }
+    /// Function, method and constructor definitions, in source order.
+    private(set) lazy var scopes: [CodeScope] = parsed.codeScopes()
+
+    private(set) lazy var constructionAccesses: [ConstructionAccess] = {
+        let inInit = accesses.filter { $0.access.touchesContainer && $0.enclosing?.isInitializer == true }
+        guard !inInit.isEmpty else { return [] }
+        let later = deferredBodies() + inInit.compactMap(\.enclosing).flatMap { tokens.blockBodies(in: $0.range) }
+        return inInit.filter { located in !later.contains { $0.contains(located.offset) } }.map { located in
+            let e = located.enclosing!
+            return ConstructionAccess(access: located,
+                                      place: e.kind == .constructor ? "constructor '\(e.typeName ?? e.name)'" : "initializer '-\(e.name)'")
+        }
+    }()
+
+    private(set) lazy var qualifiedDeclarations: [QualifiedDeclaration] = ClangOwnership.declarations(tokens)
+    private(set) lazy var singletonCreations: [SingletonCreation] = ClangSingletons(t: tokens, scopes: scopes, configuration: configuration).creations()
+    private(set) lazy var lifecycleEvents: [[LifecycleEvent]] = scopes.map {
+        ClangLifecycleEvents.events(tokens, in: tokens.indices(in: $0.range), configuration: configuration)
+    }
+    private(set) lazy var callGraphFacts: CallGraphFacts? =
+        CallGraphExtractor(file: parsed, accesses: accesses, bridgeNames: configuration.bridgeNames).extract()
+
+    /// Lambda and block bodies libclang resolved (the token scan finds blocks it did not).
+    private func deferredBodies() -> [Range<Int>] {
+        final class Box { var ranges: [Range<Int>] = []; let file: ParsedFile; init(_ f: ParsedFile) { file = f } }
+        let box = Box(parsed)
+        _ = clang_visitChildren(clang_getTranslationUnitCursor(parsed.unit), { c, _, data in
+            let box = Unmanaged<Box>.fromOpaque(data!).takeUnretainedValue()
+            if clang_Location_isFromMainFile(clang_getCursorLocation(c)) == 0 { return CXChildVisit_Continue }
+            if c.kind == CXCursor_LambdaExpr || c.kind == CXCursor_BlockExpr, let r = Cursors.offsets(c, in: box.file) {
+                box.ranges.append(r)
+                return CXChildVisit_Continue
+            }
+            return CXChildVisit_Recurse
+        }, Unmanaged.passUnretained(box).toOpaque())
+        return box.ranges
+    }
+}

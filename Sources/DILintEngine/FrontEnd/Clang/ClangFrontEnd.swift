@@ -1,0 +1,55 @@
+import Foundation
+
+/// Parses one C, C++ or Objective-C file with libclang and builds its `FileModel`. One per worker
+/// thread (it holds a libclang index).
+final class ClangFrontEnd {
+    let configuration: Configuration
+    /// Per-file compile arguments from a compilation database, by absolute normalized path.
+    let compileArguments: [String: [String]]
+    private let finder: ContainerAccessFinder
+    private var parser: ClangParser?
+
+    init(configuration: Configuration, compileArguments: [String: [String]]) {
+        self.configuration = configuration
+        self.compileArguments = compileArguments
+        finder = ContainerAccessFinder(specs: configuration.containers)
+    }
+
+    /// Clang's `-fbracket-depth` guard covers parentheses and braces but not Objective-C message brackets.
+    static let maxSquareBracketDepth = 1000
+
+    /// The deepest `[` nesting in the raw bytes (comments and strings included: an over-estimate is harmless).
+    static func squareBracketDepth(_ bytes: [UInt8]) -> Int {
+        var depth = 0, deepest = 0
+        for b in bytes {
+            if b == UInt8(ascii: "[") { depth += 1; deepest = max(deepest, depth) } else if b == UInt8(ascii: "]") { depth = max(0, depth - 1) }
+        }
+        return deepest
+    }
+
+    /// The file's model, or why it cannot be linted.
+    func model(path: String, displayPath: String, bytes: [UInt8], language: SourceLanguage) -> Result<FileModel, ParseFailure> {
+        let depth = Self.squareBracketDepth(bytes)
+        if depth > Self.maxSquareBracketDepth {
+            return .failure(ParseFailure(reason: "square brackets nest \(depth) deep; libclang 14 overflows its stack on Objective-C messages nested past a few thousand, so di-lint does not parse files beyond \(Self.maxSquareBracketDepth)"))
+        }
+        let isHeader = SourceLanguage.headerExtensions.contains((path as NSString).pathExtension)
+        var arguments = language.clangArguments(isHeader: isHeader)
+        let database = compileArguments[FileCollector.normalized(path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path)]
+        if let database { arguments = database + language.objcRuntimeArguments }
+        arguments += configuration.clangFlags
+        if parser == nil {
+            if let error = LibClang.loadError { return .failure(ParseFailure(reason: error)) }
+            parser = ClangParser()
+        }
+        do {
+            let parsed = try parser!.parse(path: path, buffer: SourceBuffer(bytes: bytes), language: language, arguments: arguments,
+                                           trustAllSkippedBlocks: database != nil)
+            return .success(ClangFileModel(parsed: parsed, displayPath: displayPath, configuration: configuration, finder: finder))
+        } catch let failure as ParseFailure {
+            return .failure(failure)
+        } catch {
+            return .failure(ParseFailure(reason: "\(error)"))
+        }
+    }
+}

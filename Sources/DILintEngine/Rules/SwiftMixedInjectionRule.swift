@@ -1,0 +1,21 @@
+/// `swift-mixed-injection`: a type that takes some dependencies through its initializer and
+/// still reads others from the container.
+struct SwiftMixedInjectionRule: FileRule {
+    static let id = "swift-mixed-injection"
+    static let languages = RuleLanguages.swift
+
+    func check(_ file: FileModel, options: Options, severity: Severity) -> [Finding] {
+        let reached = file.accesses.filter(\.access.touchesContainer)
+        guard !reached.isEmpty else { return [] }
+        var findings: [Finding] = []
+        for type in file.types {
+            let inType = reached.filter { type.contains($0.offset) }
+            guard !type.injectedProperties.isEmpty, let first = inType.first else { continue }
+            let more = inType.count > 1 ? " and \(inType.count - 1) more" : ""
+            findings.append(file.finding(
+                rule: id, offset: type.nameOffset, severity: severity,
+                message: "'\(type.name)' takes \(type.injectedProperties.map { "'\($0)'" }.joined(separator: ", ")) through its initializer but also reads the container ('\(first.access.expression)' at line \(file.line(of: first.offset))\(more)): pass those services in through the initializer too"))
+        }
+        return findings
+    }
+}
