@@ -132,6 +132,7 @@ FORWARD(unsigned, clang_getNumDiagnostics, (CXTranslationUnit a), (a))
 FORWARD(CXDiagnostic, clang_getDiagnostic, (CXTranslationUnit a, unsigned b), (a, b))
 FORWARD(enum CXDiagnosticSeverity, clang_getDiagnosticSeverity, (CXDiagnostic a), (a))
 FORWARD_VOID(clang_disposeDiagnostic, (CXDiagnostic a), (a))
+FORWARD(CXString, clang_getDiagnosticSpelling, (CXDiagnostic a), (a))
 
 // Cursors
 FORWARD(CXCursor, clang_getTranslationUnitCursor, (CXTranslationUnit a), (a))

@@ -48,6 +48,10 @@ public struct Configuration: Sendable {
     public var maxFileSize: Int = 16 << 20
     /// Names of the injected bridge (property, ivar, parameter, global).
     public var bridgeNames: [String] = ["bridge"]
+    /// The bridge's type, for the declarations `di-lint fix` adds (`bridge-type:`).
+    public var bridgeType: String = "Bridge"
+    /// The header declaring the bridge type, imported where `di-lint fix` reads the bridge (`bridge-header:`; default `<bridge-type>.h`).
+    public var bridgeHeader: String?
     public var fallback: FallbackPolicy = .allow
     public var compositionRoot = CompositionRoot()
     /// Directory the config was read from; relative globs resolve against it.
@@ -94,7 +98,7 @@ public struct Configuration: Sendable {
     }
 
     static let topLevelKeys: Set<String> = ["containers", "exclude", "rules", "clang-flags", "max-file-size",
-                                            "bridge", "fallback", "composition-root"]
+                                            "bridge", "fallback", "composition-root", "bridge-type", "bridge-header"]
 
     /// Parses the YAML text of a config.
     public static func parse(yaml text: String, baseDirectory: String) throws -> Configuration {
@@ -112,6 +116,16 @@ public struct Configuration: Sendable {
             config.maxFileSize = n
         }
         if root["bridge"] != nil { config.bridgeNames = try strings(root["bridge"], key: "bridge") }
+        if let t = root["bridge-type"] {
+            guard let name = t as? String, name.range(of: "^[A-Za-z_][A-Za-z0-9_]*$", options: .regularExpression) != nil else {
+                throw ConfigError.invalid("bridge-type must be a type name (an identifier)")
+            }
+            config.bridgeType = name
+        }
+        if let h = root["bridge-header"] {
+            guard let header = h as? String, !header.isEmpty else { throw ConfigError.invalid("bridge-header must be a header path such as CrashBridge.h") }
+            config.bridgeHeader = header
+        }
         if let f = root["fallback"] {
             guard let s = f as? String, let policy = FallbackPolicy(rawValue: s) else {
                 throw ConfigError.invalid("fallback must be one of allow, warn, error")

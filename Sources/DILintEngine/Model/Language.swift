@@ -25,6 +25,9 @@ public enum SourceLanguage: String, Codable, Sendable {
         let cxxMarkers = ["class ", "namespace ", "template<", "template <", "std::", "public:", "private:", "extern \"C++\"", "constexpr "]
         let isObjC = objcMarkers.contains { text.containsASCII($0) }
         let isCxx = cxxMarkers.contains { text.containsASCII($0) }
+            && (!text.containsASCII("@class ") || cxxMarkers.contains { m in
+                // `@class Name;` is Objective-C: look again without it
+                String(decoding: text, as: UTF8.self).replacingOccurrences(of: "@class ", with: "@").contains(m) })
         switch (isObjC, isCxx) {
         case (true, true): return .objectiveCxx
         case (true, false): return .objectiveC

@@ -154,6 +154,8 @@ struct SARIFLog: Codable {
         var baselineState: String?
         var suppressions: [Suppression]?
         var properties: Properties?
+        /// Edits that fix the result (`di-lint fix --format sarif`), SARIF's `fix` objects.
+        var fixes: [SARIFFix]?
 
         init(ruleId: String, ruleIndex: Int?, level: String, message: Message, locations: [Wrapper],
              partialFingerprints: [String: String]?, baselineState: String?, suppressions: [Suppression]?, properties: Properties?) {

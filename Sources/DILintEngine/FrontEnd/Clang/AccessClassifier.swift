@@ -134,7 +134,7 @@ struct AccessClassifier {
         return false
     }
 
-    private func questionMark(matchingColonAt colon: Int) -> Int? {
+    func questionMark(matchingColonAt colon: Int) -> Int? {
         var depth = 0, nested = 0, i = colon - 1
         while i >= 0 {
             let w = text(i)

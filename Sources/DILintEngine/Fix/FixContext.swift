@@ -1,0 +1,104 @@
+import CLibClang
+import Foundation
+
+/// What every part of one fix run shares: the configuration, the files of the run, their parses.
+final class FixContext {
+    let configuration: Configuration
+    let workspace: FixWorkspace
+    let finder: ContainerAccessFinder
+    /// `--service`: only these services are migrated (every service when empty).
+    let services: Set<String>
+    /// The run's files by real path, each with the name it is shown by.
+    let runFiles: [String]
+    private let displayNames: [String: String]
+    private var analyses: [String: FixFileAnalysis] = [:]
+    private var interfaceFiles: [String]?
+
+    init(configuration: Configuration, workspace: FixWorkspace, services: Set<String>, files: [(real: String, display: String)]) {
+        self.configuration = configuration
+        self.workspace = workspace
+        self.services = services
+        finder = ContainerAccessFinder(specs: configuration.containers)
+        runFiles = files.map(\.real)
+        displayNames = Dictionary(files.map { ($0.real, $0.display) }, uniquingKeysWith: { a, _ in a })
+    }
+
+    /// The bridge's name as the fix writes it.
+    var bridgeName: String { configuration.bridgeNames.first ?? "bridge" }
+
+    func display(_ realPath: String) -> String { displayNames[realPath] ?? realPath }
+
+    func selects(_ access: ContainerAccess) -> Bool {
+        services.isEmpty || access.service.map(services.contains) == true
+    }
+
+    /// The file parsed and analysed (as of the workspace's overlay), cached until `forget()`.
+    func analysis(_ realPath: String) -> FixFileAnalysis? {
+        if let known = analyses[realPath] { return known }
+        guard let parsed = try? workspace.parse(realPath) else { return nil }
+        let analysis = FixFileAnalysis(path: realPath, file: parsed, configuration: configuration, finder: finder)
+        analyses[realPath] = analysis
+        return analysis
+    }
+
+    /// Parses and analyses the files not cached yet on one thread per core, each with its own
+    /// libclang index (and the deep stack libclang's visitor wants), then caches them.
+    func prefetch(_ paths: [String]) {
+        var seen = Set<String>()
+        let missing = paths.filter { analyses[$0] == nil && seen.insert($0).inserted }
+        guard missing.count > 1 else { return }
+        for path in missing { _ = workspace.bytes(path); _ = workspace.diskBytes(path) } // the caches are filled here, read below
+        let results = PrefetchResults(count: missing.count)
+        let workers = min(ProcessInfo.processInfo.activeProcessorCount, missing.count)
+        let group = DispatchGroup()
+        for w in 0..<workers {
+            group.enter()
+            let thread = Thread { [self] in
+                let index = clang_createIndex(0, 0)
+                var i = w
+                while i < missing.count {
+                    if let parsed = try? workspace.parse(missing[i], index: index) {
+                        results.set(i, FixFileAnalysis(path: missing[i], file: parsed, configuration: configuration, finder: finder))
+                    }
+                    i += workers
+                }
+                clang_disposeIndex(index)
+                group.leave()
+            }
+            thread.stackSize = 16 << 20
+            thread.start()
+        }
+        group.wait()
+        for (path, analysis) in zip(missing, results.values) { analyses[path] = analysis }
+    }
+
+    /// Drops cached parses (after the overlay changed).
+    func forget() { analyses = [:] }
+
+    /// Files of the run that declare an Objective-C interface naming `className`.
+    func filesDeclaring(_ className: String) -> [String] {
+        if interfaceFiles == nil {
+            interfaceFiles = runFiles.filter { path in
+                ["h", "m", "mm"].contains((path as NSString).pathExtension)
+                    && workspace.bytes(path)?.withUnsafeBytes { $0.containsASCII("@interface") } == true
+            }
+        }
+        return interfaceFiles!.filter { workspace.bytes($0)?.withUnsafeBytes { $0.containsASCII(className) } == true }
+    }
+
+    func manual(_ located: LocatedAccess, in analysis: FixFileAnalysis, _ reason: ManualReason, detail: String? = nil) -> ManualItem {
+        let (line, column) = analysis.lineColumn(located.offset)
+        var detail = detail
+        if detail == nil, let enclosing = located.enclosing { detail = "in \(enclosing.typeName.map { "\($0) " } ?? "")\(enclosing.name)" }
+        return ManualItem(path: display(analysis.path), line: line, column: column, expression: located.access.expression,
+                          reason: reason, detail: detail)
+    }
+}
+
+/// Analyses collected from the prefetch threads.
+private final class PrefetchResults: @unchecked Sendable {
+    private let lock = NSLock()
+    private(set) var values: [FixFileAnalysis?]
+    init(count: Int) { values = Array(repeating: nil, count: count) }
+    func set(_ i: Int, _ value: FixFileAnalysis) { lock.lock(); values[i] = value; lock.unlock() }
+}

@@ -1,0 +1,132 @@
+import Foundation
+
+/// Which migration step `di-lint fix` performs.
+public enum FixPhase: String, Codable, Sendable, CaseIterable {
+    /// Direct access → the bridge with a fallback to the container.
+    case inject
+    /// Fallback → the bridge alone.
+    case finish
+}
+
+/// One replacement of a byte range of a file (an insertion when the range is empty).
+public struct TextEdit: Codable, Equatable, Hashable, Sendable {
+    /// The file's real path (symlinks resolved), so a header reached by two names is edited once.
+    public var path: String
+    public var range: Range<Int>
+    public var replacement: String
+    /// Among insertions at the same offset, lower goes first (a `@class` line before a class extension).
+    public var order: Int
+
+    public init(path: String, range: Range<Int>, replacement: String, order: Int = 1) {
+        self.path = path
+        self.range = range
+        self.replacement = replacement
+        self.order = order
+    }
+}
+
+/// Edits that succeed or fail together: a class's bridge property and every access it serves.
+public struct FixGroup: Codable, Equatable, Sendable {
+    /// `ObjC class Reporter`, `C function report_crash`, `finish SentryCrash.crashReporter`.
+    public var title: String
+    public var edits: [TextEdit]
+    /// The accesses the group rewrites, as `path:line:col` with their expression.
+    public var targets: [FixTarget]
+    /// Why the group was dropped, when it was (verification, overlap, a file changed since planning).
+    public var refused: String?
+}
+
+/// An access a group rewrites, located in the file as planned.
+public struct FixTarget: Codable, Equatable, Sendable {
+    public var path: String
+    public var line: Int
+    public var column: Int
+    public var expression: String
+    /// The byte range of the rewritten expression in the planned file.
+    public var range: Range<Int>
+}
+
+/// An access left for a person, with why it was not rewritten.
+public struct ManualItem: Codable, Equatable, Sendable {
+    public var path: String
+    public var line: Int
+    public var column: Int
+    public var expression: String
+    public var reason: ManualReason
+    /// Extra detail (the blocking accesses of a service, the enclosing method).
+    public var detail: String?
+}
+
+/// Why an access was not rewritten.
+public enum ManualReason: String, Codable, Sendable, CaseIterable, Error {
+    case classMethod = "class method (no instance to hold the bridge)"
+    case initializerOrDealloc = "init or dealloc (the bridge is not set yet, or any more)"
+    case noBridgeInReach = "C function with no bridge in reach"
+    case outsideFunction = "outside any function (static initializer or global)"
+    case macro = "inside a macro definition or expansion"
+    case suppressed = "under a di-lint suppression"
+    case noService = "the container itself is used, not one of its services"
+    case assignedTo = "the service is assigned to or its address taken"
+    case unsupportedLanguage = "language or construct fix does not rewrite"
+    case unrecognisedForm = "fallback form fix does not recognise"
+    case blockedByDirectAccess = "service still has direct accesses"
+    case nested = "nested in another access of the same expression"
+    case blockAvoidingSelf = "in a block that holds self weakly (self.bridge would capture it)"
+}
+
+/// The whole plan: groups that will be written, groups refused, and items left for a person.
+public struct FixPlan: Codable, Sendable {
+    public var phase: FixPhase
+    public var groups: [FixGroup] = []
+    public var manual: [ManualItem] = []
+    /// Content digests of the planned files, by real path: `--apply` refuses a file that changed.
+    public var digests: [String: String] = [:]
+    /// Error diagnostics per edited file before and after the edits (libclang or SwiftParser).
+    public var diagnostics: [String: DiagnosticCounts] = [:]
+    /// Whether planning again on the edited files planned nothing (idempotence).
+    public var secondRunEmpty: Bool = true
+
+    public init(phase: FixPhase) { self.phase = phase }
+
+    /// Groups that passed every check.
+    public var accepted: [FixGroup] { groups.filter { $0.refused == nil } }
+    public var refusedGroups: [FixGroup] { groups.filter { $0.refused != nil } }
+
+    /// Every edit to write, by file, deduplicated (two groups may add the same `@class` line) and sorted.
+    public var editsByFile: [String: [TextEdit]] {
+        var result: [String: [TextEdit]] = [:]
+        for group in accepted {
+            for edit in group.edits where !(result[edit.path]?.contains(edit) ?? false) {
+                result[edit.path, default: []].append(edit)
+            }
+        }
+        return result.mapValues { $0.sorted { ($0.range.lowerBound, $0.range.upperBound, $0.order) < ($1.range.lowerBound, $1.range.upperBound, $1.order) } }
+    }
+
+    /// `N accesses rewritten in F files; M left for manual work (by reason); K conflicts`.
+    public var summary: String {
+        let rewritten = accepted.reduce(0) { $0 + $1.targets.count }
+        let files = editsByFile.count
+        var byReason: [String: Int] = [:]
+        for item in manual { byReason[item.reason.rawValue, default: 0] += 1 }
+        let reasons = byReason.sorted { $0.value > $1.value || ($0.value == $1.value && $0.key < $1.key) }
+            .map { "\($0.value) \($0.key)" }.joined(separator: ", ")
+        let refusedTargets = refusedGroups.reduce(0) { $0 + $1.targets.count }
+        var line = "\(rewritten) access\(rewritten == 1 ? "" : "es") rewritten in \(files) file\(files == 1 ? "" : "s"); "
+            + "\(manual.count) left for manual work\(reasons.isEmpty ? "" : " (\(reasons))"); "
+            + "\(refusedGroups.count) conflict\(refusedGroups.count == 1 ? "" : "s")"
+        if refusedTargets > 0 { line += " (\(refusedTargets) access\(refusedTargets == 1 ? "" : "es") in refused groups)" }
+        return line
+    }
+
+    /// Whether everything in scope was fixed.
+    public var isComplete: Bool { manual.isEmpty && refusedGroups.isEmpty && secondRunEmpty }
+}
+
+/// Error diagnostics of a file before and after the planned edits.
+public struct DiagnosticCounts: Codable, Equatable, Sendable {
+    public var before: Int
+    public var after: Int
+    /// Error messages after the edits that no error before had.
+    public var new: [String]
+}

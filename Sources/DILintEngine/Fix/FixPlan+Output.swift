@@ -1,0 +1,29 @@
+import Foundation
+
+extension FixPlan {
+    /// The dry-run diff of every accepted edit, paths relative to `root` (the directory `git apply` runs in).
+    public func unifiedDiff(root: String = FileManager.default.currentDirectoryPath) -> [UInt8] {
+        let base = FixWorkspace.realPath(root)
+        var out: [UInt8] = []
+        for (path, edits) in editsByFile.sorted(by: { $0.key < $1.key }) {
+            guard let old = readFileBytes(path), SHA256.hex(old) == digests[path] else { continue }
+            out += UnifiedDiff.diff(path: FileCollector.relative(path, to: base), old: old, edits: edits)
+        }
+        return out
+    }
+
+    /// The plan as JSON: phase, groups (with their edits and targets, refused ones with why), manual items, checks.
+    public func json() -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        let data = (try? encoder.encode(self)) ?? Data("{}".utf8)
+        return String(decoding: data, as: UTF8.self) + "\n"
+    }
+
+    /// One line per refused group and manual item, for standard error.
+    public var details: [String] {
+        refusedGroups.map { "di-lint fix: refused \($0.title): \($0.refused ?? "")" }
+            + manual.map { "\($0.path):\($0.line):\($0.column): manual: \($0.expression): \($0.reason.rawValue)\($0.detail.map { " (\($0))" } ?? "")" }
+            + (secondRunEmpty ? [] : ["di-lint fix: a second run over the edited files still plans edits (not idempotent); please report it"])
+    }
+}

@@ -1,0 +1,54 @@
+import Foundation
+
+/// SARIF's `fix` object: a description and, per file, byte-range replacements.
+struct SARIFFix: Codable, Equatable {
+    struct Text: Codable, Equatable { var text: String }
+    struct Region: Codable, Equatable { var byteOffset: Int; var byteLength: Int }
+    struct Replacement: Codable, Equatable { var deletedRegion: Region; var insertedContent: Text }
+    struct Change: Codable, Equatable {
+        var artifactLocation: SARIFLog.Result.Location
+        var replacements: [Replacement]
+    }
+    var description: Text
+    var artifactChanges: [Change]
+}
+
+extension FixPlan {
+    /// The plan as SARIF 2.1.0, through the lint's SARIF reporter: one result per rewritten access
+    /// (`container-access` for inject, `container-fallback` for finish), carrying its group's edits
+    /// as `fixes`, then one result per manual item (no fix), with its reason.
+    public func sarif(root: String = FileManager.default.currentDirectoryPath) -> String {
+        let rule = phase == .inject ? "container-access" : "container-fallback"
+        let verb = phase == .inject ? "inject the bridge with a fallback" : "drop the fallback"
+        var findings: [Finding] = []
+        var fixes: [SARIFFix?] = []
+        for group in accepted {
+            let fix = sarifFix(group, root: root)
+            for target in group.targets {
+                findings.append(Finding(rule: rule, path: target.path, line: target.line, column: target.column, severity: .warning,
+                                        message: "di-lint fix can \(verb): \(target.expression) (\(group.title))"))
+                fixes.append(fix)
+            }
+        }
+        for item in manual {
+            findings.append(Finding(rule: rule, path: item.path, line: item.line, column: item.column, severity: .warning,
+                                    message: "left for manual work: \(item.expression): \(item.reason.rawValue)\(item.detail.map { " (\($0))" } ?? "")"))
+            fixes.append(nil)
+        }
+        var log = SARIFReporter(root: root).log(LintResult(findings: findings, filesChecked: 0, filesParsed: 0, filesFailed: 0, seconds: 0))
+        for i in log.runs[0].results.indices { log.runs[0].results[i].fixes = fixes[i].map { [$0] } }
+        return log.rendered()
+    }
+
+    private func sarifFix(_ group: FixGroup, root: String) -> SARIFFix {
+        let byFile = Dictionary(grouping: group.edits, by: \.path).sorted { $0.key < $1.key }
+        return SARIFFix(description: .init(text: group.title), artifactChanges: byFile.map { path, edits in
+            let relative = FileCollector.relative(path, to: FixWorkspace.realPath(root))
+            return .init(artifactLocation: .init(uri: SARIFReporter.uriPath(relative), uriBaseId: relative.hasPrefix("/") ? nil : SARIFReporter.rootBase),
+                         replacements: edits.sorted { ($0.range.lowerBound, $0.order) < ($1.range.lowerBound, $1.order) }.map {
+                             .init(deletedRegion: .init(byteOffset: $0.range.lowerBound, byteLength: $0.range.count),
+                                   insertedContent: .init(text: $0.replacement))
+                         })
+        })
+    }
+}

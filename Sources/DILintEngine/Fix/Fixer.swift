@@ -1,0 +1,177 @@
+import Foundation
+
+/// `di-lint fix`: plans the migration's edits for a set of files and verifies them in memory
+/// before anything is written — every edited file re-parsed with the overlay as unsaved files (its
+/// error diagnostics must not gain a new message), re-linted (every target classifies as
+/// `fallback` after `inject` or `injected` after `finish`, no rule finds anything new), and
+/// planned again (nothing more to do). A group failing a check is dropped whole, with the reason.
+public final class Fixer {
+    public let configuration: Configuration
+    /// Per-file compile arguments from a compilation database, by absolute path.
+    public var compileArguments: [String: [String]] = [:]
+    /// `--service`: migrate only these services (all when empty).
+    public var services: Set<String> = []
+    /// Rounds of verification after which groups still failing are refused without another try.
+    static let maxRounds = 6
+
+    public init(configuration: Configuration) {
+        self.configuration = configuration
+    }
+
+    /// Plans (and verifies) the phase over the files; writes nothing.
+    public func plan(files: [String], phase: FixPhase) -> FixPlan {
+        var seen = Set<String>()
+        let pairs = files.compactMap { path -> (real: String, display: String)? in
+            let real = FixWorkspace.realPath(path)
+            return seen.insert(real).inserted ? (real, path.hasPrefix("./") ? String(path.dropFirst(2)) : path) : nil
+        }
+        let workspace = FixWorkspace(configuration: configuration, compileArguments: compileArguments)
+        let context = FixContext(configuration: configuration, workspace: workspace, services: services, files: pairs)
+        var plan = FixPlan(phase: phase)
+        let anchors = configuration.containers.flatMap(\.anchorIdentifiers)
+            + (phase == .finish ? configuration.bridgeNames : [])
+        let candidates = context.runFiles.filter { path in
+            workspace.bytes(path)?.withUnsafeBytes { raw in anchors.contains { raw.containsASCII($0) } } == true
+        }
+        let clangFiles = candidates.filter { ($0 as NSString).pathExtension != "swift" }
+        context.prefetch(clangFiles)
+        let analyses = clangFiles.compactMap(context.analysis)
+        planPhase(phase, analyses, context: context, into: &plan)
+        SwiftFixPlanner(context: context).plan(candidates.filter { ($0 as NSString).pathExtension == "swift" }, phase: phase, into: &plan)
+        verify(&plan, context: context, planned: analyses)
+        return plan
+    }
+
+    private func planPhase(_ phase: FixPhase, _ analyses: [FixFileAnalysis], context: FixContext, into plan: inout FixPlan) {
+        switch phase {
+        case .inject: InjectPlanner(context: context).plan(analyses, into: &plan)
+        case .finish: FinishPlanner(context: context).plan(analyses, into: &plan)
+        }
+    }
+
+    // MARK: Verification
+
+    /// `planned`: the analyses the plan was made from (the second run reads the files it did not edit from them).
+    private func verify(_ plan: inout FixPlan, context: FixContext, planned: [FixFileAnalysis]) {
+        let workspace = context.workspace
+        let touched = Set(plan.groups.flatMap { $0.edits.map(\.path) })
+        var before: [String: FixFileAnalysis] = [:]
+        context.prefetch(touched.filter { ($0 as NSString).pathExtension != "swift" })
+        for path in touched {
+            plan.digests[path] = workspace.diskBytes(path).map { SHA256.hex($0) } ?? ""
+            if (path as NSString).pathExtension != "swift" { before[path] = context.analysis(path) }
+        }
+        var round = 0
+        while true {
+            round += 1
+            refuseOverlaps(&plan, context: context)
+            let byFile = plan.editsByFile
+            var overlay: [String: [UInt8]] = [:]
+            var unreadable = false
+            for (path, edits) in byFile {
+                guard let bytes = workspace.diskBytes(path), edits.allSatisfy({ $0.range.upperBound <= bytes.count }) else {
+                    refuse(&plan, touching: path, "\(context.display(path)) could not be read as planned")
+                    unreadable = true
+                    continue
+                }
+                overlay[path] = EditApplication.apply(edits, to: bytes)
+            }
+            if unreadable { continue }
+            workspace.setOverlay(overlay)
+            context.forget()
+            context.prefetch(byFile.keys.filter { ($0 as NSString).pathExtension != "swift" })
+            var failures: [String: String] = [:] // path → why its groups are refused
+            plan.diagnostics = [:]
+            for (path, edits) in byFile.sorted(by: { $0.key < $1.key }) {
+                if let why = check(path, edits: edits, plan: &plan, before: before[path], context: context) { failures[path] = why }
+            }
+            if failures.isEmpty || round >= Self.maxRounds {
+                for (path, why) in failures { refuse(&plan, touching: path, why) }
+                break
+            }
+            for (path, why) in failures { refuse(&plan, touching: path, why) }
+        }
+        // Idempotence: plan again over the edited contents (the other files as planned, since a
+        // service's blockers may be anywhere); only refused groups may come back.
+        let edited = Set(plan.editsByFile.keys)
+        let second = planned.map { edited.contains($0.path) ? context.analysis($0.path) : $0 }.compactMap { $0 }
+        var again = FixPlan(phase: plan.phase)
+        planPhase(plan.phase, second, context: context, into: &again)
+        SwiftFixPlanner(context: context).plan(plan.editsByFile.keys.filter { ($0 as NSString).pathExtension == "swift" }.sorted(),
+                                               phase: plan.phase, into: &again)
+        let refusedTitles = Set(plan.refusedGroups.map(\.title))
+        plan.secondRunEmpty = again.groups.allSatisfy { $0.edits.isEmpty || refusedTitles.contains($0.title) }
+        workspace.setOverlay([:])
+        context.forget()
+    }
+
+    /// The reason a file's edits fail verification, or nil when they pass.
+    private func check(_ path: String, edits: [TextEdit], plan: inout FixPlan, before: FixFileAnalysis?, context: FixContext) -> String? {
+        if (path as NSString).pathExtension == "swift" {
+            return SwiftFixPlanner(context: context).check(path, edits: edits, plan: &plan)
+        }
+        guard let before else { return "could not be parsed before the edits" }
+        guard let after = context.analysis(path) else { return "could not be re-parsed after the edits" }
+        let new = Self.newErrors(before: before, after: after)
+        plan.diagnostics[context.display(path)] = DiagnosticCounts(before: before.errors.count, after: after.errors.count, new: new)
+        if let first = new.first { return "re-parse of \(context.display(path)): new error '\(first)'" }
+        let ignored: Set<String> = ["container-access", "container-fallback"]
+        var remaining = before.findings.filter { !ignored.contains(String($0.prefix { $0 != ":" })) }
+        for finding in after.findings where !ignored.contains(String(finding.prefix { $0 != ":" })) {
+            if let i = remaining.firstIndex(of: finding) { remaining.remove(at: i) } else { return "re-lint of \(context.display(path)): new finding '\(finding)'" }
+        }
+        let wanted: AccessKind = plan.phase == .inject ? .fallback : .injected
+        for group in plan.accepted {
+            for target in group.targets where group.edits.contains(where: { $0.path == path && $0.range == target.range }) {
+                guard let range = EditApplication.newRange(of: target.range, through: edits) else { continue }
+                let inside = after.accesses.filter { range.contains($0.offset) }
+                let containerKinds = inside.filter { $0.access.kind != .injected }.map(\.access.kind)
+                let ok = plan.phase == .inject
+                    ? !containerKinds.isEmpty && containerKinds.allSatisfy { $0 == .fallback }
+                    : containerKinds.isEmpty // `b ?: C` and `b || C` keep the bridge alone, with no service to classify
+                if !ok {
+                    return "re-lint: \(target.path):\(target.line):\(target.column) does not classify as \(wanted.rawValue) after the edit"
+                }
+            }
+        }
+        return nil
+    }
+
+    /// Error messages after the edits that no error before had. One family is let through: a
+    /// name the file already used that a headerless parse could not resolve, in code it never
+    /// checked before — an unresolved container hides the rest of its expression, and the bridge
+    /// side of a rewrite puts the same arguments and selectors into a send that does resolve.
+    /// The edit introduced neither the name nor the missing declaration.
+    static func newErrors(before: FixFileAnalysis, after: FixFileAnalysis) -> [String] {
+        let known = Set(before.errors)
+        let names = Set((0..<before.tokens.count).filter(before.tokens.isIdentifier).map(before.tokens.text))
+        let unresolved = ["use of undeclared identifier '", "no known instance method for selector '", "no known class method for selector '"]
+        return Set(after.errors).subtracting(known).filter { message in
+            guard let prefix = unresolved.first(where: message.hasPrefix), message.hasSuffix("'") else { return true }
+            let name = message.dropFirst(prefix.count).dropLast().prefix { $0 != ":" }
+            return !names.contains(String(name))
+        }.sorted()
+    }
+
+    private func refuse(_ plan: inout FixPlan, touching path: String, _ why: String) {
+        for i in plan.groups.indices where plan.groups[i].refused == nil && plan.groups[i].edits.contains(where: { $0.path == path }) {
+            plan.groups[i].refused = why
+        }
+    }
+
+    /// Overlapping edits of different groups drop both groups, named with the place they meet.
+    private func refuseOverlaps(_ plan: inout FixPlan, context: FixContext) {
+        for (path, edits) in plan.editsByFile {
+            for (a, b) in EditApplication.overlaps(edits) {
+                let owners = plan.groups.indices.filter { plan.groups[$0].refused == nil && (plan.groups[$0].edits.contains(a) || plan.groups[$0].edits.contains(b)) }
+                let bytes = context.workspace.diskBytes(path) ?? []
+                let (line, column) = SourceBuffer(bytes: bytes).lineColumn(of: b.range.lowerBound)
+                let place = "\(context.display(path)):\(line):\(column)"
+                for i in owners {
+                    let others = owners.filter { $0 != i }.map { plan.groups[$0].title }
+                    plan.groups[i].refused = "overlapping edits at \(place)" + (others.isEmpty ? "" : " with \(others.joined(separator: ", "))")
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,93 @@
+/// A unified diff (`git apply` and `patch -p1` read it) of a file before and after its edits,
+/// with three lines of context; bytes are kept as they are (CRLF lines stay CRLF).
+enum UnifiedDiff {
+    static let context = 3
+
+    /// The diff of one file, `a/PATH` → `b/PATH`; empty when the edits change nothing.
+    static func diff(path: String, old: [UInt8], edits: [TextEdit]) -> [UInt8] {
+        let oldLines = lines(old)
+        var starts: [Int] = []
+        var offset = 0
+        for line in oldLines { starts.append(offset); offset += line.count }
+        func lineIndex(_ offset: Int) -> Int {
+            var lo = 0, hi = max(0, starts.count - 1)
+            while lo < hi {
+                let mid = (lo + hi + 1) / 2
+                if starts[mid] <= offset { lo = mid } else { hi = mid - 1 }
+            }
+            return lo
+        }
+        // Regions of whole old lines the edits touch, merged when they share or adjoin a line.
+        var regions: [(first: Int, last: Int, edits: [TextEdit])] = []
+        for edit in edits {
+            let first = lineIndex(edit.range.lowerBound)
+            let last = max(first, lineIndex(max(edit.range.lowerBound, edit.range.upperBound - 1)))
+            if let r = regions.last, first <= r.last + 1 {
+                regions[regions.count - 1] = (r.first, max(r.last, last), r.edits + [edit])
+            } else {
+                regions.append((first, last, [edit]))
+            }
+        }
+        // Each region's old and new lines, with the lines both share at either end left as context.
+        var changes: [(oldStart: Int, oldCount: Int, new: [[UInt8]])] = []
+        for r in regions {
+            let base = oldLines.isEmpty ? 0 : starts[r.first]
+            let end = oldLines.isEmpty ? 0 : starts[r.last] + oldLines[r.last].count
+            let shifted = r.edits.map { TextEdit(path: $0.path, range: ($0.range.lowerBound - base)..<($0.range.upperBound - base), replacement: $0.replacement, order: $0.order) }
+            var before = oldLines.isEmpty ? [] : Array(oldLines[r.first...r.last])
+            var after = lines(EditApplication.apply(shifted, to: Array(old[base..<end])))
+            var start = r.first
+            while let a = before.first, let b = after.first, a == b { before.removeFirst(); after.removeFirst(); start += 1 }
+            while let a = before.last, let b = after.last, a == b { before.removeLast(); after.removeLast() }
+            if !before.isEmpty || !after.isEmpty { changes.append((start, before.count, after)) }
+        }
+        guard !changes.isEmpty else { return [] }
+        var out = Array("--- a/\(path)\n+++ b/\(path)\n".utf8)
+        var delta = 0 // new line number minus old, before the current hunk
+        var i = 0
+        while i < changes.count {
+            var j = i
+            while j + 1 < changes.count && changes[j + 1].oldStart - (changes[j].oldStart + changes[j].oldCount) <= 2 * context { j += 1 }
+            let hunkStart = max(0, changes[i].oldStart - context)
+            let hunkEnd = min(oldLines.count, changes[j].oldStart + changes[j].oldCount + context) // exclusive
+            var body: [UInt8] = []
+            var oldCount = 0, newCount = 0
+            var cursor = hunkStart
+            func emit(_ prefix: UInt8, _ line: [UInt8]) {
+                body.append(prefix)
+                body += line
+                if line.last != UInt8(ascii: "\n") { body += Array("\n\\ No newline at end of file\n".utf8) }
+            }
+            var hunkDelta = 0
+            for c in changes[i...j] {
+                while cursor < c.oldStart { emit(UInt8(ascii: " "), oldLines[cursor]); cursor += 1; oldCount += 1; newCount += 1 }
+                for k in 0..<c.oldCount { emit(UInt8(ascii: "-"), oldLines[c.oldStart + k]) }
+                for line in c.new { emit(UInt8(ascii: "+"), line) }
+                cursor += c.oldCount
+                oldCount += c.oldCount
+                newCount += c.new.count
+                hunkDelta += c.new.count - c.oldCount
+            }
+            while cursor < hunkEnd { emit(UInt8(ascii: " "), oldLines[cursor]); cursor += 1; oldCount += 1; newCount += 1 }
+            let oldFirst = oldCount == 0 ? hunkStart : hunkStart + 1
+            let newFirst = newCount == 0 ? hunkStart + delta : hunkStart + delta + 1
+            out += Array("@@ -\(oldFirst),\(oldCount) +\(newFirst),\(newCount) @@\n".utf8)
+            out += body
+            delta += hunkDelta
+            i = j + 1
+        }
+        return out
+    }
+
+    /// Lines with their terminators (the last may have none).
+    static func lines(_ bytes: [UInt8]) -> [[UInt8]] {
+        var result: [[UInt8]] = []
+        var start = 0
+        for (i, b) in bytes.enumerated() where b == UInt8(ascii: "\n") {
+            result.append(Array(bytes[start...i]))
+            start = i + 1
+        }
+        if start < bytes.count { result.append(Array(bytes[start...])) }
+        return result
+    }
+}

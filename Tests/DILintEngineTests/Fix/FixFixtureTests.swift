@@ -1,0 +1,83 @@
+import Foundation
+import SeamTestSupport
+import XCTest
+@testable import DILintEngine
+
+/// Runs `inject` then `finish` over each fixture tree in `Fixtures/fix` with real libclang and
+/// checks the bytes, the re-lint, a second run planning nothing, and `git apply --check`.
+final class FixFixtureTests: XCTestCase {
+    static let fixtures = packageRoot.appendingPathComponent("Tests/DILintEngineTests/Fixtures/fix")
+
+    func testObjectiveCTree() throws { try runCase("objc") }
+    func testCTree() throws { try runCase("c") }
+    func testFinishForms() throws { try runCase("finish") }
+
+    /// A copy of the fixture's `.in` files in a fresh git repository, with the config.
+    static func tree(_ name: String, _ test: XCTestCase) throws -> (root: URL, configuration: Configuration) {
+        let root = try temporaryDirectory(test)
+        let source = fixtures.appendingPathComponent(name)
+        for file in try FileManager.default.contentsOfDirectory(atPath: source.path) where file.hasSuffix(".in") {
+            try FileManager.default.copyItem(at: source.appendingPathComponent(file),
+                                             to: root.appendingPathComponent(String(file.dropLast(3))))
+        }
+        try git(root, "init", "-q")
+        try git(root, "add", "-A")
+        try git(root, "commit", "-qm", "before")
+        let yaml = try String(contentsOf: fixtures.appendingPathComponent("fix.yml"), encoding: .utf8)
+        return (root, try Configuration.parse(yaml: yaml, baseDirectory: root.path))
+    }
+
+    static func files(_ root: URL) throws -> [String] {
+        try FileCollector(excludes: [], baseDirectory: root.path).collect([root.path])
+    }
+
+    @discardableResult
+    static func git(_ root: URL, _ arguments: String...) throws -> (status: Int32, stdout: String, stderr: String) {
+        try runProcess("/usr/bin/env", ["git", "-c", "user.name=t", "-c", "user.email=t@t", "-c", "commit.gpgsign=false"] + arguments, in: root)
+    }
+
+    private func runCase(_ name: String) throws {
+        let (root, configuration) = try Self.tree(name, self)
+        let expected = Self.fixtures.appendingPathComponent(name)
+        for phase in FixPhase.allCases {
+            let fixer = Fixer(configuration: configuration)
+            let files = try Self.files(root)
+            let plan = fixer.plan(files: files, phase: phase)
+            XCTAssertTrue(plan.refusedGroups.isEmpty, "\(name) \(phase): refused \(plan.refusedGroups.map { "\($0.title): \($0.refused!)" })")
+            XCTAssertTrue(plan.secondRunEmpty, "\(name) \(phase): the plan is not idempotent")
+
+            // The dry-run diff applies to the tree as it is.
+            let diff = plan.unifiedDiff(root: root.path)
+            let patch = try temporaryDirectory(self).appendingPathComponent("\(phase).patch")
+            try Data(diff).write(to: patch)
+            if !diff.isEmpty {
+                let check = try Self.git(root, "apply", "--check", "--verbose", patch.path)
+                XCTAssertEqual(check.status, 0, "\(name) \(phase): git apply --check: \(check.stderr)\n\(String(decoding: diff, as: UTF8.self))")
+            }
+            try FixApplier.apply(plan)
+
+            // Byte for byte.
+            for file in try FileManager.default.contentsOfDirectory(atPath: expected.path) where file.hasSuffix(".in") {
+                let base = String(file.dropLast(3))
+                let want = [phase == .finish ? ".finish" : nil, ".inject", ".in"].compactMap { $0 }
+                    .map { expected.appendingPathComponent(base + $0) }
+                    .first { FileManager.default.fileExists(atPath: $0.path) }!
+                let got = try Data(contentsOf: root.appendingPathComponent(base))
+                let wanted = try Data(contentsOf: want)
+                XCTAssertEqual(got, wanted, "\(name) \(phase): \(base) differs from \(want.lastPathComponent):\n\(String(decoding: got, as: UTF8.self))")
+            }
+
+            // Re-lint: every rewritten access now classifies as wanted; what is left is what the plan listed.
+            let result = Linter(configuration: configuration).lint(files: try Self.files(root))
+            let left = result.accesses.filter { $0.access.kind == (phase == .inject ? .direct : .fallback) }
+            XCTAssertEqual(Set(left.map { "\(URL(fileURLWithPath: $0.path).lastPathComponent):\($0.line)" }).count,
+                           Set(plan.manual.map { "\(URL(fileURLWithPath: $0.path).lastPathComponent):\($0.line)" }).count,
+                           "\(name) \(phase): left \(left.map { "\($0.path):\($0.line) \($0.access.expression)" }), manual \(plan.manual.map { "\($0.path):\($0.line)" })")
+
+            // A second run plans nothing.
+            let again = Fixer(configuration: configuration).plan(files: try Self.files(root), phase: phase)
+            XCTAssertTrue(again.accepted.allSatisfy { $0.edits.isEmpty }, "\(name) \(phase): second run plans \(again.accepted.map(\.title))")
+            XCTAssertTrue(again.unifiedDiff(root: root.path).isEmpty, "\(name) \(phase): second run's diff is not empty")
+        }
+    }
+}
