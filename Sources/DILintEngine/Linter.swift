@@ -60,14 +60,18 @@ public final class Linter: @unchecked Sendable {
     /// rules hear the run is incomplete when one is missing, and then report nothing that a file
     /// outside the run could have explained (a call to a function defined nowhere in the run).
     public var contextFiles: [String] = []
+    /// Counts files done as the run goes (for a progress line).
+    public var progress: LintProgress?
 
     private let finder: ContainerAccessFinder
     private let activeFileRules: [(FileRule, Severity)]
     private let activeProjectRules: [(ProjectRule, Severity)]
+    private let includeCheck: IncludeCheck
 
     public init(configuration: Configuration) {
         self.configuration = configuration
         finder = ContainerAccessFinder(specs: configuration.containers)
+        includeCheck = IncludeCheck(limit: configuration.maxFileSize)
         activeFileRules = fileRules.compactMap { rule in configuration.severity(of: rule.id).map { (rule, $0) } }
         activeProjectRules = projectRules.compactMap { rule in configuration.severity(of: rule.id).map { (rule, $0) } }
     }
@@ -78,7 +82,8 @@ public final class Linter: @unchecked Sendable {
         // Context files are only looked up, and only when a project rule and a cache are there.
         let context = activeProjectRules.isEmpty || cache == nil ? [] : contextFiles
         let all = files + context
-        let queue = WorkQueue(count: all.count)
+        progress?.start(total: files.count)
+        let queue = WorkQueue(count: all.count, progress: progress, counted: files.count)
         let workers = max(1, min(jobs, all.count))
         let group = DispatchGroup()
         for _ in 0..<workers {
@@ -168,12 +173,10 @@ public final class Linter: @unchecked Sendable {
     private func cachedOutcome(for path: String) -> Lookup {
         var st = stat()
         guard stat(path, &st) == 0 else { return .done(failure(path, "cannot read it (\(String(cString: strerror(errno))))")) }
-        if Int(st.st_size) > configuration.maxFileSize {
-            return .done(failure(path, "it is \(st.st_size) bytes, over the \(configuration.maxFileSize)-byte limit (max-file-size)"))
-        }
+        if let problem = InputFile.problem(st, limit: configuration.maxFileSize) { return .done(failure(path, problem)) }
         var content: [UInt8]?
         func read() -> [UInt8]? {
-            if content == nil { content = readFileBytes(path) }
+            if content == nil { content = readFileBytes(path, limit: configuration.maxFileSize) }
             return content
         }
         if var cached = cache?.outcome(path: path, status: st, content: read) {
@@ -218,6 +221,7 @@ public final class Linter: @unchecked Sendable {
             arguments = database + (language == .objectiveC || language == .objectiveCxx ? ["-fobjc-runtime=gnustep-2.0"] : [])
         }
         arguments += configuration.clangFlags
+        if let problem = includeCheck.problem(source: path, bytes: bytes, arguments: arguments) { return failure(path, problem) }
         if parser == nil {
             if let error = LibClang.loadError { return failure(path, error) }
             parser = ClangParser()
@@ -238,6 +242,7 @@ public final class Linter: @unchecked Sendable {
             return AccessRecord(path: shown, line: line, column: column, access: a.access)
         }
         for (rule, severity) in activeFileRules { outcome.findings += rule.check(context, severity: severity) }
+        DeclarationScopes.attach(to: &outcome.findings, declarations: accesses.compactMap(\.enclosing), buffer: buffer)
         for (rule, _) in activeProjectRules { outcome.facts[rule.id] = rule.collect(context) }
         outcome.suppressions = Suppressions(comments: parsed.comments, buffer: buffer)
         return outcome
@@ -300,9 +305,14 @@ private final class WorkQueue: @unchecked Sendable {
     private let count: Int
     private var postponed: [(Int, [UInt8])] = []
     private(set) var results: [FileOutcome?]
+    private let progress: LintProgress?
+    /// Files below this index count as done in `progress` (the others are context files).
+    private let counted: Int
 
-    init(count: Int) {
+    init(count: Int, progress: LintProgress? = nil, counted: Int = 0) {
         self.count = count
+        self.progress = progress
+        self.counted = counted
         results = Array(repeating: nil, count: count)
     }
 
@@ -330,5 +340,6 @@ private final class WorkQueue: @unchecked Sendable {
     func store(_ outcome: FileOutcome, at index: Int) {
         lock.lock(); defer { lock.unlock() }
         results[index] = outcome
+        if index < counted { progress?.fileDone(findings: outcome.findings.count) }
     }
 }

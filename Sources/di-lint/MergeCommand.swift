@@ -16,6 +16,7 @@ struct MergeCommand: ParsableCommand {
     var output: String?
 
     func run() throws {
+        try refuseOverwriting(output, option: "--output", inputs: files.map { ("an input", $0) })
         let merged: ReportMerge.Merged
         do { merged = try ReportMerge.merge(files: files) } catch { throw RunFailure(error) }
         try emit(merged.text, to: output)

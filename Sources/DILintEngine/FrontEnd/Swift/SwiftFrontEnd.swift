@@ -13,6 +13,7 @@ enum SwiftFrontEnd {
         for rule in swiftFileRules {
             if let severity = configuration.severity(of: rule.id) { outcome.findings += rule.check(context, severity: severity) }
         }
+        DeclarationScopes.attach(to: &outcome.findings, tree: file.tree, buffer: file.buffer)
         for rule in projectRules {
             if let collector = rule as? SwiftFactsCollector { outcome.facts[rule.id] = collector.collect(context) }
         }
