@@ -4,7 +4,7 @@ import Foundation
 /// The updating progress line of a long run, on standard error when it is a terminal:
 /// `di-lint: 1234/5678 files, 42 findings`. Not shown when standard error is not a terminal (CI
 /// logs, pipes), when `CI` is set or `TERM` is `dumb`, with `--quiet`, or before the run has
-/// lasted `delay` seconds; cleared when the run ends.
+/// lasted `delay` seconds (`DI_LINT_PROGRESS_DELAY` overrides the half second); cleared when the run ends.
 final class ProgressLine: @unchecked Sendable {
     let progress = LintProgress()
     private let delay: TimeInterval
@@ -14,7 +14,7 @@ final class ProgressLine: @unchecked Sendable {
     private var drawn = false
     private let done = DispatchSemaphore(value: 0)
 
-    init(delay: TimeInterval = 0.5) {
+    init(delay: TimeInterval = ProcessInfo.processInfo.environment["DI_LINT_PROGRESS_DELAY"].flatMap(Double.init) ?? 0.5) {
         self.delay = delay
     }
 

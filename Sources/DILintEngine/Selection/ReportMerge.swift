@@ -10,23 +10,23 @@ public enum ReportMerge {
         /// Error-severity findings no baseline accepts.
         public var newErrors: Int
         public var findings: Int
+        /// Inputs left out as repeats of an earlier one (a retried shard).
+        public var repeats: [String] = []
     }
 
     /// Reads and merges the files, which must all be di-lint JSON or all SARIF.
     public static func merge(files: [String]) throws -> Merged {
         guard !files.isEmpty else { throw ConfigError.invalid("merge: name at least one JSON or SARIF file") }
         var json: [JSONReporter.Document] = [], sarif: [SARIFLog] = []
-        var seen: [String: String] = [:]
+        var seen = Set<String>()
+        var repeats: [String] = []
         for path in files {
             func fail(_ problem: String) -> ConfigError { .file(path: path, problem: problem) }
             let data: Data
             do { data = Data(try InputFile.read(path, limit: Baseline.maxFileSize)) } catch let refused as InputFile.Refused {
                 throw fail("cannot read the file: \(refused.problem)")
             }
-            // The same output twice would count its files twice.
-            if let first = seen.updateValue(path, forKey: SHA256.hex(data)) {
-                throw fail("the same output as \(first); each shard's output is merged once")
-            }
+
             guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
                 throw fail("not JSON: expected the output of di-lint --format json or --format sarif")
             }
@@ -38,7 +38,8 @@ public enum ReportMerge {
                 } else if object["findings"] != nil {
                     let document = try JSONDecoder().decode(JSONReporter.Document.self, from: data)
                     if let problem = check(document) { throw fail(problem) }
-                    json.append(document)
+                    // A retried shard repeats an output but for its time; counting it would count its files twice.
+                    if seen.insert(repeatKey(document)).inserted { json.append(document) } else { repeats.append(path) }
                 } else {
                     throw fail("neither di-lint JSON (no 'findings') nor SARIF (no 'runs')")
                 }
@@ -47,7 +48,19 @@ public enum ReportMerge {
             }
             if !json.isEmpty && !sarif.isEmpty { throw fail("JSON and SARIF outputs cannot be merged together") }
         }
-        return sarif.isEmpty ? mergeJSON(json) : try mergeSARIF(sarif)
+        var merged = sarif.isEmpty ? mergeJSON(json) : try mergeSARIF(sarif)
+        merged.repeats = repeats
+        return merged
+    }
+
+    /// What tells a shard's output from a repeat of it: everything but the time taken. Two
+    /// different clean shards with the same counts look alike, so an output with no finding is
+    /// never taken for a repeat.
+    private static func repeatKey(_ document: JSONReporter.Document) -> String {
+        guard !document.findings.isEmpty else { return UUID().uuidString }
+        var copy = document
+        copy.summary.seconds = 0
+        return SHA256.hex(copy.rendered())
     }
 
     /// What is inconsistent in a JSON output: an unknown severity, a negative count, a summary
