@@ -198,6 +198,7 @@ public final class Linter: @unchecked Sendable {
 
     private func lint(path: String, bytes: [UInt8], parser: inout ClangParser?) -> FileOutcome {
         if let nul = bytes.firstIndex(of: 0) { return failure(path, "binary file (NUL byte at offset \(nul))") }
+        if BlankSource.isBlank(bytes) { return FileOutcome() }
         let (language, mentions) = bytes.withUnsafeBytes { raw -> (SourceLanguage, Bool) in
             let language = SourceLanguage.detect(path: path, contents: raw)
             let anchors = configuration.containers.flatMap(\.anchorIdentifiers) + ["di-lint:"]

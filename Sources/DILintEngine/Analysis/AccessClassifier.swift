@@ -12,10 +12,13 @@ struct AccessClassifier {
     let file: ParsedFile
     /// Names of the injected bridge; `_name` (an ivar) counts too.
     let bridgeNames: Set<String>
+    /// Matched brackets and enclosing blocks, so that no lookup walks the file.
+    private let brackets: BracketTable
 
     init(file: ParsedFile, bridgeNames: [String]) {
         self.file = file
         self.bridgeNames = Set(bridgeNames + bridgeNames.map { "_" + $0 })
+        brackets = BracketTable(tokens: file.tokens, bytes: file.buffer.bytes)
     }
 
     /// Sets each access's kind (fallback, composition root) and adds the accesses made through the bridge.
@@ -102,6 +105,7 @@ struct AccessClassifier {
         var depth = 0, i = k - 1
         while i >= 0 {
             let w = text(i)
+            if Self.closing.contains(w), let open = brackets.partner(of: i) { i = open - 1; continue }
             if Self.closing.contains(w) { depth += 1 } else if Self.opening.contains(w) {
                 if depth > 0 { depth -= 1 } else if w == "{" { return false } // else step out of ( or [
             } else if depth == 0 {
@@ -136,6 +140,7 @@ struct AccessClassifier {
         var depth = 0, nested = 0, i = colon - 1
         while i >= 0 {
             let w = text(i)
+            if Self.closing.contains(w), let open = brackets.partner(of: i) { i = open - 1; continue }
             if Self.closing.contains(w) { depth += 1 } else if Self.opening.contains(w) {
                 if depth == 0 { return nil }
                 depth -= 1
@@ -154,6 +159,7 @@ struct AccessClassifier {
         var depth = 0, i = end - 1
         while i >= 0 {
             let w = text(i)
+            if Self.closing.contains(w), let open = brackets.partner(of: i) { i = open - 1; continue }
             if Self.closing.contains(w) { depth += 1 } else if Self.opening.contains(w) {
                 if depth == 0 { break }
                 depth -= 1
@@ -172,6 +178,7 @@ struct AccessClassifier {
         var depth = 0, i = k - 1
         while i >= 0 {
             let w = text(i)
+            if Self.closing.contains(w), let open = brackets.partner(of: i) { i = open - 1; continue }
             if w == "}" || w == ")" || w == "]" {
                 depth += 1
             } else if w == "(" || w == "[" {
@@ -243,16 +250,7 @@ struct AccessClassifier {
 
     /// The unbalanced `{` enclosing token `i` (or -1): the start of its block.
     private func enclosingBlockStart(from i: Int) -> Int {
-        var depth = 0, j = i - 1
-        while j >= 0 {
-            let w = text(j)
-            if w == "}" { depth += 1 } else if w == "{" {
-                if depth == 0 { return j }
-                depth -= 1
-            }
-            j -= 1
-        }
-        return -1
+        brackets.enclosingBlock(of: i)
     }
 
     // MARK: Early return
@@ -261,17 +259,28 @@ struct AccessClassifier {
     private func earlyReturnGuard(at k: Int) -> Bool {
         let blockOpen = enclosingBlockStart(from: k)
         guard blockOpen >= 0, text(blockOpen) == "{" else { return false }
+        return earlyReturnEnd(inBlockAt: blockOpen) < k
+    }
+
+    /// The end of the first `if (b) { … return …; }` (no else) among the statements of the block
+    /// opened at `blockOpen` (Int.max when there is none): everything after it runs without a
+    /// bridge. Worked out once per block.
+    private func earlyReturnEnd(inBlockAt blockOpen: Int) -> Int {
+        if let known = brackets.earlyReturnEnd[blockOpen] { return known }
+        let limit = brackets.partner(of: blockOpen) ?? tokens.count
+        var result = Int.max
         var i = blockOpen + 1
-        while i < k {
+        while i < limit {
             let w = text(i)
-            if w == "if", text(i + 1) == "(", let close = matchingClose(forOpenAt: i + 1), close < k {
+            if w == "if", text(i + 1) == "(", let close = matchingClose(forOpenAt: i + 1), close < limit {
                 let polarity = bridgePolarity((i + 2)..<close)
                 let bodyStart = close + 1
                 let bodyEnd: Int?
                 if text(bodyStart) == "{" { bodyEnd = matchingClose(forOpenAt: bodyStart) } else { bodyEnd = statementEnd(from: bodyStart) }
-                guard let end = bodyEnd else { return false }
-                if polarity == true, end < k, text(end + 1) != "else", (bodyStart...end).contains(where: { text($0) == "return" }) {
-                    return true
+                guard let end = bodyEnd else { break }
+                if polarity == true, text(end + 1) != "else", (bodyStart...end).contains(where: { text($0) == "return" }) {
+                    result = end
+                    break
                 }
                 i = end + 1
                 continue
@@ -279,7 +288,8 @@ struct AccessClassifier {
             if Self.opening.contains(w), let close = matchingClose(forOpenAt: i) { i = close + 1; continue }
             i += 1
         }
-        return false
+        brackets.earlyReturnEnd[blockOpen] = result
+        return result
     }
 
     private func statementEnd(from i: Int) -> Int? {
@@ -295,6 +305,7 @@ struct AccessClassifier {
     }
 
     private func matchingClose(forOpenAt open: Int) -> Int? {
+        if let close = brackets.partner(of: open) { return close > open ? close : nil }
         var depth = 0, j = open
         while j < tokens.count {
             let w = text(j)
@@ -305,6 +316,7 @@ struct AccessClassifier {
     }
 
     private func matchingOpen(forCloseAt close: Int) -> Int? {
+        if let open = brackets.partner(of: close) { return open < close ? open : nil }
         var depth = 0, j = close
         while j >= 0 {
             let w = text(j)
