@@ -28,7 +28,7 @@ extension SourceBuffer {
     func finding(rule: String, path: String, offset: Int, severity: Severity, message: String, access: ContainerAccess? = nil) -> Finding {
         let (line, column) = lineColumn(of: offset)
         return Finding(rule: rule, path: path, line: line, column: column, severity: severity,
-                       message: message, access: access, snippet: lineText(line).trimmingCharacters(in: .whitespaces))
+                       message: message, access: access, snippet: snippet(line: line, at: offset))
     }
 }
 
