@@ -45,15 +45,9 @@ enum DeclarationScopes {
             } else if let d = n.as(VariableDeclSyntax.self), n.parent?.is(MemberBlockItemSyntax.self) == true || n.parent?.parent?.parent?.is(SourceFileSyntax.self) == true {
                 // a property or a global, not a local
                 parts.append(d.bindings.map { $0.pattern.trimmedDescription }.joined(separator: ","))
-            } else if let d = n.as(ClassDeclSyntax.self) {
-                parts.append(d.name.text)
-            } else if let d = n.as(StructDeclSyntax.self) {
-                parts.append(d.name.text)
-            } else if let d = n.as(EnumDeclSyntax.self) {
-                parts.append(d.name.text)
-            } else if let d = n.as(ActorDeclSyntax.self) {
-                parts.append(d.name.text)
-            } else if let d = n.as(ProtocolDeclSyntax.self) {
+            } else if n.is(ClassDeclSyntax.self) || n.is(StructDeclSyntax.self) || n.is(EnumDeclSyntax.self)
+                        || n.is(ActorDeclSyntax.self) || n.is(ProtocolDeclSyntax.self),
+                      let d = n.asProtocol(NamedDeclSyntax.self) {
                 parts.append(d.name.text)
             } else if let d = n.as(ExtensionDeclSyntax.self) {
                 parts.append(d.extendedType.trimmedDescription)
