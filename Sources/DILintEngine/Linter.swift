@@ -59,6 +59,8 @@ public final class Linter: @unchecked Sendable {
     /// rules hear the run is incomplete when one is missing, and then report nothing that a file
     /// outside the run could have explained (a call to a function defined nowhere in the run).
     public var contextFiles: [String] = []
+    /// Counts files done as the run goes (for a progress line).
+    public var progress: LintProgress?
 
     /// The enabled file rules, with their options and severity bound.
     private let activeFileRules: [(FileModel) -> [Finding]]
@@ -78,7 +80,8 @@ public final class Linter: @unchecked Sendable {
         // Context files are only looked up, and only when a project rule and a cache are there.
         let context = activeProjectRules.isEmpty || cache == nil ? [] : contextFiles
         let all = files + context
-        let queue = WorkQueue(count: all.count)
+        progress?.start(total: files.count)
+        let queue = WorkQueue(count: all.count, progress: progress, counted: files.count)
         let workers = max(1, min(jobs, all.count))
         let group = DispatchGroup()
         for _ in 0..<workers {
@@ -166,12 +169,10 @@ public final class Linter: @unchecked Sendable {
     private func cachedOutcome(for path: String) -> Lookup {
         var st = stat()
         guard stat(path, &st) == 0 else { return .done(failure(path, "cannot read it (\(String(cString: strerror(errno))))")) }
-        if Int(st.st_size) > configuration.maxFileSize {
-            return .done(failure(path, "it is \(st.st_size) bytes, over the \(configuration.maxFileSize)-byte limit (max-file-size)"))
-        }
+        if let problem = InputFile.problem(st, limit: configuration.maxFileSize) { return .done(failure(path, problem)) }
         var content: [UInt8]?
         func read() -> [UInt8]? {
-            if content == nil { content = readFileBytes(path) }
+            if content == nil { content = readFileBytes(path, limit: configuration.maxFileSize) }
             return content
         }
         if var cached = cache?.outcome(path: path, status: st, content: read) {
@@ -193,6 +194,7 @@ public final class Linter: @unchecked Sendable {
 
     private func lint(path: String, bytes: [UInt8], frontEnd: inout ClangFrontEnd?) -> FileOutcome {
         if let nul = bytes.firstIndex(of: 0) { return failure(path, "binary file (NUL byte at offset \(nul))") }
+        if BlankSource.isBlank(bytes) { return FileOutcome() }
         let (language, mentions) = bytes.withUnsafeBytes { raw -> (SourceLanguage, Bool) in
             let language = SourceLanguage.detect(path: path, contents: raw)
             let anchors = configuration.containers.flatMap(\.anchorIdentifiers) + ["di-lint:"]
@@ -221,6 +223,7 @@ public final class Linter: @unchecked Sendable {
             return AccessRecord(path: model.displayPath, line: line, column: column, access: a.access)
         }
         for check in activeFileRules { outcome.findings += check(model) }
+        model.attachScopes(to: &outcome.findings)
         for (rule, _) in activeProjectRules {
             if let facts = rule.collect(model) { outcome.facts[rule.id] = facts }
         }
@@ -272,9 +275,14 @@ private final class WorkQueue: @unchecked Sendable {
     private let count: Int
     private var postponed: [(Int, [UInt8])] = []
     private(set) var results: [FileOutcome?]
+    private let progress: LintProgress?
+    /// Files below this index count as done in `progress` (the others are context files).
+    private let counted: Int
 
-    init(count: Int) {
+    init(count: Int, progress: LintProgress? = nil, counted: Int = 0) {
         self.count = count
+        self.progress = progress
+        self.counted = counted
         results = Array(repeating: nil, count: count)
     }
 
@@ -302,5 +310,6 @@ private final class WorkQueue: @unchecked Sendable {
     func store(_ outcome: FileOutcome, at index: Int) {
         lock.lock(); defer { lock.unlock() }
         results[index] = outcome
+        if index < counted { progress?.fileDone(findings: outcome.findings.count) }
     }
 }

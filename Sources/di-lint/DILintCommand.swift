@@ -23,11 +23,13 @@ enum ExitStatus {
 struct RunFailure: Error, CustomStringConvertible {
     let description: String
     init(_ error: Error) { description = "\(error)" }
+    init(message: String) { description = message }
 }
 
 @main
 enum Main {
     static func main() {
+        StandardStreams.prepare()
         // Commands that may parse start loading libclang now, on another core, beside argument
         // parsing, configuration and the tree walk (the others never load it).
         if !["merge", "rules", "help", "--help", "-h", "--version"].contains(CommandLine.arguments.dropFirst().first ?? "") {
@@ -39,14 +41,14 @@ enum Main {
         } catch let code as ExitCode {
             exit(code.rawValue)
         } catch let failure as RunFailure {
-            FileHandle.standardError.write(Data("di-lint: error: \(failure)\n".utf8))
+            StandardStreams.note("di-lint: error: \(failure)")
             exit(ExitStatus.usage)
         } catch {
             let exitCode = DILintCommand.exitCode(for: error)
             if exitCode == .success {
                 DILintCommand.exit(withError: error) // --help, --version
             }
-            FileHandle.standardError.write(Data((DILintCommand.fullMessage(for: error) + "\n").utf8))
+            StandardStreams.note(DILintCommand.fullMessage(for: error))
             exit(ExitStatus.usage)
         }
     }

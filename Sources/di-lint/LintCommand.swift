@@ -38,6 +38,8 @@ struct LintCommand: ParsableCommand {
 
     mutating func run() throws {
         let prepared = try options.prepare()
+        try prepared.checkOutput(output, baselines: [baseline, writeBaseline])
+        try prepared.checkOutput(writeBaseline, option: "--write-baseline", baselines: [baseline])
         // Read the baseline before linting, so a broken one fails fast.
         let accepted: Baseline?
         do { accepted = try baseline.map { try Baseline.load(path: $0) } } catch { throw RunFailure(error) }
@@ -49,9 +51,13 @@ struct LintCommand: ParsableCommand {
             for e in result.staleBaselineEntries {
                 note("di-lint: stale baseline entry (fixed): \(e.path):\(e.line): [\(e.rule)] \(e.snippet ?? e.expression ?? "")")
             }
-            if updateBaseline && !result.staleBaselineEntries.isEmpty {
-                do { try accepted.removing(result.staleBaselineEntries).write(to: baseline) } catch { throw RunFailure(error) }
+            if updateBaseline && (!result.staleBaselineEntries.isEmpty || accepted.hasLegacyEntries) {
+                let updated = accepted.updated(with: result, root: prepared.root)
+                do { try updated.write(to: baseline) } catch { throw RunFailure(error) }
                 note("di-lint: removed \(result.staleBaselineEntries.count) stale entr\(result.staleBaselineEntries.count == 1 ? "y" : "ies") from \(baseline)")
+                if accepted.hasLegacyEntries {
+                    note("di-lint: rewrote \(baseline) in baseline format \(Baseline.formatVersion) (structural fingerprints)\(updated.hasLegacyEntries ? "; entries of files outside this run keep their format-1 fingerprints" : "")")
+                }
             }
         }
         if let writeBaseline {

@@ -16,9 +16,11 @@ struct MergeCommand: ParsableCommand {
     var output: String?
 
     func run() throws {
+        try refuseOverwriting(output, option: "--output", inputs: files.map { ("an input", $0) })
         let merged: ReportMerge.Merged
         do { merged = try ReportMerge.merge(files: files) } catch { throw RunFailure(error) }
         try emit(merged.text, to: output)
+        for path in merged.repeats { note("di-lint: \(path) repeats an earlier output (a retried shard?); counted once") }
         note("di-lint: merged \(files.count) file\(files.count == 1 ? "" : "s"): \(merged.findings) finding\(merged.findings == 1 ? "" : "s"), \(merged.newErrors) new at error severity")
         throw ExitCode(merged.newErrors > 0 ? ExitStatus.findings : ExitStatus.clean)
     }

@@ -21,6 +21,7 @@ struct ReportCommand: ParsableCommand {
 
     func run() throws {
         let prepared = try options.prepare()
+        try prepared.checkOutput(output, baselines: [])
         let result = prepared.lint()
         let progress = MigrationProgress(accesses: result.accesses, filesLinted: result.filesChecked)
         try emit(format == .json ? progress.json() : progress.markdown(), to: output)

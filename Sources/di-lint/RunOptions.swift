@@ -20,8 +20,11 @@ struct RunOptions: ParsableArguments {
     @Option(name: .customShort("p"), help: "Directory holding compile_commands.json: parse with each file's real flags.")
     var compileCommands: String?
 
-    @Option(help: "Worker threads (default: the number of cores).")
+    @Option(help: "Worker threads, 1 to 1024 (default: the number of cores).")
     var jobs: Int?
+
+    @Flag(name: .shortAndLong, help: "No progress line on a terminal (it is never shown when standard error is not a terminal).")
+    var quiet = false
 
     @Flag(help: "Parse every file, even those whose text names no container (slower; the result is the same).")
     var parseEveryFile = false
@@ -41,30 +44,59 @@ struct RunOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Delete cache entries no run has used for this many days (checked at most once a day).", valueName: "days"))
     var cacheMaxAge: Double = 30
 
+    func validate() throws {
+        if let jobs, !(1...1024).contains(jobs) { throw ValidationError("--jobs must be a number of worker threads from 1 to 1024, not \(jobs)") }
+    }
+
     /// A configured linter and the files it is to lint.
     struct Prepared {
         var configuration: Configuration
+        /// The config file read, if any.
+        var configPath: String?
         var linter: Linter
         var files: [String]
         var root: String
+        /// Directories and files the walk could not take; reported as `parse-failure` findings.
+        var problems: [FileCollector.Problem] = []
+        var showProgress = false
 
         /// Lints the files and saves what the cache learned.
         func lint() -> LintResult {
-            let result = linter.lint(files: files)
+            let line = showProgress ? ProgressLine() : nil
+            if let line {
+                linter.progress = line.progress
+                line.start()
+            }
+            var result = linter.lint(files: files)
+            line?.finish()
             (linter.cache as? IncrementalCache)?.flush()
+            if let severity = configuration.severity(of: "parse-failure") {
+                for p in problems {
+                    result.findings.append(Finding(rule: "parse-failure", path: p.path, line: 1, column: 1, severity: severity, message: p.problem))
+                }
+                result.filesFailed += problems.count
+                result.filesChecked += problems.count
+            }
             return result
+        }
+
+        /// Refuses an output file that is one of the run's inputs: a linted file, the config, a baseline.
+        func checkOutput(_ output: String?, option: String = "--output", baselines: [String?]) throws {
+            try refuseOverwriting(output, option: option, inputs: [configPath].compactMap { $0 }.map { ("the config file", $0) }
+                + baselines.compactMap { $0 }.map { ("the baseline", $0) } + files.map { ("a linted file", $0) })
         }
     }
 
     /// Loads the config, collects and selects the files, sets up the linter. Problems throw
     /// `RunFailure`, which exits 2.
     func prepare() throws -> Prepared {
-        let configuration = try loadConfiguration()
+        let (configuration, configPath) = try loadConfiguration()
         let root = URL(fileURLWithPath: self.root ?? configuration.baseDirectory).standardizedFileURL.path
         var files: [String]
         var context: [String] = []
+        var problems: [FileCollector.Problem] = []
         do {
-            files = try FileCollector(excludes: configuration.exclude, baseDirectory: configuration.baseDirectory).collect(paths)
+            (files, problems) = try FileCollector(excludes: configuration.exclude, baseDirectory: configuration.baseDirectory).collectReporting(paths)
             let collected = files
             if let changedSince {
                 let selection = ChangedFiles.select(files, changed: try ChangedFiles.since(changedSince, in: FileManager.default.currentDirectoryPath))
@@ -82,7 +114,7 @@ struct RunOptions: ParsableArguments {
         let linter = Linter(configuration: configuration)
         linter.contextFiles = context
         linter.parseEveryFile = parseEveryFile
-        if let jobs { linter.jobs = max(1, jobs) }
+        if let jobs { linter.jobs = jobs }
         do {
             if let compileCommands { linter.compileArguments = try CompilationDatabase.load(directory: compileCommands) }
             if let cache {
@@ -90,18 +122,21 @@ struct RunOptions: ParsableArguments {
                                                  compileArguments: linter.compileArguments, parseEveryFile: parseEveryFile)
                 guard cacheMaxAge > 0 else { throw ConfigError.invalid("--cache-max-age must be a positive number of days") }
                 store.maxAge = cacheMaxAge * 86_400
+                store.warn = { note("di-lint: warning: \($0)") }
                 linter.cache = store
             }
         } catch {
             throw RunFailure(error)
         }
-        return Prepared(configuration: configuration, linter: linter, files: files, root: root)
+        return Prepared(configuration: configuration, configPath: configPath, linter: linter, files: files, root: root,
+                        problems: problems, showProgress: ProgressLine.enabled(quiet: quiet))
     }
 
-    private func loadConfiguration() throws -> Configuration {
+    private func loadConfiguration() throws -> (Configuration, String?) {
         var configuration: Configuration
+        let path = config ?? Configuration.discover(from: FileManager.default.currentDirectoryPath)
         do {
-            if let path = config ?? Configuration.discover(from: FileManager.default.currentDirectoryPath) {
+            if let path {
                 configuration = try Configuration.load(path: path)
             } else {
                 configuration = Configuration()
@@ -114,20 +149,17 @@ struct RunOptions: ParsableArguments {
         guard !configuration.containers.isEmpty else {
             throw ValidationError("no container to look for: name one with --container 'Type.accessor' or in .di-lint.yml under 'containers:'")
         }
-        return configuration
+        return (configuration, path)
     }
 }
 
 /// Writes a report to `--output FILE` or standard output.
 func emit(_ text: String, to output: String?) throws {
-    guard let output else {
-        FileHandle.standardOutput.write(Data(text.utf8))
-        return
-    }
+    guard let output else { return try StandardStreams.writeOutput(text) }
     do { try OutputFile.write(Data(text.utf8), to: output) } catch { throw RunFailure(error) }
 }
 
 /// One line on standard error.
 func note(_ line: String) {
-    FileHandle.standardError.write(Data((line + "\n").utf8))
+    StandardStreams.note(line)
 }

@@ -11,13 +11,20 @@ public struct BaselineEntry: Codable, Equatable, Sendable {
     public var line: Int
     public var snippet: String?
     public var expression: String?
+    /// The declaration the finding was in (informational; the fingerprint holds it).
+    public var scope: String?
+    /// 1 for an entry of a format-1 baseline, whose fingerprint hashes the line's text
+    /// (`Fingerprints.legacy`); absent for structural fingerprints.
+    public var scheme: Int?
 }
 
 /// A baseline: the findings a legacy codebase already has, accepted so that only new ones fail.
 /// The file format is documented in docs/output-formats.md.
 public struct Baseline: Equatable, Sendable {
-    /// The format version this build reads and writes.
-    public static let formatVersion = 1
+    /// The format version this build writes; it reads this one and format 1.
+    public static let formatVersion = 2
+    /// The largest baseline file read (a million entries take about 250 MB).
+    public static let maxFileSize = 1 << 30
 
     public var entries: [BaselineEntry]
 
@@ -30,7 +37,7 @@ public struct Baseline: Equatable, Sendable {
         var relative = RelativePaths(root: root)
         self.init(entries: findings.map { f in
             BaselineEntry(fingerprint: f.fingerprint ?? "", rule: f.rule, path: relative[f.path],
-                          line: f.line, snippet: f.snippet, expression: f.access?.expression)
+                          line: f.line, snippet: f.snippet.map(Self.clipped), expression: f.access?.expression, scope: f.scope)
         })
     }
 
@@ -44,8 +51,12 @@ public struct Baseline: Equatable, Sendable {
     /// Reads a baseline; errors name the file and what is wrong with it.
     public static func load(path: String) throws -> Baseline {
         func fail(_ problem: String) -> ConfigError { .file(path: path, problem: problem) }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw fail(FileManager.default.fileExists(atPath: path) ? "cannot read the baseline" : "no such baseline file (create one with --write-baseline)")
+        guard FileManager.default.fileExists(atPath: path) else { throw fail("no such baseline file (create one with --write-baseline)") }
+        let data: Data
+        do {
+            data = Data(try InputFile.read(path, limit: maxFileSize))
+        } catch let refused as InputFile.Refused {
+            throw fail("cannot read the baseline: " + refused.problem.replacingOccurrences(of: "(max-file-size)", with: "for a baseline"))
         }
         guard let object = try? JSONSerialization.jsonObject(with: data) else {
             throw fail("not valid JSON (truncated or corrupt); restore it from version control or write a new one with --write-baseline")
@@ -57,13 +68,16 @@ public struct Baseline: Equatable, Sendable {
         } catch let error as DecodingError {
             throw fail("not a valid baseline: \(Self.describe(error))")
         }
-        guard file.version == formatVersion else {
-            throw fail("baseline format version \(file.version) is not supported (this di-lint reads version \(formatVersion))")
+        guard file.version == formatVersion || file.version == 1 else {
+            throw fail("baseline format version \(file.version) is not supported (this di-lint reads versions 1 and \(formatVersion))")
         }
-        for (i, e) in file.entries.enumerated() where e.fingerprint.isEmpty || !e.fingerprint.contains(":") {
-            throw fail("entries[\(i)]: '\(e.fingerprint)' is not a fingerprint")
+        var entries = file.entries
+        for (i, e) in entries.enumerated() {
+            if e.fingerprint.isEmpty || !e.fingerprint.contains(":") { throw fail("entries[\(i)]: '\(e.fingerprint)' is not a fingerprint") }
+            if let scheme = e.scheme, scheme != 1 { throw fail("entries[\(i)]: scheme \(scheme) is not known (1 or none)") }
+            if file.version == 1 { entries[i].scheme = 1 }
         }
-        return Baseline(entries: file.entries)
+        return Baseline(entries: entries)
     }
 
     /// Writes the baseline atomically (see `OutputFile`).
@@ -81,24 +95,61 @@ public struct Baseline: Equatable, Sendable {
     public func apply(to result: inout LintResult, lintedFiles: [String], root: String) {
         var relative = RelativePaths(root: root)
         let linted = Set(lintedFiles.map { relative[$0] })
-        var matched = Set<String>()
-        let accepted = Set(entries.map(\.fingerprint))
+        var matched = Set<String>(), matchedLegacy = Set<String>()
+        let accepted = Set(entries.lazy.filter { $0.scheme == nil }.map(\.fingerprint))
+        let acceptedLegacy = Set(entries.lazy.filter { $0.scheme == 1 }.map(\.fingerprint))
+        let legacy = acceptedLegacy.isEmpty ? [] : Fingerprints.legacy(result.findings, root: root)
         for i in result.findings.indices {
-            guard let fp = result.findings[i].fingerprint, accepted.contains(fp) else { continue }
-            result.findings[i].baselined = true
-            matched.insert(fp)
+            if let fp = result.findings[i].fingerprint, accepted.contains(fp) {
+                result.findings[i].baselined = true
+                matched.insert(fp)
+            } else if !legacy.isEmpty, acceptedLegacy.contains(legacy[i]) {
+                result.findings[i].baselined = true
+                matchedLegacy.insert(legacy[i])
+            }
         }
         let rootURL = URL(fileURLWithPath: root)
+        var exists: [String: Bool] = [:]
         result.staleBaselineEntries = entries.filter { e in
-            !matched.contains(e.fingerprint)
-                && (linted.contains(e.path) || !FileManager.default.fileExists(atPath: rootURL.appendingPathComponent(e.path).path))
+            guard !(e.scheme == 1 ? matchedLegacy : matched).contains(e.fingerprint) else { return false }
+            if linted.contains(e.path) { return true }
+            if let known = exists[e.path] { return !known }
+            let found = FileManager.default.fileExists(atPath: rootURL.appendingPathComponent(e.path).path)
+            exists[e.path] = found
+            return !found
         }
     }
 
-    /// This baseline without the given entries (`--update-baseline`).
+    /// Whether some entries have format-1 fingerprints (`--update-baseline` rewrites them).
+    public var hasLegacyEntries: Bool { entries.contains { $0.scheme == 1 } }
+
+    /// This baseline for `--update-baseline`: without its stale entries, and with each format-1
+    /// entry that a finding of `result` matched rewritten with the finding's structural
+    /// fingerprint (format-1 entries of files outside the run stay as they are). Never adds.
+    public func updated(with result: LintResult, root: String) -> Baseline {
+        var kept = removing(result.staleBaselineEntries).entries
+        guard hasLegacyEntries else { return Baseline(entries: kept) }
+        let legacy = Fingerprints.legacy(result.findings, root: root)
+        var rewritten: [String: BaselineEntry] = [:]
+        let current = Baseline(findings: result.findings, root: root).entries
+        let byFingerprint = Dictionary(current.map { ($0.fingerprint, $0) }, uniquingKeysWith: { a, _ in a })
+        for (finding, old) in zip(result.findings, legacy) where finding.baselined {
+            if let fp = finding.fingerprint, let entry = byFingerprint[fp] { rewritten[old] = entry }
+        }
+        kept = kept.map { e in e.scheme == 1 ? rewritten[e.fingerprint] ?? e : e }
+        var seen = Set<String>()
+        return Baseline(entries: kept.filter { seen.insert("\($0.scheme ?? 0):\($0.fingerprint)").inserted })
+    }
+
+    /// This baseline without the given entries.
     public func removing(_ stale: [BaselineEntry]) -> Baseline {
-        let drop = Set(stale.map(\.fingerprint))
-        return Baseline(entries: entries.filter { !drop.contains($0.fingerprint) })
+        let drop = Set(stale.map { "\($0.scheme ?? 0):\($0.fingerprint)" })
+        return Baseline(entries: entries.filter { !drop.contains("\($0.scheme ?? 0):\($0.fingerprint)") })
+    }
+
+    /// A snippet as kept in a baseline: a long line is cut to its first 200 characters.
+    static func clipped(_ snippet: String) -> String {
+        snippet.count > 200 ? String(snippet.prefix(200)) + "…" : snippet
     }
 
     static func describe(_ error: DecodingError) -> String {

@@ -5,10 +5,30 @@ import Foundation
 /// `Codable` codec cost a third of such a run. An entry that does not decode is recomputed.
 /// `CacheEntryCodecTests` trips when a field is added to a cached type and not here; change
 /// `IncrementalCache.layout` with the layout.
+///
+/// An entry ends with the first `digestSize` bytes of the SHA-256 of what precedes it: a damaged
+/// entry that would still decode (a flipped byte in a line number, a severity, a count) is
+/// caught by the digest and recomputed, never trusted.
 enum CacheEntryCodec {
-    static let formatVersion: UInt8 = 1
+    static let formatVersion: UInt8 = 2
+    static let digestSize = 16
+
+    /// The entry does not end with the digest of its content.
+    struct DigestMismatch: Error {}
 
     static func encode(_ outcome: FileOutcome) -> [UInt8] {
+        var bytes = body(outcome)
+        bytes += digest(bytes[...])
+        return bytes
+    }
+
+    static func digest(_ bytes: ArraySlice<UInt8>) -> [UInt8] {
+        var hasher = SHA256()
+        hasher.update(bytes)
+        return Array(hasher.finalize().prefix(digestSize))
+    }
+
+    private static func body(_ outcome: FileOutcome) -> [UInt8] {
         var w = ByteWriter()
         w.bytes.append(formatVersion)
         w.bool(outcome.parsed)
@@ -40,7 +60,10 @@ enum CacheEntryCodec {
     }
 
     static func decode(_ bytes: [UInt8]) throws -> FileOutcome {
-        var r = ByteReader(bytes)
+        guard bytes.count > digestSize else { throw DigestMismatch() }
+        let content = bytes[..<(bytes.count - digestSize)]
+        guard digest(content).elementsEqual(bytes[(bytes.count - digestSize)...]) else { throw DigestMismatch() }
+        var r = ByteReader(Array(content))
         guard try r.byte() == formatVersion else { throw ByteReader.Malformed() }
         var outcome = FileOutcome()
         outcome.parsed = try r.bool()
@@ -82,6 +105,7 @@ private extension ByteWriter {
         bool(f.access != nil)
         if let access = f.access { self.access(access) }
         string(f.snippet)
+        string(f.scope)
         string(f.fingerprint)
         bool(f.baselined)
     }
@@ -115,6 +139,7 @@ private extension ByteReader {
                         severity: try value(Severity.self), message: try string())
         if try bool() { f.access = try access() }
         f.snippet = try optionalString()
+        f.scope = try optionalString()
         f.fingerprint = try optionalString()
         f.baselined = try bool()
         return f

@@ -29,7 +29,10 @@ public final class IncrementalCache: OutcomeCache, @unchecked Sendable {
     private static let noArguments = CanonicalDescription.of([String]())
 
     /// Layout version of the directory; bump it when the entry format changes.
-    static let layout = "v3"
+    static let layout = "v4"
+
+    /// Told about each entry found damaged (its digest does not match); the file is re-parsed.
+    public var warn: (@Sendable (String) -> Void)?
 
     /// How long an entry no run has used is kept (default 30 days).
     public var maxAge: TimeInterval = 30 * 86_400
@@ -75,9 +78,14 @@ public final class IncrementalCache: OutcomeCache, @unchecked Sendable {
         guard let key = key(path: path, status: status, content: content) else { return nil }
         var st = stat()
         let file = entryPath(key).file
-        if let bytes = readFileBytes(file, status: &st), let outcome = try? CacheEntryCodec.decode(bytes) {
-            if Double(st.st_mtim.tv_sec) < Date().timeIntervalSince1970 - Self.touchInterval { utimes(file, nil) }
-            return outcome
+        if let bytes = readFileBytes(file, status: &st) {
+            do {
+                let outcome = try CacheEntryCodec.decode(bytes)
+                if Double(st.st_mtim.tv_sec) < Date().timeIntervalSince1970 - Self.touchInterval { utimes(file, nil) }
+                return outcome
+            } catch {
+                warn?("cache entry \(file) for \(path) is damaged (\(error is CacheEntryCodec.DigestMismatch ? "its digest does not match" : "it does not decode")); re-parsing the file")
+            }
         }
         lock.lock()
         pendingKeys[path] = key

@@ -81,9 +81,7 @@ public struct Configuration: Sendable {
 
     /// Loads and validates a config file; errors name the file.
     public static func load(path: String) throws -> Configuration {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw ConfigError.file(path: path, problem: "cannot read the file")
-        }
+        let data = try BoundedYAML.read(path: path)
         guard let text = String(data: data, encoding: .utf8) else {
             throw ConfigError.file(path: path, problem: "not UTF-8 text")
         }
@@ -103,7 +101,7 @@ public struct Configuration: Sendable {
     /// Parses the YAML text of a config.
     public static func parse(yaml text: String, baseDirectory: String) throws -> Configuration {
         var config = Configuration(baseDirectory: baseDirectory)
-        guard let loaded = try Yams.load(yaml: text, Self.resolver) else { return config }
+        guard let loaded = try BoundedYAML.load(yaml: text, Self.resolver) else { return config }
         guard let root = loaded as? [String: Any] else { throw ConfigError.invalid("the top level must be a mapping") }
         if let unknown = Set(root.keys).subtracting(topLevelKeys).sorted().first {
             throw ConfigError.invalid("unknown key '\(unknown)' (known: \(topLevelKeys.sorted().joined(separator: ", ")))")

@@ -18,35 +18,68 @@ public struct FileCollector {
         public var description: String { "\(path): no such file or directory" }
     }
 
+    /// A file or directory that could not be walked or named; the run reports it as a `parse-failure`.
+    public struct Problem: Equatable, Sendable {
+        public let path: String
+        public let problem: String
+    }
+
     /// Files under `paths`, sorted; skips `.build`, hidden directories and excluded globs.
     /// A file named explicitly is linted whatever its extension.
     public func collect(_ paths: [String]) throws -> [String] {
-        var result: [String] = []
-        let fm = FileManager.default
-        for path in paths {
-            var isDirectory: ObjCBool = false
-            guard fm.fileExists(atPath: path, isDirectory: &isDirectory) else { throw MissingPath(path: path) }
-            if !isDirectory.boolValue {
-                if !isExcluded(path) { result.append(path) }
-                continue
-            }
-            walk(path, into: &result)
-        }
-        var seen = Set<String>()
-        return result.filter { seen.insert($0).inserted }.sorted()
+        try collectReporting(paths).files
     }
 
-    private func walk(_ directory: String, into result: inout [String]) {
-        for (name, kind) in Self.entries(of: directory) {
+    /// `collect`, with what could not be walked: unreadable directories and names that are not
+    /// UTF-8. A path on the command line that is neither a regular file nor a readable directory
+    /// (a FIFO, `/dev/stdin`, `<(…)`, a device) throws, naming it.
+    public func collectReporting(_ paths: [String]) throws -> (files: [String], problems: [Problem]) {
+        var result: [String] = []
+        var problems: [Problem] = []
+        for path in paths {
+            var st = stat()
+            guard stat(path, &st) == 0 else {
+                if path.unicodeScalars.contains("\u{FFFD}") {
+                    throw InputFile.Refused(path: path, problem: "no such file; its name is not valid UTF-8 as given (di-lint reads names as UTF-8)")
+                }
+                throw MissingPath(path: path)
+            }
+            switch st.st_mode & S_IFMT {
+            case S_IFREG:
+                if !isExcluded(path) { result.append(path) }
+            case S_IFDIR:
+                guard let handle = opendir(path) else {
+                    throw InputFile.Refused(path: path, problem: "cannot read the directory (\(String(cString: strerror(errno))))")
+                }
+                closedir(handle)
+                walk(path, into: &result, problems: &problems)
+            case let kind:
+                throw InputFile.Refused(path: path, problem: "it is \(InputFile.describe(kind)), not a regular file or a directory; di-lint lints files on disk")
+            }
+        }
+        var seen = Set<String>()
+        return (result.filter { seen.insert($0).inserted }.sorted(), problems)
+    }
+
+    private func walk(_ directory: String, into result: inout [String], problems: inout [Problem]) {
+        guard let entries = Self.readEntries(of: directory) else {
+            problems.append(Problem(path: directory, problem: "directory not linted: cannot read it (\(String(cString: strerror(errno))))"))
+            return
+        }
+        for entry in entries {
+            let name = entry.name
             let path = directory.hasSuffix("/") ? directory + name : directory + "/" + name
             if name.hasPrefix(".") || isExcluded(path) { continue }
-            switch kind {
+            let linted = entry.kind == S_IFREG && name.contains(".") && name.split(separator: ".").last.map { extensions.contains(String($0)) } == true
+            if !entry.utf8 && (entry.kind == S_IFDIR || linted) {
+                problems.append(Problem(path: path, problem: "\(entry.kind == S_IFDIR ? "directory" : "file") not linted: its name is not valid UTF-8 (shown with \\x escapes); rename it"))
+                continue
+            }
+            switch entry.kind {
             case S_IFDIR:
-                walk(path, into: &result)
+                walk(path, into: &result, problems: &problems)
             case S_IFREG:
-                if let ext = name.split(separator: ".").last, name.contains("."), extensions.contains(String(ext)) {
-                    result.append(path)
-                }
+                if linted { result.append(path) }
             default:
                 continue // symlinks and special files are not followed
             }
@@ -55,26 +88,29 @@ public struct FileCollector {
 
     /// A directory's entries, sorted by name, with their file type (`S_IFDIR`, `S_IFREG`, …) as
     /// `readdir` reports it, so that the walk needs no `lstat` per entry (one only where the file
-    /// system does not say). Nothing for a directory that cannot be read.
-    static func entries(of directory: String) -> [(name: String, kind: mode_t)] {
-        guard let handle = opendir(directory) else { return [] }
+    /// system does not say). A name that is not UTF-8 comes with its other bytes as `\xNN` and
+    /// `utf8` false. Nil (and `errno` set) for a directory that cannot be read.
+    static func readEntries(of directory: String) -> [(name: String, kind: mode_t, utf8: Bool)]? {
+        guard let handle = opendir(directory) else { return nil }
         defer { closedir(handle) }
-        var entries: [(name: String, kind: mode_t)] = []
+        var entries: [(name: String, kind: mode_t, utf8: Bool)] = []
         while let entry = readdir(handle) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            let (name, utf8) = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                let bytes = raw.prefix { $0 != 0 }
+                if let valid = String(validating: bytes, as: UTF8.self) { return (valid, true) }
+                return (bytes.map { $0 < 0x80 ? String(UnicodeScalar($0)) : "\\x" + String($0, radix: 16, uppercase: true) }.joined(), false)
             }
             if name == "." || name == ".." { continue }
             var kind: mode_t
             switch Int32(entry.pointee.d_type) {
             case Int32(DT_DIR): kind = S_IFDIR
             case Int32(DT_REG): kind = S_IFREG
-            case Int32(DT_UNKNOWN):
+            case Int32(DT_UNKNOWN) where utf8:
                 var st = stat()
                 kind = lstat(directory + "/" + name, &st) == 0 ? st.st_mode & S_IFMT : 0
             default: kind = 0 // symlinks, devices, sockets
             }
-            entries.append((name, kind))
+            entries.append((name, kind, utf8))
         }
         return entries.sorted { $0.name < $1.name }
     }
@@ -111,35 +147,3 @@ public struct FileCollector {
     }
 }
 
-/// Shell-style globs: `*` within a path component, `**` across components, `?` one character.
-public enum Glob {
-    public static func matches(_ pattern: String, _ path: String) -> Bool {
-        match(Array(pattern.utf8)[...], Array(path.utf8)[...])
-    }
-
-    private static func match(_ p: ArraySlice<UInt8>, _ s: ArraySlice<UInt8>) -> Bool {
-        var p = p, s = s
-        while let c = p.first {
-            if c == UInt8(ascii: "*") {
-                let double = p.dropFirst().first == UInt8(ascii: "*")
-                var rest = p.dropFirst(double ? 2 : 1)
-                if double && rest.first == UInt8(ascii: "/") {
-                    // `**/` also matches no directory at all
-                    if match(rest.dropFirst(), s) { return true }
-                    rest = rest.dropFirst(0)
-                }
-                var t = s
-                while true {
-                    if match(rest, t) { return true }
-                    guard let next = t.first, double || next != UInt8(ascii: "/") else { return false }
-                    t = t.dropFirst()
-                }
-            }
-            guard let d = s.first else { return false }
-            if c != UInt8(ascii: "?") && c != d { return false }
-            if c == UInt8(ascii: "?") && d == UInt8(ascii: "/") { return false }
-            p = p.dropFirst(); s = s.dropFirst()
-        }
-        return s.isEmpty
-    }
-}

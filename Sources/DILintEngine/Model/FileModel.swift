@@ -32,6 +32,8 @@ protocol FileModel: AnyObject {
     var types: [TypeModel] { get }
     /// Call-graph facts for project rules (functions, calls, handler registrations, exports).
     var callGraphFacts: CallGraphFacts? { get }
+    /// Fills each finding's enclosing declaration (`Finding.scope`, which baseline fingerprints use).
+    func attachScopes(to findings: inout [Finding])
 }
 
 extension FileModel {
@@ -57,7 +59,7 @@ extension SourceBuffer {
     func finding(rule: String, path: String, offset: Int, severity: Severity, message: String, access: ContainerAccess? = nil) -> Finding {
         let (line, column) = lineColumn(of: offset)
         return Finding(rule: rule, path: path, line: line, column: column, severity: severity,
-                       message: message, access: access, snippet: lineText(line).trimmingCharacters(in: .whitespaces))
+                       message: message, access: access, snippet: snippet(line: line, at: offset))
     }
 }
 

@@ -74,6 +74,8 @@ public struct Finding: Codable, Equatable, Sendable {
     public var access: ContainerAccess?
     /// The source line, trimmed; used for stable fingerprints.
     public var snippet: String?
+    /// The declaration the finding is in (`Type.method`, `function`), when known; fingerprints use it.
+    public var scope: String?
     /// Identity that survives line moves (see `Fingerprints`); set after the run, nil before.
     public var fingerprint: String?
     /// Set when a `--baseline` entry matches this finding: known debt, not a new finding.

@@ -39,7 +39,17 @@ public enum Includers {
     /// The names in a file's `#include "…"`, `#include <…>`, `#import` and `#include_next` lines,
     /// with leading `./` and `../` dropped. Comments and conditionals are not interpreted.
     static func names(in bytes: [UInt8]) -> [String] {
-        var result: [String] = []
+        directives(in: bytes).compactMap { directive in
+            var name = directive.name
+            while name.hasPrefix("./") || name.hasPrefix("../") { name = String(name.drop { $0 == "." }.dropFirst()) }
+            return name.isEmpty ? nil : name
+        }
+    }
+
+    /// The include directives of a file as written: the name between the quotes or angle
+    /// brackets, and whether it was quoted.
+    static func directives(in bytes: [UInt8]) -> [(name: String, quoted: Bool)] {
+        var result: [(name: String, quoted: Bool)] = []
         var i = 0
         let n = bytes.count
         func skipBlanks() { while i < n, bytes[i] == 0x20 || bytes[i] == 0x09 { i += 1 } }
@@ -60,9 +70,7 @@ public enum Includers {
                         var end = start
                         while end < n, bytes[end] != close, bytes[end] != 0x0a { end += 1 }
                         if end < n, bytes[end] == close, end > start {
-                            var name = String(decoding: bytes[start..<end], as: UTF8.self)
-                            while name.hasPrefix("./") || name.hasPrefix("../") { name = String(name.drop { $0 == "." }.dropFirst()) }
-                            if !name.isEmpty { result.append(name) }
+                            result.append((String(decoding: bytes[start..<end], as: UTF8.self), close == UInt8(ascii: "\"")))
                         }
                         i = end
                     }

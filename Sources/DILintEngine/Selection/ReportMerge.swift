@@ -10,23 +10,36 @@ public enum ReportMerge {
         /// Error-severity findings no baseline accepts.
         public var newErrors: Int
         public var findings: Int
+        /// Inputs left out as repeats of an earlier one (a retried shard).
+        public var repeats: [String] = []
     }
 
     /// Reads and merges the files, which must all be di-lint JSON or all SARIF.
     public static func merge(files: [String]) throws -> Merged {
         guard !files.isEmpty else { throw ConfigError.invalid("merge: name at least one JSON or SARIF file") }
         var json: [JSONReporter.Document] = [], sarif: [SARIFLog] = []
+        var seen = Set<String>()
+        var repeats: [String] = []
         for path in files {
             func fail(_ problem: String) -> ConfigError { .file(path: path, problem: problem) }
-            guard let data = FileManager.default.contents(atPath: path) else { throw fail("cannot read the file") }
+            let data: Data
+            do { data = Data(try InputFile.read(path, limit: Baseline.maxFileSize)) } catch let refused as InputFile.Refused {
+                throw fail("cannot read the file: \(refused.problem)")
+            }
+
             guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
                 throw fail("not JSON: expected the output of di-lint --format json or --format sarif")
             }
             do {
                 if object["runs"] != nil {
-                    sarif.append(try JSONDecoder().decode(SARIFLog.self, from: data))
+                    let log = try JSONDecoder().decode(SARIFLog.self, from: data)
+                    if let problem = check(log) { throw fail(problem) }
+                    sarif.append(log)
                 } else if object["findings"] != nil {
-                    json.append(try JSONDecoder().decode(JSONReporter.Document.self, from: data))
+                    let document = try JSONDecoder().decode(JSONReporter.Document.self, from: data)
+                    if let problem = check(document) { throw fail(problem) }
+                    // A retried shard repeats an output but for its time; counting it would count its files twice.
+                    if seen.insert(repeatKey(document)).inserted { json.append(document) } else { repeats.append(path) }
                 } else {
                     throw fail("neither di-lint JSON (no 'findings') nor SARIF (no 'runs')")
                 }
@@ -35,7 +48,52 @@ public enum ReportMerge {
             }
             if !json.isEmpty && !sarif.isEmpty { throw fail("JSON and SARIF outputs cannot be merged together") }
         }
-        return sarif.isEmpty ? mergeJSON(json) : try mergeSARIF(sarif)
+        var merged = sarif.isEmpty ? mergeJSON(json) : try mergeSARIF(sarif)
+        merged.repeats = repeats
+        return merged
+    }
+
+    /// What tells a shard's output from a repeat of it: everything but the time taken. Two
+    /// different clean shards with the same counts look alike, so an output with no finding is
+    /// never taken for a repeat.
+    private static func repeatKey(_ document: JSONReporter.Document) -> String {
+        guard !document.findings.isEmpty else { return UUID().uuidString }
+        var copy = document
+        copy.summary.seconds = 0
+        return SHA256.hex(copy.rendered())
+    }
+
+    /// What is inconsistent in a JSON output: an unknown severity, a negative count, a summary
+    /// that does not add up to the findings listed (an edited or truncated output).
+    static func check(_ document: JSONReporter.Document) -> String? {
+        if let (i, item) = document.findings.enumerated().first(where: { Severity(rawValue: $0.element.severity) == nil }) {
+            return "findings[\(i)].severity '\(item.severity)' is not note, warning or error"
+        }
+        let s = document.summary
+        if let (name, value) = [("files", s.files), ("parsed", s.parsed), ("notLinted", s.notLinted), ("cached", s.cached), ("stale", s.stale)]
+            .first(where: { $0.1 < 0 }) {
+            return "summary.\(name) is \(value), not a count"
+        }
+        let recomputed = JSONReporter.Document.summary(findings: document.findings, stale: document.stale.count, files: s.files, parsed: s.parsed,
+                                                       notLinted: s.notLinted, cached: s.cached, seconds: s.seconds)
+        if (recomputed.findings, recomputed.errors, recomputed.warnings, recomputed.baselined, recomputed.newErrors, recomputed.stale)
+            != (s.findings, s.errors, s.warnings, s.baselined, s.newErrors, s.stale) {
+            return "the summary's counts (\(s.findings) findings, \(s.errors) errors, \(s.newErrors) new) do not match the \(document.findings.count) findings listed; the output was edited or cut"
+        }
+        if s.parsed + s.cached > s.files || s.notLinted > s.files {
+            return "summary: \(s.parsed) parsed and \(s.cached) cached of \(s.files) files do not add up"
+        }
+        return nil
+    }
+
+    /// What is inconsistent in a SARIF output: a result level SARIF does not define.
+    static func check(_ log: SARIFLog) -> String? {
+        for (r, run) in log.runs.enumerated() {
+            if let (i, result) = run.results.enumerated().first(where: { !["none", "note", "warning", "error"].contains($0.element.level) }) {
+                return "runs[\(r)].results[\(i)].level '\(result.level)' is not none, note, warning or error"
+            }
+        }
+        return nil
     }
 
     static func mergeJSON(_ documents: [JSONReporter.Document]) -> Merged {

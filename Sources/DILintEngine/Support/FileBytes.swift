@@ -3,13 +3,25 @@ import Foundation
 /// The bytes of the file at `path`, or nil when it cannot be opened or read. Plain POSIX reads:
 /// a warm run reads hundreds of small files, and this skips `Data`'s and `FileManager`'s layers.
 /// `status`, when given, receives the file's `fstat` data.
-func readFileBytes(_ path: String, status: UnsafeMutablePointer<stat>? = nil) -> [UInt8]? {
-    let fd = open(path, O_RDONLY | O_CLOEXEC)
+///
+/// Only regular files are read, opened without blocking (a FIFO never stalls the open): for
+/// anything else `errno` is 0 on return and `status` says what it is. A file growing past
+/// `limit` while read gives nil with `errno` EFBIG.
+func readFileBytes(_ path: String, status: UnsafeMutablePointer<stat>? = nil, limit: Int = .max) -> [UInt8]? {
+    let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
     guard fd >= 0 else { return nil }
     defer { close(fd) }
     var st = stat()
     guard fstat(fd, &st) == 0 else { return nil }
     status?.pointee = st
+    guard st.st_mode & S_IFMT == S_IFREG else {
+        errno = 0
+        return nil
+    }
+    guard Int(st.st_size) <= limit else {
+        errno = 0
+        return nil
+    }
     var bytes = [UInt8](repeating: 0, count: max(Int(st.st_size), 0))
     var filled = 0
     while true {
@@ -28,6 +40,10 @@ func readFileBytes(_ path: String, status: UnsafeMutablePointer<stat>? = nil) ->
         guard n >= 0 else { return nil }
         if n == 0 { break }
         filled += n
+        if filled > limit {
+            errno = EFBIG
+            return nil
+        }
     }
     bytes.removeSubrange(filled...)
     return bytes

@@ -73,7 +73,7 @@ final class BaselineTests: XCTestCase {
         try baseline.write(to: path)
         XCTAssertEqual(try Baseline.load(path: path), baseline)
         let object = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any]
-        XCTAssertEqual(object?["version"] as? Int, 1)
+        XCTAssertEqual(object?["version"] as? Int, Baseline.formatVersion)
     }
 
     func testCorruptBaselinesFailWithTheFileAndTheProblem() throws {

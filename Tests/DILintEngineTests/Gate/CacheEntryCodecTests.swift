@@ -11,6 +11,7 @@ final class CacheEntryCodecTests: XCTestCase {
         let bare = ContainerAccess(container: "container_shared", accessor: "container_shared", service: nil, kind: .compositionRoot)
         var finding = Finding(rule: "container-access", path: "Sources/ä b.m", line: 12, column: -3, severity: .error,
                               message: "héllo \u{0} \"world\"", access: direct, snippet: "id x = y;")
+        finding.scope = "Type.method"
         finding.fingerprint = "abc123"
         finding.baselined = true
         let plain = Finding(rule: "parse-failure", path: "Sources/ä b.m", line: Int.max, column: Int.min, severity: .note, message: "")
@@ -42,7 +43,7 @@ final class CacheEntryCodecTests: XCTestCase {
         let outcome = everything()
         XCTAssertEqual(labels(outcome), ["findings", "accesses", "facts", "suppressions", "parsed", "failed", "fromCache"])
         XCTAssertEqual(labels(outcome.findings[0]), ["rule", "path", "line", "column", "severity", "message", "access", "snippet",
-                                                     "fingerprint", "baselined"])
+                                                     "scope", "fingerprint", "baselined"])
         XCTAssertEqual(labels(outcome.accesses[0]), ["path", "line", "column", "access"])
         XCTAssertEqual(labels(outcome.accesses[0].access), ["container", "accessor", "service", "viaMacro", "kind"])
         XCTAssertEqual(labels(outcome.suppressions), ["directives", "malformed"])

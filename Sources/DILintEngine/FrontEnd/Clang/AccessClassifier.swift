@@ -13,11 +13,14 @@ struct AccessClassifier {
     /// Names of the injected bridge; `_name` (an ivar) counts too.
     let bridgeNames: Set<String>
     private let t: TokenCursor
+    /// Matched brackets and enclosing blocks, so that no lookup walks the file.
+    private let brackets: BracketTable
 
     init(file: ParsedFile, configuration: Configuration) {
         self.file = file
         bridgeNames = configuration.bridgeNamesWithIvars
         t = TokenCursor(file: file)
+        brackets = BracketTable(tokens: file.tokens, bytes: file.buffer.bytes)
     }
 
     /// Sets each access's kind (fallback, composition root) and adds the accesses made through the bridge.
@@ -45,8 +48,15 @@ struct AccessClassifier {
     private var tokens: [SourceToken] { file.tokens }
     private func text(_ i: Int) -> String { t.text(i) }
     private func isIdentifier(_ i: Int) -> Bool { t.isIdentifier(i) }
-    private func matchingClose(forOpenAt open: Int) -> Int? { t.balancedClose(from: open) }
-    private func matchingOpen(forCloseAt close: Int) -> Int? { t.balancedOpen(from: close) }
+    /// The bracket table answers in one read; the cursor's walk is left for brackets it does not pair.
+    private func matchingClose(forOpenAt open: Int) -> Int? {
+        if let close = brackets.partner(of: open) { return close > open ? close : nil }
+        return t.balancedClose(from: open)
+    }
+    private func matchingOpen(forCloseAt close: Int) -> Int? {
+        if let open = brackets.partner(of: close) { return open < close ? open : nil }
+        return t.balancedOpen(from: close)
+    }
     private static let opening: Set<String> = ["(", "[", "{"], closing: Set<String> = [")", "]", "}"]
 
     /// Whether the access at token `k` runs only when no bridge is set.
@@ -104,6 +114,7 @@ struct AccessClassifier {
         var depth = 0, i = k - 1
         while i >= 0 {
             let w = text(i)
+            if Self.closing.contains(w), let open = brackets.partner(of: i) { i = open - 1; continue }
             if Self.closing.contains(w) { depth += 1 } else if Self.opening.contains(w) {
                 if depth > 0 { depth -= 1 } else if w == "{" { return false } // else step out of ( or [
             } else if depth == 0 {
@@ -138,6 +149,7 @@ struct AccessClassifier {
         var depth = 0, nested = 0, i = colon - 1
         while i >= 0 {
             let w = text(i)
+            if Self.closing.contains(w), let open = brackets.partner(of: i) { i = open - 1; continue }
             if Self.closing.contains(w) { depth += 1 } else if Self.opening.contains(w) {
                 if depth == 0 { return nil }
                 depth -= 1
@@ -156,6 +168,7 @@ struct AccessClassifier {
         var depth = 0, i = end - 1
         while i >= 0 {
             let w = text(i)
+            if Self.closing.contains(w), let open = brackets.partner(of: i) { i = open - 1; continue }
             if Self.closing.contains(w) { depth += 1 } else if Self.opening.contains(w) {
                 if depth == 0 { break }
                 depth -= 1
@@ -174,6 +187,7 @@ struct AccessClassifier {
         var depth = 0, i = k - 1
         while i >= 0 {
             let w = text(i)
+            if Self.closing.contains(w), let open = brackets.partner(of: i) { i = open - 1; continue }
             if w == "}" || w == ")" || w == "]" {
                 depth += 1
             } else if w == "(" || w == "[" {
@@ -245,16 +259,7 @@ struct AccessClassifier {
 
     /// The unbalanced `{` enclosing token `i` (or -1): the start of its block.
     private func enclosingBlockStart(from i: Int) -> Int {
-        var depth = 0, j = i - 1
-        while j >= 0 {
-            let w = text(j)
-            if w == "}" { depth += 1 } else if w == "{" {
-                if depth == 0 { return j }
-                depth -= 1
-            }
-            j -= 1
-        }
-        return -1
+        brackets.enclosingBlock(of: i)
     }
 
     // MARK: Early return
@@ -263,17 +268,28 @@ struct AccessClassifier {
     private func earlyReturnGuard(at k: Int) -> Bool {
         let blockOpen = enclosingBlockStart(from: k)
         guard blockOpen >= 0, text(blockOpen) == "{" else { return false }
+        return earlyReturnEnd(inBlockAt: blockOpen) < k
+    }
+
+    /// The end of the first `if (b) { … return …; }` (no else) among the statements of the block
+    /// opened at `blockOpen` (Int.max when there is none): everything after it runs without a
+    /// bridge. Worked out once per block.
+    private func earlyReturnEnd(inBlockAt blockOpen: Int) -> Int {
+        if let known = brackets.earlyReturnEnd[blockOpen] { return known }
+        let limit = brackets.partner(of: blockOpen) ?? tokens.count
+        var result = Int.max
         var i = blockOpen + 1
-        while i < k {
+        while i < limit {
             let w = text(i)
-            if w == "if", text(i + 1) == "(", let close = matchingClose(forOpenAt: i + 1), close < k {
+            if w == "if", text(i + 1) == "(", let close = matchingClose(forOpenAt: i + 1), close < limit {
                 let polarity = bridgePolarity((i + 2)..<close)
                 let bodyStart = close + 1
                 let bodyEnd: Int?
                 if text(bodyStart) == "{" { bodyEnd = matchingClose(forOpenAt: bodyStart) } else { bodyEnd = statementEnd(from: bodyStart) }
-                guard let end = bodyEnd else { return false }
-                if polarity == true, end < k, text(end + 1) != "else", (bodyStart...end).contains(where: { text($0) == "return" }) {
-                    return true
+                guard let end = bodyEnd else { break }
+                if polarity == true, text(end + 1) != "else", (bodyStart...end).contains(where: { text($0) == "return" }) {
+                    result = end
+                    break
                 }
                 i = end + 1
                 continue
@@ -281,7 +297,8 @@ struct AccessClassifier {
             if Self.opening.contains(w), let close = matchingClose(forOpenAt: i) { i = close + 1; continue }
             i += 1
         }
-        return false
+        brackets.earlyReturnEnd[blockOpen] = result
+        return result
     }
 
     private func statementEnd(from i: Int) -> Int? {

@@ -7,12 +7,15 @@ final class ClangFrontEnd {
     /// Per-file compile arguments from a compilation database, by absolute normalized path.
     let compileArguments: [String: [String]]
     private let finder: ContainerAccessFinder
+    /// Includes that are not bounded regular files fail the file before libclang reads them.
+    private let includeCheck: IncludeCheck
     private var parser: ClangParser?
 
     init(configuration: Configuration, compileArguments: [String: [String]]) {
         self.configuration = configuration
         self.compileArguments = compileArguments
         finder = ContainerAccessFinder(specs: configuration.containers)
+        includeCheck = IncludeCheck(limit: configuration.maxFileSize)
     }
 
     /// Clang's `-fbracket-depth` guard covers parentheses and braces but not Objective-C message brackets.
@@ -38,6 +41,9 @@ final class ClangFrontEnd {
         let database = compileArguments[FileCollector.normalized(path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path)]
         if let database { arguments = database + language.objcRuntimeArguments }
         arguments += configuration.clangFlags
+        if let problem = includeCheck.problem(source: path, bytes: bytes, arguments: arguments) {
+            return .failure(ParseFailure(reason: problem))
+        }
         if parser == nil {
             if let error = LibClang.loadError { return .failure(ParseFailure(reason: error)) }
             parser = ClangParser()

@@ -1,0 +1,60 @@
+import DILintEngine
+import Foundation
+
+/// Standard output and error as a command-line tool treats them: `SIGPIPE` kills quietly (as
+/// with `cat`, `grep`), a write error (`ENOSPC` on `/dev/full`, a closed descriptor) is a run
+/// failure with one line on standard error and exit 2 — never a Foundation exception.
+enum StandardStreams {
+    /// Set when standard output was closed when di-lint started.
+    nonisolated(unsafe) static var outputWasClosed = false
+
+    /// Call first in `main`. A closed descriptor 0, 1 or 2 gets `/dev/null` in its place, so no
+    /// file di-lint opens later becomes "standard output"; output to a closed standard output
+    /// still fails (see `write`).
+    static func prepare() {
+        signal(SIGPIPE, SIG_DFL)
+        for fd: Int32 in 0...2 where fcntl(fd, F_GETFD) == -1 && errno == EBADF {
+            if fd == 1 { outputWasClosed = true }
+            let null = open("/dev/null", O_RDWR)
+            if null >= 0 && null != fd {
+                dup2(null, fd)
+                close(null)
+            }
+        }
+    }
+
+    /// Writes all of `text` to standard output; throws a `RunFailure` naming the error.
+    static func writeOutput(_ text: String) throws {
+        guard !outputWasClosed else { throw RunFailure(message: "cannot write the report: standard output is closed") }
+        if let error = write(text, to: 1) {
+            throw RunFailure(message: "cannot write the report to standard output (\(String(cString: strerror(error))))")
+        }
+    }
+
+    /// One line on standard error; errors there are ignored (there is nowhere left to say them).
+    static func note(_ line: String) {
+        raw(line + "\n")
+    }
+
+    /// Text on standard error as it is.
+    static func raw(_ text: String) {
+        _ = write(text, to: 2)
+    }
+
+    /// The `errno` of a failed write, or nil when every byte went out.
+    private static func write(_ text: String, to fd: Int32) -> Int32? {
+        var text = text
+        return text.withUTF8 { buffer -> Int32? in
+            var offset = 0
+            while offset < buffer.count {
+                let n = Glibc.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    return errno
+                }
+                offset += n
+            }
+            return nil
+        }
+    }
+}
