@@ -12,13 +12,7 @@ import Glibc
 final class MinidumpCrashDemoTests: XCTestCase {
     func testSegmentationFault() throws { try check("segv", SIGSEGV, demoFunction: "crashBySegmentationFault") }
     func testAbort() throws { try check("abort", SIGABRT, demoFunction: "crashByAbort") }
-    func testFatalError() throws {
-        #if arch(x86_64)
-        try check("fatal-error", SIGILL, demoFunction: "crashByFatalError")
-        #else
-        try check("fatal-error", SIGTRAP, demoFunction: "crashByFatalError")
-        #endif
-    }
+    func testFatalError() throws { try check("fatal-error", fatalErrorSignal, demoFunction: "crashByFatalError") }
     func testDivisionByZero() throws {
         #if arch(x86_64)
         try check("fpe", SIGFPE, demoFunction: "crashByDivisionByZero")
@@ -32,10 +26,28 @@ final class MinidumpCrashDemoTests: XCTestCase {
         try check("background-thread", SIGSEGV, demoFunction: "crashBySegmentationFaultOnBackgroundThread")
     }
     func testEightThreads() throws { try check("threads-8", SIGSEGV, demoFunction: "crashOnOneOfEightThreads") }
+    func testStackOverflowOnThread() throws { try check("stack-overflow-thread", SIGSEGV, demoFunction: "crashByStackOverflow") }
+    func testStackOverflowInTask() throws { try check("stack-overflow-task", SIGSEGV, demoFunction: "crashByStackOverflow") }
+    func testFatalErrorWithMessage() throws {
+        try check("fatal-error-message", fatalErrorSignal, demoFunction: "crashByFatalErrorWithMessage",
+                  sourceFile: "ServerCrashers.swift")
+    }
+    func testThreadsReport() throws {
+        try check("threads-report", SIGSEGV, demoFunction: "crashWhileThreadsAreParked", sourceFile: "ServerCrashers.swift")
+    }
+
+    /// `fatalError` traps: SIGILL (ud2) on x86_64, SIGTRAP (brk) on arm64.
+    private var fatalErrorSignal: Int32 {
+        #if arch(x86_64)
+        SIGILL
+        #else
+        SIGTRAP
+        #endif
+    }
 
     // MARK: - One kind
 
-    private func check(_ kind: String, _ signal: Int32, demoFunction: String,
+    private func check(_ kind: String, _ signal: Int32, demoFunction: String, sourceFile: String = "Crashers.swift",
                        file: StaticString = #filePath, line: UInt = #line) throws {
         let store = DemoStoreDirectory(self)
         let crash = try CrashDemoProcess.run(["--store", store.path, "crash", kind], backtracer: .disabled)
@@ -53,7 +65,7 @@ final class MinidumpCrashDemoTests: XCTestCase {
 
         // Source lines: every symbolicated frame in crash-demo's own code names its file (the C
         // runtime's start-up code linked into it, `_start`, has no DWARF), and the crashing
-        // function (when the unwinder reached it) is at a line of Crashers.swift.
+        // function (when the unwinder reached it) is at a line of its source file.
         let demoFrames = frames.filter {
             ($0["module"] as? String)?.hasSuffix("/crash-demo") == true && $0["function"] != nil && $0["function"] as? String != "_start"
         }
@@ -67,7 +79,7 @@ final class MinidumpCrashDemoTests: XCTestCase {
         XCTAssertTrue(sourceFrames.contains { $0["line"] as? Int ?? 0 > 0 }, "the demo's own code has lines: \(demoFrames)",
                       file: file, line: line)
         if let crashing = demoFrames.first(where: { ($0["function"] as? String)?.contains(demoFunction) == true && $0["inlined"] == nil }) {
-            XCTAssertEqual((crashing["file"] as? String).map { URL(fileURLWithPath: $0).lastPathComponent }, "Crashers.swift",
+            XCTAssertEqual((crashing["file"] as? String).map { URL(fileURLWithPath: $0).lastPathComponent }, sourceFile,
                            "\(crashing)", file: file, line: line)
             XCTAssertGreaterThan(crashing["line"] as? Int ?? 0, 0, "\(crashing)", file: file, line: line)
         } else {
