@@ -1,5 +1,5 @@
-// libFuzzer entry point for the intermediate-dump reader and the report builder that consumes
-// its tree (built by scripts/fuzz-dump-reader). Any crash, sanitizer report or broken
+// libFuzzer entry point for the intermediate-dump reader, the report builder and the minidump
+// writer that consume its tree (built by scripts/fuzz-dump-reader). Any crash, sanitizer report or broken
 // invariant is a finding.
 import CrashRuntime
 
@@ -14,7 +14,9 @@ public func fuzzDumpReader(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         fatalError("complete dump that does not end with END_DOCUMENT")
     }
     _ = builder.report(for: dump, fileName: "fuzz.seamdump")
+    _ = MinidumpWriter.bytes(for: MinidumpInput(dump: dump, hostFiles: hostFiles))
     return 0
 }
 
 private let builder = ReportBuilder(symbolicator: Symbolicator())
+private let hostFiles = HostFiles.current
