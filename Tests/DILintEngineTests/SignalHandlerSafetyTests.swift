@@ -49,6 +49,16 @@ final class SignalHandlerSafetyTests: XCTestCase {
 
     /// An Objective-C method whose types do not resolve (no SDK) drops out of the AST; its
     /// `sa_sigaction` store is still read from the tokens.
+    /// A function-like-macro check one byte past a `#define` that ends the file read past the
+    /// buffer and trapped the whole run (found by scripts/fuzz-lint).
+    func testAMacroDefinitionThatEndsTheFileIsNoCrash() throws {
+        let dir = try temporaryDirectory(self)
+        let file = dir.appendingPathComponent("tail.mm").path
+        try "// ends in a definition with no newline\n#define SIGFX_SAF".write(toFile: file, atomically: true, encoding: .utf8)
+        let result = try lint([file], configYAML: "")
+        XCTAssertEqual(result.findings.filter { $0.rule == "parse-failure" }.count, 0, "\(result.findings)")
+    }
+
     func testRegistrationInCodeTheASTLostIsFoundInTheTokens() throws {
         let dir = try temporaryDirectory(self)
         let file = dir.appendingPathComponent("monitor.m").path

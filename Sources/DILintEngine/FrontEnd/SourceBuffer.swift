@@ -34,8 +34,9 @@ public struct SourceBuffer: Sendable {
         String(decoding: bytes[max(0, range.lowerBound)..<min(bytes.count, range.upperBound)], as: UTF8.self)
     }
 
-    /// Whether the bytes at `range` spell `word` exactly.
+    /// Whether the bytes at `range` spell `word` exactly (false where `range` leaves the file).
     public func spells(_ range: Range<Int>, _ word: String) -> Bool {
+        guard range.lowerBound >= 0, range.upperBound <= bytes.count else { return false }
         var i = range.lowerBound
         for b in word.utf8 {
             guard i < range.upperBound, bytes[i] == b else { return false }
