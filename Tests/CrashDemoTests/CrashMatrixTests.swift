@@ -24,11 +24,7 @@ final class CrashMatrixTests: XCTestCase {
     }
 
     func testFatalError() throws {
-        #if arch(x86_64)
-        let (signal, name) = (SIGILL, "SIGILL")
-        #else
-        let (signal, name) = (SIGTRAP, "SIGTRAP")
-        #endif
+        let (signal, name) = fatalErrorTrap
         let report = try assertReported(kind: "fatal-error", signal: signal, name: name, function: "crashByFatalError()")
         XCTAssertNotNil(report.frame(named: "_assertionFailure"), "the trap is in the Swift runtime: \(report.functions)")
     }
@@ -88,11 +84,7 @@ final class CrashMatrixTests: XCTestCase {
     }
 
     func testFatalErrorMessage() throws {
-        #if arch(x86_64)
-        let (signal, name) = (SIGILL, "SIGILL")
-        #else
-        let (signal, name) = (SIGTRAP, "SIGTRAP")
-        #endif
+        let (signal, name) = fatalErrorTrap
         let report = try assertReported(kind: "fatal-error-message", signal: signal, name: name,
                                         function: "crashByFatalErrorWithMessage()")
         XCTAssertEqual(report.fatalErrorMessage?.hasSuffix("Fatal error: crash-demo: the request handler found an impossible state"),

@@ -12,7 +12,7 @@ import Glibc
 final class MinidumpCrashDemoTests: XCTestCase {
     func testSegmentationFault() throws { try check("segv", SIGSEGV, demoFunction: "crashBySegmentationFault") }
     func testAbort() throws { try check("abort", SIGABRT, demoFunction: "crashByAbort") }
-    func testFatalError() throws { try check("fatal-error", fatalErrorSignal, demoFunction: "crashByFatalError") }
+    func testFatalError() throws { try check("fatal-error", fatalErrorTrap.signal, demoFunction: "crashByFatalError") }
     func testDivisionByZero() throws {
         #if arch(x86_64)
         try check("fpe", SIGFPE, demoFunction: "crashByDivisionByZero")
@@ -29,20 +29,11 @@ final class MinidumpCrashDemoTests: XCTestCase {
     func testStackOverflowOnThread() throws { try check("stack-overflow-thread", SIGSEGV, demoFunction: "crashByStackOverflow") }
     func testStackOverflowInTask() throws { try check("stack-overflow-task", SIGSEGV, demoFunction: "crashByStackOverflow") }
     func testFatalErrorWithMessage() throws {
-        try check("fatal-error-message", fatalErrorSignal, demoFunction: "crashByFatalErrorWithMessage",
+        try check("fatal-error-message", fatalErrorTrap.signal, demoFunction: "crashByFatalErrorWithMessage",
                   sourceFile: "ServerCrashers.swift")
     }
     func testThreadsReport() throws {
         try check("threads-report", SIGSEGV, demoFunction: "crashWhileThreadsAreParked", sourceFile: "ServerCrashers.swift")
-    }
-
-    /// `fatalError` traps: SIGILL (ud2) on x86_64, SIGTRAP (brk) on arm64.
-    private var fatalErrorSignal: Int32 {
-        #if arch(x86_64)
-        SIGILL
-        #else
-        SIGTRAP
-        #endif
     }
 
     // MARK: - One kind
