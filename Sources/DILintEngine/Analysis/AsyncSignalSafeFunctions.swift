@@ -79,7 +79,7 @@ enum AsyncSignalSafeFunctions {
             r[f] = "takes a lock the interrupted thread may hold"
         }
         for f in ["exit", "atexit"] { r[f] = "runs atexit handlers and flushes stdio; use _exit" }
-        for f in ["syslog", "NSLog", "os_log"] { r[f] = "logging allocates and takes locks" }
+        for f in ["syslog", "vsyslog", "openlog", "NSLog", "NSLogv", "os_log"] { r[f] = "logging allocates and takes locks" }
         for f in ["dispatch_async", "dispatch_sync", "dispatch_once", "dispatch_after"] { r[f] = "GCD allocates and takes locks" }
         for f in ["backtrace", "backtrace_symbols", "backtrace_symbols_fd", "_Unwind_Backtrace", "dladdr", "dlopen", "dlsym"] {
             r[f] = "may take the loader lock or allocate on first use"

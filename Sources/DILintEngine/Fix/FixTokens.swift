@@ -31,17 +31,7 @@ struct FixTokens {
     }
 
     /// Whether the byte offset lies on a preprocessor directive line (`#define …`, continued lines included).
-    func isInDirective(_ offset: Int) -> Bool {
-        let buffer = file.buffer
-        var line = buffer.lineColumn(of: offset).line
-        while true {
-            let text = buffer.lineText(line)
-            if text.drop(while: { $0 == " " || $0 == "\t" }).first == "#" { return true }
-            // continued from the line above?
-            guard line > 1, buffer.lineText(line - 1).hasSuffix("\\") else { return false }
-            line -= 1
-        }
-    }
+    func isInDirective(_ offset: Int) -> Bool { TokenCursor(file: file).isInDirective(offset) }
 
     /// The line ending the file mostly uses (`\r\n` when most lines end so).
     var lineEnding: String {

@@ -37,7 +37,9 @@ struct ConditionalDirectives {
                     chains.append(constant)
                     if constant { constantLines.insert(line) }
                 case "ifdef", "ifndef":
-                    chains.append(false)
+                    let constant = Self.standardMacros[condition.trimmingCharacters(in: .whitespaces)] != nil
+                    chains.append(constant)
+                    if constant { constantLines.insert(line) }
                 case "elif", "elifdef", "elifndef":
                     if !chains.isEmpty {
                         chains[chains.count - 1] = chains[chains.count - 1] && directive == "elif" && Self.isConstant(String(condition))
@@ -56,9 +58,17 @@ struct ConditionalDirectives {
         }
     }
 
-    /// An `#if` condition made of integer literals and operators only (comments allowed).
+    /// Macros every C compiler defines, with their values: `#if defined(__STDC__)` decides a
+    /// block in every build (its `#else` is pre-standard C, never compiled).
+    static let standardMacros = ["__STDC__": "1", "__STDC_VERSION__": "201710"]
+
+    /// An `#if` condition made of integer literals, operators and standard macros only (comments allowed).
     static func isConstant(_ condition: String) -> Bool {
         var text = condition
+        for (name, value) in standardMacros {
+            for form in ["defined(\(name))", "defined (\(name))", "defined \(name)"] { text = text.replacingOccurrences(of: form, with: "1") }
+            text = text.replacingOccurrences(of: name, with: value)
+        }
         if let c = text.range(of: "//") { text = String(text[..<c.lowerBound]) }
         while let open = text.range(of: "/*"), let close = text.range(of: "*/", range: open.upperBound..<text.endIndex) {
             text.removeSubrange(open.lowerBound..<close.upperBound)

@@ -115,7 +115,10 @@ private struct HandlerWalk {
         for (path, r, via) in graph.registrations where (r.mechanism == .terminate) == (context == .terminate) {
             let where_ = "\(r.mechanism.rawValue)\(via.map { " " + $0 } ?? "") at \((path as NSString).lastPathComponent):\(r.position.line)"
             let kind = r.mechanism == .terminate ? "terminate handler" : "signal handler"
-            for usr in resolve(r.handler) { result.append((usr, Root(symbol: r.handler, how: "\(kind) '\(r.handler.name)' (\(where_))"))) }
+            // a handler named in the tokens is the registering file's own `static` one where it has one
+            let usrs = resolve(r.handler)
+            let own = usrs.filter { usr in CallGraph.filePrefix(usr) != nil && graph.definitions[usr]?.contains { $0.path == path } == true }
+            for usr in own.isEmpty ? usrs : own { result.append((usr, Root(symbol: r.handler, how: "\(kind) '\(r.handler.name)' (\(where_))"))) }
         }
         guard context == .signal else { return result.sorted { ($0.1.symbol.name, $0.0) < ($1.1.symbol.name, $1.0) } }
         for symbol in graph.annotated {

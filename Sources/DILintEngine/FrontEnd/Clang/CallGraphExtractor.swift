@@ -67,6 +67,7 @@ final class CallGraphExtractor {
     private func registrationsFromTokens() {
         let t = TokenCursor(file: file)
         let known = Set(facts.registrations.map(\.handler.name))
+        let namespaces = namespaceBlocks(t)
         for i in 0..<t.count where t.isIdentifier(i) {
             let word = t.text(i)
             var handler: Int?
@@ -87,11 +88,39 @@ final class CallGraphExtractor {
                     }
                 }
             }
-            guard handler != nil, !known.contains(name), !known.contains(where: { $0.hasSuffix("::" + name) }), !name.hasPrefix("SIG_")
+            guard let handler, !known.contains(name), !known.contains(where: { $0.hasSuffix("::" + name) }), !name.hasPrefix("SIG_")
             else { continue }
-            facts.registrations.append(HandlerRegistration(handler: Symbol(usr: "name:" + name, name: name), mechanism: mechanism,
+            if let macro = t.enclosingMacroDefinition(i) {
+                // `#define SIGNAL(s, h) do { sa.sa_handler = h; … } while (0)`: every `SIGNAL(SIGHUP, hup)` registers `hup`
+                if let index = macro.parameters.firstIndex(of: name) {
+                    macroRegistrations(t, macro: macro.name, argument: index, mechanism: mechanism, namespaces: namespaces)
+                    continue
+                }
+            }
+            facts.registrations.append(HandlerRegistration(handler: scoped(name, at: handler, namespaces), mechanism: mechanism,
                                                            position: position(t.offset(i))))
         }
+    }
+
+    /// Registrations made by invoking a function-like macro whose body installs its parameter `argument`.
+    private func macroRegistrations(_ t: TokenCursor, macro: String, argument: Int, mechanism: HandlerRegistration.Mechanism,
+                                    namespaces: [(name: String, tokens: ClosedRange<Int>)]) {
+        for i in 0..<t.count where t.spells(i, macro) && t.spells(i + 1, "(") && !t.isInDirective(t.offset(i)) {
+            let arguments = t.arguments(from: i + 1)
+            guard argument < arguments.count else { continue }
+            let j = t.spells(arguments[argument].lowerBound, "&") ? arguments[argument].lowerBound + 1 : arguments[argument].lowerBound
+            guard let (name, end) = qualifiedName(t, from: j), end == arguments[argument].upperBound, !name.hasPrefix("SIG_") else { continue }
+            facts.registrations.append(HandlerRegistration(handler: scoped(name, at: j, namespaces), mechanism: mechanism,
+                                                           position: position(t.offset(i))))
+        }
+    }
+
+    /// A handler named in the tokens: an unqualified name inside `namespace a { … }` is looked up
+    /// there first (`&H` in `app::install` is `app::H`), as the compiler would.
+    private func scoped(_ name: String, at i: Int, _ namespaces: [(name: String, tokens: ClosedRange<Int>)]) -> Symbol {
+        let scope = namespaces.filter { $0.tokens.contains(i) }.map(\.name)
+        guard !scope.isEmpty, !name.contains("::") else { return Symbol(usr: "name:" + name, name: name) }
+        return CallGraph.lookup(name, from: (scope + [name]).joined(separator: "::"))
     }
 
     /// `A::B::c` starting at token `i`: the name and the index of the token after it.
@@ -233,7 +262,8 @@ final class CallGraphExtractor {
             }
             guard t.spells(open, "{"), let end = t.close(from: open) else { continue }
             let offset = t.offset(i)
-            if holders.contains(where: { $0.contains(offset) }) { continue }
+            // `#define LOG(x) fprintf(…)` before `void f(void) {` is no definition of `fprintf`
+            if holders.contains(where: { $0.contains(offset) }) || t.isInDirective(offset) { continue }
             var name = t.text(i), j = i
             while t.spells(j - 1, "::"), t.isIdentifier(j - 2) {
                 name = t.text(j - 2) + "::" + name

@@ -18,6 +18,32 @@ struct TokenCursor {
 
     func isMemberOperator(_ i: Int) -> Bool { spells(i, ".") || spells(i, "->") }
 
+    /// Whether the byte offset lies on a preprocessor directive line (`#define …`, continued lines included).
+    func isInDirective(_ offset: Int) -> Bool {
+        let buffer = file.buffer
+        var line = buffer.lineColumn(of: offset).line
+        while true {
+            if buffer.lineText(line).drop(while: { $0 == " " || $0 == "\t" }).first == "#" { return true }
+            // continued from the line above?
+            guard line > 1, buffer.lineText(line - 1).hasSuffix("\\") else { return false }
+            line -= 1
+        }
+    }
+
+    /// The function-like macro whose `#define` holds token `i`: its name and parameter names.
+    func enclosingMacroDefinition(_ i: Int) -> (name: String, parameters: [String])? {
+        guard i < count, isInDirective(offset(i)) else { return nil }
+        var d = i
+        // back to the directive's `#`: the first token of its line
+        while d >= 0, !(spells(d, "#") && (d == 0 || file.buffer.lineColumn(of: offset(d - 1)).line < file.buffer.lineColumn(of: offset(d)).line)) {
+            d -= 1
+        }
+        // `# define NAME(` with `(` right after the name
+        guard d >= 0, text(d + 1) == "define", isIdentifier(d + 2), spells(d + 3, "("),
+              file.tokens[d + 2].range.upperBound == offset(d + 3), let close = close(from: d + 3), close < i else { return nil }
+        return (text(d + 2), (d + 4..<close).filter { isIdentifier($0) }.map(text))
+    }
+
     private static let pairs: [String: String] = ["(": ")", "[": "]", "{": "}"]
 
     /// The index of the bracket closing the one at `open`.
