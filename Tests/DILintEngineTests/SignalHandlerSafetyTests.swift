@@ -234,6 +234,18 @@ final class SignalHandlerSafetyTests: XCTestCase {
 
     /// A macro is known to be one when a file of the run defines it: without the header in the
     /// run, its use is a call to an unknown function.
+    func testASiteReachedFromSeveralHandlersNamesTheOthers() throws {
+        let found = try fixtureFindings(in: ["sigfx_two_handlers.c"])
+        XCTAssertEqual(found.count, 1, "\(found)")
+        XCTAssertTrue(found.first?.message.contains("sigfx_two_a → sigfx_two_log → syslog; also reached from 'sigfx_two_b'") == true, "\(found)")
+    }
+
+    func testRegistrationsThroughAMacroAndInANamespaceAreFound() throws {
+        let found = try fixtureFindings(in: ["sigfx_macro_install.c", "sigfx_namespace_registration.cpp"])
+        XCTAssertTrue(found.contains { $0.message.contains("(sigaction at sigfx_macro_install.c:12): sigfx_macro_hup → syslog") }, "\(found)")
+        XCTAssertTrue(found.contains { $0.message.contains("sigfx_app::SigfxNsHandler → printf") }, "\(found)")
+    }
+
     func testMacroNamesAreNoCallsWhenTheRunDefinesThem() throws {
         XCTAssertEqual(try fixtureFindings(in: ["sigfx_macro_names.c", "sigfx_log.h"]), [])
         let alone = try fixtureFindings(in: ["sigfx_macro_names.c"]).map { $0.message.components(separatedBy: "'")[1] }

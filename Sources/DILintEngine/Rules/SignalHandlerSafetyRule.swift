@@ -64,6 +64,8 @@ private struct HandlerWalk {
         var path: String
         var position: SitePosition
         var message: String
+        /// The function whose site this is: other handlers reaching it are named after the walk.
+        var caller: String
     }
 
     let graph: CallGraph
@@ -77,6 +79,10 @@ private struct HandlerWalk {
     private(set) var violations: [Violation] = []
     /// How each reached function was reached: its caller's USR (nil for a root) and its root.
     private var reachedFrom: [String: (caller: String?, root: Root)] = [:]
+    /// The functions each reached function leads into (the walk's edges).
+    private var edges: [String: [String]] = [:]
+    /// The walk's roots in order, each with its handler's name.
+    private var rootOrder: [(usr: String, name: String)] = []
 
     init(graph: CallGraph, context: Context, allow: [String], strict: Bool, complete: Bool) {
         self.graph = graph
@@ -88,7 +94,9 @@ private struct HandlerWalk {
 
     mutating func run(configuredHandlers: [String]) {
         var queue: [String] = []
-        for (usr, root) in roots(configuredHandlers: configuredHandlers) where reachedFrom[usr] == nil {
+        for (usr, root) in roots(configuredHandlers: configuredHandlers) {
+            rootOrder.append((usr, root.symbol.name))
+            guard reachedFrom[usr] == nil else { continue }
             reachedFrom[usr] = (nil, root)
             queue.append(usr)
         }
@@ -100,12 +108,39 @@ private struct HandlerWalk {
             if trace { FileHandle.standardError.write(Data("di-lint: reached \(chain(to: usr).joined(separator: " → "))\n".utf8)) }
             for definition in graph.definitions[usr] ?? [] {
                 for site in definition.function.sites {
-                    for callee in examine(site, in: definition, caller: usr) where reachedFrom[callee] == nil {
+                    let callees = examine(site, in: definition, caller: usr)
+                    edges[usr, default: []] += callees
+                    for callee in callees where reachedFrom[callee] == nil {
                         reachedFrom[callee] = (usr, reachedFrom[usr]!.root)
                         queue.append(callee)
                     }
                 }
             }
+        }
+        nameOtherHandlers()
+    }
+
+    /// A site is reported once, with the chain from the first handler that reaches it; the
+    /// message also names the other handlers that reach it (the maintainers' chain may start there).
+    private mutating func nameOtherHandlers() {
+        guard rootOrder.count > 1, !violations.isEmpty else { return }
+        var handlersReaching: [String: [String]] = [:] // function USR → handler names, in root order
+        for root in rootOrder {
+            var seen: Set<String> = [root.usr], queue = [root.usr], next = 0
+            while next < queue.count {
+                let usr = queue[next]
+                next += 1
+                if handlersReaching[usr]?.last != root.name { handlersReaching[usr, default: []].append(root.name) }
+                for callee in edges[usr] ?? [] where seen.insert(callee).inserted { queue.append(callee) }
+            }
+        }
+        for i in violations.indices {
+            let first = reachedFrom[violations[i].caller]?.root.symbol.name
+            var others: [String] = []
+            for name in handlersReaching[violations[i].caller] ?? [] where name != first && !others.contains(name) { others.append(name) }
+            guard !others.isEmpty else { continue }
+            let shown = others.prefix(5).map { "'\($0)'" }.joined(separator: ", ")
+            violations[i].message += "; also reached from \(shown)\(others.count > 5 ? " and \(others.count - 5) more" : "")"
         }
     }
 
@@ -203,7 +238,7 @@ private struct HandlerWalk {
         if !partly.isEmpty {
             message += ". Note: read only partly, from the tokens (names from headers the parse cannot see, or code under #if on an unknown macro): \(partly.joined(separator: ", "))"
         }
-        violations.append(Violation(path: definition.path, position: site.position, message: message))
+        violations.append(Violation(path: definition.path, position: site.position, message: message, caller: caller))
     }
 
     private func name(_ usr: String) -> String { graph.definitions[usr]?.first?.function.symbol.name ?? usr }
