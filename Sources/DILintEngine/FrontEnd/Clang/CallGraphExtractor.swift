@@ -352,6 +352,8 @@ final class CallGraphExtractor {
             variable(c)
         case CXCursor_CompoundStmt:
             uncovered(c)
+        case CXCursor_IfStmt:
+            if ifTestingAParameterForNull(c) { return }
         case CXCursor_UnaryOperator:
             addressTaken(c)
         case CXCursor_InitListExpr:
@@ -465,13 +467,54 @@ final class CallGraphExtractor {
         if let target {
             facts.registrations.append(HandlerRegistration(handler: Cursors.symbol(target), mechanism: .sigaction, position: position(of: site)))
         } else if let index = parameterIndex(value) {
-            // a wrapper: `void install(int sig, handler_t h) { sa.sa_handler = h; … }`
+            // a wrapper: `void install(int sig, handler_t h) { sa.sa_handler = h; … }`; not where `h` is null
+            // (`if (h) sa.sa_handler = trampoline; else sa.sa_handler = h;` installs SIG_DFL, never `h`)
+            guard !nullParameters.contains(clang_getCursorUSR(clang_getCursorReferenced(Cursors.stripped(value))).consume()) else { return }
             facts.installingParameters.append(ParameterUse(function: current!, index: index, mechanism: .sigaction))
         } else if let source = self.slot(of: value), source.kind != CXCursor_ParmDecl {
             // a table: `sa.sa_handler = entry->handler` registers every function stored into `handler`
             facts.registrations.append(HandlerRegistration(handler: Cursors.symbol(source), mechanism: .sigaction,
                                                            position: position(of: site), throughSlot: true))
         }
+    }
+
+    /// USRs of the current function's parameters known to be null where the walk is.
+    private var nullParameters: Set<String> = []
+
+    /// `if (h) … else …`, `if (!h)`, `if (h == NULL)` on a parameter `h`: visits each branch
+    /// knowing whether `h` is null there. False (nothing visited) for any other `if`.
+    private func ifTestingAParameterForNull(_ c: CXCursor) -> Bool {
+        let kids = Cursors.children(c)
+        guard kids.count >= 2, let (usr, nullWhenTrue) = nullTest(kids[0]) else { return false }
+        visit(kids[0])
+        for (i, branch) in kids.dropFirst().prefix(2).enumerated() {
+            let saved = nullParameters
+            if (i == 0) == nullWhenTrue { nullParameters.insert(usr) }
+            visit(branch)
+            nullParameters = saved
+        }
+        return true
+    }
+
+    /// The parameter a condition tests for null, and whether the condition holds when it is null.
+    private func nullTest(_ condition: CXCursor) -> (usr: String, nullWhenTrue: Bool)? {
+        guard current != nil, let range = Cursors.offsets(condition, in: file) else { return nil }
+        func parameter(_ e: CXCursor) -> String? {
+            let ref = clang_getCursorReferenced(Cursors.stripped(e))
+            return ref.kind == CXCursor_ParmDecl && Cursors.stripped(e).kind == CXCursor_DeclRefExpr ? clang_getCursorUSR(ref).consume() : nil
+        }
+        let inner = Cursors.stripped(condition)
+        if inner.kind == CXCursor_BinaryOperator {
+            let kids = Cursors.children(inner)
+            guard kids.count == 2, let lhs = Cursors.offsets(kids[0], in: file), let op = firstToken(from: lhs.upperBound),
+                  file.buffer.spells(op.range, "==") || file.buffer.spells(op.range, "!=") else { return nil }
+            let equal = file.buffer.spells(op.range, "==")
+            if Cursors.isIntegerConstant(kids[1]), let usr = parameter(kids[0]) { return (usr, equal) }
+            if Cursors.isIntegerConstant(kids[0]), let usr = parameter(kids[1]) { return (usr, equal) }
+            return nil
+        }
+        guard let usr = parameter(condition), let first = firstToken(from: range.lowerBound) else { return nil }
+        return (usr, file.buffer.spells(first.range, "!"))
     }
 
     /// The index of the current function's parameter an expression names, if it names one.
