@@ -22,7 +22,8 @@ final class CallGraphFactsBytesTests: XCTestCase {
             installingParameters: [ParameterUse(function: main, index: 1, mechanism: .signal)],
             forwards: [ParameterForward(function: main, parameter: 0, callee: slot, argument: 2)],
             functionArguments: [FunctionArgument(callee: slot, argument: 1, value: main, position: here)],
-            macros: ["LOG_DEBUG"])
+            macros: ["LOG_DEBUG"],
+            signalArguments: [FunctionArgument(callee: main, argument: 1, value: slot, position: here)])
     }
 
     func testRoundTripsEveryField() throws {
@@ -35,7 +36,7 @@ final class CallGraphFactsBytesTests: XCTestCase {
         func labels(_ value: Any) -> [String] { Mirror(reflecting: value).children.compactMap(\.label) }
         let facts = everything()
         XCTAssertEqual(labels(facts), ["functions", "stores", "registrations", "annotated", "swiftExports",
-                                       "installingParameters", "forwards", "functionArguments", "macros"])
+                                       "installingParameters", "forwards", "functionArguments", "macros", "signalArguments"])
         XCTAssertEqual(labels(facts.functions[0]), ["symbol", "position", "sites", "unresolvedStatements"])
         XCTAssertEqual(labels(facts.functions[0].sites[0]), ["kind", "target", "trait", "detail", "position"])
         XCTAssertEqual(labels(facts.functions[0].position), ["line", "column", "snippet"])

@@ -55,6 +55,12 @@ struct CallGraph {
             }
         }
         registrations += wrapperRegistrations(facts)
+        for (path, f) in facts {
+            for a in f.signalArguments where usrsByName[a.callee.name] == nil && !macros.contains(a.callee.name) {
+                registrations.append((path, HandlerRegistration(handler: a.value, mechanism: .signal, position: a.position),
+                                      "through '\(a.callee.name)', undefined in the run,"))
+            }
+        }
     }
 
     /// Calls of functions that install one of their parameters (directly, or by passing it on to

@@ -4,7 +4,7 @@ import Foundation
 /// each run, cached ones included, so this is hand-written (JSON cost a fifth of a warm run on
 /// sentry-cocoa). `CallGraphFactsBytesTests` trips when a field is added and not here.
 extension CallGraphFacts {
-    static let formatVersion: UInt8 = 2
+    static let formatVersion: UInt8 = 3
 
     var encoded: Data {
         var w = ByteWriter()
@@ -51,6 +51,12 @@ extension CallGraphFacts {
             w.position(a.position)
         }
         w.list(macros) { w, s in w.string(s) }
+        w.list(signalArguments) { w, a in
+            w.symbol(a.callee)
+            w.int(a.argument)
+            w.symbol(a.value)
+            w.position(a.position)
+        }
         return Data(w.bytes)
     }
 
@@ -85,6 +91,9 @@ extension CallGraphFacts {
             FunctionArgument(callee: try r.symbol(), argument: try r.int(), value: try r.symbol(), position: try r.position())
         }
         macros = try r.list { r in try r.string() }
+        signalArguments = try r.list { r in
+            FunctionArgument(callee: try r.symbol(), argument: try r.int(), value: try r.symbol(), position: try r.position())
+        }
         guard r.atEnd else { throw ByteReader.Malformed() }
     }
 }

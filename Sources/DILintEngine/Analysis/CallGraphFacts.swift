@@ -21,6 +21,9 @@ struct CallGraphFacts: Equatable {
     var functionArguments: [FunctionArgument] = []
     /// Names of the function-like macros this file defines: a call to one is no call.
     var macros: [String] = []
+    /// `f(SIGTERM, h)` with `f` not defined in this file (`pqsignal` from a library's header):
+    /// `h` is registered when no file of the run defines `f` either (argument 1 is `h`).
+    var signalArguments: [FunctionArgument] = []
 }
 
 /// Parameter `index` (0-based) of `function`.

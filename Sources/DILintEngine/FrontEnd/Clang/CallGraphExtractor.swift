@@ -79,6 +79,12 @@ final class CallGraphExtractor {
                 if let (qualified, end) = qualifiedName(t, from: j), t.spells(end, ";") || t.spells(end, ",") || t.spells(end, ")") {
                     (handler, name) = (j, qualified)
                 }
+            } else if t.spells(i + 1, "("), !t.isMemberOperator(i - 1), !CallGraphExtractor.signalInstallers.contains(word),
+                      !facts.functions.contains(where: { $0.symbol.name == word }), !facts.macros.contains(word), let (fn, at) = signalArgument(t, call: i) {
+                // `pqsignal(SIGTERM, h)`: an installer from a header the run does not have
+                facts.signalArguments.append(FunctionArgument(callee: Symbol(usr: "name:" + word, name: word), argument: 1,
+                                                              value: scoped(fn, at: at, namespaces), position: position(t.offset(i))))
+                continue
             } else if CallGraphExtractor.signalInstallers.contains(word), t.spells(i + 1, "("), !t.isMemberOperator(i - 1) {
                 let arguments = t.arguments(from: i + 1)
                 if arguments.count == 2 {
@@ -100,6 +106,19 @@ final class CallGraphExtractor {
             facts.registrations.append(HandlerRegistration(handler: scoped(name, at: handler, namespaces), mechanism: mechanism,
                                                            position: position(t.offset(i))))
         }
+    }
+
+    /// `f(SIGNAME, h)` at token `call`: the handler's name and its token, for two arguments only
+    /// (`siginterrupt(SIGINT, 1)` and `kill(pid, SIGTERM)` do not match).
+    private func signalArgument(_ t: TokenCursor, call i: Int) -> (String, Int)? {
+        let arguments = t.arguments(from: i + 1)
+        guard arguments.count == 2, arguments[0].count == 1, t.isIdentifier(arguments[0].lowerBound) else { return nil }
+        let signal = t.text(arguments[0].lowerBound)
+        guard signal.hasPrefix("SIG"), !signal.hasPrefix("SIG_"), signal.count > 3,
+              signal.dropFirst(3).allSatisfy({ $0.isUppercase || $0.isNumber }) else { return nil }
+        let j = t.spells(arguments[1].lowerBound, "&") ? arguments[1].lowerBound + 1 : arguments[1].lowerBound
+        guard let (name, end) = qualifiedName(t, from: j), end == arguments[1].upperBound, !name.hasPrefix("SIG_") else { return nil }
+        return (name, j)
     }
 
     /// Registrations made by invoking a function-like macro whose body installs its parameter `argument`.
