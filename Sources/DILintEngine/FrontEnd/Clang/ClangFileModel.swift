@@ -20,7 +20,7 @@ final class ClangFileModel: FileModel {
     var comments: [SourceToken] { parsed.comments }
     var tokens: TokenCursor { TokenCursor(file: parsed) }
     /// Function, method and constructor definitions, in source order.
-    private(set) lazy var scopes: [CodeScope] = parsed.codeScopes()
+    var scopes: [CodeScope] { parsed.scopes }
 
     private(set) lazy var constructionAccesses: [ConstructionAccess] = {
         let inInit = accesses.filter { $0.access.touchesContainer && $0.enclosing?.isInitializer == true }
