@@ -35,8 +35,8 @@ static atomic_int g_exit_hook_registered = 0;
 
 // MARK: - Services: bridge first, the container only when no bridge is set
 //
-// One accessor per service of seam_bridge_services.def, written out rather than generated: di-lint
-// sees (and CI checks) each fallback only where its tokens are in the file.
+// One accessor per entry of SEAM_BRIDGE_SERVICES (seam_crash_runtime.h), written out rather than
+// generated: di-lint sees (and CI checks) each fallback only where its tokens are in the file.
 
 static int services_available(const seam_crash_reporter *r) {
     return r->bridge != NULL || seam_container_shared() != NULL;

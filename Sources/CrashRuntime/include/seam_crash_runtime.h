@@ -38,20 +38,20 @@ typedef void (*seam_notification_fn)(void *observer);
 /// and the container's table pass (bridge_table.h). Each service also has a fallback accessor in
 /// crash_reporter.c, written out by hand so di-lint sees it. Adding one: CONTRIBUTING.md.
 #define SEAM_BRIDGE_SERVICES(X)                                                                  \
-    /* Current wall-clock time, seconds since 1970. */                                          \
-    X(double, now, (void *context))                                                             \
-    /* Observes notification `name`; returns a token for remove_observer (never NULL). */       \
-    X(void *, add_observer,                                                                     \
-      (void *context, const char *name, seam_notification_fn callback, void *observer))         \
-    X(void, remove_observer, (void *context, void *token))                                      \
-    X(void, post_notification, (void *context, const char *name))                               \
-    /* Annotations attached to every crash dump. */                                             \
-    X(seam_string_pairs, annotations, (void *context))                                          \
-    /* System and process information (OS, machine, process) for crash dumps. */                \
-    X(seam_string_pairs, system_info, (void *context))                                          \
-    /* Directory for pending crash dumps. */                                                    \
-    X(const char *, dump_directory, (void *context))                                            \
-    /* The terminate-handler slot: install stores the capture layer's handler, uninstall NULL. */ \
+    /* Current wall-clock time, seconds since 1970. */                                           \
+    X(double, now, (void *context))                                                              \
+    /* Observes notification `name`; returns a token for remove_observer (never NULL). */        \
+    X(void *, add_observer,                                                                      \
+      (void *context, const char *name, seam_notification_fn callback, void *observer))          \
+    X(void, remove_observer, (void *context, void *token))                                       \
+    X(void, post_notification, (void *context, const char *name))                                \
+    /* Annotations attached to every crash dump. */                                              \
+    X(seam_string_pairs, annotations, (void *context))                                           \
+    /* System and process information (OS, machine, process) for crash dumps. */                 \
+    X(seam_string_pairs, system_info, (void *context))                                           \
+    /* Directory for pending crash dumps. */                                                     \
+    X(const char *, dump_directory, (void *context))                                             \
+    /* The terminate-handler slot: install stores capture's handler, uninstall NULL. */          \
     X(void, set_terminate_handler, (void *context, seam_terminate_handler_fn handler))
 
 #define SEAM_BRIDGE_FIELD(type, name, parameters) type(*name) parameters;
