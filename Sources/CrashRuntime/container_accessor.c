@@ -1,24 +1,19 @@
 // The legacy container's C accessor: the table the Swift DependencyContainer registers so C code
 // without an injected bridge can still reach services while the codebase migrates.
 #include "seam_crash_runtime.h"
+#include "bridge_table.h"
 
 #include <stdatomic.h>
 #include <stdlib.h>
 
 static _Atomic(const seam_crash_bridge *) g_container_table = NULL;
 
-static int table_complete(const seam_crash_bridge *table) {
-    return table->now && table->add_observer && table->remove_observer &&
-           table->post_notification && table->annotations && table->system_info &&
-           table->dump_directory && table->set_terminate_handler;
-}
-
 int seam_container_register(const seam_crash_bridge *table) {
     if (!table) {
         atomic_store(&g_container_table, NULL);
         return 0;
     }
-    if (!table_complete(table)) return -1;
+    if (!seam_bridge_table_complete(table)) return -1;
     seam_crash_bridge *copy = malloc(sizeof *copy);
     if (!copy) return -1;
     *copy = *table;

@@ -1,6 +1,7 @@
 // The reporter object: receives the bridge by property injection before install and reads every
 // service through it, falling back to the container's table only when no bridge is set.
 #include "seam_crash_runtime.h"
+#include "bridge_table.h"
 #include "launch_record.h"
 
 #include <errno.h>
@@ -33,6 +34,9 @@ static _Atomic(seam_crash_reporter *) g_installed_reporter = NULL;
 static atomic_int g_exit_hook_registered = 0;
 
 // MARK: - Services: bridge first, the container only when no bridge is set
+//
+// One accessor per entry of SEAM_BRIDGE_SERVICES (seam_crash_runtime.h), written out rather than
+// generated: di-lint sees (and CI checks) each fallback only where its tokens are in the file.
 
 static int services_available(const seam_crash_reporter *r) {
     return r->bridge != NULL || seam_container_shared() != NULL;
@@ -198,10 +202,7 @@ int seam_crash_reporter_set_bridge(seam_crash_reporter *r, const seam_crash_brid
                  "seam_crash_reporter_set_bridge: reporter is installed; set the bridge before "
                  "install");
         result = -1;
-    } else if (bridge && !(bridge->now && bridge->add_observer && bridge->remove_observer &&
-                           bridge->post_notification && bridge->annotations &&
-                           bridge->system_info && bridge->dump_directory &&
-                           bridge->set_terminate_handler)) {
+    } else if (bridge && !seam_bridge_table_complete(bridge)) {
         snprintf(error, error_size, "seam_crash_reporter_set_bridge: a function pointer is NULL");
         result = -1;
     } else if (bridge) {

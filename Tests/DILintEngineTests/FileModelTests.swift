@@ -48,6 +48,21 @@ final class FileModelTests: XCTestCase {
         }
     }
 
+    func testAssignmentsAgree() throws {
+        try assertBothGive(["line 3 self.bridge = bridge (property bridge)", "line 4 crash.bridge = -", "line 5 shared = - (property shared)",
+                            "line 6 - = other"],
+            objc: "@implementation Foo\n- (void)setUp:(Bridge *)bridge {\n    self.bridge = bridge;\n    crash.bridge = [Bridge new];\n"
+                + "    shared = [[Bridge alloc] init];\n    items[0] = other;\n}\n@end\n",
+            swift: "final class Foo {\n    func setUp(bridge: Bridge) {\n        self.bridge = bridge\n        crash.bridge = Bridge()\n"
+                + "        shared = Bridge()\n        items[0] = other\n    }\n}\n") { m in
+            m.assignments.map { a in
+                let target = a.isMember ? "\(a.base ?? "?").\(a.name ?? "?")" : a.name ?? "-"
+                return "line \(m.line(of: a.offset)) \(target) = \(a.valueName ?? "-")"
+                    + (a.propertyName.map { " (property \($0))" } ?? "")
+            }
+        }
+    }
+
     func testOwnershipQualifiersAreDeclarations() throws {
         try assertBothGive(["bridge weak line 2"],
             objc: "@interface Foo\n@property (nonatomic, weak) Bridge *bridge;\n@end\n",

@@ -2,10 +2,10 @@ import CrashRuntime
 import Foundation
 
 /// What the C layer's table serves, as Swift. The bridge and the legacy container both conform,
-/// so one set of C entry points serves both.
-protocol CrashCServices: AnyObject {
-    var dateProvider: DateProvider { get }
-    var notificationCenter: NotificationCenterWrapper { get }
+/// so one set of C entry points serves both. A service the C table can serve straight from its
+/// provider (`CrashBridgeServices`) needs no requirement here, only its line in the table; the
+/// members below hold C forms (C strings that live as long as their owner, the terminate slot).
+protocol CrashCServices: AnyObject, CrashBridgeServices {
     var cAnnotations: CStringPairs { get }
     var cSystemInfo: CStringPairs { get }
     var cDumpDirectory: CString { get }
@@ -17,7 +17,8 @@ private func services(_ context: UnsafeMutableRawPointer?) -> CrashCServices {
 }
 
 extension CrashCServices {
-    /// The C table over `context`, which must point at `self` and stay alive while C uses it.
+    /// The C table over `context`, which must point at `self` and stay alive while C uses it:
+    /// one closure per service of `SEAM_BRIDGE_SERVICES` (seam_crash_runtime.h), in its order.
     func makeCServiceTable(context: UnsafeMutableRawPointer) -> seam_crash_bridge {
         seam_crash_bridge(
             context: context,

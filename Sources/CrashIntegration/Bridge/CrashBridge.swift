@@ -34,7 +34,7 @@ public final class CrashBridge {
 
     /// Takes the services from `dependencies` and the rest from `options`.
     public convenience init(
-        dependencies: DateProviderProvider & NotificationCenterProvider & SystemInfoProvider,
+        dependencies: CrashBridgeServices,
         crashReporter: CrashReporter, options: CrashIntegrationOptions
     ) {
         self.init(dateProvider: dependencies.dateProvider,
@@ -57,7 +57,7 @@ public final class CrashBridge {
     }
 }
 
-extension CrashBridge: CrashCServices {
+extension CrashBridge: CrashBridgeServices, CrashCServices {
     func setTerminateHandler(_ handler: TerminateHandler?) {
         crashReporter.terminateHandler = handler
     }

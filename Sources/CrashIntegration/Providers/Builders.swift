@@ -32,5 +32,5 @@ extension CrashIntegrationSessionHandlerBuilder {
 }
 
 /// Everything `CrashIntegration` needs from its dependencies.
-public typealias CrashIntegrationProvider = DateProviderProvider & NotificationCenterProvider
-    & SystemInfoProvider & CrashReporterBuilder & CrashIntegrationSessionHandlerBuilder
+public typealias CrashIntegrationProvider = CrashBridgeServices & CrashReporterBuilder
+    & CrashIntegrationSessionHandlerBuilder

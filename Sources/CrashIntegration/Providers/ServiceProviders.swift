@@ -15,3 +15,9 @@ public protocol SystemInfoProvider {
     /// OS, machine and process facts (see `SystemInfo.current()`).
     var systemInfo: [String: String] { get }
 }
+
+/// The services a `CrashBridge` carries, one provider each: what every integration's dependencies
+/// supply (the legacy container too). A new bridge service adds its provider here; how:
+/// CONTRIBUTING.md, "Add a bridge service".
+public typealias CrashBridgeServices = DateProviderProvider & NotificationCenterProvider
+    & SystemInfoProvider

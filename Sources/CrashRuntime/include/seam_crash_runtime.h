@@ -31,25 +31,37 @@ typedef struct seam_string_pairs {
 /// Called when an observed notification is posted, with the `observer` given at registration.
 typedef void (*seam_notification_fn)(void *observer);
 
-/// The services the C layer uses, as function pointers over an opaque context.
-/// Every pointer must be set. Strings returned stay valid while `context` lives.
+/// The services of the bridge table, one line each, in table order:
+///   X(return type, name, (parameters, the context first))
+/// This list is the only place a C service is declared. It makes the table's fields below (Swift
+/// sees them as the table's memberwise initializer) and the completeness check both the bridge
+/// and the container's table pass (bridge_table.h). Each service also has a fallback accessor in
+/// crash_reporter.c, written out by hand so di-lint sees it. Adding one: CONTRIBUTING.md.
+#define SEAM_BRIDGE_SERVICES(X)                                                                  \
+    /* Current wall-clock time, seconds since 1970. */                                           \
+    X(double, now, (void *context))                                                              \
+    /* Observes notification `name`; returns a token for remove_observer (never NULL). */        \
+    X(void *, add_observer,                                                                      \
+      (void *context, const char *name, seam_notification_fn callback, void *observer))          \
+    X(void, remove_observer, (void *context, void *token))                                       \
+    X(void, post_notification, (void *context, const char *name))                                \
+    /* Annotations attached to every crash dump. */                                              \
+    X(seam_string_pairs, annotations, (void *context))                                           \
+    /* System and process information (OS, machine, process) for crash dumps. */                 \
+    X(seam_string_pairs, system_info, (void *context))                                           \
+    /* Directory for pending crash dumps. */                                                     \
+    X(const char *, dump_directory, (void *context))                                             \
+    /* The terminate-handler slot: install stores capture's handler, uninstall NULL. */          \
+    X(void, set_terminate_handler, (void *context, seam_terminate_handler_fn handler))
+
+#define SEAM_BRIDGE_FIELD(type, name, parameters) type(*name) parameters;
+
+/// The services the C layer uses, as function pointers over an opaque context: one field per
+/// entry of SEAM_BRIDGE_SERVICES. Every pointer must be set. Strings returned stay valid while
+/// `context` lives.
 typedef struct seam_crash_bridge {
     void *context;
-    /// Current wall-clock time, seconds since 1970.
-    double (*now)(void *context);
-    /// Observes notification `name`; returns a token for remove_observer (never NULL).
-    void *(*add_observer)(void *context, const char *name, seam_notification_fn callback,
-                          void *observer);
-    void (*remove_observer)(void *context, void *token);
-    void (*post_notification)(void *context, const char *name);
-    /// Annotations attached to every crash dump.
-    seam_string_pairs (*annotations)(void *context);
-    /// System and process information (OS, machine, process) for crash dumps.
-    seam_string_pairs (*system_info)(void *context);
-    /// Directory for pending crash dumps.
-    const char *(*dump_directory)(void *context);
-    /// The terminate-handler slot: install stores the capture layer's handler, uninstall NULL.
-    void (*set_terminate_handler)(void *context, seam_terminate_handler_fn handler);
+    SEAM_BRIDGE_SERVICES(SEAM_BRIDGE_FIELD)
 } seam_crash_bridge;
 
 // MARK: - The container's C accessor (legacy fallback)

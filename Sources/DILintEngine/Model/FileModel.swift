@@ -24,6 +24,8 @@ protocol FileModel: AnyObject {
     var qualifiedDeclarations: [QualifiedDeclaration] { get }
     /// Statics and globals that create a bridge-like object themselves.
     var singletonCreations: [SingletonCreation] { get }
+    /// Assignments (`x = …`, `self.x = …`, `r->bridge = …`), in source order.
+    var assignments: [Assignment] { get }
     /// Install, uninstall and set-bridge events, one list per function body, in evaluation order.
     var lifecycleEvents: [[LifecycleEvent]] { get }
     /// `lazy var` initial values.
@@ -41,6 +43,7 @@ extension FileModel {
     var constructionAccesses: [ConstructionAccess] { [] }
     var qualifiedDeclarations: [QualifiedDeclaration] { [] }
     var singletonCreations: [SingletonCreation] { [] }
+    var assignments: [Assignment] { [] }
     var lifecycleEvents: [[LifecycleEvent]] { [] }
     var lazyInitializers: [LazyInitializer] { [] }
     var types: [TypeModel] { [] }
@@ -144,6 +147,25 @@ struct SingletonCreation {
     var scope: String?
     /// The declared type and the created type as written (bridge names are matched on them).
     var typeWords: [String] = []
+}
+
+/// An assignment `target = value`: of a plain name (`shared = …`), of a member (`self.x = …`,
+/// `r->bridge = …`), or of something else (`a[0] = …`), which has no name.
+struct Assignment {
+    /// The name assigned: the plain name or the member's name.
+    var name: String?
+    /// Whether the target is a member (`base.name`, `base->name`).
+    var isMember: Bool
+    /// The object the member belongs to, as written (`self`, `self.crash`, `r`), when known.
+    var base: String?
+    /// Where the target starts, and where its name is.
+    var offset: Int
+    var nameOffset: Int
+    /// The value's name when the value is a plain name (`x` in `self.y = x`).
+    var valueName: String?
+
+    /// The property of the enclosing type assigned: `x` in `x = …` and `self.x = …`.
+    var propertyName: String? { isMember ? (base == "self" ? name : nil) : name }
 }
 
 /// What happens to an object in a function body, in order.

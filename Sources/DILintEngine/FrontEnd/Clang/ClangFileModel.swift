@@ -20,7 +20,7 @@ final class ClangFileModel: FileModel {
     var comments: [SourceToken] { parsed.comments }
     var tokens: TokenCursor { TokenCursor(file: parsed) }
     /// Function, method and constructor definitions, in source order.
-    private(set) lazy var scopes: [CodeScope] = parsed.codeScopes()
+    var scopes: [CodeScope] { parsed.scopes }
 
     private(set) lazy var constructionAccesses: [ConstructionAccess] = {
         let inInit = accesses.filter { $0.access.touchesContainer && $0.enclosing?.isInitializer == true }
@@ -34,10 +34,15 @@ final class ClangFileModel: FileModel {
     }()
 
     private(set) lazy var qualifiedDeclarations: [QualifiedDeclaration] = ClangOwnership.declarations(tokens)
-    private(set) lazy var singletonCreations: [SingletonCreation] = ClangSingletons(t: tokens, scopes: scopes, configuration: configuration).creations()
-    private(set) lazy var lifecycleEvents: [[LifecycleEvent]] = scopes.map {
-        ClangLifecycleEvents.events(tokens, in: tokens.indices(in: $0.range), configuration: configuration)
-    }
+    private(set) lazy var assignments: [Assignment] = ClangAssignments.all(tokens)
+    private(set) lazy var singletonCreations: [SingletonCreation] =
+        ClangSingletons(t: tokens, scopes: scopes, assignments: assignments, configuration: configuration).creations()
+    private(set) lazy var lifecycleEvents: [[LifecycleEvent]] = {
+        let bridgeSets = ClangLifecycleEvents.bridgeSets(assignments, configuration: configuration)
+        return scopes.map {
+            ClangLifecycleEvents.events(tokens, in: tokens.indices(in: $0.range), bridgeSets: bridgeSets, configuration: configuration)
+        }
+    }()
     private(set) lazy var callGraphFacts: CallGraphFacts? =
         CallGraphExtractor(file: parsed, accesses: accesses, bridgeNames: configuration.bridgeNames).extract()
 

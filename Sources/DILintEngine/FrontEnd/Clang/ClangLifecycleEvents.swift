@@ -4,10 +4,18 @@
 /// ends in `_install` (object first). Bridge sets, for every configured bridge name: `x.bridge = b`,
 /// `x->bridge = b`, `[x setBridge:b]`, C setters whose name ends in `_set_bridge` (object first).
 enum ClangLifecycleEvents {
+    /// The assignments that set a bridge member (`x.bridge = b`, `x->bridge = b`), by where the
+    /// member's name is.
+    static func bridgeSets(_ assignments: [Assignment], configuration: Configuration) -> [Int: Assignment] {
+        let names = Set(configuration.bridgeNames)
+        return Dictionary(assignments.filter { $0.isMember && $0.base != nil && $0.name.map(names.contains) == true }
+            .map { ($0.nameOffset, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
     /// Installs, uninstalls and bridge sets in a token range, with their receivers.
-    static func events(_ t: TokenCursor, in range: Range<Int>, configuration: Configuration) -> [LifecycleEvent] {
+    static func events(_ t: TokenCursor, in range: Range<Int>, bridgeSets: [Int: Assignment],
+                       configuration: Configuration) -> [LifecycleEvent] {
         let bridgeNames = configuration.bridgeNames
-        let names = Set(bridgeNames)
         let setters = configuration.bridgeSetterNames
         var result: [LifecycleEvent] = []
         func add(_ receiver: String, _ kind: LifecycleEvent.Kind, at offset: Int) {
@@ -30,9 +38,8 @@ enum ClangLifecycleEvents {
                 continue
             }
             // receiver.bridge = b, receiver->bridge = b
-            if names.contains(word), t.spells(i + 1, "="), t.spells(i - 1, ".") || t.spells(i - 1, "->"),
-               let start = t.expressionStart(endingAt: i - 2) {
-                add(t.joined(start, i - 1), .bridgeSet, at: start)
+            if let set = bridgeSets[t.offset(i)], let receiver = set.base {
+                result.append(LifecycleEvent(receiver: receiver, kind: .bridgeSet, offset: set.offset))
                 continue
             }
             // C: reporter_install(r, ...), reporter_uninstall(r), reporter_set_bridge(r, b)

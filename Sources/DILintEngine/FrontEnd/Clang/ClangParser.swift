@@ -20,6 +20,9 @@ final class ParsedFile {
     let comments: [SourceToken]
     /// Errors libclang reported in this file (unresolved names are expected without headers).
     let errorCount: Int
+    /// Function, method and constructor definitions (`codeScopes()`), built once on first use: the
+    /// accesses' enclosing definitions and the model's scopes are the same list.
+    private(set) lazy var scopes: [CodeScope] = codeScopes()
 
     /// `trustAllSkippedBlocks`: the parse had the project's real flags (`-p`), so every block the
     /// preprocessor skipped is really dead; otherwise only constant conditionals are.

@@ -13,6 +13,7 @@ struct ClangSingletons {
 
     let t: TokenCursor
     let scopes: [CodeScope]
+    let assignments: [Assignment]
     let configuration: Configuration
 
     func creations() -> [SingletonCreation] {
@@ -42,9 +43,9 @@ struct ClangSingletons {
                 report(name, at: variable.name, .cxxObjectAtLoad)
             }
             // later assignments: `name = [[Bridge alloc] init];`
-            for i in 0..<t.count where t.spells(i, name) && t.spells(i + 1, "=") && i != variable.name
-                && !(t.spells(i - 1, ".") || t.spells(i - 1, "->")) {
-                guard let end = (i + 2..<t.count).first(where: { t.spells($0, ";") }) else { continue }
+            for assignment in assignments where !assignment.isMember && assignment.name == name {
+                guard let i = t.file.tokenIndex(at: assignment.nameOffset), i != variable.name,
+                      let end = (i + 2..<t.count).first(where: { t.spells($0, ";") }) else { continue }
                 if isConstruction(t, i + 2..<end, mentionsBridge) { report(name, at: i, .createdOnFirstUse) }
             }
         }

@@ -28,7 +28,6 @@ struct ContainerAccessFinder {
     func find(in file: ParsedFile) -> [LocatedAccess] {
         let walk = ASTWalk(finder: self, file: file)
         let fromAST = walk.run()
-        let declarations = walk.declarations
         var result = fromAST
         for var found in scanTokens(file) {
             if let i = result.firstIndex(where: { $0.range.contains(found.offset) && $0.access.container == found.access.container }) {
@@ -39,6 +38,7 @@ struct ContainerAccessFinder {
             found.access.kind = .direct
             result.append(found)
         }
+        let declarations = result.isEmpty ? [] : file.scopes
         for i in result.indices {
             result[i].enclosing = declarations.filter { $0.range.contains(result[i].offset) }.min { $0.range.count < $1.range.count }
             if result[i].tokenIndex == nil { result[i].tokenIndex = file.tokenIndex(at: result[i].offset) }
@@ -208,7 +208,6 @@ private final class ASTWalk {
     var parents: [CursorKey: CXCursor] = [:]
     var hits: [(cursor: CXCursor, access: ContainerAccess)] = []
     var macroExpansions: [(range: Range<Int>, name: String)] = []
-    var declarations: [CodeScope] = []
 
     init(finder: ContainerAccessFinder, file: ParsedFile) {
         self.finder = finder
@@ -234,9 +233,6 @@ private final class ASTWalk {
                 return CXChildVisit_Continue
             }
         }
-        if let declarationKind = Self.functionLike[kind.rawValue], clang_isCursorDefinition(cursor) != 0 {
-            recordDeclaration(cursor, declarationKind)
-        }
         if clang_isExpression(kind) != 0 {
             parents[CursorKey(cursor)] = parent
             if kind == CXCursor_ObjCMessageExpr || kind == CXCursor_MemberRefExpr || kind == CXCursor_CallExpr {
@@ -247,33 +243,6 @@ private final class ASTWalk {
             }
         }
         return CXChildVisit_Recurse
-    }
-
-    static let functionLike: [UInt32: CodeScope.Kind] = [
-        CXCursor_FunctionDecl.rawValue: .function, CXCursor_ObjCInstanceMethodDecl.rawValue: .objcMethod,
-        CXCursor_ObjCClassMethodDecl.rawValue: .objcMethod, CXCursor_CXXMethod.rawValue: .cxxMethod,
-        CXCursor_Constructor.rawValue: .constructor, CXCursor_Destructor.rawValue: .destructor,
-        CXCursor_FunctionTemplate.rawValue: .function,
-    ]
-
-    private func recordDeclaration(_ cursor: CXCursor, _ kind: CodeScope.Kind) {
-        let extent = clang_getCursorExtent(cursor)
-        var startFile: CXFile?
-        clang_getExpansionLocation(clang_getRangeStart(extent), &startFile, nil, nil, nil)
-        guard let startFile, let mainFile = file.file, clang_File_isEqual(startFile, mainFile) != 0 else { return }
-        let lo = ParsedFile.offset(clang_getRangeStart(extent)), hi = ParsedFile.offset(clang_getRangeEnd(extent))
-        let parent = clang_getCursorSemanticParent(cursor)
-        var typeName: String?
-        switch parent.kind {
-        case CXCursor_ObjCImplementationDecl, CXCursor_ObjCInterfaceDecl, CXCursor_ClassDecl, CXCursor_StructDecl, CXCursor_ClassTemplate:
-            typeName = clang_getCursorSpelling(parent).consume()
-        case CXCursor_ObjCCategoryImplDecl, CXCursor_ObjCCategoryDecl:
-            typeName = firstChild(of: parent, kind: CXCursor_ObjCClassRef).map { clang_getCursorSpelling($0).consume() }
-        default:
-            break
-        }
-        declarations.append(CodeScope(kind: kind, name: clang_getCursorSpelling(cursor).consume(), typeName: typeName,
-                                      range: lo..<max(hi, lo + 1), nameOffset: ParsedFile.offset(clang_getCursorLocation(cursor))))
     }
 
     private func locate(_ hit: (cursor: CXCursor, access: ContainerAccess)) -> LocatedAccess? {

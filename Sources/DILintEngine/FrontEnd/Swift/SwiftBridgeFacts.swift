@@ -55,7 +55,7 @@ enum SwiftSingletons {
 
 /// `x.install()`, `x.uninstall()`, `x.setBridge(b)` and `x.bridge = b`, per function and init body, in source order.
 enum SwiftLifecycleEvents {
-    static func events(in tree: SourceFileSyntax, configuration: Configuration) -> [[LifecycleEvent]] {
+    static func events(in tree: SourceFileSyntax, assignments: [Assignment], configuration: Configuration) -> [[LifecycleEvent]] {
         let setters = configuration.bridgeSetterNames
         final class Collector: SyntaxVisitor {
             var bodies: [CodeBlockSyntax] = []
@@ -82,10 +82,10 @@ enum SwiftLifecycleEvents {
                 if name == "uninstall" { events.append(LifecycleEvent(receiver: base.trimmedDescription, kind: .uninstall, offset: call.startOffset)) }
                 if setters.contains(name) { events.append(LifecycleEvent(receiver: base.trimmedDescription, kind: .bridgeSet, offset: call.startOffset)) }
             }
-            for assignment in SwiftAssignment.all(in: body) {
-                guard let member = assignment.lhs.as(MemberAccessExprSyntax.self), let base = member.base,
-                      configuration.isBridgeName(member.declName.baseName.text) else { continue }
-                events.append(LifecycleEvent(receiver: base.trimmedDescription, kind: .bridgeSet, offset: assignment.lhs.startOffset))
+            for assignment in assignments where body.byteRange.contains(assignment.offset) {
+                guard assignment.isMember, let base = assignment.base, let name = assignment.name,
+                      configuration.isBridgeName(name) else { continue }
+                events.append(LifecycleEvent(receiver: base, kind: .bridgeSet, offset: assignment.offset))
             }
             return events.sorted { $0.offset < $1.offset }
         }
@@ -94,14 +94,14 @@ enum SwiftLifecycleEvents {
 
 extension SwiftTypeMembers {
     /// Properties an initializer sets from one of its parameters (`self.x = x`).
-    var injectedProperties: [String] {
+    func injectedProperties(_ assignments: [Assignment]) -> [String] {
         var result: [String] = []
         for initializer in initializers {
             guard let body = initializer.body else { continue }
             let parameters = Set(initializer.signature.parameterClause.parameters.map { ($0.secondName ?? $0.firstName).text })
-            for assignment in SwiftAssignment.all(in: body) {
+            for assignment in assignments where body.byteRange.contains(assignment.offset) {
                 guard let property = assignment.propertyName,
-                      let value = assignment.rhs.as(DeclReferenceExprSyntax.self), parameters.contains(value.baseName.text),
+                      let value = assignment.valueName, parameters.contains(value),
                       !result.contains(property) else { continue }
                 result.append(property)
             }
@@ -110,24 +110,28 @@ extension SwiftTypeMembers {
     }
 
     /// Optional `var` bridges of the type, with the first assignment outside an init's own statements.
-    func optionalBridges(_ configuration: Configuration) -> [OptionalBridgeProperty] {
+    func optionalBridges(_ configuration: Configuration, assignments: [Assignment]) -> [OptionalBridgeProperty] {
+        func within(_ node: some SyntaxProtocol) -> [Assignment] {
+            let range = node.byteRange
+            return assignments.filter { range.contains($0.offset) }
+        }
         let inits = initializers.compactMap(\.body)
         let initAssignments = inits.flatMap { body in
             let later = deferredClosureRanges(in: body)
-            return SwiftAssignment.all(in: body).filter { a in !later.contains { $0.contains(a.lhs.startOffset) } }
+            return within(body).filter { a in !later.contains { $0.contains(a.offset) } }
         }
         let initRanges = inits.map(\.byteRange)
-        let allAssignments = memberBlocks.flatMap { SwiftAssignment.all(in: $0) }
+        let allAssignments = memberBlocks.flatMap { within($0) }
         var result: [OptionalBridgeProperty] = []
         for property in storedProperties where property.bindingSpecifier.text == "var" {
             for binding in property.bindings {
                 guard let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier,
                       configuration.isBridgeName(name.text), binding.isOptional else { continue }
                 let outside = allAssignments.first { a in
-                    a.propertyName == name.text && contains(a.lhs.startOffset)
-                        && !initAssignments.contains { $0.lhs.id == a.lhs.id }
+                    a.propertyName == name.text && contains(a.offset)
+                        && !initAssignments.contains { $0.offset == a.offset }
                 }
-                let offset = outside?.lhs.startOffset
+                let offset = outside?.offset
                 result.append(OptionalBridgeProperty(
                     name: name.text, offset: name.startOffset,
                     setAfterInit: offset.map { o in (o, initRanges.contains { $0.contains(o) }) },

@@ -94,7 +94,9 @@ final class SwiftFileModel: FileModel {
     }()
 
     private(set) lazy var singletonCreations: [SingletonCreation] = SwiftSingletons.creations(in: tree, configuration: configuration)
-    private(set) lazy var lifecycleEvents: [[LifecycleEvent]] = SwiftLifecycleEvents.events(in: tree, configuration: configuration)
+    private(set) lazy var assignments: [Assignment] = Assignment.all(in: tree)
+    private(set) lazy var lifecycleEvents: [[LifecycleEvent]] =
+        SwiftLifecycleEvents.events(in: tree, assignments: assignments, configuration: configuration)
 
     private(set) lazy var lazyInitializers: [LazyInitializer] = {
         final class Collector: SyntaxVisitor {
@@ -116,8 +118,8 @@ final class SwiftFileModel: FileModel {
 
     private(set) lazy var types: [TypeModel] = typeMembers.map { type in
         TypeModel(name: type.name.text, nameOffset: type.name.startOffset, memberRanges: type.memberBlocks.map(\.byteRange),
-                  nestedRanges: type.nestedRanges, injectedProperties: type.injectedProperties,
-                  optionalBridges: type.optionalBridges(configuration))
+                  nestedRanges: type.nestedRanges, injectedProperties: type.injectedProperties(assignments),
+                  optionalBridges: type.optionalBridges(configuration, assignments: assignments))
     }
 
     /// The C names of `@_cdecl` functions: C code calling them calls Swift.

@@ -98,34 +98,37 @@ private final class DeferredClosures: SyntaxVisitor {
     }
 }
 
-/// `lhs = rhs` in a sequence expression (swift-syntax leaves operators unfolded).
-struct SwiftAssignment {
-    var lhs: ExprSyntax
-    var rhs: ExprSyntax
-
-    static func all(in node: some SyntaxProtocol) -> [SwiftAssignment] {
+extension Assignment {
+    /// Every `lhs = rhs` under `node` (swift-syntax leaves operators unfolded: a sequence
+    /// expression whose second element is `=`), in source order.
+    static func all(in node: some SyntaxProtocol) -> [Assignment] {
         let collector = Assignments()
         collector.walk(node)
         return collector.found
     }
 
-    /// The property assigned: `x` in `x = …` and `self.x = …`.
-    var propertyName: String? {
-        if let ref = lhs.as(DeclReferenceExprSyntax.self) { return ref.baseName.text }
-        if let member = lhs.as(MemberAccessExprSyntax.self), member.base?.as(DeclReferenceExprSyntax.self)?.baseName.text == "self" {
-            return member.declName.baseName.text
+    init(lhs: ExprSyntax, rhs: ExprSyntax) {
+        let value = rhs.as(DeclReferenceExprSyntax.self)?.baseName.text
+        if let ref = lhs.as(DeclReferenceExprSyntax.self) {
+            self.init(name: ref.baseName.text, isMember: false, base: nil, offset: lhs.startOffset,
+                      nameOffset: lhs.startOffset, valueName: value)
+        } else if let member = lhs.as(MemberAccessExprSyntax.self) {
+            self.init(name: member.declName.baseName.text, isMember: true, base: member.base?.trimmedDescription,
+                      offset: lhs.startOffset, nameOffset: member.declName.startOffset, valueName: value)
+        } else {
+            self.init(name: nil, isMember: false, base: nil, offset: lhs.startOffset, nameOffset: lhs.startOffset,
+                      valueName: value)
         }
-        return nil
     }
 }
 
 private final class Assignments: SyntaxVisitor {
-    var found: [SwiftAssignment] = []
+    var found: [Assignment] = []
     init() { super.init(viewMode: .sourceAccurate) }
     override func visit(_ node: SequenceExprSyntax) -> SyntaxVisitorContinueKind {
         let elements = Array(node.elements)
         if elements.count >= 3, elements[1].is(AssignmentExprSyntax.self) {
-            found.append(SwiftAssignment(lhs: elements[0], rhs: elements[2]))
+            found.append(Assignment(lhs: elements[0], rhs: elements[2]))
         }
         return .visitChildren
     }
