@@ -13,6 +13,7 @@ final class FixContext {
     private let displayNames: [String: String]
     private var analyses: [String: FixFileAnalysis] = [:]
     private var interfaceFiles: [String]?
+    private var swiftFiles: [String: SwiftFixFile] = [:]
 
     init(configuration: Configuration, workspace: FixWorkspace, services: Set<String>, files: [(real: String, display: String)]) {
         self.configuration = configuration
@@ -72,8 +73,22 @@ final class FixContext {
         for (path, analysis) in zip(missing, results.values) { analyses[path] = analysis }
     }
 
+    /// A Swift file parsed and analysed (as of the workspace's overlay), cached until `forget()`.
+    func swiftFile(_ realPath: String) -> SwiftFixFile? {
+        if let known = swiftFiles[realPath] { return known }
+        guard let bytes = workspace.bytes(realPath) else { return nil }
+        let file = SwiftFixFile(path: realPath, display: display(realPath), bytes: bytes, configuration: configuration)
+        swiftFiles[realPath] = file
+        return file
+    }
+
+    /// The Swift files of the run whose text mentions `name`.
+    func swiftFilesMentioning(_ name: String) -> [String] {
+        runFiles.filter { ($0 as NSString).pathExtension == "swift" && workspace.bytes($0)?.withUnsafeBytes { $0.containsASCII(name) } == true }
+    }
+
     /// Drops cached parses (after the overlay changed).
-    func forget() { analyses = [:] }
+    func forget() { analyses = [:]; swiftFiles = [:] }
 
     /// Files of the run that declare an Objective-C interface naming `className`.
     func filesDeclaring(_ className: String) -> [String] {

@@ -72,6 +72,10 @@ public enum ManualReason: String, Codable, Sendable, CaseIterable, Error {
     case blockedByDirectAccess = "service still has direct accesses"
     case nested = "nested in another access of the same expression"
     case blockAvoidingSelf = "in a block that holds self weakly (self.bridge would capture it)"
+    case swiftInitializers = "the Swift type's initializers cannot take the bridge safely"
+    case propertyInitialValue = "a property's initial value fix cannot move into the initializer"
+    case typeNotInRun = "the Swift type is not declared exactly once in the run"
+    case callersRelyOnDefault = "callers still rely on the bridge parameter's default"
 }
 
 /// The whole plan: groups that will be written, groups refused, and items left for a person.

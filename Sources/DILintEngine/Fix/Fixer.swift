@@ -115,10 +115,8 @@ public final class Fixer {
         let new = Self.newErrors(before: before, after: after)
         plan.diagnostics[context.display(path)] = DiagnosticCounts(before: before.errors.count, after: after.errors.count, new: new)
         if let first = new.first { return "re-parse of \(context.display(path)): new error '\(first)'" }
-        let ignored: Set<String> = ["container-access", "container-fallback"]
-        var remaining = before.findings.filter { !ignored.contains(String($0.prefix { $0 != ":" })) }
-        for finding in after.findings where !ignored.contains(String(finding.prefix { $0 != ":" })) {
-            if let i = remaining.firstIndex(of: finding) { remaining.remove(at: i) } else { return "re-lint of \(context.display(path)): new finding '\(finding)'" }
+        if let finding = Self.newFinding(before: before.findings, after: after.findings) {
+            return "re-lint of \(context.display(path)): new finding '\(finding)'"
         }
         let wanted: AccessKind = plan.phase == .inject ? .fallback : .injected
         for group in plan.accepted {
@@ -133,6 +131,17 @@ public final class Fixer {
                     return "re-lint: \(target.path):\(target.line):\(target.column) does not classify as \(wanted.rawValue) after the edit"
                 }
             }
+        }
+        return nil
+    }
+
+    /// The first finding after the edits that was not there before (counted, so a second copy of
+    /// one is new); the container findings, which the edits are meant to change, left out.
+    static func newFinding(before: [String], after: [String]) -> String? {
+        let ignored: Set<String> = ["container-access", "container-fallback"]
+        var remaining = before.filter { !ignored.contains(String($0.prefix { $0 != ":" })) }
+        for finding in after where !ignored.contains(String(finding.prefix { $0 != ":" })) {
+            if let i = remaining.firstIndex(of: finding) { remaining.remove(at: i) } else { return finding }
         }
         return nil
     }

@@ -838,7 +838,9 @@ rationale: |
   signature does not see every dependency. The rule reports, at the type's name, each class,
   struct or actor (with its extensions in the same file) that has an initializer storing one of
   its parameters into a property and also reaches the container anywhere in its members
-  (fallback accesses included; nested types are judged on their own).
+  (fallback accesses included; nested types are judged on their own). The container given as
+  the bridge's own default (`init(bridge: Bridge = Container.shared)`, the Swift transition form
+  `di-lint fix` writes) is left to `container-fallback`.
 options: []
 example-config: |
   containers: [Container.sharedInstance]
@@ -863,6 +865,16 @@ non-triggering:
           private let bridge: CrashBridge
           init(crashWrapper: CrashWrapper, bridge: CrashBridge) {
               self.crashWrapper = crashWrapper
+              self.bridge = bridge
+          }
+          func start() { _ = bridge.dateProvider.date() }
+      }
+  - language: swift
+    code: |
+      // The bridge defaults to the container while callers move over: a container-fallback, not a mix.
+      final class SessionHandler {
+          let bridge: CrashBridge
+          init(bridge: CrashBridge = Container.sharedInstance()) {
               self.bridge = bridge
           }
           func start() { _ = bridge.dateProvider.date() }
