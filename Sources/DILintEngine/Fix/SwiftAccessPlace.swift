@@ -52,6 +52,7 @@ struct SwiftAccessPlace {
             }
             if n.is(AccessorDeclSyntax.self) || n.is(AccessorBlockSyntax.self), function == nil { function = n } // computed, observed
             if let decl = n.as(InitializerDeclSyntax.self), function == nil, initializer == nil { initializer = decl }
+            if n.is(FunctionParameterSyntax.self) { return .failure(.manual(.parameterDefault, nil)) }
             if n.is(DeinitializerDeclSyntax.self) { return .failure(.manual(.initializerOrDealloc, "deinit")) }
             if let variable = n.as(VariableDeclSyntax.self), variable.parent?.is(MemberBlockItemSyntax.self) == true {
                 if variable.hasModifier(["static", "class"]) { return .failure(.manual(.classMethod, "static property")) }

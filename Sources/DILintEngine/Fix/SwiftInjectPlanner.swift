@@ -156,6 +156,9 @@ struct SwiftInjectPlanner {
             return .success(.added)
         case 1:
             let (file, decl) = designated[0]
+            if let requirement = SwiftRunType.protocolRequiringInit(type.inheritedNames, context: context) {
+                return .failure(.manual(.protocolInitializer, "it conforms to '\(requirement)', which requires an initializer"))
+            }
             if let m = decl.modifiers.first(where: { ["required", "override"].contains($0.name.text) }) {
                 return .failure(.manual(.swiftInitializers, "its initializer is '\(m.name.text)' (its signature is fixed)"))
             }

@@ -33,6 +33,34 @@ struct SwiftRunType {
             ?? declaration.as(ActorDeclSyntax.self)?.attributes
     }
 
+    /// The names in the inheritance clauses of the declaration and its extensions.
+    var inheritedNames: [String] {
+        var clauses = [declaration.as(ClassDeclSyntax.self)?.inheritanceClause, declaration.as(StructDeclSyntax.self)?.inheritanceClause,
+                       declaration.as(ActorDeclSyntax.self)?.inheritanceClause]
+        clauses += blocks.dropFirst().map { $0.block.parent?.as(ExtensionDeclSyntax.self)?.inheritanceClause }
+        return clauses.compactMap { $0 }.flatMap { $0.inheritedTypes.map { $0.type.trimmedDescription } }
+    }
+
+    /// The first protocol among `names` (or those they inherit from), declared in the run's Swift
+    /// files, that requires an initializer.
+    static func protocolRequiringInit(_ names: [String], context: FixContext) -> String? {
+        var queue = names, seen = Set<String>()
+        while let name = queue.first {
+            queue.removeFirst()
+            guard seen.insert(name).inserted, seen.count < 64 else { continue }
+            for path in context.swiftFilesMentioning("protocol \(name)") {
+                guard let file = context.swiftFile(path) else { continue }
+                let protocols = Protocols(name: name)
+                protocols.walk(file.source.tree)
+                for decl in protocols.found {
+                    if decl.memberBlock.members.contains(where: { $0.decl.is(InitializerDeclSyntax.self) }) { return name }
+                    queue += decl.inheritanceClause?.inheritedTypes.map { $0.type.trimmedDescription } ?? []
+                }
+            }
+        }
+        return nil
+    }
+
     /// Member declarations of every block, with the file each is in.
     var members: [(file: SwiftFixFile, decl: DeclSyntax)] {
         blocks.flatMap { entry in entry.block.members.map { (entry.file, $0.decl) } }
@@ -89,5 +117,16 @@ private final class TypeDeclarations: SyntaxVisitor {
     private func add(_ token: TokenSyntax, _ decl: some DeclSyntaxProtocol, _ block: MemberBlockSyntax) -> SyntaxVisitorContinueKind {
         if token.text == name { declarations.append((DeclSyntax(decl), block)) }
         return .visitChildren
+    }
+}
+
+/// Protocol declarations of one name in a file.
+private final class Protocols: SyntaxVisitor {
+    let name: String
+    var found: [ProtocolDeclSyntax] = []
+    init(name: String) { self.name = name; super.init(viewMode: .sourceAccurate) }
+    override func visit(_ node: ProtocolDeclSyntax) -> SyntaxVisitorContinueKind {
+        if node.name.text == name { found.append(node) }
+        return .skipChildren
     }
 }
