@@ -44,6 +44,13 @@ public struct FixTarget: Codable, Equatable, Sendable {
     public var expression: String
     /// The byte range of the rewritten expression in the planned file.
     public var range: Range<Int>
+    /// Where the container access itself starts, when the rewrite starts elsewhere (a send's `[`,
+    /// a fallback's condition): the place `lint` reports the access at.
+    public var accessLine: Int?
+    public var accessColumn: Int?
+
+    /// `path:line:col` of the access, as `lint` reports it.
+    var accessPlace: String { "\(path):\(accessLine ?? line):\(accessColumn ?? column)" }
 }
 
 /// An access left for a person, with why it was not rewritten.
