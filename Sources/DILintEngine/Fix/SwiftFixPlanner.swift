@@ -1,15 +1,9 @@
-/// Swift files in a fix run: constructor injection (`SwiftInjectPlanner`), the removal of the
-/// bridge parameter's default (`SwiftFinishPlanner`), and the verification of a Swift file's
-/// edits — re-parsed with SwiftParser and re-linted with the file rules.
+/// The verification of a Swift file's edits (`ContainerAccessRule.fix` plans constructor
+/// injection through `SwiftInjectPlanner`, `ContainerFallbackRule.fix` the removal of the
+/// bridge parameter's default through `SwiftFinishPlanner`): re-parsed with SwiftParser and
+/// re-linted with the file rules.
 struct SwiftFixPlanner {
     let context: FixContext
-
-    func plan(_ paths: [String], phase: FixPhase, into plan: inout FixPlan) {
-        switch phase {
-        case .inject: SwiftInjectPlanner(context: context).plan(paths, into: &plan)
-        case .finish: SwiftFinishPlanner(context: context).plan(paths, into: &plan)
-        }
-    }
 
     /// Why a Swift file's edits fail verification, or nil when they pass: no new syntax error, no
     /// new finding, and every access rewritten in it classifies as wanted (after `inject`, each

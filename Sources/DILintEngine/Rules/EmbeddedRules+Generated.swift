@@ -351,6 +351,70 @@ non-triggering:
   - language: objective-c
     code: |
       void f(id other) { id c = other.Container.sharedInstance; }
+fix-examples:
+  - phase: inject
+    language: objective-c
+    file: Uploader.m
+    config: |
+      bridge-type: CrashBridge
+    support:
+      CrashBridge.h: |
+        @interface CrashBridge
+        - (id)reporter;
+        @end
+    before: |
+      @interface Uploader
+      - (void)upload;
+      @end
+
+      @implementation Uploader
+      - (void)upload {
+          [Container.sharedInstance.reporter send]; // one report
+      }
+      @end
+    after: |
+      #import "CrashBridge.h"
+      @interface Uploader
+      - (void)upload;
+      @property (nonatomic, strong, nullable) CrashBridge *bridge;
+      @end
+
+      @implementation Uploader
+      - (void)upload {
+          [(self.bridge ? self.bridge.reporter : Container.sharedInstance.reporter) send]; // one report
+      }
+      @end
+  - phase: inject
+    language: swift
+    file: Clock.swift
+    config: |
+      bridge-type: CrashBridge
+    before: |
+      final class Clock {
+          private let zone: String
+
+          init(zone: String) {
+              self.zone = zone
+          }
+
+          func now() -> Double {
+              Container.shared.dateProvider.now(in: zone)
+          }
+      }
+    after: |
+      final class Clock {
+          let bridge: CrashBridge
+          private let zone: String
+
+          init(zone: String, bridge: CrashBridge = Container.shared) {
+              self.bridge = bridge
+              self.zone = zone
+          }
+
+          func now() -> Double {
+              bridge.dateProvider.now(in: zone)
+          }
+      }
 
 """#),
         ("container-fallback.yml", #"""
@@ -428,6 +492,70 @@ non-triggering:
     code: |
       void f(id bridge) {
           if (bridge) { id c = [[Container sharedInstance] crashReporter]; }
+      }
+fix-examples:
+  - phase: finish
+    language: objective-c
+    file: Uploader.m
+    config: |
+      bridge-type: CrashBridge
+    support:
+      CrashBridge.h: |
+        @interface CrashBridge
+        - (id)reporter;
+        @end
+    before: |
+      #import "CrashBridge.h"
+
+      @interface Uploader
+      @property (nonatomic, strong, nullable) CrashBridge *bridge;
+      @end
+
+      @implementation Uploader
+      - (void)upload {
+          [(self.bridge ? self.bridge.reporter : Container.sharedInstance.reporter) send];
+      }
+      @end
+    after: |
+      #import "CrashBridge.h"
+
+      @interface Uploader
+      @property (nonatomic, strong, nonnull) CrashBridge *bridge;
+      @end
+
+      @implementation Uploader
+      - (void)upload {
+          [self.bridge.reporter send];
+      }
+      @end
+  - phase: finish
+    language: swift
+    file: Clock.swift
+    config: |
+      bridge-type: CrashBridge
+    before: |
+      final class Clock {
+          let bridge: CrashBridge
+
+          init(bridge: CrashBridge = Container.sharedInstance()) {
+              self.bridge = bridge
+          }
+
+          func now() -> Double {
+              bridge.dateProvider.now()
+          }
+      }
+    after: |
+      final class Clock {
+          let bridge: CrashBridge
+
+          init(bridge: CrashBridge) {
+              self.bridge = bridge
+          }
+
+          func now() -> Double {
+              bridge.dateProvider.now()
+          }
       }
 
 """#),
