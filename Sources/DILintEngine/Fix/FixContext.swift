@@ -14,6 +14,8 @@ final class FixContext {
     private var analyses: [String: FixFileAnalysis] = [:]
     private var interfaceFiles: [String]?
     private var swiftFiles: [String: SwiftFixFile] = [:]
+    /// Why files could not be parsed, by real path (reported, never dropped silently).
+    private(set) var failures: [String: String] = [:]
 
     init(configuration: Configuration, workspace: FixWorkspace, services: Set<String>, files: [(real: String, display: String)]) {
         self.configuration = configuration
@@ -36,7 +38,11 @@ final class FixContext {
     /// The file parsed and analysed (as of the workspace's overlay), cached until `forget()`.
     func analysis(_ realPath: String) -> FixFileAnalysis? {
         if let known = analyses[realPath] { return known }
-        guard let parsed = try? workspace.parse(realPath) else { return nil }
+        let parsed: ParsedFile
+        do { parsed = try workspace.parse(realPath) } catch {
+            failures[realPath] = (error as? ParseFailure)?.reason ?? "\(error)"
+            return nil
+        }
         let analysis = FixFileAnalysis(path: realPath, file: parsed, configuration: configuration, finder: finder)
         analyses[realPath] = analysis
         return analysis
@@ -58,8 +64,11 @@ final class FixContext {
                 let index = clang_createIndex(0, 0)
                 var i = w
                 while i < missing.count {
-                    if let parsed = try? workspace.parse(missing[i], index: index) {
+                    do {
+                        let parsed = try workspace.parse(missing[i], index: index)
                         results.set(i, FixFileAnalysis(path: missing[i], file: parsed, configuration: configuration, finder: finder))
+                    } catch {
+                        results.fail(i, (error as? ParseFailure)?.reason ?? "\(error)")
                     }
                     i += workers
                 }
@@ -70,7 +79,10 @@ final class FixContext {
             thread.start()
         }
         group.wait()
-        for (path, analysis) in zip(missing, results.values) { analyses[path] = analysis }
+        for (i, path) in missing.enumerated() {
+            analyses[path] = results.values[i]
+            if let why = results.failures[i] { failures[path] = why }
+        }
     }
 
     /// A Swift file parsed and analysed (as of the workspace's overlay), cached until `forget()`.
@@ -114,6 +126,8 @@ final class FixContext {
 private final class PrefetchResults: @unchecked Sendable {
     private let lock = NSLock()
     private(set) var values: [FixFileAnalysis?]
+    private(set) var failures: [Int: String] = [:]
     init(count: Int) { values = Array(repeating: nil, count: count) }
     func set(_ i: Int, _ value: FixFileAnalysis) { lock.lock(); values[i] = value; lock.unlock() }
+    func fail(_ i: Int, _ why: String) { lock.lock(); failures[i] = why; lock.unlock() }
 }

@@ -83,6 +83,7 @@ public enum ManualReason: String, Codable, Sendable, CaseIterable, Error {
     case propertyInitialValue = "a property's initial value fix cannot move into the initializer"
     case typeNotInRun = "the Swift type is not declared exactly once in the run"
     case callersRelyOnDefault = "callers still rely on the bridge parameter's default"
+    case notParsed = "the file could not be parsed (its accesses are not planned)"
     case parameterDefault = "a parameter's default value (the service is injected on its own already)"
     case protocolInitializer = "the initializer may be a protocol's requirement (a new parameter breaks the conformance)"
 }

@@ -44,6 +44,10 @@ public final class Fixer {
         let clangFiles = candidates.filter { ($0 as NSString).pathExtension != "swift" }
         context.prefetch(clangFiles)
         let analyses = clangFiles.compactMap(context.analysis)
+        for path in clangFiles where context.failures[path] != nil {
+            plan.manual.append(ManualItem(path: context.display(path), line: 1, column: 1, expression: "",
+                                          reason: .notParsed, detail: context.failures[path]))
+        }
         let swift = candidates.filter { ($0 as NSString).pathExtension == "swift" }
         Self.planPhase(phase, FixRun(context: context, clang: analyses, swift: swift), into: &plan)
         verify(&plan, context: context, planned: analyses)
