@@ -61,9 +61,20 @@ struct SwiftRunType {
         return nil
     }
 
-    /// Member declarations of every block, with the file each is in.
+    /// Member declarations of every block (those under `#if` included), with the file each is in.
     var members: [(file: SwiftFixFile, decl: DeclSyntax)] {
-        blocks.flatMap { entry in entry.block.members.map { (entry.file, $0.decl) } }
+        blocks.flatMap { entry in Self.flatten(entry.block.members).map { (entry.file, $0) } }
+    }
+
+    /// Declarations of a member list, every clause of an `#if` included.
+    static func flatten(_ list: MemberBlockItemListSyntax) -> [DeclSyntax] {
+        list.flatMap { item -> [DeclSyntax] in
+            guard let conditional = item.decl.as(IfConfigDeclSyntax.self) else { return [item.decl] }
+            return conditional.clauses.flatMap { clause -> [DeclSyntax] in
+                if case let .decls(nested) = clause.elements { return flatten(nested) }
+                return []
+            }
+        }
     }
 
     /// Initializers that set the stored properties themselves (neither `convenience` nor
