@@ -86,7 +86,7 @@ struct SwiftInjectPlanner {
                 group.edits.append(TextEdit(path: file.path, range: located.range, replacement: spelling))
                 group.targets.append(fixTarget)
             case let .initializer(decl):
-                guard case let .existing(designated, _) = shape, designated.decl.id == decl.id, designated.file.path == file.path else {
+                guard case let .existing(designated, _) = shape, designated.contains(where: { $0.decl.id == decl.id && $0.file.path == file.path }) else {
                     plan.manual.append(manual(located, in: file, .initializerOrDealloc, "\(name): an initializer that delegates or is not the one taking the bridge"))
                     continue
                 }
@@ -120,8 +120,9 @@ struct SwiftInjectPlanner {
     // MARK: Initializers
 
     private enum InitializerShape {
-        /// The one designated initializer; `reused` when it already takes the bridge into a stored `let`.
-        case existing((file: SwiftFixFile, decl: InitializerDeclSyntax), reused: Bool)
+        /// The one designated initializer (or one per clause of an `#if`); `reused` when it already
+        /// takes the bridge into a stored `let`.
+        case existing([(file: SwiftFixFile, decl: InitializerDeclSyntax)], reused: Bool)
         /// A class or actor with no initializer: one is added.
         case added
     }
@@ -135,7 +136,7 @@ struct SwiftInjectPlanner {
                   designated.count == 1, taking.count == 1 else {
                 return .failure(.manual(.swiftInitializers, "it already has a stored '\(bridge)' that is not a non-optional let its one designated initializer sets"))
             }
-            return .success(.existing(designated[0], reused: true))
+            return .success(.existing([designated[0]], reused: true))
         }
         if type.members.contains(where: { member in
             (member.decl.as(VariableDeclSyntax.self)?.names.contains { $0.text == bridge } ?? false)
@@ -154,28 +155,37 @@ struct SwiftInjectPlanner {
             if type.isStruct { return .failure(.manual(.swiftInitializers, "a struct with a memberwise initializer (a new stored property changes it for every caller)")) }
             if type.hasInheritanceClause { return .failure(.manual(.swiftInitializers, "no initializer of its own and an inheritance clause (an added one would hide inherited initializers)")) }
             return .success(.added)
-        case 1:
-            let (file, decl) = designated[0]
+        default:
+            guard designated.count == 1 || Self.onePerClause(designated.map(\.decl)) else {
+                let lines = designated.map { "\(context.display($0.file.path)):\($0.file.source.buffer.lineColumn(of: $0.decl.startOffset).line)" }
+                return .failure(.manual(.swiftInitializers, "\(designated.count) designated initializers (\(lines.joined(separator: ", ")))"))
+            }
             if let requirement = SwiftRunType.protocolRequiringInit(type.inheritedNames, context: context) {
                 return .failure(.manual(.protocolInitializer, "it conforms to '\(requirement)', which requires an initializer"))
             }
-            if let m = decl.modifiers.first(where: { ["required", "override"].contains($0.name.text) }) {
-                return .failure(.manual(.swiftInitializers, "its initializer is '\(m.name.text)' (its signature is fixed)"))
+            for (file, decl) in designated {
+                if let m = decl.modifiers.first(where: { ["required", "override"].contains($0.name.text) }) {
+                    return .failure(.manual(.swiftInitializers, "its initializer is '\(m.name.text)' (its signature is fixed)"))
+                }
+                if decl.attributes.contains(where: { $0.trimmedDescription.hasPrefix("@objc") }) {
+                    return .failure(.manual(.swiftInitializers, "its initializer is @objc: Objective-C callers do not see a default argument"))
+                }
+                guard let body = decl.body, !startsOnSameLine(after: body.leftBrace, in: file) else {
+                    return .failure(.manual(.swiftInitializers, "its initializer's body starts on the line of its '{'"))
+                }
+                if decl.mentions([bridge]) {
+                    return .failure(.manual(.swiftInitializers, "its initializer already names '\(bridge)'"))
+                }
             }
-            if decl.attributes.contains(where: { $0.trimmedDescription.hasPrefix("@objc") }) {
-                return .failure(.manual(.swiftInitializers, "its initializer is @objc: Objective-C callers do not see a default argument"))
-            }
-            guard let body = decl.body, !startsOnSameLine(after: body.leftBrace, in: file) else {
-                return .failure(.manual(.swiftInitializers, "its initializer's body starts on the line of its '{'"))
-            }
-            if decl.mentions([bridge]) {
-                return .failure(.manual(.swiftInitializers, "its initializer already names '\(bridge)'"))
-            }
-            return .success(.existing(designated[0], reused: false))
-        default:
-            let lines = designated.map { "\(context.display($0.file.path)):\($0.file.source.buffer.lineColumn(of: $0.decl.startOffset).line)" }
-            return .failure(.manual(.swiftInitializers, "\(designated.count) designated initializers (\(lines.joined(separator: ", ")))"))
+            return .success(.existing(designated, reused: false))
         }
+    }
+
+    /// Whether the initializers are the only ones of distinct clauses of one `#if` (one per build configuration).
+    static func onePerClause(_ initializers: [InitializerDeclSyntax]) -> Bool {
+        let clauses = initializers.map { $0.parent?.parent?.parent?.as(IfConfigClauseSyntax.self) }
+        guard clauses.allSatisfy({ $0 != nil }), Set(clauses.map { $0!.id }).count == clauses.count else { return false }
+        return Set(clauses.map { $0!.parent?.parent?.id }).count == 1
     }
 
     /// Whether the code after `token` goes on on its line (a one-line body or member block).
@@ -199,19 +209,21 @@ struct SwiftInjectPlanner {
             let body = (["self.\(bridge) = \(bridge)"] + assignments).map { nl + memberIndent + unit + $0 }.joined()
             let text = nl + memberIndent + "let \(bridge): \(bridgeType)" + nl + nl + memberIndent + "init(\(parameter)) {" + body + nl + memberIndent + "}" + nl
             return [TextEdit(path: file.path, range: brace.endPosition.utf8Offset..<brace.endPosition.utf8Offset, replacement: text)]
-        case let .existing((initFile, decl), reused):
+        case let .existing(initializers, reused):
             var edits: [TextEdit] = []
             let statements = (reused ? [] : ["self.\(bridge) = \(bridge)"]) + assignments
             if !reused {
                 edits.append(TextEdit(path: file.path, range: brace.endPosition.utf8Offset..<brace.endPosition.utf8Offset,
                                       replacement: nl + memberIndent + "let \(bridge): \(bridgeType)"))
-                edits.append(parameterEdit(decl, in: initFile, parameter))
             }
-            if !statements.isEmpty, let body = decl.body {
-                let initIndent = initFile.indentation(at: decl.startOffset)
-                let indent = body.statements.first.map { initFile.indentation(at: $0.startOffset) } ?? initIndent + unit
-                let at = body.leftBrace.endPosition.utf8Offset
-                edits.append(TextEdit(path: initFile.path, range: at..<at, replacement: statements.map { initFile.newline + indent + $0 }.joined()))
+            for (initFile, decl) in initializers {
+                if !reused { edits.append(parameterEdit(decl, in: initFile, parameter)) }
+                if !statements.isEmpty, let body = decl.body {
+                    let initIndent = initFile.indentation(at: decl.startOffset)
+                    let indent = body.statements.first.map { initFile.indentation(at: $0.startOffset) } ?? initIndent + unit
+                    let at = body.leftBrace.endPosition.utf8Offset
+                    edits.append(TextEdit(path: initFile.path, range: at..<at, replacement: statements.map { initFile.newline + indent + $0 }.joined()))
+                }
             }
             return edits
         }

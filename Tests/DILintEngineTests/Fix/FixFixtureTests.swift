@@ -42,8 +42,10 @@ final class FixFixtureTests: XCTestCase {
     private func typeCheckSwift(_ root: URL, _ when: String) throws {
         let sources = try FileManager.default.contentsOfDirectory(atPath: root.path).filter { $0.hasSuffix(".swift") }.sorted()
         guard !sources.isEmpty else { return }
-        let result = try runProcess("/usr/bin/env", ["swiftc", "-typecheck"] + sources, in: root)
-        XCTAssertEqual(result.status, 0, "\(when): swiftc -typecheck: \(result.stderr)")
+        for flags in [[], ["-D", "DEBUG"]] { // both sides of the fixtures' `#if DEBUG`
+            let result = try runProcess("/usr/bin/env", ["swiftc", "-typecheck"] + flags + sources, in: root)
+            XCTAssertEqual(result.status, 0, "\(when) \(flags): swiftc -typecheck: \(result.stderr)")
+        }
     }
 
     private func runCase(_ name: String) throws {
