@@ -26,6 +26,9 @@ struct LintCommand: ParsableCommand {
     @Flag(help: "With --baseline: rewrite it without its stale entries (it never gains entries).")
     var updateBaseline = false
 
+    @Flag(help: "Plan each container finding's fix as `di-lint fix` does (verified, not written) and put it in the JSON (`fix`) and SARIF (`fixes`) output; costs about a fix run.")
+    var fixes = false
+
     func validate() throws {
         if baseline != nil && writeBaseline != nil {
             throw ValidationError("--baseline and --write-baseline exclude each other; use --update-baseline to drop stale entries")
@@ -45,6 +48,10 @@ struct LintCommand: ParsableCommand {
         do { accepted = try baseline.map { try Baseline.load(path: $0) } } catch { throw RunFailure(error) }
 
         var result = prepared.lint()
+        if fixes {
+            LintFixes.attach(to: &result.findings, files: prepared.files, configuration: prepared.configuration,
+                             compileArguments: prepared.linter.compileArguments, root: prepared.root)
+        }
         Fingerprints.assign(to: &result.findings, root: prepared.root)
         if let accepted, let baseline {
             accepted.apply(to: &result, lintedFiles: prepared.files, root: prepared.root)

@@ -75,6 +75,8 @@ final class FileModelTests: XCTestCase {
         let (c, _) = try models(objc: "void f(void) { id a = Container.shared.reporter; }\n", swift: "")
         let finding = ContainerAccessRule().check(c, options: configuration.options(of: ContainerAccessRule.self), severity: .error)
         XCTAssertEqual(finding.count, 1)
-        XCTAssertEqual(ContainerAccessRule().fix(finding[0], in: c), [])
+        XCTAssertEqual(ContainerAccessRule.fixPhase, .inject)
+        XCTAssertEqual(ContainerFallbackRule.fixPhase, .finish)
+        XCTAssertEqual(RuleRegistry.fileRules.filter { type(of: $0).fixPhase != nil }.count, 2)
     }
 }

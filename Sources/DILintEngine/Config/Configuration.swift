@@ -52,6 +52,9 @@ public struct Configuration: Sendable {
     public var bridgeType: String = "Bridge"
     /// The header declaring the bridge type, imported where `di-lint fix` reads the bridge (`bridge-header:`; default `<bridge-type>.h`).
     public var bridgeHeader: String?
+    /// The Swift expression `di-lint fix` gives a Swift bridge parameter as its default, so existing
+    /// callers keep compiling (`swift-bridge-default:`; default: the container as the type reads it).
+    public var swiftBridgeDefault: String?
     public var fallback: FallbackPolicy = .allow
     public var compositionRoot = CompositionRoot()
     /// Directory the config was read from; relative globs resolve against it.
@@ -96,7 +99,8 @@ public struct Configuration: Sendable {
     }
 
     static let topLevelKeys: Set<String> = ["containers", "exclude", "rules", "clang-flags", "max-file-size",
-                                            "bridge", "fallback", "composition-root", "bridge-type", "bridge-header"]
+                                            "bridge", "fallback", "composition-root", "bridge-type", "bridge-header",
+                                            "swift-bridge-default"]
 
     /// Parses the YAML text of a config.
     public static func parse(yaml text: String, baseDirectory: String) throws -> Configuration {
@@ -123,6 +127,12 @@ public struct Configuration: Sendable {
         if let h = root["bridge-header"] {
             guard let header = h as? String, !header.isEmpty else { throw ConfigError.invalid("bridge-header must be a header path such as CrashBridge.h") }
             config.bridgeHeader = header
+        }
+        if let d = root["swift-bridge-default"] {
+            guard let expression = d as? String, !expression.trimmingCharacters(in: .whitespaces).isEmpty else {
+                throw ConfigError.invalid("swift-bridge-default must be a Swift expression such as Container.shared")
+            }
+            config.swiftBridgeDefault = expression
         }
         if let f = root["fallback"] {
             guard let s = f as? String, let policy = FallbackPolicy(rawValue: s) else {

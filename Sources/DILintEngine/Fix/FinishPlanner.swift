@@ -48,9 +48,11 @@ struct FinishPlanner {
                     .flatMap { $0 } ?? "function \(located.enclosing?.name ?? "at file scope") in \(context.display(analysis.path))"
                 if groups[key] == nil { order.append(key); groups[key] = FixGroup(title: "finish \(key)", edits: [], targets: []) }
                 let (line, column) = analysis.lineColumn(rewrite.range.lowerBound)
+                let at = analysis.lineColumn(located.offset)
                 groups[key]!.edits.append(TextEdit(path: analysis.path, range: rewrite.range, replacement: rewrite.replacement))
                 groups[key]!.targets.append(FixTarget(path: context.display(analysis.path), line: line, column: column,
-                                                      expression: rewrite.expression, range: rewrite.range))
+                                                      expression: rewrite.expression, range: rewrite.range,
+                                                      accessLine: at.line, accessColumn: at.column))
             }
         }
         for key in order where key.hasPrefix("Objective-C class ") {

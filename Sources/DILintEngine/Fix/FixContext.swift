@@ -13,6 +13,9 @@ final class FixContext {
     private let displayNames: [String: String]
     private var analyses: [String: FixFileAnalysis] = [:]
     private var interfaceFiles: [String]?
+    private var swiftFiles: [String: SwiftFixFile] = [:]
+    /// Why files could not be parsed, by real path (reported, never dropped silently).
+    private(set) var failures: [String: String] = [:]
 
     init(configuration: Configuration, workspace: FixWorkspace, services: Set<String>, files: [(real: String, display: String)]) {
         self.configuration = configuration
@@ -35,7 +38,11 @@ final class FixContext {
     /// The file parsed and analysed (as of the workspace's overlay), cached until `forget()`.
     func analysis(_ realPath: String) -> FixFileAnalysis? {
         if let known = analyses[realPath] { return known }
-        guard let parsed = try? workspace.parse(realPath) else { return nil }
+        let parsed: ParsedFile
+        do { parsed = try workspace.parse(realPath) } catch {
+            failures[realPath] = (error as? ParseFailure)?.reason ?? "\(error)"
+            return nil
+        }
         let analysis = FixFileAnalysis(path: realPath, file: parsed, configuration: configuration, finder: finder)
         analyses[realPath] = analysis
         return analysis
@@ -57,8 +64,11 @@ final class FixContext {
                 let index = clang_createIndex(0, 0)
                 var i = w
                 while i < missing.count {
-                    if let parsed = try? workspace.parse(missing[i], index: index) {
+                    do {
+                        let parsed = try workspace.parse(missing[i], index: index)
                         results.set(i, FixFileAnalysis(path: missing[i], file: parsed, configuration: configuration, finder: finder))
+                    } catch {
+                        results.fail(i, (error as? ParseFailure)?.reason ?? "\(error)")
                     }
                     i += workers
                 }
@@ -69,11 +79,28 @@ final class FixContext {
             thread.start()
         }
         group.wait()
-        for (path, analysis) in zip(missing, results.values) { analyses[path] = analysis }
+        for (i, path) in missing.enumerated() {
+            analyses[path] = results.values[i]
+            if let why = results.failures[i] { failures[path] = why }
+        }
+    }
+
+    /// A Swift file parsed and analysed (as of the workspace's overlay), cached until `forget()`.
+    func swiftFile(_ realPath: String) -> SwiftFixFile? {
+        if let known = swiftFiles[realPath] { return known }
+        guard let bytes = workspace.bytes(realPath) else { return nil }
+        let file = SwiftFixFile(path: realPath, display: display(realPath), bytes: bytes, configuration: configuration)
+        swiftFiles[realPath] = file
+        return file
+    }
+
+    /// The Swift files of the run whose text mentions `name`.
+    func swiftFilesMentioning(_ name: String) -> [String] {
+        runFiles.filter { ($0 as NSString).pathExtension == "swift" && workspace.bytes($0)?.withUnsafeBytes { $0.containsASCII(name) } == true }
     }
 
     /// Drops cached parses (after the overlay changed).
-    func forget() { analyses = [:] }
+    func forget() { analyses = [:]; swiftFiles = [:] }
 
     /// Files of the run that declare an Objective-C interface naming `className`.
     func filesDeclaring(_ className: String) -> [String] {
@@ -99,6 +126,8 @@ final class FixContext {
 private final class PrefetchResults: @unchecked Sendable {
     private let lock = NSLock()
     private(set) var values: [FixFileAnalysis?]
+    private(set) var failures: [Int: String] = [:]
     init(count: Int) { values = Array(repeating: nil, count: count) }
     func set(_ i: Int, _ value: FixFileAnalysis) { lock.lock(); values[i] = value; lock.unlock() }
+    func fail(_ i: Int, _ why: String) { lock.lock(); failures[i] = why; lock.unlock() }
 }

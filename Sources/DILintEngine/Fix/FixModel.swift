@@ -44,6 +44,13 @@ public struct FixTarget: Codable, Equatable, Sendable {
     public var expression: String
     /// The byte range of the rewritten expression in the planned file.
     public var range: Range<Int>
+    /// Where the container access itself starts, when the rewrite starts elsewhere (a send's `[`,
+    /// a fallback's condition): the place `lint` reports the access at.
+    public var accessLine: Int?
+    public var accessColumn: Int?
+
+    /// `path:line:col` of the access, as `lint` reports it.
+    var accessPlace: String { "\(path):\(accessLine ?? line):\(accessColumn ?? column)" }
 }
 
 /// An access left for a person, with why it was not rewritten.
@@ -72,6 +79,13 @@ public enum ManualReason: String, Codable, Sendable, CaseIterable, Error {
     case blockedByDirectAccess = "service still has direct accesses"
     case nested = "nested in another access of the same expression"
     case blockAvoidingSelf = "in a block that holds self weakly (self.bridge would capture it)"
+    case swiftInitializers = "the Swift type's initializers cannot take the bridge safely"
+    case propertyInitialValue = "a property's initial value fix cannot move into the initializer"
+    case typeNotInRun = "the Swift type is not declared exactly once in the run"
+    case callersRelyOnDefault = "callers still rely on the bridge parameter's default"
+    case notParsed = "the file could not be parsed (its accesses are not planned)"
+    case parameterDefault = "a parameter's default value (the service is injected on its own already)"
+    case protocolInitializer = "the initializer may be a protocol's requirement (a new parameter breaks the conformance)"
 }
 
 /// The whole plan: groups that will be written, groups refused, and items left for a person.

@@ -41,14 +41,24 @@ extension FixPlan {
     }
 
     private func sarifFix(_ group: FixGroup, root: String) -> SARIFFix {
-        let byFile = Dictionary(grouping: group.edits, by: \.path).sorted { $0.key < $1.key }
-        return SARIFFix(description: .init(text: group.title), artifactChanges: byFile.map { path, edits in
-            let relative = FileCollector.relative(path, to: FixWorkspace.realPath(root))
-            return .init(artifactLocation: .init(uri: SARIFReporter.uriPath(relative), uriBaseId: relative.hasPrefix("/") ? nil : SARIFReporter.rootBase),
-                         replacements: edits.sorted { ($0.range.lowerBound, $0.order) < ($1.range.lowerBound, $1.order) }.map {
-                             .init(deletedRegion: .init(byteOffset: $0.range.lowerBound, byteLength: $0.range.count),
-                                   insertedContent: .init(text: $0.replacement))
-                         })
+        SARIFFix(FindingFix(phase: phase, group: group, root: root))
+    }
+}
+
+extension SARIFFix {
+    /// A finding's fix as SARIF: per file (relative to `%SRCROOT%` when inside the root), byte-range replacements.
+    init(_ fix: FindingFix) {
+        var order: [String] = []
+        var byFile: [String: [FindingFix.Edit]] = [:]
+        for edit in fix.edits {
+            if byFile[edit.path] == nil { order.append(edit.path) }
+            byFile[edit.path, default: []].append(edit)
+        }
+        self.init(description: .init(text: fix.group), artifactChanges: order.map { path in
+            .init(artifactLocation: .init(uri: SARIFReporter.uriPath(path), uriBaseId: path.hasPrefix("/") ? nil : SARIFReporter.rootBase),
+                  replacements: byFile[path]!.map {
+                      .init(deletedRegion: .init(byteOffset: $0.offset, byteLength: $0.length), insertedContent: .init(text: $0.replacement))
+                  })
         })
     }
 }

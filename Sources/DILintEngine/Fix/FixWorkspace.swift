@@ -11,11 +11,15 @@ final class FixWorkspace {
     private(set) var overlay: [String: [UInt8]] = [:]
     private var diskCache: [String: [UInt8]] = [:]
     private let index: CXIndex
+    /// The bounded-input check `lint` runs: includes that are not bounded regular files fail the
+    /// file before libclang reads them.
+    private let includeCheck: IncludeCheck
 
     init(configuration: Configuration, compileArguments: [String: [String]]) {
         self.configuration = configuration
         self.compileArguments = compileArguments
         index = clang_createIndex(0, 0)
+        includeCheck = IncludeCheck(limit: configuration.maxFileSize)
     }
 
     deinit { clang_disposeIndex(index) }
@@ -58,6 +62,12 @@ final class FixWorkspace {
             arguments = database + (language == .objectiveC || language == .objectiveCxx ? ["-fobjc-runtime=gnustep-2.0"] : [])
         }
         arguments = ClangParser.commonArguments + arguments + configuration.clangFlags
+        // the guards `lint` has before libclang sees a file (see ClangFrontEnd.model)
+        let depth = ClangFrontEnd.squareBracketDepth(bytes)
+        if depth > ClangFrontEnd.maxSquareBracketDepth {
+            throw ParseFailure(reason: "square brackets nest \(depth) deep (di-lint does not parse past \(ClangFrontEnd.maxSquareBracketDepth))")
+        }
+        if let problem = includeCheck.problem(source: realPath, bytes: bytes, arguments: arguments) { throw ParseFailure(reason: problem) }
         if let error = LibClang.loadError { throw ParseFailure(reason: error) }
         // the main file from memory (the bytes read here), and the edited files it may include:
         // every edited file but implementation files (which no one includes)

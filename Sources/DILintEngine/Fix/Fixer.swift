@@ -1,6 +1,14 @@
 import Foundation
 
-/// `di-lint fix`: plans the migration's edits for a set of files and verifies them in memory
+/// What a rule's `fix` plans from: the run's shared context, its analysed C-family files and its
+/// Swift files (real paths).
+struct FixRun {
+    let context: FixContext
+    let clang: [FixFileAnalysis]
+    let swift: [String]
+}
+
+/// `di-lint fix`: plans the migration's edits for a set of files (through each rule's `fix`) and verifies them in memory
 /// before anything is written — every edited file re-parsed with the overlay as unsaved files (its
 /// error diagnostics must not gain a new message), re-linted (every target classifies as
 /// `fallback` after `inject` or `injected` after `finish`, no rule finds anything new), and
@@ -36,17 +44,20 @@ public final class Fixer {
         let clangFiles = candidates.filter { ($0 as NSString).pathExtension != "swift" }
         context.prefetch(clangFiles)
         let analyses = clangFiles.compactMap(context.analysis)
-        planPhase(phase, analyses, context: context, into: &plan)
-        SwiftFixPlanner(context: context).plan(candidates.filter { ($0 as NSString).pathExtension == "swift" }, phase: phase, into: &plan)
+        for path in clangFiles where context.failures[path] != nil {
+            plan.manual.append(ManualItem(path: context.display(path), line: 1, column: 1, expression: "",
+                                          reason: .notParsed, detail: context.failures[path]))
+        }
+        let swift = candidates.filter { ($0 as NSString).pathExtension == "swift" }
+        Self.planPhase(phase, FixRun(context: context, clang: analyses, swift: swift), into: &plan)
         verify(&plan, context: context, planned: analyses)
         return plan
     }
 
-    private func planPhase(_ phase: FixPhase, _ analyses: [FixFileAnalysis], context: FixContext, into plan: inout FixPlan) {
-        switch phase {
-        case .inject: InjectPlanner(context: context).plan(analyses, into: &plan)
-        case .finish: FinishPlanner(context: context).plan(analyses, into: &plan)
-        }
+    /// Plans a phase through the rules whose `fix` performs it (`container-access` for inject,
+    /// `container-fallback` for finish).
+    static func planPhase(_ phase: FixPhase, _ run: FixRun, into plan: inout FixPlan) {
+        for rule in RuleRegistry.fileRules where type(of: rule).fixPhase == phase { rule.fix(run, into: &plan) }
     }
 
     // MARK: Verification
@@ -96,9 +107,8 @@ public final class Fixer {
         let edited = Set(plan.editsByFile.keys)
         let second = planned.map { edited.contains($0.path) ? context.analysis($0.path) : $0 }.compactMap { $0 }
         var again = FixPlan(phase: plan.phase)
-        planPhase(plan.phase, second, context: context, into: &again)
-        SwiftFixPlanner(context: context).plan(plan.editsByFile.keys.filter { ($0 as NSString).pathExtension == "swift" }.sorted(),
-                                               phase: plan.phase, into: &again)
+        let swift = plan.editsByFile.keys.filter { ($0 as NSString).pathExtension == "swift" }.sorted()
+        Self.planPhase(plan.phase, FixRun(context: context, clang: second, swift: swift), into: &again)
         let refusedTitles = Set(plan.refusedGroups.map(\.title))
         plan.secondRunEmpty = again.groups.allSatisfy { $0.edits.isEmpty || refusedTitles.contains($0.title) }
         workspace.setOverlay([:])
@@ -115,10 +125,8 @@ public final class Fixer {
         let new = Self.newErrors(before: before, after: after)
         plan.diagnostics[context.display(path)] = DiagnosticCounts(before: before.errors.count, after: after.errors.count, new: new)
         if let first = new.first { return "re-parse of \(context.display(path)): new error '\(first)'" }
-        let ignored: Set<String> = ["container-access", "container-fallback"]
-        var remaining = before.findings.filter { !ignored.contains(String($0.prefix { $0 != ":" })) }
-        for finding in after.findings where !ignored.contains(String(finding.prefix { $0 != ":" })) {
-            if let i = remaining.firstIndex(of: finding) { remaining.remove(at: i) } else { return "re-lint of \(context.display(path)): new finding '\(finding)'" }
+        if let finding = Self.newFinding(before: before.findings, after: after.findings) {
+            return "re-lint of \(context.display(path)): new finding '\(finding)'"
         }
         let wanted: AccessKind = plan.phase == .inject ? .fallback : .injected
         for group in plan.accepted {
@@ -133,6 +141,17 @@ public final class Fixer {
                     return "re-lint: \(target.path):\(target.line):\(target.column) does not classify as \(wanted.rawValue) after the edit"
                 }
             }
+        }
+        return nil
+    }
+
+    /// The first finding after the edits that was not there before (counted, so a second copy of
+    /// one is new); the container findings, which the edits are meant to change, left out.
+    static func newFinding(before: [String], after: [String]) -> String? {
+        let ignored: Set<String> = ["container-access", "container-fallback"]
+        var remaining = before.filter { !ignored.contains(String($0.prefix { $0 != ":" })) }
+        for finding in after where !ignored.contains(String(finding.prefix { $0 != ":" })) {
+            if let i = remaining.firstIndex(of: finding) { remaining.remove(at: i) } else { return finding }
         }
         return nil
     }

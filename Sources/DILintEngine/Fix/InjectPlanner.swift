@@ -32,8 +32,9 @@ struct InjectPlanner {
                     plan.manual.append(context.manual(located, in: analysis, reason))
                 case let .success(rewrite):
                     let (line, column) = analysis.lineColumn(rewrite.range.lowerBound)
+                    let at = analysis.lineColumn(located.offset)
                     let target = FixTarget(path: context.display(analysis.path), line: line, column: column,
-                                           expression: rewrite.expression, range: rewrite.range)
+                                           expression: rewrite.expression, range: rewrite.range, accessLine: at.line, accessColumn: at.column)
                     let enclosing = located.enclosing!
                     if enclosing.kind == .objcMethod, let type = enclosing.typeName, bridge?.hasPrefix("self.") == true {
                         if classAccesses[type] == nil { classOrder.append(type) }

@@ -80,6 +80,8 @@ public struct Finding: Codable, Equatable, Sendable {
     public var fingerprint: String?
     /// Set when a `--baseline` entry matches this finding: known debt, not a new finding.
     public var baselined = false
+    /// The verified edits that fix this finding (`lint --fixes`), when `di-lint fix` plans some.
+    public var fix: FindingFix?
 
     public init(rule: String, path: String, line: Int, column: Int, severity: Severity,
                 message: String, access: ContainerAccess? = nil, snippet: String? = nil) {

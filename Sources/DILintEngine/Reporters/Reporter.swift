@@ -52,6 +52,8 @@ public struct JSONReporter: Reporter {
             var container: String?, accessor: String?, service: String?, kind: String?, viaMacro: String?
             var fingerprint: String?
             var baselined: Bool
+            /// `lint --fixes`: the verified edits that fix the finding.
+            var fix: FindingFix?
 
             func encode(to encoder: Encoder) throws {
                 var c = encoder.container(keyedBy: CodingKeys.self)
@@ -70,9 +72,10 @@ public struct JSONReporter: Reporter {
                 }
                 try c.encodeIfPresent(fingerprint, forKey: .fingerprint)
                 try c.encode(baselined, forKey: .baselined)
+                try c.encodeIfPresent(fix, forKey: .fix)
             }
             enum CodingKeys: String, CodingKey {
-                case rule, path, line, column, severity, message, container, accessor, service, kind, viaMacro, fingerprint, baselined
+                case rule, path, line, column, severity, message, container, accessor, service, kind, viaMacro, fingerprint, baselined, fix
             }
         }
         var tool = Tool()
@@ -109,7 +112,7 @@ public struct JSONReporter: Reporter {
             Document.Item(rule: f.rule, path: f.path, line: f.line, column: f.column, severity: f.severity.rawValue,
                           message: f.message, container: f.access?.container, accessor: f.access?.accessor,
                           service: f.access?.service, kind: f.access?.kind.rawValue, viaMacro: f.access?.viaMacro,
-                          fingerprint: f.fingerprint, baselined: f.baselined)
+                          fingerprint: f.fingerprint, baselined: f.baselined, fix: f.fix)
         }
         return Document(summary: Document.summary(findings: items, stale: result.staleBaselineEntries.count,
                                                   files: result.filesChecked, parsed: result.filesParsed,

@@ -26,7 +26,7 @@ public struct SARIFReporter: Reporter {
         let results = result.findings.map { f -> SARIFLog.Result in
             let path = relative[f.path]
             let column = Self.utf16Column(byteColumn: f.column, line: lines.line(f.line, of: f.path))
-            return SARIFLog.Result(
+            var item = SARIFLog.Result(
                 ruleId: f.rule, ruleIndex: ruleIndex[f.rule], level: f.severity.rawValue,
                 message: .init(text: f.message),
                 locations: [.init(physicalLocation: .init(
@@ -37,6 +37,8 @@ public struct SARIFReporter: Reporter {
                 suppressions: f.baselined ? [.init(kind: "external", status: "accepted", justification: "accepted in the di-lint baseline")] : nil,
                 properties: f.access.map { .init(container: $0.container, accessor: $0.accessor, service: $0.service,
                                                  kind: $0.kind.rawValue, viaMacro: $0.viaMacro) })
+            item.fixes = f.fix.map { [SARIFFix($0)] } // `lint --fixes`
+            return item
         }
         let rootURI = URL(fileURLWithPath: root, isDirectory: true).standardizedFileURL.absoluteString
         let run = SARIFLog.Run(

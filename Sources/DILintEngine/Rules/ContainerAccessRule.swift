@@ -1,6 +1,13 @@
 /// `container-access`: every direct access to the container singleton (C, Objective-C, C++, Swift).
 struct ContainerAccessRule: FileRule {
     static let id = "container-access"
+    static let fixPhase: FixPhase? = .inject
+
+    /// `inject`: the bridge with a container fallback (Objective-C, C), constructor injection (Swift).
+    func fix(_ run: FixRun, into plan: inout FixPlan) {
+        InjectPlanner(context: run.context).plan(run.clang, into: &plan)
+        SwiftInjectPlanner(context: run.context).plan(run.swift, into: &plan)
+    }
 
     struct Options: RuleOptions {
         /// Swift types whose static members all reach the container (`swift-helper-types`).

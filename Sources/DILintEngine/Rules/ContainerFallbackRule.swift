@@ -2,6 +2,14 @@
 /// severity is the migration's phase switch, `fallback: allow | warn | error`.
 struct ContainerFallbackRule: FileRule {
     static let id = "container-fallback"
+    static let fixPhase: FixPhase? = .finish
+
+    /// `finish`: every recognised fallback form becomes the bridge alone; in Swift the bridge
+    /// parameter's container default goes.
+    func fix(_ run: FixRun, into plan: inout FixPlan) {
+        FinishPlanner(context: run.context).plan(run.clang, into: &plan)
+        SwiftFinishPlanner(context: run.context).plan(run.swift, into: &plan)
+    }
 
     /// The severity for a phase: off while fallbacks are the goal, the YAML's default severity once
     /// they should go (`warn`), error once they must be gone.

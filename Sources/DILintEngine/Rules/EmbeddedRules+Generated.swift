@@ -351,6 +351,70 @@ non-triggering:
   - language: objective-c
     code: |
       void f(id other) { id c = other.Container.sharedInstance; }
+fix-examples:
+  - phase: inject
+    language: objective-c
+    file: Uploader.m
+    config: |
+      bridge-type: CrashBridge
+    support:
+      CrashBridge.h: |
+        @interface CrashBridge
+        - (id)reporter;
+        @end
+    before: |
+      @interface Uploader
+      - (void)upload;
+      @end
+
+      @implementation Uploader
+      - (void)upload {
+          [Container.sharedInstance.reporter send]; // one report
+      }
+      @end
+    after: |
+      #import "CrashBridge.h"
+      @interface Uploader
+      - (void)upload;
+      @property (nonatomic, strong, nullable) CrashBridge *bridge;
+      @end
+
+      @implementation Uploader
+      - (void)upload {
+          [(self.bridge ? self.bridge.reporter : Container.sharedInstance.reporter) send]; // one report
+      }
+      @end
+  - phase: inject
+    language: swift
+    file: Clock.swift
+    config: |
+      bridge-type: CrashBridge
+    before: |
+      final class Clock {
+          private let zone: String
+
+          init(zone: String) {
+              self.zone = zone
+          }
+
+          func now() -> Double {
+              Container.shared.dateProvider.now(in: zone)
+          }
+      }
+    after: |
+      final class Clock {
+          let bridge: CrashBridge
+          private let zone: String
+
+          init(zone: String, bridge: CrashBridge = Container.shared) {
+              self.bridge = bridge
+              self.zone = zone
+          }
+
+          func now() -> Double {
+              bridge.dateProvider.now(in: zone)
+          }
+      }
 
 """#),
         ("container-fallback.yml", #"""
@@ -428,6 +492,70 @@ non-triggering:
     code: |
       void f(id bridge) {
           if (bridge) { id c = [[Container sharedInstance] crashReporter]; }
+      }
+fix-examples:
+  - phase: finish
+    language: objective-c
+    file: Uploader.m
+    config: |
+      bridge-type: CrashBridge
+    support:
+      CrashBridge.h: |
+        @interface CrashBridge
+        - (id)reporter;
+        @end
+    before: |
+      #import "CrashBridge.h"
+
+      @interface Uploader
+      @property (nonatomic, strong, nullable) CrashBridge *bridge;
+      @end
+
+      @implementation Uploader
+      - (void)upload {
+          [(self.bridge ? self.bridge.reporter : Container.sharedInstance.reporter) send];
+      }
+      @end
+    after: |
+      #import "CrashBridge.h"
+
+      @interface Uploader
+      @property (nonatomic, strong, nonnull) CrashBridge *bridge;
+      @end
+
+      @implementation Uploader
+      - (void)upload {
+          [self.bridge.reporter send];
+      }
+      @end
+  - phase: finish
+    language: swift
+    file: Clock.swift
+    config: |
+      bridge-type: CrashBridge
+    before: |
+      final class Clock {
+          let bridge: CrashBridge
+
+          init(bridge: CrashBridge = Container.sharedInstance()) {
+              self.bridge = bridge
+          }
+
+          func now() -> Double {
+              bridge.dateProvider.now()
+          }
+      }
+    after: |
+      final class Clock {
+          let bridge: CrashBridge
+
+          init(bridge: CrashBridge) {
+              self.bridge = bridge
+          }
+
+          func now() -> Double {
+              bridge.dateProvider.now()
+          }
       }
 
 """#),
@@ -838,7 +966,9 @@ rationale: |
   signature does not see every dependency. The rule reports, at the type's name, each class,
   struct or actor (with its extensions in the same file) that has an initializer storing one of
   its parameters into a property and also reaches the container anywhere in its members
-  (fallback accesses included; nested types are judged on their own).
+  (fallback accesses included; nested types are judged on their own). The container given as
+  the bridge's own default (`init(bridge: Bridge = Container.shared)`, the Swift transition form
+  `di-lint fix` writes) is left to `container-fallback`.
 options: []
 example-config: |
   containers: [Container.sharedInstance]
@@ -863,6 +993,16 @@ non-triggering:
           private let bridge: CrashBridge
           init(crashWrapper: CrashWrapper, bridge: CrashBridge) {
               self.crashWrapper = crashWrapper
+              self.bridge = bridge
+          }
+          func start() { _ = bridge.dateProvider.date() }
+      }
+  - language: swift
+    code: |
+      // The bridge defaults to the container while callers move over: a container-fallback, not a mix.
+      final class SessionHandler {
+          let bridge: CrashBridge
+          init(bridge: CrashBridge = Container.sharedInstance()) {
               self.bridge = bridge
           }
           func start() { _ = bridge.dateProvider.date() }

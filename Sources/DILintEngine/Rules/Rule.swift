@@ -9,20 +9,19 @@ protocol Rule: Sendable {
     associatedtype Options: RuleOptions = NoOptions
     static var id: String { get }
     init()
-    /// The edits that fix one of this rule's findings: the place `di-lint fix` plugs in. Empty
-    /// (nothing planned) unless the rule knows a fix that can be trusted.
-    func fix(_ finding: Finding, in file: FileModel) -> [PlannedEdit]
+    /// The `di-lint fix` phase that rewrites this rule's findings (nil: the rule has no fix).
+    static var fixPhase: FixPhase? { get }
+    /// Plans the edits that fix this rule's findings over a whole run, into `plan`: the place
+    /// `di-lint fix` plugs in. A fix may span files (a class's property in its header, its accesses
+    /// in each implementation), so it sees the run, not one finding; `Fixer` verifies what it
+    /// plans. Plans nothing unless the rule knows a fix that can be trusted.
+    func fix(_ run: FixRun, into plan: inout FixPlan)
 }
 
 extension Rule {
     var id: String { Self.id }
-    func fix(_ finding: Finding, in file: FileModel) -> [PlannedEdit] { [] }
-}
-
-/// A replacement of a byte range of a file, planned by a rule's `fix`.
-struct PlannedEdit: Equatable, Sendable {
-    var range: Range<Int>
-    var replacement: String
+    static var fixPhase: FixPhase? { nil }
+    func fix(_ run: FixRun, into plan: inout FixPlan) {}
 }
 
 /// The languages a file rule reads.

@@ -18,6 +18,19 @@ public struct RuleExample: Equatable, Sendable {
     public var fileName: String?
 }
 
+/// A before/after pair of a rule's fix: `before`, linted and fixed with `di-lint fix --phase`,
+/// must become `after` byte for byte (the example tests run each one).
+public struct RuleFixExample: Equatable, Sendable {
+    public var phase: FixPhase
+    public var language: SourceLanguage
+    public var before: String
+    public var after: String
+    public var config: String?
+    public var fileName: String?
+    /// Files written beside the example (name → text), such as the bridge's header.
+    public var support: [String: String] = [:]
+}
+
 /// Everything a rule file in `Rules/` says about a rule.
 public struct RuleDescription: Equatable, Sendable {
     public var id: String
@@ -31,6 +44,8 @@ public struct RuleDescription: Equatable, Sendable {
     public var exampleConfig: String
     public var triggering: [RuleExample]
     public var nonTriggering: [RuleExample]
+    /// Before/after pairs of the rule's fix (`fix-examples`), for a rule whose type has a `fix`.
+    public var fixExamples: [RuleFixExample] = []
 
     /// Parses one rule file.
     public static func parse(yaml text: String, source: String) throws -> RuleDescription {
@@ -55,11 +70,21 @@ public struct RuleDescription: Equatable, Sendable {
                 return RuleExample(code: code, language: language, config: e["config"] as? String, fileName: e["file"] as? String)
             }
         }
-        let description = RuleDescription(
+        let fixExamples = try ((map["fix-examples"] as? [[String: Any]]) ?? []).map { e -> RuleFixExample in
+            guard let phase = (e["phase"] as? String).flatMap(FixPhase.init(rawValue:)), let before = e["before"] as? String,
+                  let after = e["after"] as? String else { throw fail("fix-examples: each needs phase (inject or finish), before and after") }
+            let languageName = (e["language"] as? String) ?? "objective-c"
+            guard let language = SourceLanguage(rawValue: languageName) else { throw fail("fix-examples: unknown language '\(languageName)'") }
+            return RuleFixExample(phase: phase, language: language, before: before, after: after,
+                                  config: e["config"] as? String, fileName: e["file"] as? String,
+                                  support: (e["support"] as? [String: String]) ?? [:])
+        }
+        var description = RuleDescription(
             id: try string("id"), summary: try string("summary"), rationale: try string("rationale"),
             pitfall: try string("pitfall"), defaultSeverity: severity, options: options,
             exampleConfig: try string("example-config", required: false),
             triggering: try examples("triggering"), nonTriggering: try examples("non-triggering"))
+        description.fixExamples = fixExamples
         guard source.hasSuffix("\(description.id).yml") else { throw fail("file name must be '\(description.id).yml'") }
         return description
     }

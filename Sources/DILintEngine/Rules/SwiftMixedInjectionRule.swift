@@ -5,7 +5,9 @@ struct SwiftMixedInjectionRule: FileRule {
     static let languages = RuleLanguages.swift
 
     func check(_ file: FileModel, options: Options, severity: Severity) -> [Finding] {
-        let reached = file.accesses.filter(\.access.touchesContainer)
+        // the container given as the bridge's default (`bridge: Bridge = Container.shared`, no service)
+        // is the bridge's own transition form, left to container-fallback
+        let reached = file.accesses.filter { $0.access.touchesContainer && !($0.access.kind == .fallback && $0.access.service == nil) }
         guard !reached.isEmpty else { return [] }
         var findings: [Finding] = []
         for type in file.types {

@@ -11,6 +11,7 @@ final class FixFixtureTests: XCTestCase {
     func testObjectiveCTree() throws { try runCase("objc") }
     func testCTree() throws { try runCase("c") }
     func testFinishForms() throws { try runCase("finish") }
+    func testSwiftTree() throws { try runCase("swift") }
 
     /// A copy of the fixture's `.in` files in a fresh git repository, with the config.
     static func tree(_ name: String, _ test: XCTestCase) throws -> (root: URL, configuration: Configuration) {
@@ -36,9 +37,21 @@ final class FixFixtureTests: XCTestCase {
         try runProcess("/usr/bin/env", ["git", "-c", "user.name=t", "-c", "user.email=t@t", "-c", "commit.gpgsign=false"] + arguments, in: root)
     }
 
+    /// A Swift tree (its own stand-ins for the app's types included) must type-check with the
+    /// toolchain's `swiftc` before and after each phase.
+    private func typeCheckSwift(_ root: URL, _ when: String) throws {
+        let sources = try FileManager.default.contentsOfDirectory(atPath: root.path).filter { $0.hasSuffix(".swift") }.sorted()
+        guard !sources.isEmpty else { return }
+        for flags in [[], ["-D", "DEBUG"]] { // both sides of the fixtures' `#if DEBUG`
+            let result = try runProcess("/usr/bin/env", ["swiftc", "-typecheck"] + flags + sources, in: root)
+            XCTAssertEqual(result.status, 0, "\(when) \(flags): swiftc -typecheck: \(result.stderr)")
+        }
+    }
+
     private func runCase(_ name: String) throws {
         let (root, configuration) = try Self.tree(name, self)
         let expected = Self.fixtures.appendingPathComponent(name)
+        try typeCheckSwift(root, "\(name) before")
         for phase in FixPhase.allCases {
             let fixer = Fixer(configuration: configuration)
             let files = try Self.files(root)
@@ -55,6 +68,7 @@ final class FixFixtureTests: XCTestCase {
                 XCTAssertEqual(check.status, 0, "\(name) \(phase): git apply --check: \(check.stderr)\n\(String(decoding: diff, as: UTF8.self))")
             }
             try FixApplier.apply(plan)
+            try typeCheckSwift(root, "\(name) \(phase)")
 
             // Byte for byte.
             for file in try FileManager.default.contentsOfDirectory(atPath: expected.path) where file.hasSuffix(".in") {

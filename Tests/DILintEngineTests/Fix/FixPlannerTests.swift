@@ -98,4 +98,21 @@ final class FixPlannerTests: XCTestCase {
         XCTAssertThrowsError(try Configuration.parse(yaml: "bridge-type: 'a b'\n", baseDirectory: "/"))
         XCTAssertThrowsError(try Configuration.parse(yaml: "bridge-header: ''\n", baseDirectory: "/"))
     }
+
+    /// The bounded-input check `lint` runs guards the fix's parses too: a file including a device
+    /// is listed as not parsed (never read by libclang, never dropped silently); the others go on.
+    func testIncludeOfADeviceIsReportedNotRead() throws {
+        let root = try directory([
+            "Zero.m": "#include \"/dev/zero\"\n" + classA(run: "id r = Container.sharedInstance.crashReporter;"),
+            "Fine.m": classA(run: "id r = Container.sharedInstance.crashReporter;").replacingOccurrences(of: "A\n", with: "B\n"),
+        ])
+        let started = Date()
+        let plan = try plan(root)
+        XCTAssertLessThan(Date().timeIntervalSince(started), 60)
+        let notParsed = plan.manual.filter { $0.reason == .notParsed }
+        XCTAssertEqual(notParsed.map { URL(fileURLWithPath: $0.path).lastPathComponent }, ["Zero.m"])
+        XCTAssertTrue(notParsed[0].detail?.contains("/dev/zero") == true, notParsed[0].detail ?? "")
+        XCTAssertEqual(plan.accepted.flatMap(\.targets).map { URL(fileURLWithPath: $0.path).lastPathComponent }, ["Fine.m"])
+        XCTAssertFalse(plan.isComplete)
+    }
 }

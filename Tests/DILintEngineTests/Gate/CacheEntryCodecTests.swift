@@ -42,8 +42,9 @@ final class CacheEntryCodecTests: XCTestCase {
         func labels(_ value: Any) -> [String] { Mirror(reflecting: value).children.compactMap(\.label) }
         let outcome = everything()
         XCTAssertEqual(labels(outcome), ["findings", "accesses", "facts", "suppressions", "parsed", "failed", "fromCache"])
+        // `fix` is not cached: `lint --fixes` attaches it after the run, from a fix plan
         XCTAssertEqual(labels(outcome.findings[0]), ["rule", "path", "line", "column", "severity", "message", "access", "snippet",
-                                                     "scope", "fingerprint", "baselined"])
+                                                     "scope", "fingerprint", "baselined", "fix"])
         XCTAssertEqual(labels(outcome.accesses[0]), ["path", "line", "column", "access"])
         XCTAssertEqual(labels(outcome.accesses[0].access), ["container", "accessor", "service", "viaMacro", "kind"])
         XCTAssertEqual(labels(outcome.suppressions), ["directives", "malformed"])

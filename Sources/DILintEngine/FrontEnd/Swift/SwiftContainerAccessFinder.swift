@@ -4,7 +4,7 @@ import SwiftSyntax
 /// `C.shared().service`, `container_shared().pointee.service`, and any static member of a helper
 /// type named in `container-access`'s `swift-helper-types` option. An access on the fallback side
 /// of a bridge check (`bridge?.x ?? C.shared.x`, the `else` of `if let bridge`, a ternary or
-/// `guard` on the bridge) is classified `.fallback`; one inside the configured composition root
+/// `guard` on the bridge, the default value of a bridge parameter) is classified `.fallback`; one inside the configured composition root
 /// `.compositionRoot`. Services read through the bridge (`bridge.x`, `self.bridge?.x`) are
 /// added as `.injected` accesses, as on the C side.
 struct SwiftContainerAccessFinder {
@@ -147,6 +147,11 @@ struct SwiftContainerAccessFinder {
             }
             if let guardStatement = parent.as(GuardStmtSyntax.self), guardStatement.body.id == child.id,
                guardStatement.conditions.mentions(bridgeNames) {
+                return .fallback
+            }
+            // `init(bridge: Bridge = Container.shared)`: the default runs only for a caller passing no bridge
+            if let parameter = parent.as(FunctionParameterSyntax.self), parameter.defaultValue?.id == child.id,
+               bridgeNames.contains((parameter.secondName ?? parameter.firstName).text) {
                 return .fallback
             }
             if parent.is(FunctionDeclSyntax.self) || parent.is(InitializerDeclSyntax.self) || parent.is(ClosureExprSyntax.self) {

@@ -1,0 +1,84 @@
+import SwiftSyntax
+
+/// One Swift file as the fix sees it: its swift-syntax tree, its classified accesses, its
+/// suppressions, its syntax errors and the findings of the file rules (for the before/after check).
+struct SwiftFixFile {
+    let path: String
+    let source: SwiftSourceFile
+    let model: SwiftFileModel
+    let suppressions: Suppressions
+    /// SwiftParser's complaints (missing and unexpected syntax), locations left out.
+    let errors: [String]
+    /// `rule: message` of every file-rule finding, suppressions not applied.
+    let findings: [String]
+
+    init(path: String, display: String, bytes: [UInt8], configuration: Configuration) {
+        self.path = path
+        source = SwiftSourceFile(bytes: bytes)
+        let model = SwiftFileModel(file: source, displayPath: display, configuration: configuration)
+        self.model = model
+        suppressions = Suppressions(comments: source.comments, buffer: source.buffer)
+        errors = SyntaxErrors.messages(in: source.tree)
+        findings = RuleRegistry.fileRules.flatMap { rule -> [Finding] in
+            guard let severity = configuration.severity(of: rule.id) else { return [] }
+            return rule.bound(to: configuration, severity: severity)(model)
+        }.map { "\($0.rule): \($0.message)" }
+    }
+
+    var bytes: [UInt8] { source.buffer.bytes }
+    var accesses: [LocatedAccess] { model.accesses }
+
+    /// The line ending the file uses (`\r\n` when its first line ends so).
+    var newline: String {
+        guard let lf = bytes.firstIndex(of: UInt8(ascii: "\n")) else { return "\n" }
+        return lf > 0 && bytes[lf - 1] == UInt8(ascii: "\r") ? "\r\n" : "\n"
+    }
+
+    func text(_ range: Range<Int>) -> String { String(decoding: bytes[range], as: UTF8.self) }
+
+    /// The syntax node spanning exactly `range` (the access as the finder recorded it).
+    func node(spanning range: Range<Int>) -> Syntax? {
+        guard let token = source.tree.token(at: AbsolutePosition(utf8Offset: range.lowerBound)) else { return nil }
+        var node = Syntax(token)
+        while node.byteRange != range, let parent = node.parent, parent.startOffset == range.lowerBound { node = parent }
+        return node.byteRange == range ? node : nil
+    }
+
+    /// Whether a `di-lint:` directive suppresses container findings on the offset's line.
+    func isSuppressed(_ offset: Int) -> Bool {
+        var copy = suppressions
+        let line = source.buffer.lineColumn(of: offset).line
+        return copy.suppresses(rule: "container-access", line: line) || copy.suppresses(rule: "container-fallback", line: line)
+    }
+
+    /// The whitespace that starts the line holding `offset`.
+    func indentation(at offset: Int) -> String {
+        var start = offset
+        while start > 0, bytes[start - 1] != UInt8(ascii: "\n") { start -= 1 }
+        var end = start
+        while end < bytes.count, bytes[end] == UInt8(ascii: " ") || bytes[end] == UInt8(ascii: "\t") { end += 1 }
+        return text(start..<end)
+    }
+}
+
+/// SwiftParser's syntax errors as messages: each missing token or node, each stretch of unexpected text.
+enum SyntaxErrors {
+    static func messages(in tree: SourceFileSyntax) -> [String] {
+        guard tree.hasError else { return [] }
+        final class Collector: SyntaxVisitor {
+            var messages: [String] = []
+            init() { super.init(viewMode: .all) }
+            override func visit(_ node: UnexpectedNodesSyntax) -> SyntaxVisitorContinueKind {
+                messages.append("unexpected code '\(node.trimmedDescription)'")
+                return .skipChildren
+            }
+            override func visit(_ token: TokenSyntax) -> SyntaxVisitorContinueKind {
+                if token.presence == .missing { messages.append("missing '\(token.text)' in \(token.parent.map { "\($0.kind)" } ?? "file")") }
+                return .skipChildren
+            }
+        }
+        let collector = Collector()
+        collector.walk(tree)
+        return collector.messages
+    }
+}

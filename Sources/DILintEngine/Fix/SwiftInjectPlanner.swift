@@ -1,0 +1,299 @@
+import Foundation
+import SwiftSyntax
+
+/// Phase `inject` for Swift: constructor injection. A type whose members read the container gets
+/// a stored `let bridge: BridgeType`, a `bridge` parameter on its one designated initializer whose
+/// default is the container (so existing callers keep compiling; that default is the Swift
+/// fallback form), `Container.shared.svc` → `bridge.svc`, and a property whose initial value read
+/// the container (`lazy var x: T = Container.shared.svc`) becomes a `let` set in the initializer
+/// from the bridge. One group per type; what cannot be done safely is listed with its reason.
+struct SwiftInjectPlanner {
+    let context: FixContext
+
+    private struct Target {
+        var file: SwiftFixFile
+        var located: LocatedAccess
+        var place: SwiftAccessPlace
+    }
+
+    func plan(_ paths: [String], into plan: inout FixPlan) {
+        var byType: [String: [Target]] = [:]
+        var order: [String] = []
+        for path in paths {
+            guard let file = context.swiftFile(path) else { continue }
+            for located in file.accesses where located.access.kind == .direct && context.selects(located.access) {
+                switch place(of: located, in: file) {
+                case let .failure(.manual(reason, detail)):
+                    plan.manual.append(manual(located, in: file, reason, detail))
+                case let .success(place):
+                    if byType[place.typeName] == nil { order.append(place.typeName) }
+                    byType[place.typeName, default: []].append(Target(file: file, located: located, place: place))
+                }
+            }
+        }
+        for name in order { planType(name, byType[name]!, into: &plan) }
+    }
+
+    private func place(of located: LocatedAccess, in file: SwiftFixFile) -> Result<SwiftAccessPlace, SwiftAccessPlace.Refusal> {
+        if file.isSuppressed(located.offset) { return .failure(.manual(.suppressed, nil)) }
+        guard located.access.service != nil else { return .failure(.manual(.noService, nil)) }
+        guard context.configuration.containers.contains(.member(type: located.access.container, accessor: located.access.accessor)),
+              let node = file.node(spanning: located.range) else {
+            return .failure(.manual(.unrecognisedForm, "only a member container (Type.shared, Type.shared()) is rewritten in Swift"))
+        }
+        if let parent = node.parent, parent.is(OptionalChainingExprSyntax.self) || parent.is(ForceUnwrapExprSyntax.self) {
+            return .failure(.manual(.unrecognisedForm, "the container is unwrapped ('?' or '!'); the bridge is not optional"))
+        }
+        return SwiftAccessPlace.of(node)
+    }
+
+    private func manual(_ located: LocatedAccess, in file: SwiftFixFile, _ reason: ManualReason, _ detail: String?) -> ManualItem {
+        let (line, column) = file.source.buffer.lineColumn(of: located.offset)
+        return ManualItem(path: context.display(file.path), line: line, column: column, expression: located.access.expression,
+                          reason: reason, detail: detail)
+    }
+
+    // MARK: One type
+
+    private func planType(_ name: String, _ targets: [Target], into plan: inout FixPlan) {
+        func refuse(_ reason: ManualReason, _ detail: String) {
+            plan.manual += targets.map { manual($0.located, in: $0.file, reason, "\(name): \(detail)") }
+        }
+        guard let type = SwiftRunType.find(name, context: context), !type.declaration.is(EnumDeclSyntax.self) else {
+            return refuse(.typeNotInRun, "no single class, struct or actor declaration of it among the run's Swift files")
+        }
+        let shape: InitializerShape
+        switch initializerShape(of: type) {
+        case let .failure(.manual(reason, detail)): return refuse(reason, detail ?? "")
+        case let .success(s): shape = s
+        }
+        let bridge = context.bridgeName
+        let bridgeType = context.configuration.bridgeType
+        let defaultValue = context.configuration.swiftBridgeDefault ?? targets[0].file.text(targets[0].located.range)
+        var group = FixGroup(title: "Swift type \(name)", edits: [], targets: [])
+        var assignments: [String] = [] // `self.x = value` lines for the initializer
+        var moved: [Int: Bool] = [:] // properties (by offset) already handled: whether they move
+        let memberNames = type.memberNames
+        for target in targets {
+            let file = target.file, located = target.located
+            let (line, column) = file.source.buffer.lineColumn(of: located.offset)
+            let fixTarget = FixTarget(path: context.display(file.path), line: line, column: column,
+                                      expression: located.access.expression, range: located.range)
+            switch target.place.kind {
+            case .member:
+                let shadowed = target.place.function.map { $0.mentions([bridge]) } ?? false
+                let spelling = target.place.nested || shadowed ? "self.\(bridge)" : bridge
+                group.edits.append(TextEdit(path: file.path, range: located.range, replacement: spelling))
+                group.targets.append(fixTarget)
+            case let .initializer(decl):
+                guard case let .existing(designated, _) = shape, designated.contains(where: { $0.decl.id == decl.id && $0.file.path == file.path }) else {
+                    plan.manual.append(manual(located, in: file, .initializerOrDealloc, "\(name): an initializer that delegates or is not the one taking the bridge"))
+                    continue
+                }
+                group.edits.append(TextEdit(path: file.path, range: located.range, replacement: bridge))
+                group.targets.append(fixTarget)
+            case let .propertyValue(variable):
+                if let done = moved[variable.startOffset] {
+                    if done { group.targets.append(fixTarget) }
+                    continue
+                }
+                switch movedProperty(variable, in: file, type: type, memberNames: memberNames,
+                                     accesses: targets.filter { $0.file.path == file.path }.map(\.located)) {
+                case let .failure(.manual(reason, detail)):
+                    moved[variable.startOffset] = false
+                    plan.manual += targets.filter { t in t.file.path == file.path && variable.byteRange.contains(t.located.offset) }
+                        .map { manual($0.located, in: $0.file, reason, "\(name): \(detail ?? "")") }
+                case let .success((edits, assignment)):
+                    moved[variable.startOffset] = true
+                    group.edits += edits
+                    assignments.append(assignment)
+                    group.targets.append(fixTarget)
+                }
+            }
+        }
+        guard !group.targets.isEmpty else { return }
+        group.edits += declarationEdits(type: type, shape: shape, bridge: bridge, bridgeType: bridgeType,
+                                        defaultValue: defaultValue, assignments: assignments)
+        plan.groups.append(group)
+    }
+
+    // MARK: Initializers
+
+    private enum InitializerShape {
+        /// The one designated initializer (or one per clause of an `#if`); `reused` when it already
+        /// takes the bridge into a stored `let`.
+        case existing([(file: SwiftFixFile, decl: InitializerDeclSyntax)], reused: Bool)
+        /// A class or actor with no initializer: one is added.
+        case added
+    }
+
+    private func initializerShape(of type: SwiftRunType) -> Result<InitializerShape, SwiftAccessPlace.Refusal> {
+        let bridge = context.bridgeName
+        let designated = type.designatedInitializers
+        if let property = type.storedProperty(bridge) {
+            let taking = designated.filter { $0.decl.signature.parameterClause.parameters.contains { ($0.secondName ?? $0.firstName).text == bridge } }
+            guard property.bindingSpecifier.text == "let", property.bindings.first?.isOptional == false,
+                  designated.count == 1, taking.count == 1 else {
+                return .failure(.manual(.swiftInitializers, "it already has a stored '\(bridge)' that is not a non-optional let its one designated initializer sets"))
+            }
+            return .success(.existing([designated[0]], reused: true))
+        }
+        if type.members.contains(where: { member in
+            (member.decl.as(VariableDeclSyntax.self)?.names.contains { $0.text == bridge } ?? false)
+                || member.decl.as(FunctionDeclSyntax.self)?.name.text == bridge
+        }) {
+            return .failure(.manual(.swiftInitializers, "it already has a member named '\(bridge)'"))
+        }
+        if type.attributes?.contains(where: { $0.trimmedDescription.hasPrefix("@objcMembers") }) == true {
+            return .failure(.manual(.swiftInitializers, "@objcMembers: Objective-C callers do not see a default argument"))
+        }
+        guard !startsOnSameLine(after: type.mainBlock.leftBrace, in: type.file) else {
+            return .failure(.manual(.swiftInitializers, "its members start on the line of its '{'"))
+        }
+        switch designated.count {
+        case 0:
+            if type.isStruct { return .failure(.manual(.swiftInitializers, "a struct with a memberwise initializer (a new stored property changes it for every caller)")) }
+            if type.hasInheritanceClause { return .failure(.manual(.swiftInitializers, "no initializer of its own and an inheritance clause (an added one would hide inherited initializers)")) }
+            return .success(.added)
+        default:
+            guard designated.count == 1 || Self.onePerClause(designated.map(\.decl)) else {
+                let lines = designated.map { "\(context.display($0.file.path)):\($0.file.source.buffer.lineColumn(of: $0.decl.startOffset).line)" }
+                return .failure(.manual(.swiftInitializers, "\(designated.count) designated initializers (\(lines.joined(separator: ", ")))"))
+            }
+            if let requirement = SwiftRunType.protocolRequiringInit(type.inheritedNames, context: context) {
+                return .failure(.manual(.protocolInitializer, "it conforms to '\(requirement)', which requires an initializer"))
+            }
+            for (file, decl) in designated {
+                if let m = decl.modifiers.first(where: { ["required", "override"].contains($0.name.text) }) {
+                    return .failure(.manual(.swiftInitializers, "its initializer is '\(m.name.text)' (its signature is fixed)"))
+                }
+                if decl.attributes.contains(where: { $0.trimmedDescription.hasPrefix("@objc") }) {
+                    return .failure(.manual(.swiftInitializers, "its initializer is @objc: Objective-C callers do not see a default argument"))
+                }
+                guard let body = decl.body, !startsOnSameLine(after: body.leftBrace, in: file) else {
+                    return .failure(.manual(.swiftInitializers, "its initializer's body starts on the line of its '{'"))
+                }
+                if decl.mentions([bridge]) {
+                    return .failure(.manual(.swiftInitializers, "its initializer already names '\(bridge)'"))
+                }
+            }
+            return .success(.existing(designated, reused: false))
+        }
+    }
+
+    /// Whether the initializers are the only ones of distinct clauses of one `#if` (one per build configuration).
+    static func onePerClause(_ initializers: [InitializerDeclSyntax]) -> Bool {
+        let clauses = initializers.map { $0.parent?.parent?.parent?.as(IfConfigClauseSyntax.self) }
+        guard clauses.allSatisfy({ $0 != nil }), Set(clauses.map { $0!.id }).count == clauses.count else { return false }
+        return Set(clauses.map { $0!.parent?.parent?.id }).count == 1
+    }
+
+    /// Whether the code after `token` goes on on its line (a one-line body or member block).
+    private func startsOnSameLine(after token: TokenSyntax, in file: SwiftFixFile) -> Bool {
+        guard let next = token.nextToken(viewMode: .sourceAccurate) else { return false }
+        return !next.leadingTrivia.contains { if case .newlines = $0 { return true }; if case .carriageReturnLineFeeds = $0 { return true }; return false }
+    }
+
+    /// The stored property, the initializer's parameter and its first statements (or a new initializer).
+    private func declarationEdits(type: SwiftRunType, shape: InitializerShape, bridge: String, bridgeType: String,
+                                  defaultValue: String, assignments: [String]) -> [TextEdit] {
+        let file = type.file
+        let nl = file.newline
+        let brace = type.mainBlock.leftBrace
+        let typeIndent = file.indentation(at: type.declaration.startOffset)
+        let memberIndent = type.mainBlock.members.first.map { file.indentation(at: $0.decl.startOffset) } ?? typeIndent + "    "
+        let unit = memberIndent.hasPrefix(typeIndent) && memberIndent.count > typeIndent.count ? String(memberIndent.dropFirst(typeIndent.count)) : "    "
+        let parameter = "\(bridge): \(bridgeType) = \(defaultValue)"
+        switch shape {
+        case .added:
+            let body = (["self.\(bridge) = \(bridge)"] + assignments).map { nl + memberIndent + unit + $0 }.joined()
+            let text = nl + memberIndent + "let \(bridge): \(bridgeType)" + nl + nl + memberIndent + "init(\(parameter)) {" + body + nl + memberIndent + "}" + nl
+            return [TextEdit(path: file.path, range: brace.endPosition.utf8Offset..<brace.endPosition.utf8Offset, replacement: text)]
+        case let .existing(initializers, reused):
+            var edits: [TextEdit] = []
+            let statements = (reused ? [] : ["self.\(bridge) = \(bridge)"]) + assignments
+            if !reused {
+                edits.append(TextEdit(path: file.path, range: brace.endPosition.utf8Offset..<brace.endPosition.utf8Offset,
+                                      replacement: nl + memberIndent + "let \(bridge): \(bridgeType)"))
+            }
+            for (initFile, decl) in initializers {
+                if !reused { edits.append(parameterEdit(decl, in: initFile, parameter)) }
+                if !statements.isEmpty, let body = decl.body {
+                    let initIndent = initFile.indentation(at: decl.startOffset)
+                    let indent = body.statements.first.map { initFile.indentation(at: $0.startOffset) } ?? initIndent + unit
+                    let at = body.leftBrace.endPosition.utf8Offset
+                    edits.append(TextEdit(path: initFile.path, range: at..<at, replacement: statements.map { initFile.newline + indent + $0 }.joined()))
+                }
+            }
+            return edits
+        }
+    }
+
+    /// `, bridge: T = default` after the last parameter, on its own line when the parameters are.
+    private func parameterEdit(_ decl: InitializerDeclSyntax, in file: SwiftFixFile, _ parameter: String) -> TextEdit {
+        let clause = decl.signature.parameterClause
+        guard let last = clause.parameters.last else {
+            let at = clause.rightParen.startOffset
+            return TextEdit(path: file.path, range: at..<at, replacement: parameter)
+        }
+        let ownLine = last.leadingTrivia.contains { if case .newlines = $0 { return true }; if case .carriageReturnLineFeeds = $0 { return true }; return false }
+        if let comma = last.trailingComma {
+            let at = comma.endPositionBeforeTrailingTrivia.utf8Offset
+            return TextEdit(path: file.path, range: at..<at, replacement: ownLine ? file.newline + file.indentation(at: last.startOffset) + parameter + "," : " " + parameter + ",")
+        }
+        let at = last.endOffset
+        return TextEdit(path: file.path, range: at..<at, replacement: "," + (ownLine ? file.newline + file.indentation(at: last.startOffset) : " ") + parameter)
+    }
+
+    // MARK: Properties
+
+    /// `lazy var x: T = Container.shared.svc` → `let x: T` and `self.x = bridge.svc` in the initializer.
+    private func movedProperty(_ variable: VariableDeclSyntax, in file: SwiftFixFile, type: SwiftRunType, memberNames: Set<String>,
+                               accesses: [LocatedAccess]) -> Result<([TextEdit], String), SwiftAccessPlace.Refusal> {
+        guard variable.bindings.count == 1, let binding = variable.bindings.first, let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text,
+              let annotation = binding.typeAnnotation, let value = binding.initializer?.value else {
+            return .failure(.manual(.propertyInitialValue, "the property has no type annotation (needed once its value moves into init), or several bindings"))
+        }
+        let references = BareReferences()
+        references.walk(value)
+        if let used = references.names.first(where: { $0 == "self" || memberNames.contains($0) }) {
+            return .failure(.manual(.propertyInitialValue, "its initial value uses '\(used)', which is not available before the initializer has run"))
+        }
+        var edits: [TextEdit] = []
+        let isLazy = variable.hasModifier(["lazy"])
+        if let lazy = variable.modifiers.first(where: { $0.name.text == "lazy" }) {
+            let end = lazy.nextToken(viewMode: .sourceAccurate)?.startOffset ?? lazy.endOffset
+            edits.append(TextEdit(path: file.path, range: lazy.startOffset..<end, replacement: ""))
+        }
+        let setterScoped = variable.modifiers.contains { $0.detail != nil }
+        if isLazy, !setterScoped, !isAssigned(name, in: type) {
+            edits.append(TextEdit(path: file.path, range: variable.bindingSpecifier.startOffset..<variable.bindingSpecifier.endOffset, replacement: "let"))
+        }
+        edits.append(TextEdit(path: file.path, range: annotation.endOffset..<value.endOffset, replacement: ""))
+        var text = Array(file.bytes[value.byteRange])
+        for access in accesses.filter({ value.byteRange.contains($0.offset) }).sorted(by: { $0.range.lowerBound > $1.range.lowerBound }) {
+            let r = (access.range.lowerBound - value.startOffset)..<(access.range.upperBound - value.startOffset)
+            text.replaceSubrange(r, with: Array(context.bridgeName.utf8))
+        }
+        return .success((edits, "self.\(name) = \(String(decoding: text, as: UTF8.self))"))
+    }
+
+    /// Whether any of the type's members, or any Swift file of the run, assigns the property.
+    private func isAssigned(_ name: String, in type: SwiftRunType) -> Bool {
+        if type.blocks.contains(where: { SwiftAssignment.all(in: $0.block).contains { $0.propertyName == name } }) { return true }
+        return context.swiftFilesMentioning(".\(name)").contains { path in
+            context.swiftFile(path).map { SwiftAssignment.all(in: $0.source.tree).contains { $0.lhs.as(MemberAccessExprSyntax.self)?.declName.baseName.text == name } } ?? true
+        }
+    }
+}
+
+/// Names an expression reads on its own (`x`, `self`), not as a member of something (`a.x`).
+private final class BareReferences: SyntaxVisitor {
+    var names: [String] = []
+    init() { super.init(viewMode: .sourceAccurate) }
+    override func visit(_ node: DeclReferenceExprSyntax) -> SyntaxVisitorContinueKind {
+        if let member = node.parent?.as(MemberAccessExprSyntax.self), member.declName.id == node.id { return .visitChildren }
+        names.append(node.baseName.text)
+        return .visitChildren
+    }
+}

@@ -1,0 +1,143 @@
+import SwiftSyntax
+
+/// A Swift class, struct or actor of the run: its one declaration and its extensions in the
+/// run's files, with what constructor injection needs to know of its members.
+struct SwiftRunType {
+    let name: String
+    /// The declaring file.
+    let file: SwiftFixFile
+    let declaration: DeclSyntax
+    /// The declaration's member block first, then each extension's, with its file.
+    let blocks: [(file: SwiftFixFile, block: MemberBlockSyntax)]
+
+    /// The type named `name`, when the run's Swift files declare it exactly once.
+    static func find(_ name: String, context: FixContext) -> SwiftRunType? {
+        var declarations: [(SwiftFixFile, DeclSyntax, MemberBlockSyntax)] = []
+        var extensions: [(file: SwiftFixFile, block: MemberBlockSyntax)] = []
+        for path in context.swiftFilesMentioning(name) {
+            guard let file = context.swiftFile(path) else { continue }
+            let collector = TypeDeclarations(name: name)
+            collector.walk(file.source.tree)
+            declarations += collector.declarations.map { (file, $0.0, $0.1) }
+            extensions += collector.extensions.map { (file, $0) }
+        }
+        guard declarations.count == 1, let (file, declaration, block) = declarations.first else { return nil }
+        return SwiftRunType(name: name, file: file, declaration: declaration, blocks: [(file, block)] + extensions)
+    }
+
+    var mainBlock: MemberBlockSyntax { blocks[0].block }
+    var isStruct: Bool { declaration.is(StructDeclSyntax.self) }
+    var hasInheritanceClause: Bool { declaration.as(ClassDeclSyntax.self)?.inheritanceClause != nil }
+    var attributes: AttributeListSyntax? {
+        declaration.as(ClassDeclSyntax.self)?.attributes ?? declaration.as(StructDeclSyntax.self)?.attributes
+            ?? declaration.as(ActorDeclSyntax.self)?.attributes
+    }
+
+    /// The names in the inheritance clauses of the declaration and its extensions.
+    var inheritedNames: [String] {
+        var clauses = [declaration.as(ClassDeclSyntax.self)?.inheritanceClause, declaration.as(StructDeclSyntax.self)?.inheritanceClause,
+                       declaration.as(ActorDeclSyntax.self)?.inheritanceClause]
+        clauses += blocks.dropFirst().map { $0.block.parent?.as(ExtensionDeclSyntax.self)?.inheritanceClause }
+        return clauses.compactMap { $0 }.flatMap { $0.inheritedTypes.map { $0.type.trimmedDescription } }
+    }
+
+    /// The first protocol among `names` (or those they inherit from), declared in the run's Swift
+    /// files, that requires an initializer.
+    static func protocolRequiringInit(_ names: [String], context: FixContext) -> String? {
+        var queue = names, seen = Set<String>()
+        while let name = queue.first {
+            queue.removeFirst()
+            guard seen.insert(name).inserted, seen.count < 64 else { continue }
+            for path in context.swiftFilesMentioning("protocol \(name)") {
+                guard let file = context.swiftFile(path) else { continue }
+                let protocols = Protocols(name: name)
+                protocols.walk(file.source.tree)
+                for decl in protocols.found {
+                    if decl.memberBlock.members.contains(where: { $0.decl.is(InitializerDeclSyntax.self) }) { return name }
+                    queue += decl.inheritanceClause?.inheritedTypes.map { $0.type.trimmedDescription } ?? []
+                }
+            }
+        }
+        return nil
+    }
+
+    /// Member declarations of every block (those under `#if` included), with the file each is in.
+    var members: [(file: SwiftFixFile, decl: DeclSyntax)] {
+        blocks.flatMap { entry in Self.flatten(entry.block.members).map { (entry.file, $0) } }
+    }
+
+    /// Declarations of a member list, every clause of an `#if` included.
+    static func flatten(_ list: MemberBlockItemListSyntax) -> [DeclSyntax] {
+        list.flatMap { item -> [DeclSyntax] in
+            guard let conditional = item.decl.as(IfConfigDeclSyntax.self) else { return [item.decl] }
+            return conditional.clauses.flatMap { clause -> [DeclSyntax] in
+                if case let .decls(nested) = clause.elements { return flatten(nested) }
+                return []
+            }
+        }
+    }
+
+    /// Initializers that set the stored properties themselves (neither `convenience` nor
+    /// delegating to `self.init`), with their files.
+    var designatedInitializers: [(file: SwiftFixFile, decl: InitializerDeclSyntax)] {
+        members.compactMap { member in
+            guard let decl = member.decl.as(InitializerDeclSyntax.self), !decl.modifiers.contains(where: { $0.name.text == "convenience" }),
+                  !(decl.body.map(Self.delegates) ?? false) else { return nil }
+            return (member.file, decl)
+        }
+    }
+
+    /// Names of the type's properties, methods and nested types.
+    var memberNames: Set<String> {
+        var names = Set<String>()
+        for (_, decl) in members {
+            if let v = decl.as(VariableDeclSyntax.self) { names.formUnion(v.names.map(\.text)) }
+            if let f = decl.as(FunctionDeclSyntax.self) { names.insert(f.name.text) }
+        }
+        return names
+    }
+
+    /// The stored property named `name` in the declaration's own block.
+    func storedProperty(_ name: String) -> VariableDeclSyntax? {
+        mainBlock.members.compactMap { $0.decl.as(VariableDeclSyntax.self) }.first { $0.isStored && $0.names.contains { $0.text == name } }
+    }
+
+    /// Whether a body calls `self.init(…)`.
+    static func delegates(_ body: CodeBlockSyntax) -> Bool {
+        body.tokens(viewMode: .sourceAccurate).contains { token in
+            token.tokenKind == .keyword(.`init`) && token.previousToken(viewMode: .sourceAccurate)?.tokenKind == .period
+                && token.previousToken(viewMode: .sourceAccurate)?.previousToken(viewMode: .sourceAccurate)?.tokenKind == .keyword(.self)
+        }
+    }
+}
+
+/// Declarations of one type name (class, struct, actor) and its extensions, anywhere in a file.
+private final class TypeDeclarations: SyntaxVisitor {
+    let name: String
+    var declarations: [(DeclSyntax, MemberBlockSyntax)] = []
+    var extensions: [MemberBlockSyntax] = []
+    init(name: String) { self.name = name; super.init(viewMode: .sourceAccurate) }
+    override func visit(_ node: ClassDeclSyntax) -> SyntaxVisitorContinueKind { add(node.name, node, node.memberBlock) }
+    override func visit(_ node: StructDeclSyntax) -> SyntaxVisitorContinueKind { add(node.name, node, node.memberBlock) }
+    override func visit(_ node: ActorDeclSyntax) -> SyntaxVisitorContinueKind { add(node.name, node, node.memberBlock) }
+    override func visit(_ node: EnumDeclSyntax) -> SyntaxVisitorContinueKind { add(node.name, node, node.memberBlock) }
+    override func visit(_ node: ExtensionDeclSyntax) -> SyntaxVisitorContinueKind {
+        if node.extendedType.trimmedDescription == name { extensions.append(node.memberBlock) }
+        return .visitChildren
+    }
+    private func add(_ token: TokenSyntax, _ decl: some DeclSyntaxProtocol, _ block: MemberBlockSyntax) -> SyntaxVisitorContinueKind {
+        if token.text == name { declarations.append((DeclSyntax(decl), block)) }
+        return .visitChildren
+    }
+}
+
+/// Protocol declarations of one name in a file.
+private final class Protocols: SyntaxVisitor {
+    let name: String
+    var found: [ProtocolDeclSyntax] = []
+    init(name: String) { self.name = name; super.init(viewMode: .sourceAccurate) }
+    override func visit(_ node: ProtocolDeclSyntax) -> SyntaxVisitorContinueKind {
+        if node.name.text == name { found.append(node) }
+        return .skipChildren
+    }
+}
