@@ -106,7 +106,7 @@ public struct Configuration: Sendable {
         if let unknown = Set(root.keys).subtracting(topLevelKeys).sorted().first {
             throw ConfigError.invalid("unknown key '\(unknown)' (known: \(topLevelKeys.sorted().joined(separator: ", ")))")
         }
-        config.containers = try strings(root["containers"], key: "containers").map(ContainerSpec.init(parsing:))
+        config.containers = try strings(selectorKeys(root["containers"]), key: "containers").map(ContainerSpec.init(parsing:))
         config.exclude = try strings(root["exclude"], key: "exclude")
         config.clangFlags = try strings(root["clang-flags"], key: "clang-flags")
         if let size = root["max-file-size"] {
@@ -205,6 +205,16 @@ public struct Configuration: Sendable {
             })
         default:
             throw ConfigError.invalid("\(key) must be a scalar or a list, found '\(v)'")
+        }
+    }
+
+    /// An unquoted `- Type.selector:` reads in YAML as a mapping of one key to null: the selector it means.
+    static func selectorKeys(_ value: Any?) -> Any? {
+        guard let list = value as? [Any] else { return value }
+        return list.map { item -> Any in
+            guard let map = item as? [AnyHashable: Any], map.count == 1, let key = map.keys.first?.base as? String,
+                  map.values.first.map({ $0 is NSNull || "\($0)" == "<null>" }) == true else { return item }
+            return key + ":"
         }
     }
 
