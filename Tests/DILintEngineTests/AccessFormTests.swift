@@ -55,4 +55,40 @@ final class AccessFormTests: XCTestCase {
         XCTAssertEqual(services["Profile"], 1)
         XCTAssertEqual(services["resolve"], 1, "a resolve() whose type the code does not write")
     }
+
+    /// The pre-filter looks for the shape of an access, not for the words anywhere.
+    func testThePrefilterMatchesTheShapeOfAnAccess() throws {
+        let filter = ContainerPrefilter(specs: try ["MWBase::Environment::get", "Container.shared", "Settings.*", "gContainer", "@Injected",
+                                                    "ServiceLocator::getService<>"].map(ContainerSpec.init(parsing:)))
+        func passes(_ text: String) -> Bool { Array(text.utf8).withUnsafeBytes { filter.mayContainAccess($0) } }
+        for text in ["auto &w = MWBase::Environment::get().world();", "[Container shared]", "Container . shared", "MyModule.Container.shared",
+                     "Container<Foo>.shared", "[SubContainer shared]", "Self.shared", "Settings.theme", "x = gContainer;", "@Injected var t: T",
+                     "ServiceLocator::getService<Foo>()", "typealias C = Container"] {
+            XCTAssertTrue(passes(text), text)
+        }
+        for text in ["ptr.get(); Environment env;", "Container *c; c.sharedInstance", "Container.sharedInstance", "Settings", "gContainerX",
+                     "ContainerShared.shared", "ServiceLocator::getServices<Foo>()", "// MyContainer"] {
+            XCTAssertFalse(passes(text), text)
+        }
+    }
+
+    /// With the project rules off (only then are files skipped), skipping by the pre-filter finds what parsing every file finds.
+    func testThePrefilterLosesNoAccessInTheFixtures() throws {
+        let fixtures = packageRoot.appendingPathComponent("Tests/DILintEngineTests/Fixtures")
+        let files = try FileCollector(excludes: [], baseDirectory: fixtures.path).collect([fixtures.path])
+        let groups = Dictionary(grouping: files) { Configuration.discover(from: URL(fileURLWithPath: $0).deletingLastPathComponent().path)! }
+        var parsed = (fast: 0, all: 0)
+        for (path, group) in groups {
+            var config = try Configuration.load(path: path)
+            config.rules["signal-handler-safety"] = RuleSettings(enabled: false)
+            let fast = Linter(configuration: config).lint(files: group)
+            let full = Linter(configuration: config)
+            full.parseEveryFile = true
+            let all = full.lint(files: group)
+            XCTAssertEqual(fast.findings, all.findings, path)
+            parsed.fast += fast.filesParsed
+            parsed.all += all.filesParsed
+        }
+        XCTAssertLessThan(parsed.fast, parsed.all, "some fixtures name no container and are skipped")
+    }
 }

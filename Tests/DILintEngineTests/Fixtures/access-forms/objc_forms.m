@@ -39,3 +39,13 @@ void undeclared(void) {
     gContainer = nil;
     id u = gContainer.uploader;                                  // expect: container-access@12 gContainer.uploader
 }
+
+// The accessor's own implementation, delegating to an overload, is not an access.
+@implementation Environment
++ (int)hasEnabledOption:(int)option {
+    return [Environment hasEnabledOption:option inScope:0];
+}
++ (int)version {
+    return [Environment hasEnabledOption:2];                     // expect: container-access@12 Environment.hasEnabledOption:
+}
+@end

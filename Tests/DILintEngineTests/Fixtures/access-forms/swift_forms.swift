@@ -50,3 +50,10 @@ let live = Container.shared.liveMenu                                  // expect:
 #else
 let deadToo = Container.shared.crashReporter
 #endif
+
+// The accessors' own implementations are not accesses; other members of the type reading them are.
+enum Settings {
+    static var theme: Theme { Settings.theme(for: .current) }
+    static func theme(for user: User) -> Theme { Theme() }
+    static var store: Store { Settings.theme.store }                  // expect: container-access@31 Settings.theme.store
+}
