@@ -28,6 +28,14 @@ final class AccessFormTests: XCTestCase {
         XCTAssertEqual(config.containers, [.member(type: "Environment", accessor: "hasEnabledOption:"), .member(type: "Settings", accessor: "*")])
     }
 
+    func testAmbientPropertiesAreNamesAndBecomeSpecs() throws {
+        let config = try Configuration.parse(yaml: "ambient-properties: [databaseStorage]\n", baseDirectory: "/")
+        XCTAssertEqual(config.accessSpecs, [.ambient("databaseStorage")])
+        XCTAssertThrowsError(try Configuration.parse(yaml: "ambient-properties: [self.x]\n", baseDirectory: "/")) { error in
+            XCTAssertTrue("\(error)".contains("ambient-properties: 'self.x' is not a property name"), "\(error)")
+        }
+    }
+
     func testHelperTypesBecomeSpecsForEveryLanguage() throws {
         let config = try Configuration.parse(yaml: "rules: {container-access: {swift-helper-types: [Helper, Screen.screen]}}\n", baseDirectory: "/")
         XCTAssertEqual(config.accessSpecs, [.member(type: "Helper", accessor: "*"), .member(type: "Screen", accessor: "screen")])

@@ -54,6 +54,6 @@ extension Configuration {
             let parts = entry.split(separator: ".", maxSplits: 1).map(String.init)
             specs.append(.member(type: parts[0], accessor: parts.count == 2 ? parts[1] : "*"))
         }
-        return specs
+        return specs + ambientProperties.map(ContainerSpec.ambient)
     }
 }

@@ -40,6 +40,8 @@ public enum FallbackPolicy: String, Sendable {
 /// Everything `.di-lint.yml` can say. Command-line options are merged on top.
 public struct Configuration: Sendable {
     public var containers: [ContainerSpec] = []
+    /// Properties of a base-class extension or category whose getters read the container (`ambient-properties:`).
+    public var ambientProperties: [String] = []
     public var exclude: [String] = []
     public var rules: [String: RuleSettings] = [:]
     /// Extra flags for every libclang parse (`-I`, `-D`).
@@ -96,7 +98,7 @@ public struct Configuration: Sendable {
     }
 
     static let topLevelKeys: Set<String> = ["containers", "exclude", "rules", "clang-flags", "max-file-size",
-                                            "bridge", "fallback", "composition-root", "bridge-type", "bridge-header"]
+                                            "bridge", "fallback", "composition-root", "bridge-type", "bridge-header", "ambient-properties"]
 
     /// Parses the YAML text of a config.
     public static func parse(yaml text: String, baseDirectory: String) throws -> Configuration {
@@ -108,6 +110,10 @@ public struct Configuration: Sendable {
         }
         config.containers = try strings(selectorKeys(root["containers"]), key: "containers").map(ContainerSpec.init(parsing:))
         config.exclude = try strings(root["exclude"], key: "exclude")
+        config.ambientProperties = try strings(root["ambient-properties"], key: "ambient-properties")
+        if let bad = config.ambientProperties.first(where: { !$0.isIdentifier }) {
+            throw ConfigError.invalid("ambient-properties: '\(bad)' is not a property name")
+        }
         config.clangFlags = try strings(root["clang-flags"], key: "clang-flags")
         if let size = root["max-file-size"] {
             guard let n = size as? Int, n > 0 else { throw ConfigError.invalid("max-file-size must be a positive number of bytes") }

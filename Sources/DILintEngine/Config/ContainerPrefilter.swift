@@ -23,7 +23,7 @@ struct ContainerPrefilter {
                 let piece = accessor.prefix { $0 != ":" }
                 shapes.append(Shape(types: [Array(type.utf8), Array("Self".utf8)], accessor: piece == "*" ? nil : Array(piece.utf8)))
                 typeNames.append(Array(type.utf8))
-            case let .function(name), let .global(name):
+            case let .function(name), let .global(name), let .ambient(name):
                 words.append(Array(name.utf8))
             case let .propertyWrapper(name):
                 words.append(Array(("@" + name).utf8))

@@ -16,6 +16,9 @@ public enum ContainerSpec: Hashable, Sendable, CustomStringConvertible {
     case global(String)
     /// `@Wrapper`: a Swift property wrapper that reads the container; the service is the declared type.
     case propertyWrapper(String)
+    /// An "ambient" property (`ambient-properties:`): an extension or category property of a base
+    /// class whose getter reads the container; each use on `self` is an access with the property as service.
+    case ambient(String)
 
     /// Parses `Type.accessor`, `Type.selector:`, `Type.*`, `Type::accessor`, `ns::Type::accessor`,
     /// `Type::accessor<>`, `func()`, `global`, `global->` or `@Wrapper`.
@@ -62,6 +65,7 @@ public enum ContainerSpec: Hashable, Sendable, CustomStringConvertible {
         case let .template(type, accessor): return "\(type)::\(accessor)<>"
         case let .global(name): return name
         case let .propertyWrapper(name): return "@\(name)"
+        case let .ambient(name): return "ambient \(name)"
         }
     }
 
@@ -70,10 +74,13 @@ public enum ContainerSpec: Hashable, Sendable, CustomStringConvertible {
         switch self {
         case let .member(type, accessor): return accessor == "*" ? [type] : [type, String(accessor.prefix { $0 != ":" })]
         case let .template(type, accessor): return [type, accessor]
-        case let .function(name), let .global(name), let .propertyWrapper(name): return [name]
+        case let .function(name), let .global(name), let .propertyWrapper(name), let .ambient(name): return [name]
         }
     }
 }
+
+/// The container name ambient accesses carry (`ambient.databaseStorage`).
+let ambientContainerName = "ambient"
 
 /// Members no `Type.*` spec counts: the type itself and object creation.
 let memberWildcardExclusions: Set<String> = ["self", "Type", "Protocol", "init", "alloc", "new", "class", "allocWithZone", "superclass", "description"]

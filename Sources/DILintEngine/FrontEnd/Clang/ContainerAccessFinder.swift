@@ -11,18 +11,21 @@ struct ContainerAccessFinder {
     private let templatesByType: [String: Set<String>]
     private let functions: Set<String>
     private let globals: Set<String>
+    /// Ambient properties: `self.databaseStorage`, `[self databaseStorage]`.
+    private let ambient: Set<String>
     private let allAccessors: Set<String>
 
     init(specs: [ContainerSpec]) {
         self.specs = specs
         var byType: [String: Set<String>] = [:], templates: [String: Set<String>] = [:]
-        var functions = Set<String>(), globals = Set<String>()
+        var functions = Set<String>(), globals = Set<String>(), ambient = Set<String>()
         for spec in specs {
             switch spec {
             case let .member(type, accessor): byType[type, default: []].insert(accessor)
             case let .template(type, accessor): templates[type, default: []].insert(accessor)
             case let .function(name): functions.insert(name)
             case let .global(name): globals.insert(name)
+            case let .ambient(name): ambient.insert(name)
             case .propertyWrapper: break // Swift only
             }
         }
@@ -30,6 +33,7 @@ struct ContainerAccessFinder {
         templatesByType = templates
         self.functions = functions
         self.globals = globals
+        self.ambient = ambient
         allAccessors = Set(byType.values.flatMap { $0 } + templates.values.flatMap { $0 })
     }
 
@@ -83,7 +87,7 @@ struct ContainerAccessFinder {
         func closingParen(from open: Int) -> Int? { t.close(from: open) }
         /// The member read after token `j` (`.x`, `->x`), or nil.
         func member(after j: Int) -> String? { isMemberOperator(j + 1) && isIdentifier(j + 2) ? text(j + 2) : nil }
-        let names = Set(accessorsByType.keys).union(templatesByType.keys).union(functions).union(globals)
+        let names = Set(accessorsByType.keys).union(templatesByType.keys).union(functions).union(globals).union(ambient)
         let lengths = Set(names.map(\.utf8.count))
         var found: [LocatedAccess] = []
         func add(_ start: Int, _ end: Int, _ access: ContainerAccess) {
@@ -151,6 +155,14 @@ struct ContainerAccessFinder {
                let close = closingParen(from: i + 1), !looksLikeDeclaration(t, at: i, close: close) {
                 // container_shared()->service
                 add(i, close, ContainerAccess(container: name, accessor: name, service: member(after: close)))
+            }
+            if ambient.contains(name) {
+                let service = ContainerAccess(container: ambientContainerName, accessor: "", service: name)
+                if spells(i - 1, "."), spells(i - 2, "self"), !(spells(i + 1, "=") && !spells(i + 2, "=")) {
+                    add(i - 2, i, service) // self.databaseStorage
+                } else if spells(i - 1, "self"), spells(i - 2, "["), spells(i + 1, "]") {
+                    add(i - 2, i + 1, service) // [self databaseStorage]
+                }
             }
             if globals.contains(name), !isMemberOperator(i - 1), !spells(i - 1, "::"), !isGlobalDeclaration(t, at: i) {
                 // g_browser_process->profile_manager(), [gContainer service], gContainer.service

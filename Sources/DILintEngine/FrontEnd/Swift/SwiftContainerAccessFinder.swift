@@ -12,6 +12,7 @@ struct SwiftContainerAccessFinder {
     private var functions: Set<String> = []
     private var globals: Set<String> = []
     private var wrappers: Set<String> = []
+    private var ambient: Set<String> = []
     private let bridgeNames: Set<String>
     private let configuration: Configuration
 
@@ -22,6 +23,7 @@ struct SwiftContainerAccessFinder {
             case let .function(name): functions.insert(name)
             case let .global(name): globals.insert(name)
             case let .propertyWrapper(name): wrappers.insert(name)
+            case let .ambient(name): ambient.insert(name)
             }
         }
         bridgeNames = configuration.bridgeNamesWithIvars
@@ -31,7 +33,8 @@ struct SwiftContainerAccessFinder {
     /// The accessor `member` of `type` matches (itself), or nil.
     fileprivate func matches(type: String, member: String) -> Bool {
         guard let accessors = accessorsByType[type] else { return false }
-        return accessors.contains(member) || accessors.contains("*") && !memberWildcardExclusions.contains(member)
+        return accessors.contains(member) || accessors.contains(member + ":") // `hasEnabledOption:` is `hasEnabledOption(_:)`
+            || accessors.contains("*") && !memberWildcardExclusions.contains(member)
     }
 
     func find(in tree: SourceFileSyntax, displayPath: String = "") -> [LocatedAccess] {
@@ -107,9 +110,18 @@ struct SwiftContainerAccessFinder {
             return .visitChildren
         }
 
-        /// A global holding the container: `gContainer.service`.
+        /// A global holding the container: `gContainer.service`; an ambient property read on `self`.
         override func visit(_ node: DeclReferenceExprSyntax) -> SyntaxVisitorContinueKind {
             let name = node.baseName.text
+            if finder.ambient.contains(name) {
+                if let member = node.parent?.as(MemberAccessExprSyntax.self), member.declName.id == node.id {
+                    guard member.base?.as(DeclReferenceExprSyntax.self)?.baseName.text == "self" else { return .visitChildren }
+                    record(Syntax(member), container: ambientContainerName, accessor: "", service: name)
+                } else {
+                    record(Syntax(node), container: ambientContainerName, accessor: "", service: name)
+                }
+                return .visitChildren
+            }
             guard finder.globals.contains(name) else { return .visitChildren }
             if let member = node.parent?.as(MemberAccessExprSyntax.self), member.declName.id == node.id { return .visitChildren }
             if let list = node.parent?.as(ExprListSyntax.self), let i = list.firstIndex(where: { $0.id == node.id }),
@@ -132,11 +144,11 @@ struct SwiftContainerAccessFinder {
             return .visitChildren
         }
 
-        private func record(_ node: Syntax, container: String, accessor: String) {
+        private func record(_ node: Syntax, container: String, accessor: String, service known: String? = nil) {
             var end = node
             // `C.shared()`: the call is part of the access
             if let call = end.parent?.as(FunctionCallExprSyntax.self), call.calledExpression.id == end.id { end = Syntax(call) }
-            let service = finder.service(after: end)
+            let service = known ?? finder.service(after: end)
             let access = ContainerAccess(container: container, accessor: accessor, service: service,
                                          kind: finder.kind(of: node))
             found.append((LocatedAccess(offset: node.startOffset, range: node.startOffset..<end.endOffset, access: access, tokenIndex: nil), node))

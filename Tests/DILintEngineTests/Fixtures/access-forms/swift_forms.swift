@@ -20,6 +20,7 @@ func typeForms() {
     _ = DependencyContainerSwiftHelper.fileManager()                  // expect: container-access@9 DependencyContainerSwiftHelper.fileManager
     _ = ScreenHelper.screen                                           // expect: container-access@9 ScreenHelper.screen
     _ = ScreenHelper.scale
+    _ = Environment.hasEnabledOption(.verbose)                        // expect: container-access@9 Environment.hasEnabledOption
 }
 
 func resolved() {
