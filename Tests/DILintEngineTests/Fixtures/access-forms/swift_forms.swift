@@ -29,7 +29,8 @@ func resolved() {
     let cast = AppContainer.shared.resolve() as ThemeManager          // expect: container-access@16 AppContainer.shared.ThemeManager
     let profile = AppContainer.shared.resolve(Profile.self)           // expect: container-access@19 AppContainer.shared.Profile
     let unknown = AppContainer.shared.resolve()                       // expect: container-access@19 AppContainer.shared.resolve
-    _ = (tabs, maybe, cast, profile, unknown)
+    let theme = AppContainer.shared.resolve<Theme>()                  // expect: container-access@17 AppContainer.shared.Theme
+    _ = (tabs, maybe, cast, profile, unknown, theme)
 }
 
 final class BrowserViewController {
