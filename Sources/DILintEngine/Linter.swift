@@ -65,6 +65,8 @@ public final class Linter: @unchecked Sendable {
     /// The enabled file rules, with their options and severity bound.
     private let activeFileRules: [(FileModel) -> [Finding]]
     private let activeProjectRules: [(rule: any ProjectRule, severity: Severity)]
+    /// Which files' text may hold a container access (the others need no parse).
+    private let prefilter: ContainerPrefilter
 
     public init(configuration: Configuration) {
         self.configuration = configuration
@@ -72,6 +74,7 @@ public final class Linter: @unchecked Sendable {
             configuration.severity(of: rule.id).map { rule.bound(to: configuration, severity: $0) }
         }
         activeProjectRules = RuleRegistry.projectRules.compactMap { rule in configuration.severity(of: rule.id).map { (rule, $0) } }
+        prefilter = ContainerPrefilter(specs: configuration.accessSpecs)
     }
 
     /// Lints the given files (see `FileCollector` to turn paths into files).
@@ -197,9 +200,8 @@ public final class Linter: @unchecked Sendable {
         if BlankSource.isBlank(bytes) { return FileOutcome() }
         let (language, mentions) = bytes.withUnsafeBytes { raw -> (SourceLanguage, Bool) in
             let language = SourceLanguage.detect(path: path, contents: raw)
-            let anchors = configuration.containers.flatMap(\.anchorIdentifiers) + ["di-lint:"]
-                + configuration.bridgeNames.flatMap { [$0, $0.capitalizedFirst] }
-            return (language, anchors.contains { raw.containsASCII($0) })
+            let anchors = ["di-lint:"] + configuration.bridgeNames.flatMap { [$0, $0.capitalizedFirst] }
+            return (language, prefilter.mayContainAccess(raw) || anchors.contains { raw.containsASCII($0) })
         }
         if !mentions && !needsEveryFile { return FileOutcome() }
         let model: FileModel

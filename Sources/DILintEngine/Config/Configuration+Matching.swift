@@ -44,3 +44,16 @@ extension String {
     /// `bridge` → `Bridge` (for `setBridge:`).
     var capitalizedFirst: String { prefix(1).uppercased() + dropFirst() }
 }
+
+extension Configuration {
+    /// The configured containers plus the helper types of `container-access`'s `swift-helper-types`
+    /// (`Helper`: every static member; `Helper.member`: only the members listed), in every language.
+    var accessSpecs: [ContainerSpec] {
+        var specs = containers
+        for entry in swiftHelperTypes {
+            let parts = entry.split(separator: ".", maxSplits: 1).map(String.init)
+            specs.append(.member(type: parts[0], accessor: parts.count == 2 ? parts[1] : "*"))
+        }
+        return specs + ambientProperties.map(ContainerSpec.ambient)
+    }
+}

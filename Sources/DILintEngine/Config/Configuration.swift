@@ -40,6 +40,8 @@ public enum FallbackPolicy: String, Sendable {
 /// Everything `.di-lint.yml` can say. Command-line options are merged on top.
 public struct Configuration: Sendable {
     public var containers: [ContainerSpec] = []
+    /// Properties of a base-class extension or category whose getters read the container (`ambient-properties:`).
+    public var ambientProperties: [String] = []
     public var exclude: [String] = []
     public var rules: [String: RuleSettings] = [:]
     /// Extra flags for every libclang parse (`-I`, `-D`).
@@ -100,7 +102,7 @@ public struct Configuration: Sendable {
 
     static let topLevelKeys: Set<String> = ["containers", "exclude", "rules", "clang-flags", "max-file-size",
                                             "bridge", "fallback", "composition-root", "bridge-type", "bridge-header",
-                                            "swift-bridge-default"]
+                                            "swift-bridge-default", "ambient-properties"]
 
     /// Parses the YAML text of a config.
     public static func parse(yaml text: String, baseDirectory: String) throws -> Configuration {
@@ -110,8 +112,12 @@ public struct Configuration: Sendable {
         if let unknown = Set(root.keys).subtracting(topLevelKeys).sorted().first {
             throw ConfigError.invalid("unknown key '\(unknown)' (known: \(topLevelKeys.sorted().joined(separator: ", ")))")
         }
-        config.containers = try strings(root["containers"], key: "containers").map(ContainerSpec.init(parsing:))
+        config.containers = try strings(selectorKeys(root["containers"]), key: "containers").map(ContainerSpec.init(parsing:))
         config.exclude = try strings(root["exclude"], key: "exclude")
+        config.ambientProperties = try strings(root["ambient-properties"], key: "ambient-properties")
+        if let bad = config.ambientProperties.first(where: { !$0.isIdentifier }) {
+            throw ConfigError.invalid("ambient-properties: '\(bad)' is not a property name")
+        }
         config.clangFlags = try strings(root["clang-flags"], key: "clang-flags")
         if let size = root["max-file-size"] {
             guard let n = size as? Int, n > 0 else { throw ConfigError.invalid("max-file-size must be a positive number of bytes") }
@@ -215,6 +221,16 @@ public struct Configuration: Sendable {
             })
         default:
             throw ConfigError.invalid("\(key) must be a scalar or a list, found '\(v)'")
+        }
+    }
+
+    /// An unquoted `- Type.selector:` reads in YAML as a mapping of one key to null: the selector it means.
+    static func selectorKeys(_ value: Any?) -> Any? {
+        guard let list = value as? [Any] else { return value }
+        return list.map { item -> Any in
+            guard let map = item as? [AnyHashable: Any], map.count == 1, let key = map.keys.first?.base as? String,
+                  map.values.first.map({ $0 is NSNull || "\($0)" == "<null>" }) == true else { return item }
+            return key + ":"
         }
     }
 

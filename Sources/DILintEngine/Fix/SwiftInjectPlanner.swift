@@ -280,9 +280,9 @@ struct SwiftInjectPlanner {
 
     /// Whether any of the type's members, or any Swift file of the run, assigns the property.
     private func isAssigned(_ name: String, in type: SwiftRunType) -> Bool {
-        if type.blocks.contains(where: { SwiftAssignment.all(in: $0.block).contains { $0.propertyName == name } }) { return true }
+        if type.blocks.contains(where: { Assignment.all(in: $0.block).contains { $0.propertyName == name } }) { return true }
         return context.swiftFilesMentioning(".\(name)").contains { path in
-            context.swiftFile(path).map { SwiftAssignment.all(in: $0.source.tree).contains { $0.lhs.as(MemberAccessExprSyntax.self)?.declName.baseName.text == name } } ?? true
+            context.swiftFile(path).map { Assignment.all(in: $0.source.tree).contains { $0.isMember && $0.name == name } } ?? true
         }
     }
 }

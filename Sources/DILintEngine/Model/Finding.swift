@@ -47,9 +47,11 @@ public struct ContainerAccess: Codable, Equatable, Sendable {
         self.kind = kind
     }
 
-    /// `Container.sharedInstance` or `container_shared()`: the accessor without the service.
+    /// `Container.sharedInstance`, `container_shared()`, a global `g_container` (empty accessor) or
+    /// a property wrapper `@Injected`: the accessor without the service.
     public var accessorExpression: String {
-        accessor == container ? "\(container)()" : "\(container).\(accessor)"
+        if accessor.isEmpty || accessor.hasPrefix("@") { return accessor.isEmpty ? container : accessor }
+        return accessor == container ? "\(container)()" : "\(container).\(accessor)"
     }
 
     /// `Container.sharedInstance.crashReporter` or `container_shared()->service`.

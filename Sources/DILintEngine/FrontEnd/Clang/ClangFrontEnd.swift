@@ -14,7 +14,7 @@ final class ClangFrontEnd {
     init(configuration: Configuration, compileArguments: [String: [String]]) {
         self.configuration = configuration
         self.compileArguments = compileArguments
-        finder = ContainerAccessFinder(specs: configuration.containers)
+        finder = ContainerAccessFinder(specs: configuration.accessSpecs)
         includeCheck = IncludeCheck(limit: configuration.maxFileSize)
     }
 

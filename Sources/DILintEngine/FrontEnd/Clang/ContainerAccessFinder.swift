@@ -5,25 +5,49 @@ import CLibClang
 /// token stream where they don't (headerless files, where unresolved code drops out of the AST).
 struct ContainerAccessFinder {
     let specs: [ContainerSpec]
-    /// Accessors by container type name.
+    /// Accessors by container type name (`shared`, a selector's first piece with its colon `has:`, or `*`).
     private let accessorsByType: [String: Set<String>]
+    /// C++ template accessors by type name: the service is the template argument.
+    private let templatesByType: [String: Set<String>]
     private let functions: Set<String>
+    private let globals: Set<String>
+    /// Ambient properties: `self.databaseStorage`, `[self databaseStorage]`.
+    private let ambient: Set<String>
     private let allAccessors: Set<String>
 
     init(specs: [ContainerSpec]) {
         self.specs = specs
-        var byType: [String: Set<String>] = [:]
-        var functions = Set<String>()
+        var byType: [String: Set<String>] = [:], templates: [String: Set<String>] = [:]
+        var functions = Set<String>(), globals = Set<String>(), ambient = Set<String>()
         for spec in specs {
             switch spec {
             case let .member(type, accessor): byType[type, default: []].insert(accessor)
+            case let .template(type, accessor): templates[type, default: []].insert(accessor)
             case let .function(name): functions.insert(name)
+            case let .global(name): globals.insert(name)
+            case let .ambient(name): ambient.insert(name)
+            case .propertyWrapper: break // Swift only
             }
         }
         accessorsByType = byType
+        templatesByType = templates
         self.functions = functions
-        allAccessors = Set(byType.values.flatMap { $0 })
+        self.globals = globals
+        self.ambient = ambient
+        allAccessors = Set(byType.values.flatMap { $0 } + templates.values.flatMap { $0 })
     }
+
+    /// The accessor a spec of `type` matches for the member `name` (`shared`, `has:` for a
+    /// selector `has:` or `has:with:`), or nil: the configured accessor, or the member itself under `*`.
+    func accessor(of type: String, member name: String, takesArgument: Bool) -> String? {
+        guard let accessors = accessorsByType[type] else { return nil }
+        let key = takesArgument ? String(name.prefix { $0 != ":" }) + ":" : name
+        if accessors.contains(key) { return key }
+        if accessors.contains("*"), !memberWildcardExclusions.contains(String(name.prefix { $0 != ":" })) { return key }
+        return nil
+    }
+
+    func isTemplateAccessor(type: String, accessor: String) -> Bool { templatesByType[type]?.contains(accessor) == true }
 
     func find(in file: ParsedFile) -> [LocatedAccess] {
         let walk = ASTWalk(finder: self, file: file)
@@ -43,6 +67,11 @@ struct ContainerAccessFinder {
             result[i].enclosing = declarations.filter { $0.range.contains(result[i].offset) }.min { $0.range.count < $1.range.count }
             if result[i].tokenIndex == nil { result[i].tokenIndex = file.tokenIndex(at: result[i].offset) }
         }
+        // the accessor's own definition (`+sharedInstance`, `Container& Container::shared() {…}`) is not an access
+        result.removeAll { located in
+            guard let scope = located.enclosing, scope.typeName == located.access.container else { return false }
+            return scope.name == located.access.accessor || scope.name.hasPrefix(located.access.accessor) && located.access.accessor.hasSuffix(":")
+        }
         return result.sorted { $0.offset < $1.offset }
     }
 
@@ -56,19 +85,32 @@ struct ContainerAccessFinder {
         func isIdentifier(_ i: Int) -> Bool { t.isIdentifier(i) }
         func isMemberOperator(_ i: Int) -> Bool { t.isMemberOperator(i) }
         func closingParen(from open: Int) -> Int? { t.close(from: open) }
-        let lengths = Set(accessorsByType.keys.map(\.utf8.count) + functions.map(\.utf8.count))
+        /// The member read after token `j` (`.x`, `->x`), or nil.
+        func member(after j: Int) -> String? { isMemberOperator(j + 1) && isIdentifier(j + 2) ? text(j + 2) : nil }
+        let names = Set(accessorsByType.keys).union(templatesByType.keys).union(functions).union(globals).union(ambient)
+        let lengths = Set(names.map(\.utf8.count))
         var found: [LocatedAccess] = []
+        func add(_ start: Int, _ end: Int, _ access: ContainerAccess) {
+            found.append(LocatedAccess(offset: tokens[start].range.lowerBound,
+                                       range: tokens[start].range.lowerBound..<tokens[end].range.upperBound,
+                                       access: access, tokenIndex: start))
+        }
+        /// The first token of `ns::Type` ending at `i`.
+        func qualifiedStart(_ i: Int) -> Int {
+            var start = i
+            while spells(start - 1, "::"), isIdentifier(start - 2) { start -= 2 }
+            return start
+        }
         for i in 0..<n where tokens[i].kind == .identifier && lengths.contains(tokens[i].range.count) {
             let name = text(i)
-            if let accessors = accessorsByType[name] {
-                for accessor in accessors {
-                    let make = { (start: Int, end: Int, service: String?) in
-                        found.append(LocatedAccess(offset: tokens[start].range.lowerBound,
-                                                   range: tokens[start].range.lowerBound..<tokens[end].range.upperBound,
-                                                   access: ContainerAccess(container: name, accessor: accessor, service: service),
-                                                   tokenIndex: start))
-                    }
-                    if spells(i - 1, "["), spells(i + 1, accessor), spells(i + 2, "]") {
+            guard names.contains(name) else { continue }
+            if accessorsByType[name] != nil {
+                if spells(i - 1, "["), isIdentifier(i + 1), spells(i + 2, "]") || spells(i + 2, ":"),
+                   let accessor = accessor(of: name, member: text(i + 1), takesArgument: spells(i + 2, ":")) {
+                    if accessor.hasSuffix(":") {
+                        // [Environment hasEnabledOption:x]: the whole message is the access
+                        if let close = closingParen(from: i - 1) { add(i - 1, close, ContainerAccess(container: name, accessor: accessor, service: nil)) }
+                    } else {
                         // [Container sharedInstance], [[Container sharedInstance] service], [Container sharedInstance].service
                         var service: String?
                         if spells(i - 2, "["), isIdentifier(i + 3), spells(i + 4, "]") || spells(i + 4, ":") {
@@ -76,36 +118,85 @@ struct ContainerAccessFinder {
                         } else if isMemberOperator(i + 3), isIdentifier(i + 4) {
                             service = text(i + 4)
                         }
-                        make(i - 1, i + 2, service)
-                    } else if spells(i + 1, "."), spells(i + 2, accessor), !(isMemberOperator(i - 1) || spells(i - 1, "::")) {
-                        // Container.sharedInstance.service, Container.shared().service, [Container.shared service]
-                        var j = i + 3
-                        if spells(j, "("), spells(j + 1, ")") { j += 2 }
-                        var service: String?
-                        if isMemberOperator(j), isIdentifier(j + 1) {
-                            service = text(j + 1)
-                        } else if spells(i - 1, "["), isIdentifier(j), spells(j + 1, "]") || spells(j + 1, ":") {
-                            service = text(j)
-                        }
-                        make(i, i + 2, service)
-                    } else if spells(i + 1, "::"), spells(i + 2, accessor), spells(i + 3, "("), let close = closingParen(from: i + 3) {
-                        // Container::shared().service
-                        let service = isMemberOperator(close + 1) && isIdentifier(close + 2) ? text(close + 2) : nil
-                        make(i, close, service)
+                        add(i - 1, i + 2, ContainerAccess(container: name, accessor: accessor, service: service))
                     }
+                } else if spells(i + 1, "."), isIdentifier(i + 2), !(isMemberOperator(i - 1) || spells(i - 1, "::")),
+                          let accessor = accessor(of: name, member: text(i + 2), takesArgument: false) {
+                    // Container.sharedInstance.service, Container.shared().service, [Container.shared service]
+                    var j = i + 3
+                    if spells(j, "("), spells(j + 1, ")") { j += 2 }
+                    var service: String?
+                    if isMemberOperator(j), isIdentifier(j + 1) {
+                        service = text(j + 1)
+                    } else if spells(i - 1, "["), isIdentifier(j), spells(j + 1, "]") || spells(j + 1, ":") {
+                        service = text(j)
+                    }
+                    add(i, i + 2, ContainerAccess(container: name, accessor: accessor, service: service))
+                } else if spells(i + 1, "::"), isIdentifier(i + 2), spells(i + 3, "("),
+                          let accessor = accessor(of: name, member: text(i + 2), takesArgument: false),
+                          let close = closingParen(from: i + 3), !looksLikeDeclaration(t, at: qualifiedStart(i), close: close, qualified: true) {
+                    // Container::shared().service, ns::Container::shared()
+                    add(i, close, ContainerAccess(container: name, accessor: accessor, service: member(after: close)))
+                }
+            }
+            if let templates = templatesByType[name], spells(i + 1, "::"), templates.contains(text(i + 2)) {
+                // ServiceLocator::getService<ComponentManager>(): the template argument is the service
+                var j = i + 3
+                var service: String?
+                if spells(j, "<"), let close = templateClose(t, from: j) {
+                    service = t.joined(j + 1, close)
+                    j = close + 1
+                }
+                if spells(j, "("), let close = closingParen(from: j), !looksLikeDeclaration(t, at: qualifiedStart(i), close: close, qualified: true) {
+                    add(i, close, ContainerAccess(container: name, accessor: text(i + 2), service: service.flatMap { $0.isEmpty ? nil : $0 }))
                 }
             }
             if functions.contains(name), spells(i + 1, "("), !isMemberOperator(i - 1), !spells(i - 1, "::"),
                let close = closingParen(from: i + 1), !looksLikeDeclaration(t, at: i, close: close) {
                 // container_shared()->service
-                let service = isMemberOperator(close + 1) && isIdentifier(close + 2) ? text(close + 2) : nil
-                found.append(LocatedAccess(offset: tokens[i].range.lowerBound,
-                                           range: tokens[i].range.lowerBound..<tokens[close].range.upperBound,
-                                           access: ContainerAccess(container: name, accessor: name, service: service),
-                                           tokenIndex: i))
+                add(i, close, ContainerAccess(container: name, accessor: name, service: member(after: close)))
+            }
+            if ambient.contains(name) {
+                let service = ContainerAccess(container: ambientContainerName, accessor: "", service: name)
+                if spells(i - 1, "."), spells(i - 2, "self"), !(spells(i + 1, "=") && !spells(i + 2, "=")) {
+                    add(i - 2, i, service) // self.databaseStorage
+                } else if spells(i - 1, "self"), spells(i - 2, "["), spells(i + 1, "]") {
+                    add(i - 2, i + 1, service) // [self databaseStorage]
+                }
+            }
+            if globals.contains(name), !isMemberOperator(i - 1), !spells(i - 1, "::"), !isGlobalDeclaration(t, at: i) {
+                // g_browser_process->profile_manager(), [gContainer service], gContainer.service
+                if spells(i + 1, "="), !spells(i + 2, "=") { continue } // set, not read
+                var service = member(after: i)
+                if service == nil, spells(i - 1, "["), isIdentifier(i + 1), spells(i + 2, "]") || spells(i + 2, ":") { service = text(i + 1) }
+                add(i, i, ContainerAccess(container: name, accessor: "", service: service))
             }
         }
         return found
+    }
+
+    /// The `>` closing the template argument list opened at `open` (`<`), counting nested `<…>`.
+    private func templateClose(_ t: TokenCursor, from open: Int) -> Int? {
+        var depth = 0, j = open
+        while j < t.count {
+            let w = t.text(j)
+            if w == "<" { depth += 1 } else if w == ">" { depth -= 1 } else if w == ">>" { depth -= 2 }
+            if depth <= 0 { return w == ">" ? j : nil }
+            if w == ";" || w == "{" || w == "}" { return nil }
+            j += 1
+        }
+        return nil
+    }
+
+    /// `extern Browser *g_browser_process;`, `static Container *gContainer = nil;`, `#define gContainer …`.
+    private func isGlobalDeclaration(_ t: TokenCursor, at i: Int) -> Bool {
+        var p = i - 1
+        while p >= 0, t.spells(p, "*") || t.spells(p, "&") || t.spells(p, "const") { p -= 1 }
+        guard p >= 0 else { return false }
+        if t.spells(p, "define") { return true }
+        let before = t.file.tokens[p]
+        return before.kind == .identifier || (before.kind == .keyword && !Self.expressionKeywords.contains(t.text(p)))
+            || t.spells(p, ">")
     }
 
     /// Keywords that can stand right before a call in an expression.
@@ -113,7 +204,7 @@ struct ContainerAccessFinder {
 
     /// `Container *container_shared(void);`, `#define container_shared() ...`: a name being
     /// declared rather than called, as far as tokens tell.
-    private func looksLikeDeclaration(_ t: TokenCursor, at i: Int, close: Int) -> Bool {
+    private func looksLikeDeclaration(_ t: TokenCursor, at i: Int, close: Int, qualified: Bool = false) -> Bool {
         guard i > 0 else { return false }
         var p = i - 1
         while p >= 0, t.spells(p, "*") || t.spells(p, "&") { p -= 1 }
@@ -121,6 +212,7 @@ struct ContainerAccessFinder {
         if t.spells(p, "define") { return true }
         let before = t.file.tokens[p]
         let typeLike = before.kind == .identifier || (before.kind == .keyword && !Self.expressionKeywords.contains(t.text(p)))
+            || (qualified && t.spells(p, ">")) // `std::unique_ptr<X> Container::make() {…}`
         guard typeLike else { return false }
         // `x = a * container_shared()` is rare; a declaration ends in `;`, `{` or an attribute.
         guard close + 1 < t.count else { return true }
@@ -137,16 +229,21 @@ struct ContainerAccessFinder {
         case CXCursor_FunctionDecl:
             guard kind == CXCursor_CallExpr, functions.contains(name) else { return nil }
             return ContainerAccess(container: name, accessor: name, service: nil)
-        case CXCursor_ObjCClassMethodDecl, CXCursor_ObjCPropertyDecl, CXCursor_CXXMethod:
-            guard allAccessors.contains(name) else { return nil }
-            if ref.kind == CXCursor_CXXMethod && (kind != CXCursor_CallExpr || clang_CXXMethod_isStatic(ref) == 0) { return nil }
+        case CXCursor_ObjCClassMethodDecl, CXCursor_ObjCPropertyDecl, CXCursor_CXXMethod, CXCursor_FunctionTemplate:
+            let piece = String(name.prefix { $0 != ":" })
+            guard allAccessors.contains(piece) || allAccessors.contains(piece + ":") || allAccessors.contains("*") else { return nil }
+            let isCXX = ref.kind == CXCursor_CXXMethod || ref.kind == CXCursor_FunctionTemplate
+            if isCXX && (kind != CXCursor_CallExpr || clang_CXXMethod_isStatic(ref) == 0) { return nil }
             if ref.kind == CXCursor_ObjCPropertyDecl
                 && clang_Cursor_getObjCPropertyAttributes(ref, 0) & UInt32(CXObjCPropertyAttr_class.rawValue) == 0 { return nil }
-            if ref.kind != CXCursor_CXXMethod && kind == CXCursor_CallExpr { return nil }
+            if !isCXX && kind == CXCursor_CallExpr { return nil }
             let owner = clang_getCursorSemanticParent(ref)
             for type in names.lineage(of: owner) {
-                if accessorsByType[type]?.contains(name) == true {
+                if isTemplateAccessor(type: type, accessor: name) {
                     return ContainerAccess(container: type, accessor: name, service: nil)
+                }
+                if let accessor = accessor(of: type, member: name, takesArgument: name.contains(":")) {
+                    return ContainerAccess(container: type, accessor: accessor, service: nil)
                 }
             }
             return nil
@@ -252,7 +349,10 @@ private final class ASTWalk {
         clang_getExpansionLocation(start, &startFile, nil, nil, nil)
         guard let startFile, let mainFile = file.file, clang_File_isEqual(startFile, mainFile) != 0 else { return nil }
         var access = hit.access
-        access.service = service(after: hit.cursor)
+        // a template accessor's service is its template argument (from the tokens); a selector with arguments has none
+        if !finder.isTemplateAccessor(type: access.container, accessor: access.accessor) && !access.accessor.hasSuffix(":") {
+            access.service = service(after: hit.cursor)
+        }
         let lo = ParsedFile.offset(start)
         let hi = max(lo + 1, ParsedFile.offset(clang_getRangeEnd(extent)))
         if let macro = macroExpansions.first(where: { $0.range.contains(lo) }) {
@@ -276,7 +376,7 @@ private final class ASTWalk {
                 guard let receiver = firstExpressionChild(parent),
                       clang_equalRanges(clang_getCursorExtent(receiver), clang_getCursorExtent(child)) != 0 else { return nil }
                 let selector = clang_getCursorSpelling(parent).consume()
-                return selector.split(separator: ":").first.map(String.init) ?? selector
+                return selector.split(separator: ":").first.map(String.init) // nil when the message did not resolve
             default:
                 return nil
             }

@@ -10,31 +10,57 @@ import SwiftSyntax
 struct SwiftContainerAccessFinder {
     private var accessorsByType: [String: Set<String>] = [:]
     private var functions: Set<String> = []
-    private let helperTypes: Set<String>
+    private var globals: Set<String> = []
+    private var wrappers: Set<String> = []
+    private var ambient: Set<String> = []
     private let bridgeNames: Set<String>
     private let configuration: Configuration
 
     init(configuration: Configuration) {
-        for spec in configuration.containers {
+        for spec in configuration.accessSpecs {
             switch spec {
-            case let .member(type, accessor): accessorsByType[type, default: []].insert(accessor)
+            case let .member(type, accessor), let .template(type, accessor): accessorsByType[type, default: []].insert(accessor)
             case let .function(name): functions.insert(name)
+            case let .global(name): globals.insert(name)
+            case let .propertyWrapper(name): wrappers.insert(name)
+            case let .ambient(name): ambient.insert(name)
             }
         }
-        helperTypes = Set(configuration.swiftHelperTypes)
         bridgeNames = configuration.bridgeNamesWithIvars
         self.configuration = configuration
     }
 
+    /// The accessor `member` of `type` matches (itself), or nil.
+    fileprivate func matches(type: String, member: String) -> Bool {
+        guard let accessors = accessorsByType[type] else { return false }
+        return accessors.contains(member) || accessors.contains(member + ":") // `hasEnabledOption:` is `hasEnabledOption(_:)`
+            || accessors.contains("*") && !memberWildcardExclusions.contains(member)
+    }
+
     func find(in tree: SourceFileSyntax, displayPath: String = "") -> [LocatedAccess] {
-        let visitor = Visitor(finder: self)
+        let visitor = Visitor(finder: self, aliases: SwiftAccessForms.aliases(in: tree) { accessorsByType[$0] != nil })
         visitor.walk(tree)
         let inRootPath = !displayPath.isEmpty && configuration.isCompositionRootPath(displayPath)
-        return visitor.found.map { found in
+        return visitor.found.compactMap { found in
             var located = found.located
+            if located.access.kind != .injected, isAccessorDefinition(found.node, located.access) { return nil }
             if located.access.kind != .injected, inRootPath || isInCompositionRoot(found.node) { located.access.kind = .compositionRoot }
             return located
         }.sorted { $0.offset < $1.offset }
+    }
+
+    /// Inside the accessor's own definition (`static var shared: Container { … }` in `Container`).
+    private func isAccessorDefinition(_ node: Syntax, _ access: ContainerAccess) -> Bool {
+        guard node.enclosingTypeName == access.container else { return false }
+        var current = node.parent
+        while let n = current {
+            if let function = n.as(FunctionDeclSyntax.self) { return function.name.text == access.accessor }
+            if let variable = n.as(VariableDeclSyntax.self) {
+                return variable.bindings.contains { $0.pattern.as(IdentifierPatternSyntax.self)?.identifier.text == access.accessor }
+            }
+            current = n.parent
+        }
+        return false
     }
 
     /// Inside a function, initializer or type the config names as the composition root.
@@ -52,19 +78,27 @@ struct SwiftContainerAccessFinder {
 
     private final class Visitor: SyntaxVisitor {
         let finder: SwiftContainerAccessFinder
+        let aliases: [String: String]
         var found: [(located: LocatedAccess, node: Syntax)] = []
 
-        init(finder: SwiftContainerAccessFinder) {
+        init(finder: SwiftContainerAccessFinder, aliases: [String: String]) {
             self.finder = finder
+            self.aliases = aliases
             super.init(viewMode: .sourceAccurate)
+        }
+
+        override func visit(_ node: IfConfigClauseSyntax) -> SyntaxVisitorContinueKind {
+            SwiftAccessForms.isDeadClause(node) ? .skipChildren : .visitChildren
         }
 
         override func visit(_ node: MemberAccessExprSyntax) -> SyntaxVisitorContinueKind {
             if let bridge = finder.bridgeReference(node.base) { injected(node, bridge: bridge) }
-            guard let base = node.base?.as(DeclReferenceExprSyntax.self) else { return .visitChildren }
-            let type = base.baseName.text, member = node.declName.baseName.text
-            if finder.accessorsByType[type]?.contains(member) == true || finder.helperTypes.contains(type) {
+            guard let base = node.base else { return .visitChildren }
+            let member = node.declName.baseName.text
+            if let type = SwiftAccessForms.containerType(of: base, known: { self.finder.accessorsByType[$0] != nil }, aliases: aliases, at: Syntax(node)),
+               finder.matches(type: type, member: member) {
                 record(Syntax(node), container: type, accessor: member)
+                return .skipChildren // `MyModule.Container` is not a second access
             }
             return .visitChildren
         }
@@ -76,11 +110,45 @@ struct SwiftContainerAccessFinder {
             return .visitChildren
         }
 
-        private func record(_ node: Syntax, container: String, accessor: String) {
+        /// A global holding the container: `gContainer.service`; an ambient property read on `self`.
+        override func visit(_ node: DeclReferenceExprSyntax) -> SyntaxVisitorContinueKind {
+            let name = node.baseName.text
+            if finder.ambient.contains(name) {
+                if let member = node.parent?.as(MemberAccessExprSyntax.self), member.declName.id == node.id {
+                    guard member.base?.as(DeclReferenceExprSyntax.self)?.baseName.text == "self" else { return .visitChildren }
+                    record(Syntax(member), container: ambientContainerName, accessor: "", service: name)
+                } else {
+                    record(Syntax(node), container: ambientContainerName, accessor: "", service: name)
+                }
+                return .visitChildren
+            }
+            guard finder.globals.contains(name) else { return .visitChildren }
+            if let member = node.parent?.as(MemberAccessExprSyntax.self), member.declName.id == node.id { return .visitChildren }
+            if let list = node.parent?.as(ExprListSyntax.self), let i = list.firstIndex(where: { $0.id == node.id }),
+               list.index(after: i) != list.endIndex, list[list.index(after: i)].is(AssignmentExprSyntax.self) { return .visitChildren }
+            record(Syntax(node), container: name, accessor: "")
+            return .visitChildren
+        }
+
+        /// `@Injected var tabManager: TabManager`: the declared type is the service.
+        override func visit(_ node: VariableDeclSyntax) -> SyntaxVisitorContinueKind {
+            for case let attribute? in node.attributes.map({ $0.as(AttributeSyntax.self) }) {
+                let name = attribute.attributeName.trimmedDescription
+                guard finder.wrappers.contains(name) else { continue }
+                let service = node.bindings.first?.typeAnnotation.flatMap { SwiftAccessForms.typeName($0.type.trimmedDescription) }
+                let access = ContainerAccess(container: name, accessor: "@" + name, service: service)
+                found.append((LocatedAccess(offset: attribute.positionAfterSkippingLeadingTrivia.utf8Offset,
+                                            range: attribute.positionAfterSkippingLeadingTrivia.utf8Offset..<attribute.endPositionBeforeTrailingTrivia.utf8Offset,
+                                            access: access, tokenIndex: nil), Syntax(attribute)))
+            }
+            return .visitChildren
+        }
+
+        private func record(_ node: Syntax, container: String, accessor: String, service known: String? = nil) {
             var end = node
             // `C.shared()`: the call is part of the access
             if let call = end.parent?.as(FunctionCallExprSyntax.self), call.calledExpression.id == end.id { end = Syntax(call) }
-            let service = finder.service(after: end)
+            let service = known ?? finder.service(after: end)
             let access = ContainerAccess(container: container, accessor: accessor, service: service,
                                          kind: finder.kind(of: node))
             found.append((LocatedAccess(offset: node.startOffset, range: node.startOffset..<end.endOffset, access: access, tokenIndex: nil), node))
@@ -121,6 +189,7 @@ struct SwiftContainerAccessFinder {
             guard let member = parent.as(MemberAccessExprSyntax.self), member.base?.id == node.id else { return nil }
             let name = member.declName.baseName.text
             if name == "pointee" { node = parent; continue }
+            if name.hasPrefix("resolve"), let type = SwiftAccessForms.resolvedType(ofCallAfter: member) { return type }
             return name
         }
         return nil

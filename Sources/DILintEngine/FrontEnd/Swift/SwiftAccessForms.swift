@@ -1,0 +1,117 @@
+import SwiftSyntax
+
+/// The Swift spellings of a container type and of a service that the access finder reads:
+/// `MyModule.Container`, `Container<Foo>`, a file's `typealias C = Container`, `Self` inside the
+/// container type; the type a generic `resolve()` returns where the code writes it; dead
+/// `#if false` clauses.
+enum SwiftAccessForms {
+    /// The configured type a member access's base names, or nil.
+    static func containerType(of base: ExprSyntax, known: (String) -> Bool, aliases: [String: String], at node: Syntax) -> String? {
+        if let generic = base.as(GenericSpecializationExprSyntax.self) {
+            return containerType(of: generic.expression, known: known, aliases: aliases, at: node) // Container<Foo>.shared
+        }
+        if let ref = base.as(DeclReferenceExprSyntax.self) {
+            let name = ref.baseName.text
+            if name == "Self" { return node.enclosingTypeName.flatMap { known($0) ? $0 : nil } } // Self.shared in the type
+            if known(name) { return name }
+            return aliases[name]
+        }
+        if let qualified = base.as(MemberAccessExprSyntax.self), qualified.base?.is(DeclReferenceExprSyntax.self) == true {
+            let name = qualified.declName.baseName.text
+            return known(name) ? name : nil // MyModule.Container.shared
+        }
+        return nil
+    }
+
+    /// `typealias C = Container` / `= MyModule.Container` / `= Container<Foo>` in the file, by alias name.
+    static func aliases(in tree: SourceFileSyntax, known: @escaping (String) -> Bool) -> [String: String] {
+        final class Collector: SyntaxVisitor {
+            var found: [String: String] = [:]
+            let known: (String) -> Bool
+            init(known: @escaping (String) -> Bool) { self.known = known; super.init(viewMode: .sourceAccurate) }
+            override func visit(_ node: TypeAliasDeclSyntax) -> SyntaxVisitorContinueKind {
+                var type = node.initializer.value
+                if let member = type.as(MemberTypeSyntax.self) { type = TypeSyntax(member) }
+                let name: String?
+                if let identifier = type.as(IdentifierTypeSyntax.self) { name = identifier.name.text } else { name = type.as(MemberTypeSyntax.self)?.name.text }
+                if let name, known(name) { found[node.name.text] = name }
+                return .skipChildren
+            }
+        }
+        let collector = Collector(known: known)
+        collector.walk(tree)
+        return collector.found
+    }
+
+    /// For a service reached by a call named `resolve…`: the type the code writes for the result
+    /// (`resolve<T>()`, `resolve(T.self)`, `… as T`, `let x: T = …`), or nil.
+    static func resolvedType(ofCallAfter member: MemberAccessExprSyntax) -> String? {
+        var called = Syntax(member)
+        if let generic = member.parent?.as(GenericSpecializationExprSyntax.self) {
+            if let argument = generic.genericArgumentClause.arguments.first { return typeName(argument.argument.trimmedDescription) }
+            called = Syntax(generic)
+        }
+        guard let call = called.parent?.as(FunctionCallExprSyntax.self), call.calledExpression.id == called.id else { return nil }
+        if let first = call.arguments.first?.expression.as(MemberAccessExprSyntax.self), first.declName.baseName.text == "self",
+           let base = first.base {
+            return typeName(base.trimmedDescription) // resolve(TabManager.self)
+        }
+        var node = Syntax(call)
+        while let parent = node.parent {
+            if parent.is(OptionalChainingExprSyntax.self) || parent.is(ForceUnwrapExprSyntax.self) || parent.is(TryExprSyntax.self)
+                || parent.is(AwaitExprSyntax.self) {
+                node = parent
+                continue
+            }
+            if let cast = parent.as(AsExprSyntax.self) { return typeName(cast.type.trimmedDescription) }
+            if let list = parent.as(ExprListSyntax.self) {
+                // unfolded `x as T`: [x, as, T]
+                let elements = Array(list)
+                if let i = elements.firstIndex(where: { $0.id == node.id }), i + 2 < elements.count,
+                   elements[i + 1].is(UnresolvedAsExprSyntax.self), let type = elements[i + 2].as(TypeExprSyntax.self) {
+                    return typeName(type.type.trimmedDescription)
+                }
+                return nil
+            }
+            if parent.is(InitializerClauseSyntax.self), let binding = parent.parent?.as(PatternBindingSyntax.self),
+               let annotation = binding.typeAnnotation {
+                return typeName(annotation.type.trimmedDescription) // let x: TabManager = C.shared.resolve()
+            }
+            return nil
+        }
+        return nil
+    }
+
+    /// `TabManager?` → `TabManager`.
+    static func typeName(_ text: String) -> String? {
+        var t = Substring(text)
+        while t.last == "?" || t.last == "!" { t = t.dropLast() }
+        return t.isEmpty ? nil : String(t)
+    }
+
+    /// Whether an `#if` clause can never be compiled, decided by constants alone (`#if false`,
+    /// `#if 0`, the `#else` of `#if true`), as on the C side; `#if DEBUG` clauses stay linted.
+    static func isDeadClause(_ clause: IfConfigClauseSyntax) -> Bool {
+        guard let list = clause.parent?.as(IfConfigClauseListSyntax.self) else { return false }
+        for c in list {
+            let constant = c.condition.flatMap(constantValue)
+            if c.id == clause.id {
+                if c.poundKeyword.tokenKind == .poundElse { return false } // every earlier one was constant false
+                return constant == false
+            }
+            guard let constant else { return false } // an earlier non-constant condition: undecided
+            if constant { return true } // an earlier clause is always taken
+        }
+        return false
+    }
+
+    private static func constantValue(_ condition: ExprSyntax) -> Bool? {
+        if let b = condition.as(BooleanLiteralExprSyntax.self) { return b.literal.tokenKind == .keyword(.true) }
+        if let n = condition.as(IntegerLiteralExprSyntax.self) { return n.literal.text != "0" }
+        if let p = condition.as(TupleExprSyntax.self), p.elements.count == 1, let inner = p.elements.first?.expression {
+            return constantValue(inner)
+        }
+        if let not = condition.as(PrefixOperatorExprSyntax.self), not.operator.text == "!" { return constantValue(not.expression).map { !$0 } }
+        return nil
+    }
+}
