@@ -34,6 +34,7 @@ static int g_signal = -1;
 static struct sigaction g_previous;
 static _Atomic int g_mode;
 static _Atomic int g_release;                  // parked threads may return
+static _Atomic int g_parked;                   // threads inside on_request's park, all signals blocked
 static context_slot g_slots[SEAM_MAX_CONTEXT_THREADS];
 static size_t g_slot_count;
 
@@ -73,7 +74,9 @@ static void on_request(int signal, siginfo_t *info, void *ucontext) {
     atomic_store(&slot->state, SLOT_DONE);
     // Parked until the dump is written, so the stack the crashing thread copies stays as it was;
     // bounded, in case the crashing thread itself dies first.
+    atomic_fetch_add(&g_parked, 1);
     for (int i = 0; i < 100000 && !atomic_load(&g_release); i++) sleep_briefly(100000);
+    atomic_fetch_sub(&g_parked, 1);
 }
 
 /// True when /proc says the thread blocks `signal` (Dispatch's workers block almost all
@@ -329,4 +332,9 @@ void seam_write_thread_contexts(seam_dump_writer *w, pid_t crashed_tid, const vo
     seam_writer_end(w);
     atomic_store(&g_mode, MODE_NONE);
     atomic_store(&g_release, 1);
+    // Wait (bounded) until every parked thread has left its handler and unblocked its signals:
+    // the handler chained to next (the Swift runtime's backtracer) pauses the other threads
+    // with a signal, cannot pause one that still blocks them all, and one of those that then
+    // faults after it reset the handlers killed the process before the backtrace was printed.
+    for (int i = 0; i < 2000 && atomic_load(&g_parked) > 0; i++) sleep_briefly(100000);
 }
