@@ -281,6 +281,29 @@ final class SignalHandlerSafetyTests: XCTestCase {
         XCTAssertTrue(found.allSatisfy { $0.message.contains("call read from the tokens") }, "\(found)")
     }
 
+    /// `ioctl` is a plain system call (glibc documents it AS-Safe): ppp's cleanup path from its
+    /// fatal-signal handler makes dozens of them (`ioctl(fd, SIOCDIFADDR, &ifr)`); strict reports it.
+    func testIoctlIsSafeInPractice() throws {
+        let dir = try temporaryDirectory(self)
+        let file = dir.appendingPathComponent("ifdown.c").path
+        try """
+        #include <signal.h>
+        #include <sys/ioctl.h>
+        #include <unistd.h>
+        static int sock_fd;
+        static void on_term(int sig) {
+            int pending = 0;
+            ioctl(sock_fd, FIONREAD, &pending);
+            _exit(pending > 0);
+        }
+        void install(void) { signal(SIGTERM, on_term); }
+        """.write(toFile: file, atomically: true, encoding: .utf8)
+        XCTAssertEqual(try lint([file], configYAML: "").findings.filter { $0.rule == "signal-handler-safety" }, [])
+        let strict = try lint([file], configYAML: "rules:\n  signal-handler-safety:\n    strict: true\n").findings
+            .filter { $0.rule == "signal-handler-safety" }
+        XCTAssertEqual(strict.map { $0.message.components(separatedBy: "'")[1] }, ["ioctl"], "\(strict)")
+    }
+
     /// Darwin's `mach_error_string` indexes constant error tables and returns a static string, so
     /// a crash reporter's handler may name a kernel error with it (sentry-cocoa's and KSCrash's
     /// machine-context code does); `strict: true` still reports it. The header is missing here, as

@@ -29,6 +29,7 @@ enum SafeInPracticeFunctions {
         r["sched_getcpu"] = "vDSO or a plain system call"
         r["gettimeofday"] = "vDSO or a plain system call"
         r["clock_getres"] = "a plain system call"
+        r["ioctl"] = "a plain system call (glibc documents it AS-Safe; a system call on Darwin too)"
         r["getpagesize"] = "returns a constant glibc read at startup"
         r["sysconf"] = "glibc answers the limits crash code asks (page size, CPU count) from values read at startup or a system call"
         r["mach_error_string"] = "Darwin: indexes libsystem_kernel's constant error tables and returns a static string (mach_error_string_int): no lock, no allocation, no state written"

@@ -656,7 +656,7 @@ rationale: |
   be lock-free). C inline helpers defined in system headers (byte swaps, fortify wrappers) are
   not followed. `fork` is not on the list (POSIX.1-2024 removed it). Functions POSIX does not
   list but that are safe in practice on Linux/glibc (character classes such as `isalnum`,
-  `strtol`, `backtrace_symbols_fd`…, and Darwin's `mach_error_string`, each with its reason in
+  `strtol`, `ioctl`, `backtrace_symbols_fd`…, and Darwin's `mach_error_string`, each with its reason in
   `Sources/DILintEngine/Analysis/SafeInPracticeFunctions.swift`) are accepted unless `strict`
   is set. Extend the list with the `allow` option (exact names, or a prefix ending in `*`).
 options:
