@@ -304,6 +304,12 @@ final class SignalHandlerSafetyTests: XCTestCase {
         XCTAssertEqual(strict.map { $0.message.components(separatedBy: "'")[1] }, ["ioctl"], "\(strict)")
     }
 
+    /// `va_start`, `va_copy`, `__va_copy` and `va_end` are stdarg macros, no calls, also in code
+    /// read from the tokens.
+    func testStdargMacrosReadFromTokensAreNoCalls() throws {
+        XCTAssertEqual(try fixtureFindings(in: ["sigfx_stdarg_tokens.c"]), [])
+    }
+
     /// Darwin's `mach_error_string` indexes constant error tables and returns a static string, so
     /// a crash reporter's handler may name a kernel error with it (sentry-cocoa's and KSCrash's
     /// machine-context code does); `strict: true` still reports it. The header is missing here, as
