@@ -271,6 +271,71 @@ final class SignalHandlerSafetyTests: XCTestCase {
         XCTAssertEqual(strict.map { $0.message.components(separatedBy: "'")[1] }.sorted(), ["__ctype_b_loc", "strtol"], "\(strict)") // glibc's isalnum is a macro over __ctype_b_loc
     }
 
+    /// A call kept by the AST only inside a recovery node (a variable's initializer, an `if`
+    /// condition) whose other names come from a missing header is read from the node's tokens.
+    func testCallsInsideRecoveryNodesAreRead() throws {
+        let found = try fixtureFindings(in: ["sigfx_recovery_initializer.c"])
+        XCTAssertEqual(found.map(\.line), [12, 13], "\(found)")
+        XCTAssertTrue(found[0].message.contains("sigfx_rec_on_usr1 → sprintf"), found[0].message)
+        XCTAssertTrue(found[1].message.contains("sigfx_rec_on_usr1 → fputs"), found[1].message)
+        XCTAssertTrue(found.allSatisfy { $0.message.contains("call read from the tokens") }, "\(found)")
+    }
+
+    /// `ioctl` is a plain system call (glibc documents it AS-Safe): ppp's cleanup path from its
+    /// fatal-signal handler makes dozens of them (`ioctl(fd, SIOCDIFADDR, &ifr)`); strict reports it.
+    func testIoctlIsSafeInPractice() throws {
+        let dir = try temporaryDirectory(self)
+        let file = dir.appendingPathComponent("ifdown.c").path
+        try """
+        #include <signal.h>
+        #include <sys/ioctl.h>
+        #include <unistd.h>
+        static int sock_fd;
+        static void on_term(int sig) {
+            int pending = 0;
+            ioctl(sock_fd, FIONREAD, &pending);
+            _exit(pending > 0);
+        }
+        void install(void) { signal(SIGTERM, on_term); }
+        """.write(toFile: file, atomically: true, encoding: .utf8)
+        XCTAssertEqual(try lint([file], configYAML: "").findings.filter { $0.rule == "signal-handler-safety" }, [])
+        let strict = try lint([file], configYAML: "rules:\n  signal-handler-safety:\n    strict: true\n").findings
+            .filter { $0.rule == "signal-handler-safety" }
+        XCTAssertEqual(strict.map { $0.message.components(separatedBy: "'")[1] }, ["ioctl"], "\(strict)")
+    }
+
+    /// `va_start`, `va_copy`, `__va_copy` and `va_end` are stdarg macros, no calls, also in code
+    /// read from the tokens.
+    func testStdargMacrosReadFromTokensAreNoCalls() throws {
+        XCTAssertEqual(try fixtureFindings(in: ["sigfx_stdarg_tokens.c"]), [])
+    }
+
+    /// Darwin's `mach_error_string` indexes constant error tables and returns a static string, so
+    /// a crash reporter's handler may name a kernel error with it (sentry-cocoa's and KSCrash's
+    /// machine-context code does); `strict: true` still reports it. The header is missing here, as
+    /// on any Linux checkout of a Darwin tree.
+    func testMachErrorStringIsSafeInPractice() throws {
+        let dir = try temporaryDirectory(self)
+        let file = dir.appendingPathComponent("mach_ctx.c").path
+        try """
+        #include <signal.h>
+        #include <string.h>
+        #include <unistd.h>
+        #include <mach/mach_error.h>
+        static int last_kr;
+        static void on_segv(int sig) {
+            const char *text = mach_error_string(last_kr);
+            write(2, text, strlen(text));
+            _exit(1);
+        }
+        void install(void) { signal(SIGSEGV, on_segv); }
+        """.write(toFile: file, atomically: true, encoding: .utf8)
+        XCTAssertEqual(try lint([file], configYAML: "").findings.filter { $0.rule == "signal-handler-safety" }, [])
+        let strict = try lint([file], configYAML: "rules:\n  signal-handler-safety:\n    strict: true\n").findings
+            .filter { $0.rule == "signal-handler-safety" }
+        XCTAssertEqual(strict.map { $0.message.components(separatedBy: "'")[1] }, ["mach_error_string"], "\(strict)")
+    }
+
     /// Definitions read from tokens keep their namespace, and a name called inside one is looked
     /// up in the caller's namespaces first: the project's `app::prof::backtrace` is not libc's.
     /// A libc stand-in under `#if` (`sigaction` over `sigvec`) is not taken for the real one.

@@ -1,5 +1,5 @@
 /// Functions POSIX does not list as async-signal-safe but that are safe in practice on
-/// Linux/glibc, each with the reason: pure computations on their arguments (no allocation, no
+/// Linux/glibc (and a few on Darwin), each with the reason: pure computations on their arguments (no allocation, no
 /// lock, no global state written), and system-call wrappers glibc implements as such.
 /// `signal-handler-safety` accepts them unless its `strict` option is set.
 enum SafeInPracticeFunctions {
@@ -29,8 +29,10 @@ enum SafeInPracticeFunctions {
         r["sched_getcpu"] = "vDSO or a plain system call"
         r["gettimeofday"] = "vDSO or a plain system call"
         r["clock_getres"] = "a plain system call"
+        r["ioctl"] = "a plain system call (glibc documents it AS-Safe; a system call on Darwin too)"
         r["getpagesize"] = "returns a constant glibc read at startup"
         r["sysconf"] = "glibc answers the limits crash code asks (page size, CPU count) from values read at startup or a system call"
+        r["mach_error_string"] = "Darwin: indexes libsystem_kernel's constant error tables and returns a static string (mach_error_string_int): no lock, no allocation, no state written"
         r["event_active"] = "libevent documents it as safe to call from a signal handler when threading is enabled"
         r["evsig_handler"] = "libevent's own signal handler: writes one byte to its socket pair"
         return r

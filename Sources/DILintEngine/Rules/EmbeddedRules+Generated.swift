@@ -631,7 +631,9 @@ rationale: |
   A statement clang dropped because a name in it did not resolve (`log_message(LOG_INFO, "…")`
   with the header missing) is read from its tokens: its calls are followed and reported, marked
   "call read from the tokens", and findings reached through such a function carry a note that it
-  was read only partly. Function definitions the AST lost (a parameter type from a missing
+  was read only partly. So is an expression clang kept only as a recovery node (a variable's
+  initializer `int n = snprintf(buf, size, "%d", state)` or an `if` condition in which a name did
+  not resolve: the statement stays in the AST, the call does not). Function definitions the AST lost (a parameter type from a missing
   header, a block under `#if` on a macro the parse does not know) are read the same way. A name
   that a file of the run defines as a function-like macro is never taken for a call. Set
   `DI_LINT_TRACE_HANDLERS=1` to print every function the walk reaches, with its chain.
@@ -654,7 +656,7 @@ rationale: |
   be lock-free). C inline helpers defined in system headers (byte swaps, fortify wrappers) are
   not followed. `fork` is not on the list (POSIX.1-2024 removed it). Functions POSIX does not
   list but that are safe in practice on Linux/glibc (character classes such as `isalnum`,
-  `strtol`, `backtrace_symbols_fd`…, each with its reason in
+  `strtol`, `ioctl`, `backtrace_symbols_fd`…, and Darwin's `mach_error_string`, each with its reason in
   `Sources/DILintEngine/Analysis/SafeInPracticeFunctions.swift`) are accepted unless `strict`
   is set. Extend the list with the `allow` option (exact names, or a prefix ending in `*`).
 options:

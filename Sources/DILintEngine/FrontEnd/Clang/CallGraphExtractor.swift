@@ -193,12 +193,15 @@ final class CallGraphExtractor {
     private var localNames = Set<String>()
     /// Token ranges of the current body the AST did not cover (statements that did not resolve).
     private var lostRanges: [Range<Int>] = []
+    /// Whether the function being read is a template or a member of one (dependent types are normal there).
+    private var insideTemplate = false
 
     private func function(_ cursor: CXCursor) {
         guard let range = Cursors.offsets(cursor, in: file) else { return }
         definitionRanges.append(range)
         sites = []
         lostRanges = []
+        insideTemplate = CallGraphExtractor.isTemplated(cursor)
         current = Cursors.symbol(cursor)
         parameters = [:]
         localNames = []
@@ -241,6 +244,57 @@ final class CallGraphExtractor {
             start = max(start, file.tokenIndex(atOrAfter: r.upperBound))
         }
         if end > start { lostRanges.append(file.tokens[start].range.lowerBound..<file.tokens[end - 1].range.upperBound) }
+    }
+
+    /// A function template, or a function inside a class template.
+    private static func isTemplated(_ cursor: CXCursor) -> Bool {
+        var c = cursor
+        for _ in 0..<64 {
+            if c.kind == CXCursor_FunctionTemplate || c.kind == CXCursor_ClassTemplate
+                || c.kind == CXCursor_ClassTemplatePartialSpecialization { return true }
+            let parent = clang_getCursorSemanticParent(c)
+            if clang_Cursor_isNull(parent) != 0 || parent.kind == CXCursor_TranslationUnit
+                || (parent.kind.rawValue >= CXCursor_FirstInvalid.rawValue && parent.kind.rawValue <= CXCursor_LastInvalid.rawValue) {
+                return false
+            }
+            c = parent
+        }
+        return false
+    }
+
+    /// An expression clang kept only as a recovery node because a name in it did not resolve
+    /// (`int n = snprintf(buf, size, "%d", state)` with `state`'s type from a missing header; an
+    /// `if` condition calling `fputs(…) < LIMIT` with `LIMIT` unknown): a node of dependent type
+    /// outside templates, or one with no children at all, whose tokens hold a call. The AST keeps
+    /// the statement but not the call, so the call is read from the node's tokens.
+    private func recoveryRange(_ c: CXCursor) -> Range<Int>? {
+        guard c.kind == CXCursor_UnexposedExpr, current != nil, !insideTemplate,
+              clang_getCursorType(c).kind == CXType_Dependent || Cursors.children(c).isEmpty,
+              let range = Cursors.offsets(c, in: file) else { return nil }
+        let t = TokenCursor(file: file)
+        let indices = t.indices(in: range)
+        guard indices.contains(where: { t.isIdentifier($0) && t.spells($0 + 1, "(") && indices.contains($0 + 1) }) else { return nil }
+        return range
+    }
+
+    /// `int n = snprintf(buf, size, "%d", state);` with `state` from a missing header: the
+    /// declaration stays in the AST but its extent and children end before the initializer,
+    /// which clang dropped. The tokens from its end to the next declarator (or the `;`) that
+    /// start with `=` and hold a call are read as a lost statement.
+    private func lostInitializers(_ declStmt: CXCursor) {
+        guard current != nil, let whole = Cursors.offsets(declStmt, in: file) else { return }
+        let declarators = Cursors.children(declStmt).filter { $0.kind == CXCursor_VarDecl }
+            .compactMap { Cursors.offsets($0, in: file) }.sorted { $0.lowerBound < $1.lowerBound }
+        let t = TokenCursor(file: file)
+        for (k, r) in declarators.enumerated() {
+            let boundary = k + 1 < declarators.count ? declarators[k + 1].lowerBound : whole.upperBound
+            guard r.upperBound < boundary else { continue }
+            let indices = t.indices(in: r.upperBound..<boundary)
+            guard let first = indices.first, t.spells(first, "="),
+                  indices.contains(where: { t.isIdentifier($0) && indices.contains($0 + 1) && t.spells($0 + 1, "(") })
+            else { continue }
+            lostRanges.append(r.upperBound..<boundary)
+        }
     }
 
     /// Calls read from the statements the AST lost; returns how many statements that was.
@@ -342,6 +396,10 @@ final class CallGraphExtractor {
             for child in Cursors.children(c) { visit(child) }
             return
         }
+        if let range = recoveryRange(c) {
+            lostRanges.append(range)
+            return
+        }
         switch c.kind {
         case CXCursor_CallExpr:
             call(c)
@@ -371,6 +429,8 @@ final class CallGraphExtractor {
             variable(c)
         case CXCursor_CompoundStmt:
             uncovered(c)
+        case CXCursor_DeclStmt:
+            lostInitializers(c)
         case CXCursor_IfStmt:
             if ifTestingAParameterForNull(c) { return }
         case CXCursor_UnaryOperator:

@@ -11,6 +11,8 @@ struct LostStatementReader {
         "__typeof", "decltype", "defined", "__attribute__", "__attribute", "__declspec", "_Static_assert", "static_assert",
         "_Generic", "__extension__", "asm", "__asm__", "__asm", "noexcept", "catch", "throw", "new", "delete", "case",
         "do", "else", "volatile", "__builtin_offsetof", "offsetof", "va_arg", "__builtin_va_arg", "static_cast",
+        // <stdarg.h>'s macros over compiler builtins (keepalived's logger read from tokens named them calls)
+        "va_start", "va_end", "va_copy", "__va_copy",
         "reinterpret_cast", "const_cast", "dynamic_cast", "__has_include", "__has_feature", "operator",
     ]
 
