@@ -56,9 +56,42 @@ func crashWhileOtherThreadsWait() -> Never {
         thread.start()
         started.signal()
     }
-    for _ in parkedThreadNames { parked.wait() }
+    // A Dispatch worker and a Swift concurrency task: their threads block every signal but the
+    // synchronous faults, SIGPIPE and SIGPROF.
+    DispatchQueue.global().async {
+        Thread.current.name = parkedDispatchWorkerName
+        parked.signal()
+        parkedDispatchWorkerWaits()
+    }
+    Task.detached {
+        nameCurrentThread(parkedTaskThreadName)
+        parked.signal()
+        parkedTaskWaits()
+    }
+    for _ in 0..<(parkedThreadNames.count + 2) { parked.wait() }
     usleep(20_000)   // let every thread reach its wait
     crashWhileThreadsAreParked()
+}
+
+/// Names given to the Dispatch worker and to the concurrency task's thread parked in `threads-report`.
+let parkedDispatchWorkerName = "crash-demo-dq"
+let parkedTaskThreadName = "crash-demo-task"
+
+/// Names the thread running the caller (synchronous, so a task can call it).
+func nameCurrentThread(_ name: String) {
+    Thread.current.name = name
+}
+
+/// Where the Dispatch worker sits when the process crashes.
+@inline(never)
+func parkedDispatchWorkerWaits() {
+    while true { sleep(60) }
+}
+
+/// Where the concurrency task's thread sits when the process crashes.
+@inline(never)
+func parkedTaskWaits() {
+    while true { sleep(60) }
 }
 
 /// Where each parked thread sits when the process crashes.

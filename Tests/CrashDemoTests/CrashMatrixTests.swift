@@ -118,6 +118,13 @@ final class CrashMatrixTests: XCTestCase {
             XCTAssertTrue(functions.contains("sleep"), "libc frames come from CFI: \(functions)")
         }
         XCTAssertEqual(threads.filter(\.crashed).count, 1)
+        // Dispatch's and Swift concurrency's threads block the reserved signal: asked with SIGPROF.
+        for (name, function) in [("crash-demo-dq", "parkedDispatchWorkerWaits"), ("crash-demo-task", "parkedTaskWaits")] {
+            let thread = threads.first { $0.name == name }
+            XCTAssertEqual(thread?.context, "captured", "\(name): \(threads.map { "\($0.name) \($0.context ?? "")" })")
+            let functions = thread?.frames?.compactMap(\.function) ?? []
+            XCTAssertTrue(functions.contains { $0.contains(function) }, "\(name) parked in \(function): \(functions)")
+        }
     }
 
     /// A stack overflow keeps the innermost frames and the outermost ones, the count between elided.

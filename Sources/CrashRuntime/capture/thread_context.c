@@ -28,6 +28,7 @@ typedef struct context_slot {
     ucontext_t context;
     uint8_t fp_state[SEAM_FP_STATE_SIZE];
     int has_fp_state;
+    int via_sigprof;   // asked with SIGPROF: the thread blocks the reserved signal
 } context_slot;
 
 static int g_signal = -1;
@@ -35,6 +36,8 @@ static struct sigaction g_previous;
 static _Atomic int g_mode;
 static _Atomic int g_release;                  // parked threads may return
 static _Atomic int g_parked;                   // threads inside on_request's park, all signals blocked
+static struct sigaction g_sigprof_previous;    // SIGPROF's action before a crash borrowed it
+static int g_sigprof_borrowed;
 static context_slot g_slots[SEAM_MAX_CONTEXT_THREADS];
 static size_t g_slot_count;
 
@@ -112,6 +115,32 @@ static int blocks_signal(pid_t tid, int signal) {
     return 0;
 }
 
+/// Puts on_request on SIGPROF for this capture (once); 0 when sigaction refused.
+static int borrow_sigprof(void) {
+    if (g_sigprof_borrowed) return 1;
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_sigaction = on_request;
+    action.sa_flags = SA_SIGINFO | SA_RESTART;
+    sigfillset(&action.sa_mask);
+    if (sigaction(SIGPROF, &action, &g_sigprof_previous) != 0) return 0;
+    g_sigprof_borrowed = 1;
+    return 1;
+}
+
+/// Gives SIGPROF back once every thread asked with it has answered. One that has not may still
+/// receive it: on_request then stays, and ignores it (no capture is asking), where the
+/// previous action (often the default: terminate) would end the process before the chained
+/// handler has run.
+static void return_sigprof(void) {
+    if (!g_sigprof_borrowed) return;
+    for (size_t i = 0; i < g_slot_count; i++) {
+        if (g_slots[i].via_sigprof && atomic_load(&g_slots[i].state) == SLOT_ASKED) return;
+    }
+    sigaction(SIGPROF, &g_sigprof_previous, NULL);
+    g_sigprof_borrowed = 0;
+}
+
 /// Asks every other thread (up to the slot count); returns how many were asked.
 static size_t ask_threads(int mode, pid_t self) {
     static pid_t tids[SEAM_MAX_CONTEXT_THREADS + 1];
@@ -127,9 +156,20 @@ static size_t ask_threads(int mode, pid_t self) {
     }
     g_slot_count = count;
     for (size_t i = 0; i < count; i++) {
+        int signal = g_signal;
+        g_slots[i].via_sigprof = 0;
         if (blocks_signal(g_slots[i].tid, g_signal)) {
-            atomic_store(&g_slots[i].state, SLOT_BLOCKED);
-        } else if (syscall(SYS_tgkill, (long)getpid(), (long)g_slots[i].tid, (long)g_signal) != 0) {
+            // Dispatch's workers (Swift concurrency's pool too) block every signal but the
+            // synchronous faults, SIGPIPE and SIGPROF: at crash time they are asked with SIGPROF,
+            // borrowed for the capture as the Swift runtime's backtracer borrows it to pause them.
+            if (mode != MODE_CAPTURE || blocks_signal(g_slots[i].tid, SIGPROF) || !borrow_sigprof()) {
+                atomic_store(&g_slots[i].state, SLOT_BLOCKED);
+                continue;
+            }
+            signal = SIGPROF;
+            g_slots[i].via_sigprof = 1;
+        }
+        if (syscall(SYS_tgkill, (long)getpid(), (long)g_slots[i].tid, (long)signal) != 0) {
             atomic_store(&g_slots[i].state, SLOT_FREE);
         }
     }
@@ -337,4 +377,5 @@ void seam_write_thread_contexts(seam_dump_writer *w, pid_t crashed_tid, const vo
     // with a signal, cannot pause one that still blocks them all, and one of those that then
     // faults after it reset the handlers killed the process before the backtrace was printed.
     for (int i = 0; i < 2000 && atomic_load(&g_parked) > 0; i++) sleep_briefly(100000);
+    return_sigprof();
 }

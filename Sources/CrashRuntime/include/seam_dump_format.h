@@ -113,7 +113,7 @@ typedef enum seam_dump_context_status {
     SEAM_CONTEXT_CRASHED = 2,               // the crashing thread: context from the signal
     SEAM_CONTEXT_NO_ANSWER = 3,             // did not answer before the deadline
     SEAM_CONTEXT_NOT_ASKED = 4,             // more threads than slots, or signalling failed
-    SEAM_CONTEXT_SIGNAL_BLOCKED = 5,        // the thread blocks the request signal (Dispatch workers)
+    SEAM_CONTEXT_SIGNAL_BLOCKED = 5,        // the thread blocks the request signal and SIGPROF
 } seam_dump_context_status;
 
 /// How a frame's address was found (SEAM_DK_FRAME_TRUST).
