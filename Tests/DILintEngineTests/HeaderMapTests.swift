@@ -39,11 +39,13 @@ final class HeaderMapTests: XCTestCase {
         return dir
     }
 
-    private func run(_ dir: URL, yaml: String = "containers: [Container.sharedInstance]", map: Bool,
-                     database: Bool = false) throws -> [String] {
+    private static let yaml = "containers: [Container.sharedInstance]\nheader-map: true"
+
+    /// Container-access findings of the tree's `.m` files; the map is written, as a run does, when the config asks for it.
+    private func run(_ dir: URL, yaml: String = yaml, database: Bool = false) throws -> [String] {
         var config = try Configuration.parse(yaml: yaml, baseDirectory: dir.path)
         let files = try FileCollector(excludes: [], baseDirectory: dir.path).collect([dir.path])
-        if map && config.headerMap { config.headerMapFile = try HeaderMap.write(files: files) }
+        if config.headerMap { config.headerMapFile = try HeaderMap.write(files: files) }
         let linter = Linter(configuration: config)
         if database { linter.compileArguments = try CompilationDatabase.load(directory: dir.path) }
         return linter.lint(files: files.filter { $0.hasSuffix(".m") }).findings.filter { $0.rule == "container-access" }.map {
@@ -53,11 +55,10 @@ final class HeaderMapTests: XCTestCase {
 
     func testBareAndFrameworkIncludesResolveThroughTheMap() throws {
         let dir = try makeTree()
-        // Without the map neither header is found: the macros are unknown names, no access.
-        XCTAssertEqual(try run(dir, map: false), [])
-        XCTAssertEqual(try run(dir, map: true), ["Bare.m:2 CURRENT_REPORTER", "Framework.m:2 KIT_REPORTER"])
-        // header-map: false turns it off
-        XCTAssertEqual(try run(dir, yaml: "containers: [Container.sharedInstance]\nheader-map: false", map: true), [])
+        XCTAssertEqual(try run(dir), ["Bare.m:2 CURRENT_REPORTER", "Framework.m:2 KIT_REPORTER"])
+        // Without the map (the default, or header-map: false) neither header is found: the macros are unknown names, no access.
+        XCTAssertEqual(try run(dir, yaml: "containers: [Container.sharedInstance]"), [])
+        XCTAssertEqual(try run(dir, yaml: "containers: [Container.sharedInstance]\nheader-map: false"), [])
     }
 
     /// Two `Macros.h`: the map holds the one with the shorter path; a flag naming the other's
@@ -67,16 +68,16 @@ final class HeaderMapTests: XCTestCase {
         let quiet = dir.appendingPathComponent("Vendor/quiet/include")
         try FileManager.default.createDirectory(at: quiet, withIntermediateDirectories: true)
         try "#define CURRENT_REPORTER 0\n#define KIT_REPORTER 0\n".write(to: quiet.appendingPathComponent("Macros.h"), atomically: true, encoding: .utf8)
-        XCTAssertEqual(try run(dir, map: true), ["Bare.m:2 CURRENT_REPORTER", "Framework.m:2 KIT_REPORTER"])
+        XCTAssertEqual(try run(dir), ["Bare.m:2 CURRENT_REPORTER", "Framework.m:2 KIT_REPORTER"])
         for flag in ["-I", "-isystem", "-iquote"] {
-            XCTAssertEqual(try run(dir, yaml: "containers: [Container.sharedInstance]\nclang-flags: ['\(flag)\(quiet.path)']", map: true),
+            XCTAssertEqual(try run(dir, yaml: Self.yaml + "\nclang-flags: ['\(flag)\(quiet.path)']"),
                            ["Framework.m:2 KIT_REPORTER"], flag)
         }
         let database = """
         [{"directory": "\(dir.path)", "file": "App/Bare.m", "arguments": ["clang", "-x", "objective-c", "-isystem", "Vendor/quiet/include", "-c", "App/Bare.m"]}]
         """
         try database.write(to: dir.appendingPathComponent("compile_commands.json"), atomically: true, encoding: .utf8)
-        XCTAssertEqual(try run(dir, map: true, database: true), ["Framework.m:2 KIT_REPORTER"])
+        XCTAssertEqual(try run(dir, database: true), ["Framework.m:2 KIT_REPORTER"])
     }
 
     func testEntriesAndAmbiguity() {
@@ -124,7 +125,8 @@ final class HeaderMapTests: XCTestCase {
     }
 
     func testConfigurationKey() throws {
-        XCTAssertTrue(try Configuration.parse(yaml: "{}", baseDirectory: "/").headerMap)
+        XCTAssertFalse(try Configuration.parse(yaml: "{}", baseDirectory: "/").headerMap)
+        XCTAssertTrue(try Configuration.parse(yaml: "header-map: true", baseDirectory: "/").headerMap)
         XCTAssertFalse(try Configuration.parse(yaml: "header-map: false", baseDirectory: "/").headerMap)
         XCTAssertThrowsError(try Configuration.parse(yaml: "header-map: maybe", baseDirectory: "/"))
     }
