@@ -51,4 +51,17 @@ final class HeaderMapCLITests: XCTestCase {
         XCTAssertEqual((changed.json["summary"] as? [String: Any])?["cached"] as? Int, 0, changed.stdout)
         XCTAssertEqual(findings(changed), ["App/Bare.m:2"])
     }
+
+    /// The include check before libclang follows the map as clang does: a header found only
+    /// through it, including a FIFO beside it, fails the including file instead of hanging the run.
+    func testIncludeCheckFollowsTheMap() throws {
+        let p = try Project(self, files: ["App/Bare.m": "#import \"Evil.h\"\nvoid f(void) { id c = [Container sharedInstance]; }\n",
+                                          "Core/Evil.h": "#include \"Inner.h\"\n"])
+        XCTAssertEqual(mkfifo(p.root.appendingPathComponent("Core/Inner.h").path, 0o644), 0)
+        let run = try BoundedRun.run([".", "--header-map"], in: p.root, seconds: 30)
+        assertBounded(run, status: 1, names: "Inner.h")
+        let bare = run.stdout.split(separator: "\n").filter { $0.hasPrefix("App/Bare.m") }
+        XCTAssertEqual(bare.count, 1, run.stdout)
+        XCTAssertTrue(bare.first?.contains("through") == true && bare.first?.contains("Core/Evil.h") == true, run.stdout)
+    }
 }
