@@ -95,6 +95,9 @@ final class HeaderMapTests: XCTestCase {
         XCTAssertEqual(map["b/Y.hpp"], "/w/a/b/Y.hpp")
         XCTAssertNil(map["Z.m"])
         XCTAssertNil(map["é.h"])
+        // a directory name that is not ASCII gives no key; the header's other keys stay
+        let (other, _) = HeaderMap.entries(headers: ["ü/W.h"], workingDirectory: "/w")
+        XCTAssertEqual(other.map(\.key).sorted(), ["W.h", "w/W.h"])
         XCTAssertEqual(ambiguous, 1)
     }
 

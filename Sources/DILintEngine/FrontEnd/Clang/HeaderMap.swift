@@ -12,8 +12,8 @@ import Foundation
 /// (keys are compared case-insensitively, as clang looks them up), the nearer directory level wins
 /// (`C/X.h` from `…/C/X.h` over one from `…/C/D/X.h`), then the path with fewer components, then
 /// the shorter path, then the first in byte order; bare names several headers share are counted
-/// (`ambiguousNames`). Names that are not ASCII are left out (clang hashes `char`, whose signedness
-/// differs between hosts).
+/// (`ambiguousNames`). Keys that are not ASCII are left out (clang hashes `char`, whose signedness
+/// differs between hosts); values (paths) may be anything.
 ///
 /// **Where it goes.** The map is passed as `-idirafter MAP`, after the compile database's and
 /// `clang-flags`' arguments. clang searches, for `"X.h"`: the including file's directory, then
@@ -57,14 +57,14 @@ public enum HeaderMap {
         var best: [String: (key: String, path: String, level: Int, components: Int, length: Int)] = [:]
         var bareNames: [String: Set<String>] = [:]
         for header in headers where extensions.contains((header as NSString).pathExtension) {
-            guard header.utf8.allSatisfy({ $0 < 0x80 && $0 != 0 }) else { continue }
             let absolute = FileCollector.normalized(header.hasPrefix("/") ? header : workingDirectory + "/" + header)
             let parts = absolute.split(separator: "/").map(String.init)
             guard let name = parts.last else { continue }
-            bareNames[name.lowercased(), default: []].insert(absolute)
+            if name.utf8.allSatisfy({ $0 < 0x80 }) { bareNames[name.lowercased(), default: []].insert(absolute) }
             let directories = parts.dropLast()
             for level in 0...min(maxAncestors, directories.count) {
                 let key = level == 0 ? name : directories[directories.count - level] + "/" + name
+                guard key.utf8.allSatisfy({ $0 < 0x80 }) else { continue }
                 let lowered = key.lowercased()
                 if let k = best[lowered],
                    (k.level, k.components, k.length, k.path) <= (level, parts.count, absolute.utf8.count, absolute) { continue }
