@@ -15,6 +15,9 @@ public struct LintResult: Sendable {
     public var seconds: Double
     /// Baseline entries whose finding is gone (set by `Baseline.apply`).
     public var staleBaselineEntries: [BaselineEntry] = []
+    /// Functions reached from crash-time handlers whose bodies were read only partly, from the
+    /// tokens (nil when `signal-handler-safety` is off).
+    public var handlerFunctionsReadPartly: Int?
 
     public var errorCount: Int { findings.filter { $0.severity == .error }.count }
     public var warningCount: Int { findings.filter { $0.severity == .warning }.count }
@@ -128,10 +131,13 @@ public final class Linter: @unchecked Sendable {
         // file's suppressions.
         var findingsByFile = Dictionary(grouping: zip(paths, outcomes).flatMap { $1.findings }, by: \.path)
         var projectFindingsByFile: [String: [Finding]] = [:]
+        var handlerFunctionsReadPartly: Int?
         for (rule, severity) in activeProjectRules {
             let facts = (Array(zip(paths, outcomes)) + found.map { ($0.path, $0.outcome) })
                 .compactMap { path, o in o.facts[rule.id].map { (path: path, facts: $0) } }
-            for f in rule.finish(facts: facts, configuration: configuration, severity: severity, complete: complete) {
+            let report = rule.finish(facts: facts, configuration: configuration, severity: severity, complete: complete)
+            if let n = report.handlerFunctionsReadPartly { handlerFunctionsReadPartly = (handlerFunctionsReadPartly ?? 0) + n }
+            for f in report.findings {
                 findingsByFile[f.path, default: []].append(f)
                 projectFindingsByFile[f.path, default: []].append(f)
             }
@@ -150,7 +156,8 @@ public final class Linter: @unchecked Sendable {
                           filesFailed: outcomes.filter(\.failed).count,
                           filesCached: outcomes.filter(\.fromCache).count,
                           accesses: outcomes.flatMap(\.accesses),
-                          seconds: Date().timeIntervalSince(start))
+                          seconds: Date().timeIntervalSince(start),
+                          handlerFunctionsReadPartly: handlerFunctionsReadPartly)
     }
 
     private func displayPath(_ path: String) -> String {

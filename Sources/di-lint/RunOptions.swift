@@ -38,6 +38,9 @@ struct RunOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Lint only shard K of N (1-based), picked by a hash of each file's path; `di-lint merge` joins the outputs.", valueName: "K/N"))
     var shard: String?
 
+    @Flag(inversion: .prefixedNo, help: "Find the tree's headers by bare name (\"X.h\", <Dir/X.h>) without flags, after every flag (overrides the config's header-map; default: off).")
+    var headerMap: Bool?
+
     @Option(help: ArgumentHelp("Keep per-file outcomes in this directory and reuse them for unchanged files (.di-lint-cache is the usual name).", valueName: "dir"))
     var cache: String?
 
@@ -90,7 +93,7 @@ struct RunOptions: ParsableArguments {
     /// Loads the config, collects and selects the files, sets up the linter. Problems throw
     /// `RunFailure`, which exits 2.
     func prepare() throws -> Prepared {
-        let (configuration, configPath) = try loadConfiguration()
+        var (configuration, configPath) = try loadConfiguration()
         let root = URL(fileURLWithPath: self.root ?? configuration.baseDirectory).standardizedFileURL.path
         var files: [String]
         var context: [String] = []
@@ -108,6 +111,14 @@ struct RunOptions: ParsableArguments {
             if let shard { files = try Shard(parsing: shard).select(files, root: root) }
             let selected = Set(files)
             context = collected.filter { !selected.contains($0) }
+            // from every walked header, whatever the selection: shards and --changed-since runs share the map (and the cache keys)
+            if let headerMap { configuration.headerMap = headerMap }
+            if configuration.headerMap, let map = try HeaderMap.write(files: collected) {
+                configuration.headerMapFile = map
+                if map.ambiguousNames > 0 {
+                    note("di-lint: header map: \(map.ambiguousNames) of the tree's header names belong to several headers; includes of such a name resolve to the one with the fewest directories in its path unless a flag or the including file's directory finds it")
+                }
+            }
         } catch {
             throw RunFailure(error)
         }

@@ -46,6 +46,11 @@ public struct Configuration: Sendable {
     public var rules: [String: RuleSettings] = [:]
     /// Extra flags for every libclang parse (`-I`, `-D`).
     public var clangFlags: [String] = []
+    /// Map the run's headers by bare name for libclang (`header-map:`, `--[no-]header-map`; see `HeaderMap`).
+    /// Off by default: on headerless checkouts it cost 30–40% more time and changed findings both ways (README).
+    public var headerMap = false
+    /// The map written for this run, when there is one (set by the run, not read from the file).
+    public var headerMapFile: HeaderMapFile?
     /// Files larger than this are reported as not parsed.
     public var maxFileSize: Int = 16 << 20
     /// Names of the injected bridge (property, ivar, parameter, global).
@@ -100,7 +105,7 @@ public struct Configuration: Sendable {
         }
     }
 
-    static let topLevelKeys: Set<String> = ["containers", "exclude", "rules", "clang-flags", "max-file-size",
+    static let topLevelKeys: Set<String> = ["containers", "exclude", "rules", "clang-flags", "header-map", "max-file-size",
                                             "bridge", "fallback", "composition-root", "bridge-type", "bridge-header",
                                             "swift-bridge-default", "ambient-properties"]
 
@@ -119,6 +124,10 @@ public struct Configuration: Sendable {
             throw ConfigError.invalid("ambient-properties: '\(bad)' is not a property name")
         }
         config.clangFlags = try strings(root["clang-flags"], key: "clang-flags")
+        if let h = root["header-map"] {
+            guard let flag = h as? Bool else { throw ConfigError.invalid("header-map must be true or false") }
+            config.headerMap = flag
+        }
         if let size = root["max-file-size"] {
             guard let n = size as? Int, n > 0 else { throw ConfigError.invalid("max-file-size must be a positive number of bytes") }
             config.maxFileSize = n

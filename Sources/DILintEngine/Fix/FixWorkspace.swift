@@ -61,7 +61,7 @@ final class FixWorkspace {
         if let database = compileArguments[realPath] {
             arguments = database + (language == .objectiveC || language == .objectiveCxx ? ["-fobjc-runtime=gnustep-2.0"] : [])
         }
-        arguments = ClangParser.commonArguments + arguments + configuration.clangFlags
+        arguments = ClangParser.commonArguments + arguments + configuration.clangFlags + (configuration.headerMapFile?.arguments ?? [])
         // the guards `lint` has before libclang sees a file (see ClangFrontEnd.model)
         let depth = ClangFrontEnd.squareBracketDepth(bytes)
         if depth > ClangFrontEnd.maxSquareBracketDepth {

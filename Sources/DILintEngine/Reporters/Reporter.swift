@@ -31,7 +31,11 @@ public struct TextReporter: Reporter {
         if result.filesFailed > 0 { extra.append("\(result.filesFailed) not linted") }
         parts.append("(\(extra.joined(separator: ", ")))")
         parts.append(String(format: "in %.2f s", result.seconds))
-        return "di-lint: " + parts.joined(separator: " ")
+        var line = "di-lint: " + parts.joined(separator: " ")
+        if let n = result.handlerFunctionsReadPartly, n > 0 {
+            line += "; \(n) function\(n == 1 ? "" : "s") reached from crash-time handlers read only partly (signal-handler-safety cannot vouch for what it did not read)"
+        }
+        return line
     }
 }
 
@@ -46,6 +50,9 @@ public struct JSONReporter: Reporter {
             /// Findings a baseline accepts, of `findings`; `newErrors` are the errors it does not.
             var baselined: Int, newErrors: Int, stale: Int
             var seconds: Double
+            /// Functions reached from crash-time handlers read only partly; absent when
+            /// `signal-handler-safety` did not run.
+            var handlerFunctionsReadPartly: Int?
         }
         struct Item: Codable {
             var rule: String, path: String, line: Int, column: Int, severity: String, message: String
@@ -91,13 +98,15 @@ public struct JSONReporter: Reporter {
         }
 
         /// Summary counts recomputed from the findings, with the given file counts.
-        static func summary(findings: [Item], stale: Int, files: Int, parsed: Int, notLinted: Int, cached: Int, seconds: Double) -> Summary {
+        static func summary(findings: [Item], stale: Int, files: Int, parsed: Int, notLinted: Int, cached: Int, seconds: Double,
+                            handlerFunctionsReadPartly: Int? = nil) -> Summary {
             Summary(files: files, parsed: parsed, notLinted: notLinted, cached: cached, findings: findings.count,
                     errors: findings.filter { $0.severity == "error" }.count,
                     warnings: findings.filter { $0.severity == "warning" }.count,
                     baselined: findings.filter(\.baselined).count,
                     newErrors: findings.filter { $0.severity == "error" && !$0.baselined }.count,
-                    stale: stale, seconds: (seconds * 1000).rounded() / 1000)
+                    stale: stale, seconds: (seconds * 1000).rounded() / 1000,
+                    handlerFunctionsReadPartly: handlerFunctionsReadPartly)
         }
 
         func rendered() -> String {
@@ -116,7 +125,8 @@ public struct JSONReporter: Reporter {
         }
         return Document(summary: Document.summary(findings: items, stale: result.staleBaselineEntries.count,
                                                   files: result.filesChecked, parsed: result.filesParsed,
-                                                  notLinted: result.filesFailed, cached: result.filesCached, seconds: result.seconds),
+                                                  notLinted: result.filesFailed, cached: result.filesCached, seconds: result.seconds,
+                                                  handlerFunctionsReadPartly: result.handlerFunctionsReadPartly),
                         findings: items, stale: result.staleBaselineEntries)
     }
 

@@ -49,7 +49,8 @@ public struct SARIFReporter: Reporter {
             results: results,
             invocations: [.init(executionSuccessful: true)],
             properties: .init(diLint: .init(files: result.filesChecked, parsed: result.filesParsed, notLinted: result.filesFailed,
-                                            cached: result.filesCached, stale: result.staleBaselineEntries)))
+                                            cached: result.filesCached, stale: result.staleBaselineEntries,
+                                            handlerFunctionsReadPartly: result.handlerFunctionsReadPartly)))
         return SARIFLog(runs: [run])
     }
 
@@ -180,6 +181,8 @@ struct SARIFLog: Codable {
         struct Summary: Codable {
             var files: Int, parsed: Int, notLinted: Int, cached: Int
             var stale: [BaselineEntry]
+            /// As the JSON summary's: absent when `signal-handler-safety` did not run.
+            var handlerFunctionsReadPartly: Int?
         }
         var diLint: Summary
     }

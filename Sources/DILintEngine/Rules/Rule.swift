@@ -63,11 +63,24 @@ protocol ProjectRule: Rule {
     /// files' facts (`--changed-since`, `--shard` without them in the cache): what is not in the
     /// run may then be defined elsewhere.
     func finish(facts: [(path: String, facts: Data)], options: Options, severity: Severity, complete: Bool) -> [Finding]
+    /// `finish`, with what the rule adds to the run's summary (by default nothing).
+    func finishReport(facts: [(path: String, facts: Data)], options: Options, severity: Severity, complete: Bool) -> ProjectRuleReport
+}
+
+/// A project rule's findings and its counts for the run's summary.
+struct ProjectRuleReport {
+    var findings: [Finding]
+    /// Functions reached from crash-time handlers whose bodies were read only partly (`signal-handler-safety`).
+    var handlerFunctionsReadPartly: Int?
 }
 
 extension ProjectRule {
-    func finish(facts: [(path: String, facts: Data)], configuration: Configuration, severity: Severity, complete: Bool) -> [Finding] {
-        finish(facts: facts, options: configuration.options(of: Self.self), severity: severity, complete: complete)
+    func finishReport(facts: [(path: String, facts: Data)], options: Options, severity: Severity, complete: Bool) -> ProjectRuleReport {
+        ProjectRuleReport(findings: finish(facts: facts, options: options, severity: severity, complete: complete))
+    }
+
+    func finish(facts: [(path: String, facts: Data)], configuration: Configuration, severity: Severity, complete: Bool) -> ProjectRuleReport {
+        finishReport(facts: facts, options: configuration.options(of: Self.self), severity: severity, complete: complete)
     }
 }
 

@@ -26,6 +26,13 @@ struct SignalHandlerSafetyRule: ProjectRule {
     }
 
     func finish(facts: [(path: String, facts: Data)], options: Options, severity: Severity, complete: Bool) -> [Finding] {
+        finishReport(facts: facts, options: options, severity: severity, complete: complete).findings
+    }
+
+    /// The findings, and how many functions the handlers reach were read only partly (from the
+    /// tokens): where a finding's chain runs through one, its message says so; the count says it
+    /// for the handlers with no finding too, whose silence is then no proof.
+    func finishReport(facts: [(path: String, facts: Data)], options: Options, severity: Severity, complete: Bool) -> ProjectRuleReport {
         let decoded = facts.compactMap { item in
             (try? CallGraphFacts(encoded: item.facts)).map { (path: item.path, facts: $0) }
         }
@@ -33,15 +40,18 @@ struct SignalHandlerSafetyRule: ProjectRule {
         // Signal handlers first: code reached from both kinds is judged by the stricter rules.
         var seen = Set<String>()
         var violations: [HandlerWalk.Violation] = []
+        var partlyRead = Set<String>()
         for context in [HandlerWalk.Context.signal, .terminate] {
             var walk = HandlerWalk(graph: graph, context: context, allow: options.allow, strict: options.strict, complete: complete)
             walk.run(configuredHandlers: options.handlers)
             violations += walk.violations.filter { seen.insert("\($0.path):\($0.position.line):\($0.position.column)").inserted }
+            partlyRead.formUnion(walk.reachedReadPartly)
         }
-        return violations.map { v in
+        let findings = violations.map { v in
             Finding(rule: id, path: v.path, line: v.position.line, column: v.position.column, severity: severity,
                     message: v.message, snippet: v.position.snippet)
         }
+        return ProjectRuleReport(findings: findings, handlerFunctionsReadPartly: partlyRead.count)
     }
 }
 
@@ -119,6 +129,9 @@ private struct HandlerWalk {
         }
         nameOtherHandlers()
     }
+
+    /// The reached functions whose bodies were read only partly, by USR.
+    var reachedReadPartly: [String] { reachedFrom.keys.filter { graph.unresolvedStatements[$0] != nil } }
 
     /// A site is reported once, with the chain from the first handler that reaches it; the
     /// message also names the other handlers that reach it (the maintainers' chain may start there).

@@ -4,7 +4,8 @@ import Foundation
 /// libclang reads whatever an include names — `#include "/dev/zero"` reads without end, an
 /// include of a FIFO waits forever — and has no hook to stop it, so each include is resolved
 /// here the way the preprocessor would look for it (absolute; beside the including file for
-/// quoted names; each `-I`, `-iquote`, `-isystem`, `-idirafter` directory) and every existing
+/// quoted names; each `-I`, `-iquote`, `-isystem`, `-idirafter` directory, or the file a header map
+/// there maps the name to) and every existing
 /// candidate must be a regular file within `max-file-size`. Regular headers found are read
 /// (bounded) and checked in turn. `-include`/`-imacros` files of the arguments are checked too.
 /// Names computed by macros (`#include HEADER`) are not resolved.
@@ -32,7 +33,11 @@ final class IncludeCheck: @unchecked Sendable {
             let here = (includer as NSString).deletingLastPathComponent
             for (name, quoted) in directives {
                 let candidates = name.hasPrefix("/") ? [name]
-                    : (quoted ? [here.isEmpty ? name : here + "/" + name] : []) + directories.map { $0 + "/" + name }
+                    : (quoted ? [here.isEmpty ? name : here + "/" + name] : []) + directories.compactMap { directory in
+                        // a header map (clang reads one from any search-path flag naming a file) names the file itself
+                        if let map = headerMap(directory) { return map.lookup(name) }
+                        return directory + "/" + name
+                    }
                 for candidate in candidates {
                     var st = stat()
                     guard stat(candidate, &st) == 0 else { continue }
@@ -46,6 +51,26 @@ final class IncludeCheck: @unchecked Sendable {
             }
         }
         return nil
+    }
+
+    /// Search-path arguments that are header maps, read once (nil: a directory, or not a map).
+    private var maps: [String: HeaderMap.Table?] = [:]
+
+    /// The header map a search-path argument names, nil when it is no regular file holding one.
+    private func headerMap(_ path: String) -> HeaderMap.Table? {
+        lock.lock()
+        let cached = maps[path]
+        lock.unlock()
+        if let cached { return cached }
+        var st = stat()
+        var table: HeaderMap.Table?
+        if stat(path, &st) == 0, st.st_mode & S_IFMT == S_IFREG, let bytes = try? InputFile.read(path, limit: limit) {
+            table = HeaderMap.Table(bytes: bytes)
+        }
+        lock.lock()
+        maps[path] = .some(table)
+        lock.unlock()
+        return table
     }
 
     /// The include directives of a header, read once.

@@ -74,6 +74,7 @@ public enum ReportMerge {
             .first(where: { $0.1 < 0 }) {
             return "summary.\(name) is \(value), not a count"
         }
+        if let n = s.handlerFunctionsReadPartly, n < 0 { return "summary.handlerFunctionsReadPartly is \(n), not a count" }
         let recomputed = JSONReporter.Document.summary(findings: document.findings, stale: document.stale.count, files: s.files, parsed: s.parsed,
                                                        notLinted: s.notLinted, cached: s.cached, seconds: s.seconds)
         if (recomputed.findings, recomputed.errors, recomputed.warnings, recomputed.baselined, recomputed.newErrors, recomputed.stale)
@@ -109,7 +110,9 @@ public enum ReportMerge {
         let s = documents.map(\.summary)
         let summary = JSONReporter.Document.summary(
             findings: items, stale: stale.count, files: s.map(\.files).reduce(0, +), parsed: s.map(\.parsed).reduce(0, +),
-            notLinted: s.map(\.notLinted).reduce(0, +), cached: s.map(\.cached).reduce(0, +), seconds: s.map(\.seconds).max() ?? 0)
+            notLinted: s.map(\.notLinted).reduce(0, +), cached: s.map(\.cached).reduce(0, +), seconds: s.map(\.seconds).max() ?? 0,
+            // each shard walks the project's call graph (the other shards' facts from the cache, when there): the largest count, not the sum
+            handlerFunctionsReadPartly: s.compactMap(\.handlerFunctionsReadPartly).max())
         let merged = JSONReporter.Document(summary: summary, findings: items, stale: stale)
         return Merged(text: merged.rendered(), newErrors: summary.newErrors, findings: items.count)
     }
@@ -143,7 +146,8 @@ public enum ReportMerge {
         run.properties = .init(diLint: .init(
             files: summaries.map(\.files).reduce(0, +), parsed: summaries.map(\.parsed).reduce(0, +),
             notLinted: summaries.map(\.notLinted).reduce(0, +), cached: summaries.map(\.cached).reduce(0, +),
-            stale: uniqueStale(summaries.flatMap(\.stale))))
+            stale: uniqueStale(summaries.flatMap(\.stale)),
+            handlerFunctionsReadPartly: summaries.compactMap(\.handlerFunctionsReadPartly).max()))
         run.invocations = [.init(executionSuccessful: runs.allSatisfy { $0.invocations?.allSatisfy(\.executionSuccessful) ?? true })]
         let newErrors = results.filter { $0.level == "error" && $0.baselineState != "unchanged" }.count
         return Merged(text: SARIFLog(runs: [run]).rendered(), newErrors: newErrors, findings: results.count)

@@ -40,7 +40,7 @@ final class ClangFrontEnd {
         var arguments = language.clangArguments(isHeader: isHeader)
         let database = compileArguments[FileCollector.normalized(path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path)]
         if let database { arguments = database + language.objcRuntimeArguments }
-        arguments += configuration.clangFlags
+        arguments += configuration.clangFlags + (configuration.headerMapFile?.arguments ?? []) // last: every flag wins
         if let problem = includeCheck.problem(source: path, bytes: bytes, arguments: arguments) {
             return .failure(ParseFailure(reason: problem))
         }
