@@ -82,16 +82,17 @@ func nameCurrentThread(_ name: String) {
     Thread.current.name = name
 }
 
-/// Where the Dispatch worker sits when the process crashes.
+/// Where the Dispatch worker sits when the process crashes. (Each parked function sleeps for
+/// its own time: a release build merges functions whose code is the same.)
 @inline(never)
 func parkedDispatchWorkerWaits() {
-    while true { sleep(60) }
+    while true { sleep(61) }
 }
 
 /// Where the concurrency task's thread sits when the process crashes.
 @inline(never)
 func parkedTaskWaits() {
-    while true { sleep(60) }
+    while true { sleep(62) }
 }
 
 /// Where each parked thread sits when the process crashes.

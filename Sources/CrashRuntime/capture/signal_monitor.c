@@ -195,6 +195,7 @@ static void on_signal(int signal, siginfo_t *info, void *ucontext) {
     } else if (atomic_compare_exchange_strong(&g_owner_tid, &owner, self)) {
         write_dump(signal, info, ucontext);
         g_dump_done = 1;
+        seam_thread_context_settle();
     } else if (owner == self) {
         if (g_jump_armed) {
             g_jump_armed = 0;

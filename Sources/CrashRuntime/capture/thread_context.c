@@ -372,10 +372,9 @@ void seam_write_thread_contexts(seam_dump_writer *w, pid_t crashed_tid, const vo
     seam_writer_end(w);
     atomic_store(&g_mode, MODE_NONE);
     atomic_store(&g_release, 1);
-    // Wait (bounded) until every parked thread has left its handler and unblocked its signals:
-    // the handler chained to next (the Swift runtime's backtracer) pauses the other threads
-    // with a signal, cannot pause one that still blocks them all, and one of those that then
-    // faults after it reset the handlers killed the process before the backtrace was printed.
+}
+
+void seam_thread_context_settle(void) {
     for (int i = 0; i < 2000 && atomic_load(&g_parked) > 0; i++) sleep_briefly(100000);
     return_sigprof();
 }

@@ -26,5 +26,12 @@ void seam_thread_context_uninstall(void);
 /// Writes the THREADS array: every thread's id and name, and for each its registers and stack
 /// window (the crashed thread's from `crash_context`). Releases the parked threads after.
 void seam_write_thread_contexts(seam_dump_writer *w, pid_t crashed_tid, const void *crash_context);
+/// After the dump, before the signal goes on: waits (at most 200 ms) until every released thread
+/// has left the handler, where it blocked all signals, then gives back SIGPROF if a capture
+/// borrowed it. The handler chained to next (the Swift runtime's backtracer) pauses the other
+/// threads with a signal; it could not pause one still in there, and such a thread that then
+/// faulted under the backtracer's reset handlers killed the process before the backtrace, or
+/// ran into the backtracer's memory server and hung it.
+void seam_thread_context_settle(void);
 
 #endif
