@@ -44,7 +44,9 @@ enum SwiftAccessForms {
     }
 
     /// For a service reached by a call named `resolve…`: the type the code writes for the result
-    /// (`resolve<T>()`, `resolve(T.self)`, `… as T`, `let x: T = …`), or nil.
+    /// (`resolve<T>()`, `resolve(T.self)`, `… as T`, `let x: T = …`, a parameter's default value
+    /// `p: T = …`, `return …` or a single-expression body of a getter, function or closure
+    /// declaring `T`, `x = …` / `self.x = …` to a variable or stored property declared `: T`), or nil.
     static func resolvedType(ofCallAfter member: MemberAccessExprSyntax) -> String? {
         var called = Syntax(member)
         if let generic = member.parent?.as(GenericSpecializationExprSyntax.self) {
@@ -71,21 +73,107 @@ enum SwiftAccessForms {
                    elements[i + 1].is(UnresolvedAsExprSyntax.self), let type = elements[i + 2].as(TypeExprSyntax.self) {
                     return typeName(type.type.trimmedDescription)
                 }
+                // unfolded `x = C.shared.resolve()`: [x, =, call]
+                if elements.count == 3, elements[2].id == node.id, elements[1].is(AssignmentExprSyntax.self) {
+                    return assignedType(elements[0], at: Syntax(list))
+                }
                 return nil
             }
             if parent.is(InitializerClauseSyntax.self), let binding = parent.parent?.as(PatternBindingSyntax.self),
                let annotation = binding.typeAnnotation {
                 return typeName(annotation.type.trimmedDescription) // let x: TabManager = C.shared.resolve()
             }
+            if parent.is(InitializerClauseSyntax.self), let parameter = parent.parent?.as(FunctionParameterSyntax.self) {
+                return typeName(parameter.type.trimmedDescription) // init(tabs: TabManager = C.shared.resolve())
+            }
+            if parent.is(ReturnStmtSyntax.self) { return declaredResultType(enclosing: parent) } // return C.shared.resolve()
+            if let item = parent.as(CodeBlockItemSyntax.self), let list = item.parent?.as(CodeBlockItemListSyntax.self), list.count == 1,
+               let body = list.parent, body.is(AccessorBlockSyntax.self) || body.is(ClosureExprSyntax.self)
+                || (body.is(CodeBlockSyntax.self) && (body.parent?.is(FunctionDeclSyntax.self) == true || body.parent?.is(AccessorDeclSyntax.self) == true)) {
+                return declaredResultType(enclosing: Syntax(list)) // var p: Profile { C.shared.resolve() }
+            }
             return nil
         }
         return nil
     }
 
-    /// `TabManager?` → `TabManager`.
+    /// The result type of the getter, function, subscript or closure whose body holds `node`
+    /// (nil for one without a declared type, a setter, an initializer).
+    private static func declaredResultType(enclosing node: Syntax) -> String? {
+        var current = node.parent
+        while let n = current {
+            if let closure = n.as(ClosureExprSyntax.self) {
+                return closure.signature?.returnClause.flatMap { typeName($0.type.trimmedDescription) }
+            }
+            if let function = n.as(FunctionDeclSyntax.self) {
+                return function.signature.returnClause.flatMap { typeName($0.type.trimmedDescription) }
+            }
+            if let subscriptDecl = n.as(SubscriptDeclSyntax.self) { return typeName(subscriptDecl.returnClause.type.trimmedDescription) }
+            if let accessor = n.as(AccessorDeclSyntax.self), accessor.accessorSpecifier.tokenKind != .keyword(.get) { return nil }
+            if let block = n.as(AccessorBlockSyntax.self) {
+                if let binding = block.parent?.as(PatternBindingSyntax.self) {
+                    return binding.typeAnnotation.flatMap { typeName($0.type.trimmedDescription) } // var x: T { … }
+                }
+                if let subscriptDecl = block.parent?.as(SubscriptDeclSyntax.self) { return typeName(subscriptDecl.returnClause.type.trimmedDescription) }
+                return nil
+            }
+            if n.is(InitializerDeclSyntax.self) || n.is(DeinitializerDeclSyntax.self) || n.is(MemberBlockSyntax.self) || n.is(SourceFileSyntax.self) {
+                return nil
+            }
+            current = n.parent
+        }
+        return nil
+    }
+
+    /// The declared type of the target of `x = …` / `self.x = …`: a `var x: T` earlier in an
+    /// enclosing code block, else a stored property `x: T` of the enclosing type; nil otherwise.
+    private static func assignedType(_ target: ExprSyntax, at node: Syntax) -> String? {
+        let name: String
+        var local = true
+        if let ref = target.as(DeclReferenceExprSyntax.self) {
+            name = ref.baseName.text
+        } else if let member = target.as(MemberAccessExprSyntax.self), member.base?.as(DeclReferenceExprSyntax.self)?.baseName.text == "self" {
+            name = member.declName.baseName.text
+            local = false
+        } else {
+            return nil
+        }
+        func declared(in decl: DeclSyntax) -> (found: Bool, type: String?) {
+            guard let variable = decl.as(VariableDeclSyntax.self) else { return (false, nil) }
+            for binding in variable.bindings where binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text == name {
+                return (true, binding.typeAnnotation.flatMap { typeName($0.type.trimmedDescription) })
+            }
+            return (false, nil)
+        }
+        var current = node.parent
+        while let n = current {
+            if local, let list = n.as(CodeBlockItemListSyntax.self) {
+                for item in list {
+                    if item.position >= node.position { break }
+                    if let decl = item.item.as(DeclSyntax.self) {
+                        let result = declared(in: decl)
+                        if result.found { return result.type } // a local declaration hides the property
+                    }
+                }
+            }
+            if let group = n.asProtocol(DeclGroupSyntax.self) {
+                for member in group.memberBlock.members {
+                    let result = declared(in: member.decl)
+                    if result.found { return result.type }
+                }
+                return nil
+            }
+            current = n.parent
+        }
+        return nil
+    }
+
+    /// `TabManager?` → `TabManager`; `any WindowManager` → `WindowManager`.
     static func typeName(_ text: String) -> String? {
         var t = Substring(text)
         while t.last == "?" || t.last == "!" { t = t.dropLast() }
+        if t.first == "(", t.last == ")" { t = t.dropFirst().dropLast() } // (any T)?
+        for prefix in ["any ", "some "] where t.hasPrefix(prefix) { t = t.dropFirst(prefix.count) }
         return t.isEmpty ? nil : String(t)
     }
 
