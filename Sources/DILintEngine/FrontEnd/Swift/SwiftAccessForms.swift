@@ -168,6 +168,62 @@ enum SwiftAccessForms {
         return nil
     }
 
+    /// Whether `name` at `node` means something declared nearer than an ambient (base-class
+    /// extension) property, as Swift's lookup finds it: a member of the enclosing type itself
+    /// (`self.name` looks only there), or, for a bare name, a parameter of the enclosing function,
+    /// initializer, subscript or closure, a local declared earlier in an enclosing block, or an
+    /// `if let` / `guard let` / `while let` binding.
+    static func isDeclaredNearer(_ name: String, than node: Syntax, onSelf: Bool) -> Bool {
+        func binds(_ pattern: PatternSyntax) -> Bool {
+            if let identifier = pattern.as(IdentifierPatternSyntax.self) { return identifier.identifier.text == name }
+            if let tuple = pattern.as(TuplePatternSyntax.self) { return tuple.elements.contains { binds($0.pattern) } }
+            if let binding = pattern.as(ValueBindingPatternSyntax.self) { return binds(binding.pattern) }
+            return false
+        }
+        func declares(_ decl: DeclSyntax) -> Bool {
+            if let variable = decl.as(VariableDeclSyntax.self) { return variable.bindings.contains { binds($0.pattern) } }
+            if let function = decl.as(FunctionDeclSyntax.self) { return function.name.text == name }
+            return false
+        }
+        func conditionsBind(_ conditions: ConditionElementListSyntax) -> Bool {
+            conditions.contains { element in
+                guard let binding = element.condition.as(OptionalBindingConditionSyntax.self) else { return false }
+                return binds(binding.pattern)
+            }
+        }
+        func parametersBind(_ clause: FunctionParameterClauseSyntax) -> Bool {
+            clause.parameters.contains { ($0.secondName ?? $0.firstName).text == name }
+        }
+        var child = node
+        var current = node.parent
+        while let n = current {
+            defer { child = n; current = n.parent }
+            if let group = n.asProtocol(DeclGroupSyntax.self) {
+                return group.memberBlock.members.contains { declares($0.decl) } // the type's own member wins; outer scopes not looked at
+            }
+            if onSelf { continue }
+            if let list = n.as(CodeBlockItemListSyntax.self) {
+                for item in list {
+                    if item.position >= child.position { break }
+                    if let decl = item.item.as(DeclSyntax.self), declares(decl) { return true }
+                    if let guardStmt = item.item.as(GuardStmtSyntax.self), conditionsBind(guardStmt.conditions) { return true }
+                }
+            }
+            if let ifExpr = n.as(IfExprSyntax.self), child.id == ifExpr.body.id, conditionsBind(ifExpr.conditions) { return true }
+            if let whileStmt = n.as(WhileStmtSyntax.self), child.id == whileStmt.body.id, conditionsBind(whileStmt.conditions) { return true }
+            if let function = n.as(FunctionDeclSyntax.self), parametersBind(function.signature.parameterClause) { return true }
+            if let initializer = n.as(InitializerDeclSyntax.self), parametersBind(initializer.signature.parameterClause) { return true }
+            if let subscriptDecl = n.as(SubscriptDeclSyntax.self), parametersBind(subscriptDecl.parameterClause) { return true }
+            if let closure = n.as(ClosureExprSyntax.self), let parameters = closure.signature?.parameterClause {
+                switch parameters {
+                case let .simpleInput(shorthand): if shorthand.contains(where: { $0.name.text == name }) { return true }
+                case let .parameterClause(clause): if clause.parameters.contains(where: { ($0.secondName ?? $0.firstName).text == name }) { return true }
+                }
+            }
+        }
+        return false
+    }
+
     /// `TabManager?` → `TabManager`; `any WindowManager` → `WindowManager`.
     static func typeName(_ text: String) -> String? {
         var t = Substring(text)

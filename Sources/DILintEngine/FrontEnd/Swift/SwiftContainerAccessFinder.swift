@@ -115,9 +115,10 @@ struct SwiftContainerAccessFinder {
             let name = node.baseName.text
             if finder.ambient.contains(name) {
                 if let member = node.parent?.as(MemberAccessExprSyntax.self), member.declName.id == node.id {
-                    guard member.base?.as(DeclReferenceExprSyntax.self)?.baseName.text == "self" else { return .visitChildren }
+                    guard member.base?.as(DeclReferenceExprSyntax.self)?.baseName.text == "self",
+                          !SwiftAccessForms.isDeclaredNearer(name, than: Syntax(node), onSelf: true) else { return .visitChildren }
                     record(Syntax(member), container: ambientContainerName, accessor: "", service: name)
-                } else {
+                } else if !SwiftAccessForms.isDeclaredNearer(name, than: Syntax(node), onSelf: false) {
                     record(Syntax(node), container: ambientContainerName, accessor: "", service: name)
                 }
                 return .visitChildren
