@@ -173,7 +173,9 @@ enum SwiftAccessForms {
     /// (`self.name` looks only there), or, for a bare name, a parameter of the enclosing function,
     /// initializer, subscript or closure, a local declared earlier in an enclosing block, or an
     /// `if let` / `guard let` / `while let` binding.
-    static func isDeclaredNearer(_ name: String, than node: Syntax, onSelf: Bool) -> Bool {
+    /// `typeMembers`: per type name, what its declarations and extensions in the file declare
+    /// (`memberNames(in:)`); a nested type's bare name also finds an outer type's members.
+    static func isDeclaredNearer(_ name: String, than node: Syntax, onSelf: Bool, typeMembers: [String: Set<String>] = [:]) -> Bool {
         func binds(_ pattern: PatternSyntax) -> Bool {
             if let identifier = pattern.as(IdentifierPatternSyntax.self) { return identifier.identifier.text == name }
             if let tuple = pattern.as(TuplePatternSyntax.self) { return tuple.elements.contains { binds($0.pattern) } }
@@ -199,7 +201,11 @@ enum SwiftAccessForms {
         while let n = current {
             defer { child = n; current = n.parent }
             if let group = n.asProtocol(DeclGroupSyntax.self) {
-                return group.memberBlock.members.contains { declares($0.decl) } // the type's own member wins; outer scopes not looked at
+                // the type's own member (in this body or another declaration of the type in the file) wins
+                if group.memberBlock.members.contains(where: { declares($0.decl) }) { return true }
+                if let type = declaredTypeName(group), typeMembers[type]?.contains(name) == true { return true }
+                if onSelf { return false }
+                continue // a nested type sees its outer types' members
             }
             if onSelf { continue }
             if let list = n.as(CodeBlockItemListSyntax.self) {
@@ -222,6 +228,42 @@ enum SwiftAccessForms {
             }
         }
         return false
+    }
+
+    /// The name of the type a declaration group declares or extends.
+    static func declaredTypeName(_ group: some DeclGroupSyntax) -> String? {
+        if let c = group.as(ClassDeclSyntax.self) { return c.name.text }
+        if let s = group.as(StructDeclSyntax.self) { return s.name.text }
+        if let e = group.as(EnumDeclSyntax.self) { return e.name.text }
+        if let a = group.as(ActorDeclSyntax.self) { return a.name.text }
+        if let x = group.as(ExtensionDeclSyntax.self) { return x.extendedType.trimmedDescription }
+        return nil
+    }
+
+    /// Per type name, the properties and functions its declaration and extensions in the file declare.
+    static func memberNames(in tree: SourceFileSyntax) -> [String: Set<String>] {
+        final class Collector: SyntaxVisitor {
+            var members: [String: Set<String>] = [:]
+            init() { super.init(viewMode: .sourceAccurate) }
+            override func visit(_ node: MemberBlockSyntax) -> SyntaxVisitorContinueKind {
+                guard let group = node.parent?.asProtocol(DeclGroupSyntax.self), let type = SwiftAccessForms.declaredTypeName(group) else {
+                    return .visitChildren
+                }
+                for member in node.members {
+                    if let variable = member.decl.as(VariableDeclSyntax.self) {
+                        for binding in variable.bindings {
+                            if let id = binding.pattern.as(IdentifierPatternSyntax.self) { members[type, default: []].insert(id.identifier.text) }
+                        }
+                    } else if let function = member.decl.as(FunctionDeclSyntax.self) {
+                        members[type, default: []].insert(function.name.text)
+                    }
+                }
+                return .visitChildren
+            }
+        }
+        let collector = Collector()
+        collector.walk(tree)
+        return collector.members
     }
 
     /// `TabManager?` → `TabManager`; `any WindowManager` → `WindowManager`.

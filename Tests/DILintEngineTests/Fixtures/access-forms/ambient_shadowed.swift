@@ -39,3 +39,26 @@ final class AmbientController: UIViewController {
         run { _ in self.databaseStorage.read { _ in } }                                      // expect: container-access@20 ambient.databaseStorage
     }
 }
+
+// The type's own member declared in its body is found from its extensions in the file, and an
+// outer type's static member from a nested type.
+extension InjectedController {
+    func reload() {
+        databaseStorage.read { _ in }
+        self.databaseStorage.write { _ in }
+    }
+}
+
+enum KeyBackup {
+    static var databaseStorage: SDSDatabaseStorage { .shared }
+
+    struct Token {
+        func record() { databaseStorage.write { _ in } }
+    }
+}
+
+extension AmbientController {
+    func reload() {
+        databaseStorage.read { _ in }                                                        // expect: container-access@9 ambient.databaseStorage
+    }
+}
