@@ -67,6 +67,15 @@ struct ContainerAccessFinder {
             result[i].enclosing = declarations.filter { $0.range.contains(result[i].offset) }.min { $0.range.count < $1.range.count }
             if result[i].tokenIndex == nil { result[i].tokenIndex = file.tokenIndex(at: result[i].offset) }
         }
+        // an ambient name the class itself declares (`@property … databaseStorage;`, `- (…)databaseStorage`) is its own
+        if result.contains(where: { $0.access.container == ambientContainerName }) {
+            let own = Self.ownMembers(TokenCursor(file: file))
+            result.removeAll { located in
+                guard located.access.container == ambientContainerName, let type = located.enclosing?.typeName,
+                      let service = located.access.service else { return false }
+                return own[type]?.contains(service) == true
+            }
+        }
         // the accessor's own definition (`+sharedInstance`, `Container& Container::shared() {…}`) is not an access
         result.removeAll { located in
             guard let scope = located.enclosing, scope.typeName == located.access.container else { return false }
@@ -173,6 +182,47 @@ struct ContainerAccessFinder {
             }
         }
         return found
+    }
+
+    /// Per class, the properties and argument-less instance methods its `@interface` (primary,
+    /// class extension, category) and `@implementation` blocks in this file declare.
+    static func ownMembers(_ t: TokenCursor) -> [String: Set<String>] {
+        func directive(_ i: Int) -> (String, Int)? {
+            let w = t.text(i)
+            if w == "@", i + 1 < t.count, t.offset(i + 1) == t.file.tokens[i].range.upperBound { return (t.text(i + 1), i + 2) }
+            if w.count > 1, w.hasPrefix("@") { return (String(w.dropFirst()), i + 1) }
+            return nil
+        }
+        var members: [String: Set<String>] = [:]
+        var i = 0
+        while i < t.count {
+            guard let (word, next) = directive(i), word == "interface" || word == "implementation", t.isIdentifier(next) else { i += 1; continue }
+            let type = t.text(next)
+            var j = next + 1
+            while j < t.count {
+                if let (w, after) = directive(j) {
+                    if w == "end" { break }
+                    if w == "property" { // @property (…) Type *name;
+                        var k = after
+                        while k < t.count, !t.spells(k, ";"), !t.spells(k, "@") { k += 1 }
+                        if t.isIdentifier(k - 1) { members[type, default: []].insert(t.text(k - 1)) }
+                        j = k
+                        continue
+                    }
+                    j = after
+                    continue
+                }
+                if t.spells(j, "-"), t.spells(j - 1, ";") || t.spells(j - 1, "}") || t.spells(j - 1, "{") || t.spells(j - 1, ")") || j == next + 1,
+                   t.spells(j + 1, "("), let close = t.close(from: j + 1), t.isIdentifier(close + 1), !t.spells(close + 2, ":") {
+                    members[type, default: []].insert(t.text(close + 1)) // - (Type *)name
+                    j = close + 2
+                    continue
+                }
+                j += 1
+            }
+            i = j + 1
+        }
+        return members
     }
 
     /// The `>` closing the template argument list opened at `open` (`<`), counting nested `<…>`.

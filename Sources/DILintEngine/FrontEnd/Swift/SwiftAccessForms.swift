@@ -44,7 +44,9 @@ enum SwiftAccessForms {
     }
 
     /// For a service reached by a call named `resolve…`: the type the code writes for the result
-    /// (`resolve<T>()`, `resolve(T.self)`, `… as T`, `let x: T = …`), or nil.
+    /// (`resolve<T>()`, `resolve(T.self)`, `… as T`, `let x: T = …`, a parameter's default value
+    /// `p: T = …`, `return …` or a single-expression body of a getter, function or closure
+    /// declaring `T`, `x = …` / `self.x = …` to a variable or stored property declared `: T`), or nil.
     static func resolvedType(ofCallAfter member: MemberAccessExprSyntax) -> String? {
         var called = Syntax(member)
         if let generic = member.parent?.as(GenericSpecializationExprSyntax.self) {
@@ -71,21 +73,205 @@ enum SwiftAccessForms {
                    elements[i + 1].is(UnresolvedAsExprSyntax.self), let type = elements[i + 2].as(TypeExprSyntax.self) {
                     return typeName(type.type.trimmedDescription)
                 }
+                // unfolded `x = C.shared.resolve()`: [x, =, call]
+                if elements.count == 3, elements[2].id == node.id, elements[1].is(AssignmentExprSyntax.self) {
+                    return assignedType(elements[0], at: Syntax(list))
+                }
                 return nil
             }
             if parent.is(InitializerClauseSyntax.self), let binding = parent.parent?.as(PatternBindingSyntax.self),
                let annotation = binding.typeAnnotation {
                 return typeName(annotation.type.trimmedDescription) // let x: TabManager = C.shared.resolve()
             }
+            if parent.is(InitializerClauseSyntax.self), let parameter = parent.parent?.as(FunctionParameterSyntax.self) {
+                return typeName(parameter.type.trimmedDescription) // init(tabs: TabManager = C.shared.resolve())
+            }
+            if parent.is(ReturnStmtSyntax.self) { return declaredResultType(enclosing: parent) } // return C.shared.resolve()
+            if let item = parent.as(CodeBlockItemSyntax.self), let list = item.parent?.as(CodeBlockItemListSyntax.self), list.count == 1,
+               let body = list.parent, body.is(AccessorBlockSyntax.self) || body.is(ClosureExprSyntax.self)
+                || (body.is(CodeBlockSyntax.self) && (body.parent?.is(FunctionDeclSyntax.self) == true || body.parent?.is(AccessorDeclSyntax.self) == true)) {
+                return declaredResultType(enclosing: Syntax(list)) // var p: Profile { C.shared.resolve() }
+            }
             return nil
         }
         return nil
     }
 
-    /// `TabManager?` → `TabManager`.
+    /// The result type of the getter, function, subscript or closure whose body holds `node`
+    /// (nil for one without a declared type, a setter, an initializer).
+    private static func declaredResultType(enclosing node: Syntax) -> String? {
+        var current = node.parent
+        while let n = current {
+            if let closure = n.as(ClosureExprSyntax.self) {
+                return closure.signature?.returnClause.flatMap { typeName($0.type.trimmedDescription) }
+            }
+            if let function = n.as(FunctionDeclSyntax.self) {
+                return function.signature.returnClause.flatMap { typeName($0.type.trimmedDescription) }
+            }
+            if let subscriptDecl = n.as(SubscriptDeclSyntax.self) { return typeName(subscriptDecl.returnClause.type.trimmedDescription) }
+            if let accessor = n.as(AccessorDeclSyntax.self), accessor.accessorSpecifier.tokenKind != .keyword(.get) { return nil }
+            if let block = n.as(AccessorBlockSyntax.self) {
+                if let binding = block.parent?.as(PatternBindingSyntax.self) {
+                    return binding.typeAnnotation.flatMap { typeName($0.type.trimmedDescription) } // var x: T { … }
+                }
+                if let subscriptDecl = block.parent?.as(SubscriptDeclSyntax.self) { return typeName(subscriptDecl.returnClause.type.trimmedDescription) }
+                return nil
+            }
+            if n.is(InitializerDeclSyntax.self) || n.is(DeinitializerDeclSyntax.self) || n.is(MemberBlockSyntax.self) || n.is(SourceFileSyntax.self) {
+                return nil
+            }
+            current = n.parent
+        }
+        return nil
+    }
+
+    /// The declared type of the target of `x = …` / `self.x = …`: a `var x: T` earlier in an
+    /// enclosing code block, else a stored property `x: T` of the enclosing type; nil otherwise.
+    private static func assignedType(_ target: ExprSyntax, at node: Syntax) -> String? {
+        let name: String
+        var local = true
+        if let ref = target.as(DeclReferenceExprSyntax.self) {
+            name = ref.baseName.text
+        } else if let member = target.as(MemberAccessExprSyntax.self), member.base?.as(DeclReferenceExprSyntax.self)?.baseName.text == "self" {
+            name = member.declName.baseName.text
+            local = false
+        } else {
+            return nil
+        }
+        func declared(in decl: DeclSyntax) -> (found: Bool, type: String?) {
+            guard let variable = decl.as(VariableDeclSyntax.self) else { return (false, nil) }
+            for binding in variable.bindings where binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text == name {
+                return (true, binding.typeAnnotation.flatMap { typeName($0.type.trimmedDescription) })
+            }
+            return (false, nil)
+        }
+        var current = node.parent
+        while let n = current {
+            if local, let list = n.as(CodeBlockItemListSyntax.self) {
+                for item in list {
+                    if item.position >= node.position { break }
+                    if let decl = item.item.as(DeclSyntax.self) {
+                        let result = declared(in: decl)
+                        if result.found { return result.type } // a local declaration hides the property
+                    }
+                }
+            }
+            if let group = n.asProtocol(DeclGroupSyntax.self) {
+                for member in group.memberBlock.members {
+                    let result = declared(in: member.decl)
+                    if result.found { return result.type }
+                }
+                return nil
+            }
+            current = n.parent
+        }
+        return nil
+    }
+
+    /// Whether `name` at `node` means something declared nearer than an ambient (base-class
+    /// extension) property, as Swift's lookup finds it: a member of the enclosing type itself
+    /// (`self.name` looks only there), or, for a bare name, a parameter of the enclosing function,
+    /// initializer, subscript or closure, a local declared earlier in an enclosing block, or an
+    /// `if let` / `guard let` / `while let` binding.
+    /// `typeMembers`: per type name, what its declarations and extensions in the file declare
+    /// (`memberNames(in:)`); a nested type's bare name also finds an outer type's members.
+    static func isDeclaredNearer(_ name: String, than node: Syntax, onSelf: Bool, typeMembers: [String: Set<String>] = [:]) -> Bool {
+        func binds(_ pattern: PatternSyntax) -> Bool {
+            if let identifier = pattern.as(IdentifierPatternSyntax.self) { return identifier.identifier.text == name }
+            if let tuple = pattern.as(TuplePatternSyntax.self) { return tuple.elements.contains { binds($0.pattern) } }
+            if let binding = pattern.as(ValueBindingPatternSyntax.self) { return binds(binding.pattern) }
+            return false
+        }
+        func declares(_ decl: DeclSyntax) -> Bool {
+            if let variable = decl.as(VariableDeclSyntax.self) { return variable.bindings.contains { binds($0.pattern) } }
+            if let function = decl.as(FunctionDeclSyntax.self) { return function.name.text == name }
+            return false
+        }
+        func conditionsBind(_ conditions: ConditionElementListSyntax) -> Bool {
+            conditions.contains { element in
+                guard let binding = element.condition.as(OptionalBindingConditionSyntax.self) else { return false }
+                return binds(binding.pattern)
+            }
+        }
+        func parametersBind(_ clause: FunctionParameterClauseSyntax) -> Bool {
+            clause.parameters.contains { ($0.secondName ?? $0.firstName).text == name }
+        }
+        var child = node
+        var current = node.parent
+        while let n = current {
+            defer { child = n; current = n.parent }
+            if let group = n.asProtocol(DeclGroupSyntax.self) {
+                // the type's own member (in this body or another declaration of the type in the file) wins
+                if group.memberBlock.members.contains(where: { declares($0.decl) }) { return true }
+                if let type = declaredTypeName(group), typeMembers[type]?.contains(name) == true { return true }
+                if onSelf { return false }
+                continue // a nested type sees its outer types' members
+            }
+            if onSelf { continue }
+            if let list = n.as(CodeBlockItemListSyntax.self) {
+                for item in list {
+                    if item.position >= child.position { break }
+                    if let decl = item.item.as(DeclSyntax.self), declares(decl) { return true }
+                    if let guardStmt = item.item.as(GuardStmtSyntax.self), conditionsBind(guardStmt.conditions) { return true }
+                }
+            }
+            if let ifExpr = n.as(IfExprSyntax.self), child.id == ifExpr.body.id, conditionsBind(ifExpr.conditions) { return true }
+            if let whileStmt = n.as(WhileStmtSyntax.self), child.id == whileStmt.body.id, conditionsBind(whileStmt.conditions) { return true }
+            if let function = n.as(FunctionDeclSyntax.self), parametersBind(function.signature.parameterClause) { return true }
+            if let initializer = n.as(InitializerDeclSyntax.self), parametersBind(initializer.signature.parameterClause) { return true }
+            if let subscriptDecl = n.as(SubscriptDeclSyntax.self), parametersBind(subscriptDecl.parameterClause) { return true }
+            if let closure = n.as(ClosureExprSyntax.self), let parameters = closure.signature?.parameterClause {
+                switch parameters {
+                case let .simpleInput(shorthand): if shorthand.contains(where: { $0.name.text == name }) { return true }
+                case let .parameterClause(clause): if clause.parameters.contains(where: { ($0.secondName ?? $0.firstName).text == name }) { return true }
+                }
+            }
+        }
+        return false
+    }
+
+    /// The name of the type a declaration group declares or extends.
+    static func declaredTypeName(_ group: some DeclGroupSyntax) -> String? {
+        if let c = group.as(ClassDeclSyntax.self) { return c.name.text }
+        if let s = group.as(StructDeclSyntax.self) { return s.name.text }
+        if let e = group.as(EnumDeclSyntax.self) { return e.name.text }
+        if let a = group.as(ActorDeclSyntax.self) { return a.name.text }
+        if let x = group.as(ExtensionDeclSyntax.self) { return x.extendedType.trimmedDescription }
+        return nil
+    }
+
+    /// Per type name, the properties and functions its declaration and extensions in the file declare.
+    static func memberNames(in tree: SourceFileSyntax) -> [String: Set<String>] {
+        final class Collector: SyntaxVisitor {
+            var members: [String: Set<String>] = [:]
+            init() { super.init(viewMode: .sourceAccurate) }
+            override func visit(_ node: MemberBlockSyntax) -> SyntaxVisitorContinueKind {
+                guard let group = node.parent?.asProtocol(DeclGroupSyntax.self), let type = SwiftAccessForms.declaredTypeName(group) else {
+                    return .visitChildren
+                }
+                for member in node.members {
+                    if let variable = member.decl.as(VariableDeclSyntax.self) {
+                        for binding in variable.bindings {
+                            if let id = binding.pattern.as(IdentifierPatternSyntax.self) { members[type, default: []].insert(id.identifier.text) }
+                        }
+                    } else if let function = member.decl.as(FunctionDeclSyntax.self) {
+                        members[type, default: []].insert(function.name.text)
+                    }
+                }
+                return .visitChildren
+            }
+        }
+        let collector = Collector()
+        collector.walk(tree)
+        return collector.members
+    }
+
+    /// `TabManager?` → `TabManager`; `any WindowManager` → `WindowManager`.
     static func typeName(_ text: String) -> String? {
         var t = Substring(text)
         while t.last == "?" || t.last == "!" { t = t.dropLast() }
+        if t.first == "(", t.last == ")" { t = t.dropFirst().dropLast() } // (any T)?
+        for prefix in ["any ", "some "] where t.hasPrefix(prefix) { t = t.dropFirst(prefix.count) }
         return t.isEmpty ? nil : String(t)
     }
 

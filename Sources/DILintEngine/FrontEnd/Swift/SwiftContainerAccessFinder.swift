@@ -80,6 +80,14 @@ struct SwiftContainerAccessFinder {
         let finder: SwiftContainerAccessFinder
         let aliases: [String: String]
         var found: [(located: LocatedAccess, node: Syntax)] = []
+        /// Per type, the members its declarations in the file declare (for ambient names), built on first use.
+        private var typeMembers: [String: Set<String>]?
+        private func membersByType(from node: Syntax) -> [String: Set<String>] {
+            if let typeMembers { return typeMembers }
+            let built = node.root.as(SourceFileSyntax.self).map(SwiftAccessForms.memberNames(in:)) ?? [:]
+            typeMembers = built
+            return built
+        }
 
         init(finder: SwiftContainerAccessFinder, aliases: [String: String]) {
             self.finder = finder
@@ -115,9 +123,11 @@ struct SwiftContainerAccessFinder {
             let name = node.baseName.text
             if finder.ambient.contains(name) {
                 if let member = node.parent?.as(MemberAccessExprSyntax.self), member.declName.id == node.id {
-                    guard member.base?.as(DeclReferenceExprSyntax.self)?.baseName.text == "self" else { return .visitChildren }
+                    guard member.base?.as(DeclReferenceExprSyntax.self)?.baseName.text == "self",
+                          !SwiftAccessForms.isDeclaredNearer(name, than: Syntax(node), onSelf: true,
+                                                              typeMembers: membersByType(from: Syntax(node))) else { return .visitChildren }
                     record(Syntax(member), container: ambientContainerName, accessor: "", service: name)
-                } else {
+                } else if !SwiftAccessForms.isDeclaredNearer(name, than: Syntax(node), onSelf: false, typeMembers: membersByType(from: Syntax(node))) {
                     record(Syntax(node), container: ambientContainerName, accessor: "", service: name)
                 }
                 return .visitChildren
