@@ -122,7 +122,7 @@ public final class Fixer {
         }
         guard let before else { return "could not be parsed before the edits" }
         guard let after = context.analysis(path) else { return "could not be re-parsed after the edits" }
-        let new = Self.newErrors(before: before, after: after)
+        let new = Self.newErrors(before: before, after: after, bridgeType: configuration.bridgeType)
         plan.diagnostics[context.display(path)] = DiagnosticCounts(before: before.errors.count, after: after.errors.count, new: new)
         if let first = new.first { return "re-parse of \(context.display(path)): new error '\(first)'" }
         if let finding = Self.newFinding(before: before.findings, after: after.findings) {
@@ -156,16 +156,28 @@ public final class Fixer {
         return nil
     }
 
-    /// Error messages after the edits that no error before had. One family is let through: a
-    /// name the file already used that a headerless parse could not resolve, in code it never
-    /// checked before — an unresolved container hides the rest of its expression, and the bridge
-    /// side of a rewrite puts the same arguments and selectors into a send that does resolve.
+    /// Error messages after the edits that no error before had. Two families are let through,
+    /// both a name the file already used that a headerless parse could not resolve, in code it
+    /// never checked before:
+    /// - an unresolved container hides the rest of its expression, and the bridge side of a
+    ///   rewrite puts the same arguments and selectors into a send that does resolve;
+    /// - the bridge's type is only forward-declared (`@class`; a Swift class's `@interface` is in
+    ///   the header the Swift compiler generates at build time), so no property of it resolves:
+    ///   `property 'svc' cannot be found in forward class object 'BridgeType'`, and (ARC) a send
+    ///   to it, `receiver type 'BridgeType' for instance message is a forward declaration` (the
+    ///   send's selector is the container side's, which the file already used).
     /// The edit introduced neither the name nor the missing declaration.
-    static func newErrors(before: FixFileAnalysis, after: FixFileAnalysis) -> [String] {
+    static func newErrors(before: FixFileAnalysis, after: FixFileAnalysis, bridgeType: String) -> [String] {
         let known = Set(before.errors)
         let names = Set((0..<before.tokens.count).filter(before.tokens.isIdentifier).map(before.tokens.text))
         let unresolved = ["use of undeclared identifier '", "no known instance method for selector '", "no known class method for selector '"]
+        let forwardProperty = (prefix: "property '", suffix: "' cannot be found in forward class object '\(bridgeType)'")
         return Set(after.errors).subtracting(known).filter { message in
+            if message == "receiver type '\(bridgeType)' for instance message is a forward declaration" { return false }
+            if message.hasPrefix(forwardProperty.prefix), message.hasSuffix(forwardProperty.suffix) {
+                let name = message.dropFirst(forwardProperty.prefix.count).dropLast(forwardProperty.suffix.count)
+                return !names.contains(String(name))
+            }
             guard let prefix = unresolved.first(where: message.hasPrefix), message.hasSuffix("'") else { return true }
             let name = message.dropFirst(prefix.count).dropLast().prefix { $0 != ":" }
             return !names.contains(String(name))
