@@ -49,7 +49,8 @@ final class FixContext {
     }
 
     /// Parses and analyses the files not cached yet on one thread per core, each with its own
-    /// libclang index (and the deep stack libclang's visitor wants), then caches them.
+    /// libclang index (and the deep stack libclang's visitor wants), each taking the next file
+    /// when done with one (a thread the machine runs less does fewer), then caches them.
     func prefetch(_ paths: [String]) {
         var seen = Set<String>()
         let missing = paths.filter { analyses[$0] == nil && seen.insert($0).inserted }
@@ -58,19 +59,17 @@ final class FixContext {
         let results = PrefetchResults(count: missing.count)
         let workers = min(ProcessInfo.processInfo.activeProcessorCount, missing.count)
         let group = DispatchGroup()
-        for w in 0..<workers {
+        for _ in 0..<workers {
             group.enter()
             let thread = Thread { [self] in
                 let index = clang_createIndex(0, 0)
-                var i = w
-                while i < missing.count {
+                while let i = results.next() {
                     do {
                         let parsed = try workspace.parse(missing[i], index: index)
                         results.set(i, FixFileAnalysis(path: missing[i], file: parsed, configuration: configuration, finder: finder))
                     } catch {
                         results.fail(i, (error as? ParseFailure)?.reason ?? "\(error)")
                     }
-                    i += workers
                 }
                 clang_disposeIndex(index)
                 group.leave()
@@ -79,6 +78,7 @@ final class FixContext {
             thread.start()
         }
         group.wait()
+        FixTrace.mark("  parsed \(missing.count) files")
         for (i, path) in missing.enumerated() {
             analyses[path] = results.values[i]
             if let why = results.failures[i] { failures[path] = why }
@@ -127,7 +127,16 @@ private final class PrefetchResults: @unchecked Sendable {
     private let lock = NSLock()
     private(set) var values: [FixFileAnalysis?]
     private(set) var failures: [Int: String] = [:]
+    private var taken = 0
     init(count: Int) { values = Array(repeating: nil, count: count) }
+    /// The next file's index, nil when every file is taken.
+    func next() -> Int? {
+        lock.lock()
+        defer { lock.unlock() }
+        guard taken < values.count else { return nil }
+        taken += 1
+        return taken - 1
+    }
     func set(_ i: Int, _ value: FixFileAnalysis) { lock.lock(); values[i] = value; lock.unlock() }
     func fail(_ i: Int, _ why: String) { lock.lock(); failures[i] = why; lock.unlock() }
 }
