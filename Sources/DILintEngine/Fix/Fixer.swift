@@ -36,10 +36,14 @@ public final class Fixer {
         let workspace = FixWorkspace(configuration: configuration, compileArguments: compileArguments)
         let context = FixContext(configuration: configuration, workspace: workspace, services: services, files: pairs)
         var plan = FixPlan(phase: phase)
-        let anchors = configuration.containers.flatMap(\.anchorIdentifiers)
-            + (phase == .finish ? configuration.bridgeNames : [])
+        // the files whose text may hold an access (lint's pre-filter: the access's shape, not
+        // its words anywhere), and for finish those naming the bridge
+        let prefilter = ContainerPrefilter(specs: configuration.containers)
+        let bridgeNames = phase == .finish ? configuration.bridgeNames : []
         let candidates = context.runFiles.filter { path in
-            workspace.bytes(path)?.withUnsafeBytes { raw in anchors.contains { raw.containsASCII($0) } } == true
+            workspace.bytes(path)?.withUnsafeBytes { raw in
+                prefilter.mayContainAccess(raw) || bridgeNames.contains { raw.containsASCII($0) }
+            } == true
         }
         let clangFiles = candidates.filter { ($0 as NSString).pathExtension != "swift" }
         FixTrace.mark("read \(candidates.count) candidates")
