@@ -102,7 +102,8 @@ final class FixContext {
     /// Drops cached parses (after the overlay changed).
     func forget() { analyses = [:]; swiftFiles = [:] }
 
-    /// Files of the run that declare an Objective-C interface naming `className`.
+    /// Files of the run that may declare an Objective-C interface of `className`: `@interface`,
+    /// blanks, then the name as a whole word (a file that only mentions the class is not parsed for it).
     func filesDeclaring(_ className: String) -> [String] {
         if interfaceFiles == nil {
             interfaceFiles = runFiles.filter { path in
@@ -110,7 +111,24 @@ final class FixContext {
                     && workspace.bytes(path)?.withUnsafeBytes { $0.containsASCII("@interface") } == true
             }
         }
-        return interfaceFiles!.filter { workspace.bytes($0)?.withUnsafeBytes { $0.containsASCII(className) } == true }
+        let name = Array(className.utf8)
+        return interfaceFiles!.filter { workspace.bytes($0).map { Self.declaresInterface(name, in: $0) } == true }
+    }
+
+    static func declaresInterface(_ name: [UInt8], in bytes: [UInt8]) -> Bool {
+        let directive = Array("@interface".utf8)
+        func isWord(_ b: UInt8) -> Bool { b == UInt8(ascii: "_") || b >= 0x80 || (b | 0x20 >= UInt8(ascii: "a") && b | 0x20 <= UInt8(ascii: "z")) || (b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9")) }
+        var i = 0
+        while i + directive.count <= bytes.count {
+            guard bytes[i] == directive[0], bytes[i..<(i + directive.count)].elementsEqual(directive) else { i += 1; continue }
+            var k = i + directive.count
+            guard k < bytes.count, !isWord(bytes[k]) else { i = k; continue }
+            while k < bytes.count, [UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r")].contains(bytes[k]) { k += 1 }
+            if k + name.count <= bytes.count, bytes[k..<(k + name.count)].elementsEqual(name),
+               k + name.count == bytes.count || !isWord(bytes[k + name.count]) { return true }
+            i = k
+        }
+        return false
     }
 
     func manual(_ located: LocatedAccess, in analysis: FixFileAnalysis, _ reason: ManualReason, detail: String? = nil) -> ManualItem {

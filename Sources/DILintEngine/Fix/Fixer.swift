@@ -49,7 +49,7 @@ public final class Fixer {
         FixTrace.mark("read \(candidates.count) candidates")
         context.prefetch(clangFiles)
         FixTrace.mark("plan parse")
-        var analyses = clangFiles.compactMap(context.analysis)
+        let analyses = clangFiles.compactMap(context.analysis)
         for path in clangFiles where context.failures[path] != nil {
             plan.manual.append(ManualItem(path: context.display(path), line: 1, column: 1, expression: "",
                                           reason: .notParsed, detail: context.failures[path]))
@@ -57,7 +57,7 @@ public final class Fixer {
         let swift = candidates.filter { ($0 as NSString).pathExtension == "swift" }
         Self.planPhase(phase, FixRun(context: context, clang: analyses, swift: swift), into: &plan)
         FixTrace.mark("planPhase")
-        verify(&plan, context: context, planned: &analyses)
+        verify(&plan, context: context, planned: analyses)
         FixTrace.mark("verify done")
         return plan
     }
@@ -70,11 +70,10 @@ public final class Fixer {
 
     // MARK: Verification
 
-    /// `planned`: the analyses the plan was made from (the second run reads the files no group
-    /// edits from them). Only those are kept: of a file the plan edits, what the checks compare
-    /// (`BeforeEdits`) is kept instead of its parse, so at most one parse of each file is alive
-    /// at a time (the parses hold most of the memory).
-    private func verify(_ plan: inout FixPlan, context: FixContext, planned: inout [FixFileAnalysis]) {
+    /// `planned`: the analyses the plan was made from (the second run reads the files it did not
+    /// edit from them). Analyses hold no libclang translation unit (see `FixFileAnalysis`), so
+    /// keeping them costs little memory.
+    private func verify(_ plan: inout FixPlan, context: FixContext, planned: [FixFileAnalysis]) {
         let workspace = context.workspace
         let touched = Set(plan.groups.flatMap { $0.edits.map(\.path) })
         var before: [String: BeforeEdits] = [:]
@@ -84,8 +83,6 @@ public final class Fixer {
             if (path as NSString).pathExtension != "swift" { before[path] = context.analysis(path).map(BeforeEdits.init) }
         }
         FixTrace.mark("before: prefetch + digests + summaries")
-        let plannedAndTouched = planned.map(\.path).filter(touched.contains)
-        planned.removeAll { touched.contains($0.path) }
         var round = 0
         while true {
             round += 1
@@ -121,9 +118,8 @@ public final class Fixer {
         }
         // Idempotence: plan again over the edited contents (the other files as planned, since a
         // service's blockers may be anywhere); only refused groups may come back.
-        // (a planned file whose groups were all refused is parsed again, as it is)
-        context.prefetch(plannedAndTouched)
-        let second = planned + plannedAndTouched.compactMap(context.analysis)
+        let edited = Set(plan.editsByFile.keys)
+        let second = planned.map { edited.contains($0.path) ? context.analysis($0.path) : $0 }.compactMap { $0 }
         var again = FixPlan(phase: plan.phase)
         let swift = plan.editsByFile.keys.filter { ($0 as NSString).pathExtension == "swift" }.sorted()
         Self.planPhase(plan.phase, FixRun(context: context, clang: second, swift: swift), into: &again)

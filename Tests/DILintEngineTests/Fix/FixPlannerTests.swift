@@ -128,4 +128,18 @@ final class FixPlannerTests: XCTestCase {
         XCTAssertEqual(plan.manual.map { "\(URL(fileURLWithPath: $0.path).lastPathComponent): \($0.reason.rawValue)" }, [])
         XCTAssertEqual(plan.accepted.flatMap(\.targets).map { URL(fileURLWithPath: $0.path).lastPathComponent }, ["Fine.m"])
     }
+
+    /// The placer parses only files that may declare the class's interface: `@interface`, blanks,
+    /// the name as a whole word; a file that imports or mentions the class is not read for it.
+    func testFilesDeclaringAClassAreFoundByTheDirectiveAndTheWholeName() {
+        func declares(_ text: String) -> Bool { FixContext.declaresInterface(Array("Store".utf8), in: Array(text.utf8)) }
+        XCTAssertTrue(declares("@interface Store : NSObject\n@end\n"))
+        XCTAssertTrue(declares("@interface\n  Store ()\n@end\n"))
+        XCTAssertTrue(declares("@interface Store<T>\n@end"))
+        XCTAssertTrue(declares("@interface Store(Load)"))
+        XCTAssertFalse(declares("#import \"Store.h\"\n@interface Cache\n- (Store *)store;\n@end\n"))
+        XCTAssertFalse(declares("@interface StoreManager\n@end\n"))
+        XCTAssertFalse(declares("@interface MyStore\n@end\n"))
+        XCTAssertFalse(declares("@interfaces Store"))
+    }
 }
