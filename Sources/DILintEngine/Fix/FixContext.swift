@@ -102,6 +102,15 @@ final class FixContext {
     /// Drops cached parses (after the overlay changed).
     func forget() { analyses = [:]; swiftFiles = [:] }
 
+    /// Drops the cached parses the change of these files' contents may change: theirs, and those
+    /// of the files that included one of them (the rest would parse the same again).
+    func forget(changed: Set<String>) {
+        guard !changed.isEmpty else { return }
+        let keys = changed.compactMap(FixFileAnalysis.FileKey.init(path:))
+        analyses = analyses.filter { path, analysis in !changed.contains(path) && !keys.contains(where: analysis.includes) }
+        swiftFiles = swiftFiles.filter { !changed.contains($0.key) }
+    }
+
     /// Files of the run that may declare an Objective-C interface of `className`: `@interface`,
     /// blanks, then the name as a whole word (a file that only mentions the class is not parsed for it).
     func filesDeclaring(_ className: String) -> [String] {

@@ -84,6 +84,7 @@ public final class Fixer {
         }
         FixTrace.mark("before: prefetch + digests + summaries")
         var round = 0
+        var previous: [String: [UInt8]] = [:] // the overlay the cached parses were made with
         while true {
             round += 1
             refuseOverlaps(&plan, context: context)
@@ -100,7 +101,9 @@ public final class Fixer {
             }
             if unreadable { continue }
             workspace.setOverlay(overlay)
-            context.forget()
+            // a round after refusals parses again only what the refused edits touched
+            context.forget(changed: Set(overlay.keys).union(previous.keys).filter { overlay[$0] != previous[$0] })
+            previous = overlay
             FixTrace.mark("overlay")
             context.prefetch(byFile.keys.filter { ($0 as NSString).pathExtension != "swift" })
             FixTrace.mark("round \(round) parse")
