@@ -107,6 +107,7 @@ final class FixContext {
     func forget(changed: Set<String>) {
         guard !changed.isEmpty else { return }
         let keys = changed.compactMap(FixFileAnalysis.FileKey.init(path:))
+        guard keys.count == changed.count else { forget(); return } // a file that cannot be told apart: all again
         analyses = analyses.filter { path, analysis in !changed.contains(path) && !keys.contains(where: analysis.includes) }
         swiftFiles = swiftFiles.filter { !changed.contains($0.key) }
     }
