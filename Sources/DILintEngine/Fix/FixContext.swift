@@ -14,6 +14,9 @@ final class FixContext {
     private var analyses: [String: FixFileAnalysis] = [:]
     private var interfaceFiles: [String]?
     private var swiftFiles: [String: SwiftFixFile] = [:]
+    /// Titles of the groups the verification refused, set before the second run (which only
+    /// checks that nothing else comes back).
+    var refusedTitles: Set<String> = []
     /// Why files could not be parsed, by real path (reported, never dropped silently).
     private(set) var failures: [String: String] = [:]
 

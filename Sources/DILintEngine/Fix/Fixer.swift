@@ -122,6 +122,7 @@ public final class Fixer {
         // Idempotence: plan again over the edited contents (the other files as planned, since a
         // service's blockers may be anywhere); only refused groups may come back.
         let edited = Set(plan.editsByFile.keys)
+        context.refusedTitles = Set(plan.refusedGroups.map(\.title))
         let second = planned.map { edited.contains($0.path) ? context.analysis($0.path) : $0 }.compactMap { $0 }
         var again = FixPlan(phase: plan.phase)
         let swift = plan.editsByFile.keys.filter { ($0 as NSString).pathExtension == "swift" }.sorted()
