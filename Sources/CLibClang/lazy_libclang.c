@@ -168,6 +168,8 @@ FORWARD(unsigned, clang_Type_visitFields, (CXType a, CXFieldVisitor b, CXClientD
 
 // Locations and files
 FORWARD(CXFile, clang_getFile, (CXTranslationUnit a, const char *b), (a, b))
+FORWARD_VOID(clang_getInclusions, (CXTranslationUnit a, CXInclusionVisitor b, CXClientData c), (a, b, c))
+FORWARD(int, clang_getFileUniqueID, (CXFile a, CXFileUniqueID *b), (a, b))
 FORWARD(int, clang_File_isEqual, (CXFile a, CXFile b), (a, b))
 FORWARD(CXSourceLocation, clang_getLocationForOffset, (CXTranslationUnit a, CXFile b, unsigned c), (a, b, c))
 FORWARD_VOID(clang_getExpansionLocation, (CXSourceLocation a, CXFile *b, unsigned *c, unsigned *d, unsigned *e), (a, b, c, d, e))

@@ -44,6 +44,7 @@ struct FixCommand: ParsableCommand {
             FileHandle.standardOutput.write(Data(plan.sarif(root: prepared.root).utf8))
         case .diff:
             let diff = plan.unifiedDiff()
+            FixTrace.mark("diff")
             if let patch {
                 do { try OutputFile.write(Data(diff), to: patch) } catch { throw RunFailure(error) }
             } else if !apply {

@@ -1,4 +1,3 @@
-import CLibClang
 import Foundation
 
 /// Gives an Objective-C class its bridge property exactly once: a declaration that exists is
@@ -26,7 +25,7 @@ struct BridgePropertyPlacer {
         }
         // The class's interface in a header every implementation file includes.
         for (analysis, declarations) in declared where (analysis.path as NSString).pathExtension == "h" {
-            guard files.allSatisfy({ clang_getFile($0.file.unit, analysis.path) != nil }),
+            guard let header = FixFileAnalysis.FileKey(path: analysis.path), files.allSatisfy({ $0.includes(header) }),
                   let block = declarations.interfaces(of: className).first(where: { $0.kind == .primary }),
                   let edits = insert(before: block, in: analysis, declarations) else { continue }
             return edits
@@ -53,6 +52,10 @@ struct BridgePropertyPlacer {
         return files.filter { seen.insert($0.path).inserted }.compactMap { analysis in
             let buffer = analysis.file.buffer
             let imported = (1...buffer.lineStarts.count).contains { n in
+                // only lines starting with `#` become strings
+                var i = buffer.lineStarts[n - 1]
+                while i < buffer.bytes.count, buffer.bytes[i] == UInt8(ascii: " ") || buffer.bytes[i] == UInt8(ascii: "\t") { i += 1 }
+                guard i < buffer.bytes.count, buffer.bytes[i] == UInt8(ascii: "#") else { return false }
                 let line = buffer.lineText(n).trimmingCharacters(in: .whitespaces)
                 return (line.hasPrefix("#import") || line.hasPrefix("#include"))
                     && (line.contains("\"\(header)\"") || line.contains("<\(header)>") || line.contains("/\(header)"))

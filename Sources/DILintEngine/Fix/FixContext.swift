@@ -14,6 +14,9 @@ final class FixContext {
     private var analyses: [String: FixFileAnalysis] = [:]
     private var interfaceFiles: [String]?
     private var swiftFiles: [String: SwiftFixFile] = [:]
+    /// Titles of the groups the verification refused, set before the second run (which only
+    /// checks that nothing else comes back).
+    var refusedTitles: Set<String> = []
     /// Why files could not be parsed, by real path (reported, never dropped silently).
     private(set) var failures: [String: String] = [:]
 
@@ -49,7 +52,8 @@ final class FixContext {
     }
 
     /// Parses and analyses the files not cached yet on one thread per core, each with its own
-    /// libclang index (and the deep stack libclang's visitor wants), then caches them.
+    /// libclang index (and the deep stack libclang's visitor wants), each taking the next file
+    /// when done with one (a thread the machine runs less does fewer), then caches them.
     func prefetch(_ paths: [String]) {
         var seen = Set<String>()
         let missing = paths.filter { analyses[$0] == nil && seen.insert($0).inserted }
@@ -58,19 +62,17 @@ final class FixContext {
         let results = PrefetchResults(count: missing.count)
         let workers = min(ProcessInfo.processInfo.activeProcessorCount, missing.count)
         let group = DispatchGroup()
-        for w in 0..<workers {
+        for _ in 0..<workers {
             group.enter()
             let thread = Thread { [self] in
                 let index = clang_createIndex(0, 0)
-                var i = w
-                while i < missing.count {
+                while let i = results.next() {
                     do {
                         let parsed = try workspace.parse(missing[i], index: index)
                         results.set(i, FixFileAnalysis(path: missing[i], file: parsed, configuration: configuration, finder: finder))
                     } catch {
                         results.fail(i, (error as? ParseFailure)?.reason ?? "\(error)")
                     }
-                    i += workers
                 }
                 clang_disposeIndex(index)
                 group.leave()
@@ -79,6 +81,7 @@ final class FixContext {
             thread.start()
         }
         group.wait()
+        FixTrace.mark("  parsed \(missing.count) files")
         for (i, path) in missing.enumerated() {
             analyses[path] = results.values[i]
             if let why = results.failures[i] { failures[path] = why }
@@ -102,7 +105,18 @@ final class FixContext {
     /// Drops cached parses (after the overlay changed).
     func forget() { analyses = [:]; swiftFiles = [:] }
 
-    /// Files of the run that declare an Objective-C interface naming `className`.
+    /// Drops the cached parses the change of these files' contents may change: theirs, and those
+    /// of the files that included one of them (the rest would parse the same again).
+    func forget(changed: Set<String>) {
+        guard !changed.isEmpty else { return }
+        let keys = changed.compactMap(FixFileAnalysis.FileKey.init(path:))
+        guard keys.count == changed.count else { forget(); return } // a file that cannot be told apart: all again
+        analyses = analyses.filter { path, analysis in !changed.contains(path) && !keys.contains(where: analysis.includes) }
+        swiftFiles = swiftFiles.filter { !changed.contains($0.key) }
+    }
+
+    /// Files of the run that may declare an Objective-C interface of `className`: `@interface`,
+    /// blanks, then the name as a whole word (a file that only mentions the class is not parsed for it).
     func filesDeclaring(_ className: String) -> [String] {
         if interfaceFiles == nil {
             interfaceFiles = runFiles.filter { path in
@@ -110,7 +124,24 @@ final class FixContext {
                     && workspace.bytes(path)?.withUnsafeBytes { $0.containsASCII("@interface") } == true
             }
         }
-        return interfaceFiles!.filter { workspace.bytes($0)?.withUnsafeBytes { $0.containsASCII(className) } == true }
+        let name = Array(className.utf8)
+        return interfaceFiles!.filter { workspace.bytes($0).map { Self.declaresInterface(name, in: $0) } == true }
+    }
+
+    static func declaresInterface(_ name: [UInt8], in bytes: [UInt8]) -> Bool {
+        let directive = Array("@interface".utf8)
+        func isWord(_ b: UInt8) -> Bool { b == UInt8(ascii: "_") || b >= 0x80 || (b | 0x20 >= UInt8(ascii: "a") && b | 0x20 <= UInt8(ascii: "z")) || (b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9")) }
+        var i = 0
+        while i + directive.count <= bytes.count {
+            guard bytes[i] == directive[0], bytes[i..<(i + directive.count)].elementsEqual(directive) else { i += 1; continue }
+            var k = i + directive.count
+            guard k < bytes.count, !isWord(bytes[k]) else { i = k; continue }
+            while k < bytes.count, [UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r")].contains(bytes[k]) { k += 1 }
+            if k + name.count <= bytes.count, bytes[k..<(k + name.count)].elementsEqual(name),
+               k + name.count == bytes.count || !isWord(bytes[k + name.count]) { return true }
+            i = k
+        }
+        return false
     }
 
     func manual(_ located: LocatedAccess, in analysis: FixFileAnalysis, _ reason: ManualReason, detail: String? = nil) -> ManualItem {
@@ -127,7 +158,16 @@ private final class PrefetchResults: @unchecked Sendable {
     private let lock = NSLock()
     private(set) var values: [FixFileAnalysis?]
     private(set) var failures: [Int: String] = [:]
+    private var taken = 0
     init(count: Int) { values = Array(repeating: nil, count: count) }
+    /// The next file's index, nil when every file is taken.
+    func next() -> Int? {
+        lock.lock()
+        defer { lock.unlock() }
+        guard taken < values.count else { return nil }
+        taken += 1
+        return taken - 1
+    }
     func set(_ i: Int, _ value: FixFileAnalysis) { lock.lock(); values[i] = value; lock.unlock() }
     func fail(_ i: Int, _ why: String) { lock.lock(); failures[i] = why; lock.unlock() }
 }

@@ -1,5 +1,11 @@
+import CLibClang
+import Foundation
+
 /// One C-family file as the fix sees it: its parse, its classified accesses, its suppressions,
-/// its error diagnostics and the findings of the file rules (for the before/after comparison).
+/// its error diagnostics and the findings of the file rules (for the before/after comparison),
+/// and the files it includes. libclang's translation unit is freed once these are read (the
+/// tokens stay): a fix holds two parses of every file it edits, and the ASTs were most of its
+/// memory and, through the allocator and page faults, a good part of its time.
 struct FixFileAnalysis {
     let path: String
     let file: ParsedFile
@@ -7,8 +13,11 @@ struct FixFileAnalysis {
     let accesses: [LocatedAccess]
     let suppressions: Suppressions
     let errors: [String]
-    /// `rule: message` of every file-rule finding, suppressions not applied.
+    /// `rule: message` of every file-rule finding, suppressions not applied; the rules the edits
+    /// are meant to change (`Fixer.comparedWithoutRules`) are not run.
     let findings: [String]
+    /// The files the parse read (device and inode), the file itself included.
+    private let included: Set<FileKey>
 
     init(path: String, file: ParsedFile, configuration: Configuration, finder: ContainerAccessFinder) {
         self.path = path
@@ -25,9 +34,45 @@ struct FixFileAnalysis {
         errors = FixWorkspace.errorMessages(file)
         self.tokens = tokens
         findings = RuleRegistry.fileRules.flatMap { rule -> [Finding] in
-            guard let severity = configuration.severity(of: rule.id) else { return [] }
+            guard !Fixer.comparedWithoutRules.contains(rule.id), let severity = configuration.severity(of: rule.id) else { return [] }
             return rule.bound(to: configuration, severity: severity)(model)
         }.map { "\($0.rule): \($0.message)" }
+        included = Self.inclusions(file.unit)
+        file.disposeUnit()
+    }
+
+    /// Whether the parse read the file (`#include`d or `#import`ed, at any depth).
+    func includes(_ file: FileKey) -> Bool { included.contains(file) }
+
+    /// A file on disk as libclang tells files apart (device and inode), nil when it cannot be read.
+    struct FileKey: Hashable {
+        init?(path: String) {
+            var status = stat()
+            guard stat(path, &status) == 0 else { return nil }
+            device = UInt64(status.st_dev)
+            inode = UInt64(status.st_ino)
+        }
+
+        init(device: UInt64, inode: UInt64) {
+            self.device = device
+            self.inode = inode
+        }
+
+        let device: UInt64
+        let inode: UInt64
+    }
+
+    private final class Inclusions { var keys = Set<FileKey>() }
+
+    private static func inclusions(_ unit: CXTranslationUnit) -> Set<FileKey> {
+        let found = Inclusions()
+        clang_getInclusions(unit, { file, _, _, data in
+            guard let file, let data else { return }
+            var id = CXFileUniqueID()
+            guard clang_getFileUniqueID(file, &id) == 0 else { return }
+            Unmanaged<Inclusions>.fromOpaque(data).takeUnretainedValue().keys.insert(FileKey(device: id.data.0, inode: id.data.1))
+        }, Unmanaged.passUnretained(found).toOpaque())
+        return withExtendedLifetime(found) { found.keys }
     }
 
     /// Whether a `di-lint:` directive suppresses container findings on the access's line.

@@ -9,6 +9,8 @@ final class FixWorkspace {
     let compileArguments: [String: [String]]
     /// Contents that differ from the disk (the planned edits applied), by real path.
     private(set) var overlay: [String: [UInt8]] = [:]
+    /// The overlay's files another file may include: all but implementation files (which no one includes).
+    private var includableOverlay: [String] = []
     private var diskCache: [String: [UInt8]] = [:]
     private let index: CXIndex
     /// The bounded-input check `lint` runs: includes that are not bounded regular files fail the
@@ -48,7 +50,11 @@ final class FixWorkspace {
         return read
     }
 
-    func setOverlay(_ contents: [String: [UInt8]]) { overlay = contents }
+    func setOverlay(_ contents: [String: [UInt8]]) {
+        overlay = contents
+        let implementation: Set<String> = ["c", "m", "mm", "cc", "cpp", "cxx", "swift"]
+        includableOverlay = contents.keys.filter { !implementation.contains(($0 as NSString).pathExtension) }.sorted()
+    }
 
     /// Parses a C-family file with libclang as `lint` would, with the overlay as unsaved files.
     func parse(_ realPath: String, index: CXIndex? = nil) throws -> ParsedFile {
@@ -69,10 +75,8 @@ final class FixWorkspace {
         }
         if let problem = includeCheck.problem(source: realPath, bytes: bytes, arguments: arguments) { throw ParseFailure(reason: problem) }
         if let error = LibClang.loadError { throw ParseFailure(reason: error) }
-        // the main file from memory (the bytes read here), and the edited files it may include:
-        // every edited file but implementation files (which no one includes)
-        let implementation: Set<String> = ["c", "m", "mm", "cc", "cpp", "cxx", "swift"]
-        var names = overlay.keys.filter { $0 != realPath && !implementation.contains(($0 as NSString).pathExtension) }
+        // the main file from memory (the bytes read here), and the edited files it may include
+        var names = includableOverlay.filter { $0 != realPath }
         names.append(realPath)
         let contents = names.map { overlay[$0] ?? bytes }
         var unit: CXTranslationUnit?
@@ -126,3 +130,4 @@ private func withCStringArray<R>(_ strings: [String], _ body: ([UnsafePointer<CC
     defer { pointers.forEach { free($0) } }
     return body(pointers.map { UnsafePointer($0) })
 }
+

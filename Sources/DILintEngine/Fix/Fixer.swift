@@ -36,13 +36,19 @@ public final class Fixer {
         let workspace = FixWorkspace(configuration: configuration, compileArguments: compileArguments)
         let context = FixContext(configuration: configuration, workspace: workspace, services: services, files: pairs)
         var plan = FixPlan(phase: phase)
-        let anchors = configuration.containers.flatMap(\.anchorIdentifiers)
-            + (phase == .finish ? configuration.bridgeNames : [])
+        // the files whose text may hold an access (lint's pre-filter: the access's shape, not
+        // its words anywhere), and for finish those naming the bridge
+        let prefilter = ContainerPrefilter(specs: configuration.containers)
+        let bridgeNames = phase == .finish ? configuration.bridgeNames : []
         let candidates = context.runFiles.filter { path in
-            workspace.bytes(path)?.withUnsafeBytes { raw in anchors.contains { raw.containsASCII($0) } } == true
+            workspace.bytes(path)?.withUnsafeBytes { raw in
+                prefilter.mayContainAccess(raw) || bridgeNames.contains { raw.containsASCII($0) }
+            } == true
         }
         let clangFiles = candidates.filter { ($0 as NSString).pathExtension != "swift" }
+        FixTrace.mark("read \(candidates.count) candidates")
         context.prefetch(clangFiles)
+        FixTrace.mark("plan parse")
         let analyses = clangFiles.compactMap(context.analysis)
         for path in clangFiles where context.failures[path] != nil {
             plan.manual.append(ManualItem(path: context.display(path), line: 1, column: 1, expression: "",
@@ -50,7 +56,9 @@ public final class Fixer {
         }
         let swift = candidates.filter { ($0 as NSString).pathExtension == "swift" }
         Self.planPhase(phase, FixRun(context: context, clang: analyses, swift: swift), into: &plan)
+        FixTrace.mark("planPhase")
         verify(&plan, context: context, planned: analyses)
+        FixTrace.mark("verify done")
         return plan
     }
 
@@ -62,17 +70,21 @@ public final class Fixer {
 
     // MARK: Verification
 
-    /// `planned`: the analyses the plan was made from (the second run reads the files it did not edit from them).
+    /// `planned`: the analyses the plan was made from (the second run reads the files it did not
+    /// edit from them). Analyses hold no libclang translation unit (see `FixFileAnalysis`), so
+    /// keeping them costs little memory.
     private func verify(_ plan: inout FixPlan, context: FixContext, planned: [FixFileAnalysis]) {
         let workspace = context.workspace
         let touched = Set(plan.groups.flatMap { $0.edits.map(\.path) })
-        var before: [String: FixFileAnalysis] = [:]
+        var before: [String: BeforeEdits] = [:]
         context.prefetch(touched.filter { ($0 as NSString).pathExtension != "swift" })
         for path in touched {
             plan.digests[path] = workspace.diskBytes(path).map { SHA256.hex($0) } ?? ""
-            if (path as NSString).pathExtension != "swift" { before[path] = context.analysis(path) }
+            if (path as NSString).pathExtension != "swift" { before[path] = context.analysis(path).map(BeforeEdits.init) }
         }
+        FixTrace.mark("before: prefetch + digests + summaries")
         var round = 0
+        var previous: [String: [UInt8]] = [:] // the overlay the cached parses were made with
         while true {
             round += 1
             refuseOverlaps(&plan, context: context)
@@ -89,13 +101,18 @@ public final class Fixer {
             }
             if unreadable { continue }
             workspace.setOverlay(overlay)
-            context.forget()
+            // a round after refusals parses again only what the refused edits touched
+            context.forget(changed: Set(overlay.keys).union(previous.keys).filter { overlay[$0] != previous[$0] })
+            previous = overlay
+            FixTrace.mark("overlay")
             context.prefetch(byFile.keys.filter { ($0 as NSString).pathExtension != "swift" })
+            FixTrace.mark("round \(round) parse")
             var failures: [String: String] = [:] // path → why its groups are refused
             plan.diagnostics = [:]
             for (path, edits) in byFile.sorted(by: { $0.key < $1.key }) {
                 if let why = check(path, edits: edits, plan: &plan, before: before[path], context: context) { failures[path] = why }
             }
+            FixTrace.mark("round \(round) checks")
             if failures.isEmpty || round >= Self.maxRounds {
                 for (path, why) in failures { refuse(&plan, touching: path, why) }
                 break
@@ -105,10 +122,12 @@ public final class Fixer {
         // Idempotence: plan again over the edited contents (the other files as planned, since a
         // service's blockers may be anywhere); only refused groups may come back.
         let edited = Set(plan.editsByFile.keys)
+        context.refusedTitles = Set(plan.refusedGroups.map(\.title))
         let second = planned.map { edited.contains($0.path) ? context.analysis($0.path) : $0 }.compactMap { $0 }
         var again = FixPlan(phase: plan.phase)
         let swift = plan.editsByFile.keys.filter { ($0 as NSString).pathExtension == "swift" }.sorted()
         Self.planPhase(plan.phase, FixRun(context: context, clang: second, swift: swift), into: &again)
+        FixTrace.mark("second run")
         let refusedTitles = Set(plan.refusedGroups.map(\.title))
         plan.secondRunEmpty = again.groups.allSatisfy { $0.edits.isEmpty || refusedTitles.contains($0.title) }
         workspace.setOverlay([:])
@@ -116,13 +135,13 @@ public final class Fixer {
     }
 
     /// The reason a file's edits fail verification, or nil when they pass.
-    private func check(_ path: String, edits: [TextEdit], plan: inout FixPlan, before: FixFileAnalysis?, context: FixContext) -> String? {
+    private func check(_ path: String, edits: [TextEdit], plan: inout FixPlan, before: BeforeEdits?, context: FixContext) -> String? {
         if (path as NSString).pathExtension == "swift" {
             return SwiftFixPlanner(context: context).check(path, edits: edits, plan: &plan)
         }
         guard let before else { return "could not be parsed before the edits" }
         guard let after = context.analysis(path) else { return "could not be re-parsed after the edits" }
-        let new = Self.newErrors(before: before, after: after)
+        let new = Self.newErrors(before: before, after: after, bridgeType: configuration.bridgeType)
         plan.diagnostics[context.display(path)] = DiagnosticCounts(before: before.errors.count, after: after.errors.count, new: new)
         if let first = new.first { return "re-parse of \(context.display(path)): new error '\(first)'" }
         if let finding = Self.newFinding(before: before.findings, after: after.findings) {
@@ -145,10 +164,14 @@ public final class Fixer {
         return nil
     }
 
+    /// The rules whose findings the edits are meant to change: left out of the comparison (and
+    /// not run for it, see `FixFileAnalysis.findings`).
+    static let comparedWithoutRules: Set<String> = ["container-access", "container-fallback"]
+
     /// The first finding after the edits that was not there before (counted, so a second copy of
     /// one is new); the container findings, which the edits are meant to change, left out.
     static func newFinding(before: [String], after: [String]) -> String? {
-        let ignored: Set<String> = ["container-access", "container-fallback"]
+        let ignored = comparedWithoutRules
         var remaining = before.filter { !ignored.contains(String($0.prefix { $0 != ":" })) }
         for finding in after where !ignored.contains(String(finding.prefix { $0 != ":" })) {
             if let i = remaining.firstIndex(of: finding) { remaining.remove(at: i) } else { return finding }
@@ -156,19 +179,34 @@ public final class Fixer {
         return nil
     }
 
-    /// Error messages after the edits that no error before had. One family is let through: a
-    /// name the file already used that a headerless parse could not resolve, in code it never
-    /// checked before — an unresolved container hides the rest of its expression, and the bridge
-    /// side of a rewrite puts the same arguments and selectors into a send that does resolve.
+    /// Error messages after the edits that no error before had. Two families are let through,
+    /// both a name the file already used that a headerless parse could not resolve, in code it
+    /// never checked before:
+    /// - an unresolved container hides the rest of its expression, and the bridge side of a
+    ///   rewrite puts the same arguments and selectors into a send that does resolve;
+    /// - the bridge's type is only forward-declared (`@class`; a Swift class's `@interface` is in
+    ///   the header the Swift compiler generates at build time), so no property of it resolves:
+    ///   `property 'svc' cannot be found in forward class object 'BridgeType'`, and (ARC) a send
+    ///   to it, `receiver type 'BridgeType' for instance message is a forward declaration` (the
+    ///   send's selector is the container side's, which the file already used).
     /// The edit introduced neither the name nor the missing declaration.
-    static func newErrors(before: FixFileAnalysis, after: FixFileAnalysis) -> [String] {
+    static func newErrors(before: BeforeEdits, after: FixFileAnalysis, bridgeType: String) -> [String] {
         let known = Set(before.errors)
-        let names = Set((0..<before.tokens.count).filter(before.tokens.isIdentifier).map(before.tokens.text))
+        var names: Set<String>? // built on first need
+        func used(_ name: Substring) -> Bool {
+            if names == nil { names = before.names() }
+            return names!.contains(String(name))
+        }
         let unresolved = ["use of undeclared identifier '", "no known instance method for selector '", "no known class method for selector '"]
+        let forwardProperty = (prefix: "property '", suffix: "' cannot be found in forward class object '\(bridgeType)'")
         return Set(after.errors).subtracting(known).filter { message in
+            if message == "receiver type '\(bridgeType)' for instance message is a forward declaration" { return false }
+            if message.hasPrefix(forwardProperty.prefix), message.hasSuffix(forwardProperty.suffix) {
+                let name = message.dropFirst(forwardProperty.prefix.count).dropLast(forwardProperty.suffix.count)
+                return !used(name)
+            }
             guard let prefix = unresolved.first(where: message.hasPrefix), message.hasSuffix("'") else { return true }
-            let name = message.dropFirst(prefix.count).dropLast().prefix { $0 != ":" }
-            return !names.contains(String(name))
+            return !used(message.dropFirst(prefix.count).dropLast().prefix { $0 != ":" })
         }.sorted()
     }
 
@@ -192,5 +230,40 @@ public final class Fixer {
                 }
             }
         }
+    }
+}
+
+/// What the checks compare a file's edits against, kept instead of its analysis: its error
+/// messages, its findings and its tokens (libclang's translation unit is gone by then).
+struct BeforeEdits {
+    let errors: [String]
+    let findings: [String]
+    private let tokens: FixTokens
+
+    init(_ analysis: FixFileAnalysis) {
+        errors = analysis.errors
+        findings = analysis.findings
+        tokens = analysis.tokens
+    }
+
+    /// The identifiers the file uses (built only when an error message needs them).
+    func names() -> Set<String> { Set((0..<tokens.count).filter(tokens.isIdentifier).map(tokens.text)) }
+}
+
+public enum FixTrace {
+    static let on = getenv("DI_LINT_FIX_TRACE") != nil
+    nonisolated(unsafe) static var last = Date()
+    nonisolated(unsafe) static var lastCPU = 0.0
+    static func cpu() -> Double {
+        var u = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &u)
+        return Double(u.ru_utime.tv_sec + u.ru_stime.tv_sec) + Double(u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e6
+    }
+    public static func mark(_ label: String) {
+        guard on else { return }
+        let now = Date(), c = cpu()
+        FileHandle.standardError.write(Data(String(format: "trace %7.3f s wall %7.3f s cpu  %@\n", now.timeIntervalSince(last), c - lastCPU, label).utf8))
+        last = now
+        lastCPU = c
     }
 }

@@ -52,14 +52,20 @@ struct InjectPlanner {
             }
             plan.groups += cOrder.map { cGroups[$0]! }
         }
-        context.prefetch(classOrder.flatMap(context.filesDeclaring))
+        // a group the verification refused comes back in the second run and is not looked at
+        // there: its property's place is not searched again (that parses the headers)
+        let title = { (type: String) in "Objective-C class \(type)" }
+        let placed = classOrder.filter { !context.refusedTitles.contains(title($0)) }
+        context.prefetch(placed.flatMap(context.filesDeclaring))
         let placer = BridgePropertyPlacer(context: context)
         for type in classOrder {
             let items = classAccesses[type]!
-            var group = FixGroup(title: "Objective-C class \(type)", edits: [], targets: items.map(\.2))
+            var group = FixGroup(title: title(type), edits: [], targets: items.map(\.2))
             group.edits = items.map { TextEdit(path: $0.0.path, range: $0.1.range, replacement: $0.1.replacement) }
-            group.edits += placer.edits(for: type, implementationFiles: items.map(\.0))
-            group.edits += placer.imports(in: items.map(\.0))
+            if !context.refusedTitles.contains(group.title) {
+                group.edits += placer.edits(for: type, implementationFiles: items.map(\.0))
+                group.edits += placer.imports(in: items.map(\.0))
+            }
             plan.groups.append(group)
         }
     }

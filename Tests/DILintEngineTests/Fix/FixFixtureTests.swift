@@ -12,6 +12,8 @@ final class FixFixtureTests: XCTestCase {
     func testCTree() throws { try runCase("c") }
     func testFinishForms() throws { try runCase("finish") }
     func testSwiftTree() throws { try runCase("swift") }
+    /// The bridge's type only forward-declared (a Swift class whose generated header the parse lacks).
+    func testBridgeTypeOnlyForwardDeclared() throws { try runCase("forward") }
 
     /// A copy of the fixture's `.in` files in a fresh git repository, with the config.
     static func tree(_ name: String, _ test: XCTestCase) throws -> (root: URL, configuration: Configuration) {

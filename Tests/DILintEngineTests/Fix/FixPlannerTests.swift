@@ -115,4 +115,31 @@ final class FixPlannerTests: XCTestCase {
         XCTAssertEqual(plan.accepted.flatMap(\.targets).map { URL(fileURLWithPath: $0.path).lastPathComponent }, ["Fine.m"])
         XCTAssertFalse(plan.isComplete)
     }
+
+    /// Only files whose text holds an access's shape are parsed (lint's pre-filter), not every
+    /// file naming the accessor: `[Other sharedInstance]` alone does not select a file. The
+    /// unrelated file includes a device, so parsing it would list it as not parsed.
+    func testFilesWithoutTheAccessShapeAreNotParsed() throws {
+        let root = try directory([
+            "Other.m": "#include \"/dev/zero\"\n@implementation Other\n- (void)run {\n    id o = [Other sharedInstance];\n}\n@end\n",
+            "Fine.m": classA(run: "id r = Container.sharedInstance.crashReporter;"),
+        ])
+        let plan = try plan(root)
+        XCTAssertEqual(plan.manual.map { "\(URL(fileURLWithPath: $0.path).lastPathComponent): \($0.reason.rawValue)" }, [])
+        XCTAssertEqual(plan.accepted.flatMap(\.targets).map { URL(fileURLWithPath: $0.path).lastPathComponent }, ["Fine.m"])
+    }
+
+    /// The placer parses only files that may declare the class's interface: `@interface`, blanks,
+    /// the name as a whole word; a file that imports or mentions the class is not read for it.
+    func testFilesDeclaringAClassAreFoundByTheDirectiveAndTheWholeName() {
+        func declares(_ text: String) -> Bool { FixContext.declaresInterface(Array("Store".utf8), in: Array(text.utf8)) }
+        XCTAssertTrue(declares("@interface Store : NSObject\n@end\n"))
+        XCTAssertTrue(declares("@interface\n  Store ()\n@end\n"))
+        XCTAssertTrue(declares("@interface Store<T>\n@end"))
+        XCTAssertTrue(declares("@interface Store(Load)"))
+        XCTAssertFalse(declares("#import \"Store.h\"\n@interface Cache\n- (Store *)store;\n@end\n"))
+        XCTAssertFalse(declares("@interface StoreManager\n@end\n"))
+        XCTAssertFalse(declares("@interface MyStore\n@end\n"))
+        XCTAssertFalse(declares("@interfaces Store"))
+    }
 }

@@ -79,7 +79,20 @@ final class ParsedFile {
         errorCount = errors
     }
 
-    deinit { clang_disposeTranslationUnit(unit) }
+    /// Set by `disposeUnit()`: `unit` and `file` may not be used any more.
+    private(set) var unitDisposed = false
+
+    /// Frees libclang's translation unit before the file itself: `di-lint fix` keeps many files'
+    /// tokens but needs their ASTs only while it analyses them. The scopes are built first;
+    /// nothing may read `unit` or `file` after.
+    func disposeUnit() {
+        guard !unitDisposed else { return }
+        _ = scopes
+        clang_disposeTranslationUnit(unit)
+        unitDisposed = true
+    }
+
+    deinit { if !unitDisposed { clang_disposeTranslationUnit(unit) } }
 
     /// Index of the code token starting at `offset`, if any.
     func tokenIndex(at offset: Int) -> Int? {
