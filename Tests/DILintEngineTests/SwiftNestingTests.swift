@@ -98,4 +98,24 @@ final class SwiftNestingTests: XCTestCase {
         XCTAssertNil(problem(r("foo.bar?.baz()\n", 5000)))
         XCTAssertNotNil(problem("x" + r("\n.bar()", 1000)))
     }
+
+    /// A finding's scope is found in one pass over the tokens: 3,000 findings in one function on
+    /// one line (a generated hostile file) took 8 s in a debug build with a lookup per finding.
+    func testManyFindingsOnOneLineGetTheirScopesInOnePass() throws {
+        let dir = try temporaryDirectory(self)
+        let path = dir.appendingPathComponent("many.swift").path
+        try ("struct S { func f(a: Int) { " + r("_ = \(access); ", 3000) + "} }\nlet g = \(access)\n").write(toFile: path, atomically: true, encoding: .utf8)
+        let configuration = try Configuration.parse(yaml: config, baseDirectory: "/")
+        let model = try SwiftFrontEnd.model(displayPath: path, bytes: Array(FileManager.default.contents(atPath: path)!), configuration: configuration).get()
+        var findings = model.accesses.map { a -> Finding in
+            let (line, column) = model.buffer.lineColumn(of: a.offset)
+            return Finding(rule: "container-access", path: path, line: line, column: column, severity: .error, message: "")
+        }
+        XCTAssertEqual(findings.count, 3001)
+        let start = Date()
+        model.attachScopes(to: &findings)
+        XCTAssertLessThan(Date().timeIntervalSince(start), 2)
+        XCTAssertEqual(Set(findings.dropLast().map(\.scope)), ["S.f(a:)"])
+        XCTAssertEqual(findings.last?.scope, "g")
+    }
 }
