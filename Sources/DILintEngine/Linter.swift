@@ -213,7 +213,10 @@ public final class Linter: @unchecked Sendable {
         if !mentions && !needsEveryFile { return FileOutcome() }
         let model: FileModel
         if language == .swift {
-            model = SwiftFrontEnd.model(displayPath: displayPath(path), bytes: bytes, configuration: configuration)
+            switch SwiftFrontEnd.model(displayPath: displayPath(path), bytes: bytes, configuration: configuration) {
+            case let .success(parsed): model = parsed
+            case let .failure(failure): return self.failure(path, failure.reason)
+            }
         } else {
             if frontEnd == nil { frontEnd = ClangFrontEnd(configuration: configuration, compileArguments: compileArguments) }
             switch frontEnd!.model(path: path, displayPath: displayPath(path), bytes: bytes, language: language) {

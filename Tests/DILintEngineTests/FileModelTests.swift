@@ -13,7 +13,7 @@ final class FileModelTests: XCTestCase {
         try objc.write(toFile: path, atomically: true, encoding: .utf8)
         let clang = try ClangFrontEnd(configuration: configuration, compileArguments: [:])
             .model(path: path, displayPath: "file.m", bytes: Array(objc.utf8), language: .objectiveC).get()
-        return (clang, SwiftFrontEnd.model(displayPath: "file.swift", bytes: Array(swift.utf8), configuration: configuration))
+        return (clang, try SwiftFrontEnd.model(displayPath: "file.swift", bytes: Array(swift.utf8), configuration: configuration).get())
     }
 
     /// Both front ends' models of the same code, summarized alike, give `expected`.

@@ -569,7 +569,10 @@ pitfall: >-
 rationale: |
   Missing headers are normal and are not failures: di-lint falls back to libclang's token stream.
   A file fails only when it cannot be read, is binary (has a NUL byte), is larger than
-  `max-file-size`, or libclang gives up on it. The finding names the reason; the run goes on with
+  `max-file-size`, libclang gives up on it, or it is Swift nested or chained past what
+  swift-syntax's parser takes in bounded time and stack (brackets, generic `<`, `#if` or string
+  interpolations past 128 deep, `[` nested first in `[` past about 11 deep, a chain past 1,000 `try`, `?.` or
+  trailing-closure links). The finding names the reason; the run goes on with
   the other files. Lower the severity in `.di-lint.yml` to let such files pass the gate.
 options: []
 example-config: |

@@ -6,10 +6,22 @@ import SwiftSyntax
 struct SwiftSourceFile {
     let buffer: SourceBuffer
     let tree: SourceFileSyntax
+    /// Why the tree is not the whole file (nil when it is): the file nests or chains past what
+    /// swift-syntax's parser takes in bounded time and stack (see `SwiftNesting`). The tree is
+    /// then empty, or what the parser read before its nesting limit; the file is a parse failure.
+    let problem: String?
 
     init(bytes: [UInt8]) {
         buffer = SourceBuffer(bytes: bytes)
-        tree = bytes.withUnsafeBufferPointer { Parser.parse(source: $0) }
+        if let problem = SwiftNesting(bytes: bytes).problem {
+            self.problem = problem
+            tree = SourceFileSyntax(statements: [])
+            return
+        }
+        tree = bytes.withUnsafeBufferPointer { Parser.parse(source: $0, maximumNestingLevel: SwiftNesting.maxDepth) }
+        problem = tree.hasMaximumNestingLevelOverflow
+            ? "Swift nests past swift-syntax's parser limit of \(SwiftNesting.maxDepth) levels; the rest of the file was not read"
+            : nil
     }
 
     /// The file's `//` and `/* */` comments, as the comment tokens `Suppressions` reads. Doc
