@@ -13,6 +13,7 @@ final class CallGraphExtractor {
 
     private let file: ParsedFile
     private let accesses: [LocatedAccess]
+    private let accessRanges: RangeIndex
     private let bridgeNames: Set<String>
     private var facts = CallGraphFacts()
     /// Last lines of `di-lint:signal-handler` comments.
@@ -21,6 +22,7 @@ final class CallGraphExtractor {
     init(file: ParsedFile, accesses: [LocatedAccess], bridgeNames: [String]) {
         self.file = file
         self.accesses = accesses.filter { $0.access.kind != .injected }
+        accessRanges = RangeIndex(self.accesses.map(\.range))
         self.bridgeNames = Set(bridgeNames)
         annotationLines = Set(file.comments.compactMap { comment -> Int? in
             guard file.buffer.text(comment.range).contains(CallGraphExtractor.annotation) else { return nil }
@@ -392,7 +394,7 @@ final class CallGraphExtractor {
         // a container access is one finding, not also a call or a message
         if c.kind == CXCursor_CallExpr || c.kind == CXCursor_ObjCMessageExpr || c.kind == CXCursor_MemberRefExpr,
            let start = Cursors.offsets(c, in: file)?.lowerBound,
-           accesses.contains(where: { $0.range.contains(start) }) {
+           accessRanges.contains(start) {
             for child in Cursors.children(c) { visit(child) }
             return
         }

@@ -53,13 +53,16 @@ struct ContainerAccessFinder {
         let walk = ASTWalk(finder: self, file: file)
         let fromAST = walk.run()
         var result = fromAST
+        var ranges = RangeIndex(result.map(\.range))
         for var found in scanTokens(file) {
-            if let i = result.firstIndex(where: { $0.range.contains(found.offset) && $0.access.container == found.access.container }) {
+            // the first access (in `result`'s order) of the same container whose range holds it
+            if let i = ranges.containing(found.offset).filter({ result[$0].access.container == found.access.container }).min() {
                 if result[i].access.service == nil { result[i].access.service = found.access.service }
                 if result[i].tokenIndex == nil { result[i].tokenIndex = found.tokenIndex }
                 continue
             }
             found.access.kind = .direct
+            ranges.insert(found.range, id: result.count)
             result.append(found)
         }
         let declarations = result.isEmpty ? [] : file.scopes
