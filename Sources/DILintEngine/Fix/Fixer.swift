@@ -54,7 +54,14 @@ public final class Fixer {
             plan.manual.append(ManualItem(path: context.display(path), line: 1, column: 1, expression: "",
                                           reason: .notParsed, detail: context.failures[path]))
         }
-        let swift = candidates.filter { ($0 as NSString).pathExtension == "swift" }
+        // a Swift file that nests past what the parser takes (see SwiftNesting) is lint's
+        // parse-failure: listed, not planned from the part of it that was read
+        let swift = candidates.filter { ($0 as NSString).pathExtension == "swift" }.filter { path in
+            guard let why = context.swiftFile(path)?.source.problem else { return true }
+            plan.manual.append(ManualItem(path: context.display(path), line: 1, column: 1, expression: "",
+                                          reason: .notParsed, detail: why))
+            return false
+        }
         Self.planPhase(phase, FixRun(context: context, clang: analyses, swift: swift), into: &plan)
         FixTrace.mark("planPhase")
         verify(&plan, context: context, planned: analyses)

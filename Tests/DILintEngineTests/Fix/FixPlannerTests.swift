@@ -116,6 +116,21 @@ final class FixPlannerTests: XCTestCase {
         XCTAssertFalse(plan.isComplete)
     }
 
+    /// A Swift file lint calls a parse-failure (nesting past the parser's limits) is listed as
+    /// not parsed, not planned from the part of it that was read, nor left out silently.
+    func testSwiftFileNestingPastTheLimitIsListedAsNotParsed() throws {
+        let deep = String(repeating: "[", count: 200) + "1" + String(repeating: "]", count: 200)
+        let root = try directory([
+            "Deep.swift": "final class Deep {\n    func run() {\n        let r = Container.sharedInstance.crashReporter\n        let x = \(deep)\n    }\n}\n",
+        ])
+        let plan = try plan(root)
+        let notParsed = plan.manual.filter { $0.reason == .notParsed }
+        XCTAssertEqual(notParsed.map { URL(fileURLWithPath: $0.path).lastPathComponent }, ["Deep.swift"])
+        XCTAssertTrue(notParsed.first?.detail?.contains("nest") == true, notParsed.first?.detail ?? "")
+        XCTAssertTrue(plan.accepted.isEmpty)
+        XCTAssertFalse(plan.isComplete)
+    }
+
     /// Only files whose text holds an access's shape are parsed (lint's pre-filter), not every
     /// file naming the accessor: `[Other sharedInstance]` alone does not select a file. The
     /// unrelated file includes a device, so parsing it would list it as not parsed.
