@@ -82,9 +82,9 @@ static void on_request(int signal, siginfo_t *info, void *ucontext) {
     atomic_fetch_sub(&g_parked, 1);
 }
 
-/// True when /proc says the thread blocks `signal` (Dispatch's workers block almost all
-/// signals): asking it would only run into the deadline.
-static int blocks_signal(pid_t tid, int signal) {
+/// The thread's blocked-signal mask from /proc (bit n-1 for signal n; 0 when unreadable):
+/// asking a thread that blocks the signal would only run into the deadline.
+static uint64_t blocked_signals(pid_t tid) {
     static char status[4096];
     static char path[64];
     static const char prefix[] = "/proc/self/task/";
@@ -110,10 +110,12 @@ static int blocks_signal(pid_t tid, int signal) {
             int digit = hex_digit(status[j]);
             if (digit >= 0) mask = mask << 4 | (uint64_t)digit;
         }
-        return (mask >> (signal - 1)) & 1;
+        return mask;
     }
     return 0;
 }
+
+static int blocks(uint64_t mask, int signal) { return (int)((mask >> (signal - 1)) & 1); }
 
 /// Puts on_request on SIGPROF for this capture (once); 0 when sigaction refused.
 static int borrow_sigprof(void) {
@@ -158,11 +160,12 @@ static size_t ask_threads(int mode, pid_t self) {
     for (size_t i = 0; i < count; i++) {
         int signal = g_signal;
         g_slots[i].via_sigprof = 0;
-        if (blocks_signal(g_slots[i].tid, g_signal)) {
+        uint64_t mask = blocked_signals(g_slots[i].tid);
+        if (blocks(mask, g_signal)) {
             // Dispatch's workers (Swift concurrency's pool too) block every signal but the
             // synchronous faults, SIGPIPE and SIGPROF: at crash time they are asked with SIGPROF,
             // borrowed for the capture as the Swift runtime's backtracer borrows it to pause them.
-            if (mode != MODE_CAPTURE || blocks_signal(g_slots[i].tid, SIGPROF) || !borrow_sigprof()) {
+            if (mode != MODE_CAPTURE || blocks(mask, SIGPROF) || !borrow_sigprof()) {
                 atomic_store(&g_slots[i].state, SLOT_BLOCKED);
                 continue;
             }

@@ -62,12 +62,8 @@ final class FixWorkspace {
         guard let bytes = bytes(realPath) else { throw ParseFailure(reason: "cannot read \(realPath)") }
         // the language as planned: an edit must not switch the parse to another language
         let language = (diskBytes(realPath) ?? bytes).withUnsafeBytes { SourceLanguage.detect(path: realPath, contents: $0) }
-        let isHeader = ["h", "hh", "hpp"].contains((realPath as NSString).pathExtension)
-        var arguments = language.clangArguments(isHeader: isHeader)
-        if let database = compileArguments[realPath] {
-            arguments = database + (language == .objectiveC || language == .objectiveCxx ? ["-fobjc-runtime=gnustep-2.0"] : [])
-        }
-        arguments = ClangParser.commonArguments + arguments + configuration.clangFlags + (configuration.headerMapFile?.arguments ?? [])
+        let arguments = ClangParser.commonArguments
+            + ClangFrontEnd.arguments(path: realPath, language: language, database: compileArguments[realPath], configuration: configuration)
         // the guards `lint` has before libclang sees a file (see ClangFrontEnd.model)
         let depth = ClangFrontEnd.squareBracketDepth(bytes)
         if depth > ClangFrontEnd.maxSquareBracketDepth {

@@ -65,10 +65,7 @@ struct ObjCDeclarations {
 
     /// `@word` at token `i` (one token or `@` then a word): the word and the index after it.
     static func directive(_ tokens: FixTokens, at i: Int) -> (String, Int)? {
-        let t = tokens.text(i)
-        if t == "@", i + 1 < tokens.count, tokens.start(i + 1) == tokens.end(i) { return (tokens.text(i + 1), i + 2) }
-        if t.hasPrefix("@") && t.count > 1 { return (String(t.dropFirst()), i + 1) }
-        return nil
+        TokenCursor(file: tokens.file).directive(at: i)
     }
 
     /// The interface blocks of a class (primary, class extensions, categories).

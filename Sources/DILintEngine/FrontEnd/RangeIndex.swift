@@ -39,14 +39,7 @@ struct RangeIndex {
         return found
     }
 
-    func contains(_ offset: Int) -> Bool {
-        var k = firstStart(after: offset) - 1
-        while k >= 0, reach[k] > offset {
-            if ends[k] > offset { return true }
-            k -= 1
-        }
-        return false
-    }
+    func contains(_ offset: Int) -> Bool { !containing(offset).isEmpty }
 
     /// Index of the first range starting after `offset` (binary search).
     private func firstStart(after offset: Int) -> Int {

@@ -30,17 +30,23 @@ final class ClangFrontEnd {
         return deepest
     }
 
+    /// The arguments libclang gets for a file (before `ClangParser.commonArguments`): the
+    /// language's flags or the compile database's entry, then `clang-flags`, then the header map
+    /// last, so that every flag wins over it. `di-lint fix` parses with the same.
+    static func arguments(path: String, language: SourceLanguage, database: [String]?, configuration: Configuration) -> [String] {
+        let isHeader = SourceLanguage.headerExtensions.contains((path as NSString).pathExtension)
+        let base = database.map { $0 + language.objcRuntimeArguments } ?? language.clangArguments(isHeader: isHeader)
+        return base + configuration.clangFlags + (configuration.headerMapFile?.arguments ?? [])
+    }
+
     /// The file's model, or why it cannot be linted.
     func model(path: String, displayPath: String, bytes: [UInt8], language: SourceLanguage) -> Result<FileModel, ParseFailure> {
         let depth = Self.squareBracketDepth(bytes)
         if depth > Self.maxSquareBracketDepth {
             return .failure(ParseFailure(reason: "square brackets nest \(depth) deep; libclang 14 overflows its stack on Objective-C messages nested past a few thousand, so di-lint does not parse files beyond \(Self.maxSquareBracketDepth)"))
         }
-        let isHeader = SourceLanguage.headerExtensions.contains((path as NSString).pathExtension)
-        var arguments = language.clangArguments(isHeader: isHeader)
         let database = compileArguments[FileCollector.normalized(path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path)]
-        if let database { arguments = database + language.objcRuntimeArguments }
-        arguments += configuration.clangFlags + (configuration.headerMapFile?.arguments ?? []) // last: every flag wins
+        let arguments = Self.arguments(path: path, language: language, database: database, configuration: configuration)
         if let problem = includeCheck.problem(source: path, bytes: bytes, arguments: arguments) {
             return .failure(ParseFailure(reason: problem))
         }

@@ -190,20 +190,14 @@ struct ContainerAccessFinder {
     /// Per class, the properties and argument-less instance methods its `@interface` (primary,
     /// class extension, category) and `@implementation` blocks in this file declare.
     static func ownMembers(_ t: TokenCursor) -> [String: Set<String>] {
-        func directive(_ i: Int) -> (String, Int)? {
-            let w = t.text(i)
-            if w == "@", i + 1 < t.count, t.offset(i + 1) == t.file.tokens[i].range.upperBound { return (t.text(i + 1), i + 2) }
-            if w.count > 1, w.hasPrefix("@") { return (String(w.dropFirst()), i + 1) }
-            return nil
-        }
         var members: [String: Set<String>] = [:]
         var i = 0
         while i < t.count {
-            guard let (word, next) = directive(i), word == "interface" || word == "implementation", t.isIdentifier(next) else { i += 1; continue }
+            guard let (word, next) = t.directive(at: i), word == "interface" || word == "implementation", t.isIdentifier(next) else { i += 1; continue }
             let type = t.text(next)
             var j = next + 1
             while j < t.count {
-                if let (w, after) = directive(j) {
+                if let (w, after) = t.directive(at: j) {
                     if w == "end" { break }
                     if w == "property" { // @property (…) Type *name;
                         var k = after

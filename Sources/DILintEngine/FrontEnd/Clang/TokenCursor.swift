@@ -18,6 +18,15 @@ struct TokenCursor {
 
     func isMemberOperator(_ i: Int) -> Bool { spells(i, ".") || spells(i, "->") }
 
+    /// An Objective-C `@word` at token `i` (one token, or `@` then the word right after it): the
+    /// word and the index after it.
+    func directive(at i: Int) -> (word: String, next: Int)? {
+        let w = text(i)
+        if w == "@", i + 1 < count, offset(i + 1) == file.tokens[i].range.upperBound { return (text(i + 1), i + 2) }
+        if w.count > 1, w.hasPrefix("@") { return (String(w.dropFirst()), i + 1) }
+        return nil
+    }
+
     /// Whether the byte offset lies on a preprocessor directive line (`#define …`, continued lines included).
     func isInDirective(_ offset: Int) -> Bool {
         let buffer = file.buffer
