@@ -80,8 +80,12 @@ struct InjectPlanner {
         case .objcMethod:
             let head = analysis.file.buffer.bytes[enclosing.range.lowerBound...].first { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") }
             if head == UInt8(ascii: "+") { return .failure(.classMethod) }
-            if enclosing.isInitializer || enclosing.name == "dealloc" { return .failure(.initializerOrDealloc) }
+            if enclosing.isInitializer { return .failure(.initializerOrDealloc) }
             guard enclosing.typeName != nil else { return .failure(.unsupportedLanguage) }
+            if enclosing.name == "dealloc", let k = located.tokenIndex,
+               !analysis.tokens.deallocKeepsBridge(at: k, method: enclosing, bridgeNames: context.configuration.bridgeNamesWithIvars) {
+                return .failure(.initializerOrDealloc)
+            }
             if let k = located.tokenIndex, analysis.tokens.isInBlockAvoidingSelf(k, method: enclosing) { return .failure(.blockAvoidingSelf) }
             return .success("self.\(bridgeName)")
         case .function:
