@@ -64,6 +64,8 @@ public struct Configuration: Sendable {
     public var swiftBridgeDefault: String?
     public var fallback: FallbackPolicy = .allow
     public var compositionRoot = CompositionRoot()
+    /// `c-bridge-global:`: the file-scope bridge `di-lint fix` may add for C functions (`CBridgeGlobal`).
+    public var cBridgeGlobal: CBridgeGlobal?
     /// Directory the config was read from; relative globs resolve against it.
     public var baseDirectory: String
 
@@ -114,7 +116,7 @@ public struct Configuration: Sendable {
         var config = Configuration(baseDirectory: baseDirectory)
         guard let loaded = try BoundedYAML.load(yaml: text, Self.resolver) else { return config }
         guard let root = loaded as? [String: Any] else { throw ConfigError.invalid("the top level must be a mapping") }
-        if let unknown = Set(root.keys).subtracting(topLevelKeys).sorted().first {
+        if let unknown = Set(root.keys).subtracting(topLevelKeys).subtracting([CBridgeGlobal.key]).sorted().first {
             throw ConfigError.invalid("unknown key '\(unknown)' (known: \(topLevelKeys.sorted().joined(separator: ", ")))")
         }
         config.containers = try strings(selectorKeys(root["containers"]), key: "containers").map(ContainerSpec.init(parsing:))
@@ -174,6 +176,7 @@ public struct Configuration: Sendable {
                 config.rules[id] = try ruleSettings(id: id, value)
             }
         }
+        try parseFixKeys(root, into: &config)
         return config
     }
 
