@@ -133,12 +133,16 @@ struct CBridgeGlobalDeclarations {
             edits.append(TextEdit(path: headerPath, range: at..<at, replacement: text))
             header = true
         }
-        let at = tokens.afterLastInclude(before: firstFunction) ?? tokens.lineStart(above: firstFunction)
-        var text = objc ? "\(eol)@class \(context.configuration.bridgeType);\(eol)" : ""
-        text += "\(eol)/// The bridge this file's C functions read; set with \(setter)().\(eol)"
+        // after the includes (a blank line above), else above the first function (a blank line below)
+        let afterIncludes = tokens.afterLastInclude(before: firstFunction)
+        let at = afterIncludes ?? tokens.lineStart(above: firstFunction)
+        var text = afterIncludes != nil ? eol : ""
+        if objc { text += "@class \(context.configuration.bridgeType);\(eol)\(eol)" }
+        text += "/// The bridge this file's C functions read; set with \(setter)().\(eol)"
         text += "static \(typed(global.name));\(eol)\(eol)"
         if !header { text += "\(prototype)\(eol)" }
         text += "void \(setter)(\(parameterType)) {\(eol)    \(global.name) = \(parameter);\(eol)}\(eol)"
+        if afterIncludes == nil { text += eol }
         edits.append(TextEdit(path: path, range: at..<at, replacement: text, order: 2))
         return edits
     }
