@@ -179,11 +179,17 @@ public final class Fixer {
     /// one is new); the container findings, which the edits are meant to change, left out.
     static func newFinding(before: [String], after: [String]) -> String? {
         let ignored = comparedWithoutRules
-        var remaining = before.filter { !ignored.contains(String($0.prefix { $0 != ":" })) }
+        var remaining = before.filter { !ignored.contains(String($0.prefix { $0 != ":" })) }.map(withoutLineNumbers)
         for finding in after where !ignored.contains(String(finding.prefix { $0 != ":" })) {
-            if let i = remaining.firstIndex(of: finding) { remaining.remove(at: i) } else { return finding }
+            if let i = remaining.firstIndex(of: withoutLineNumbers(finding)) { remaining.remove(at: i) } else { return finding }
         }
         return nil
+    }
+
+    /// A message with its `line N` references blanked: a finding that names a line elsewhere in the
+    /// file ("… at line 55") is the same finding when an edit above that line moved it.
+    static func withoutLineNumbers(_ message: String) -> String {
+        message.replacingOccurrences(of: #"\bline \d+"#, with: "line _", options: .regularExpression)
     }
 
     /// Error messages after the edits that no error before had. Two families are let through,

@@ -49,7 +49,7 @@ final class FixFixtureTests: XCTestCase {
     private func typeCheckSwift(_ root: URL, _ when: String) throws {
         let sources = try FileManager.default.contentsOfDirectory(atPath: root.path).filter { $0.hasSuffix(".swift") }.sorted()
         guard !sources.isEmpty else { return }
-        for flags in [[], ["-D", "DEBUG"]] { // both sides of the fixtures' `#if DEBUG`
+        for flags in [[], ["-D", "DEBUG"], ["-D", "DEBUG", "-D", "TESTING"]] { // each side of the fixtures' `#if DEBUG` (and `#if TESTING` in it)
             let result = try runProcess("/usr/bin/env", ["swiftc", "-typecheck"] + flags + sources, in: root)
             XCTAssertEqual(result.status, 0, "\(when) \(flags): swiftc -typecheck: \(result.stderr)")
         }
