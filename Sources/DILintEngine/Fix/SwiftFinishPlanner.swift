@@ -32,7 +32,7 @@ struct SwiftFinishPlanner {
                     continue
                 }
                 var callers = callsWithoutBridge(type)
-                if decl.modifiers.contains(where: { ["public", "open"].contains($0.name.text) }) {
+                if !context.configuration.swiftCallersInRun, decl.modifiers.contains(where: { ["public", "open"].contains($0.name.text) }) {
                     callers.insert("callers outside the run (the initializer is public)", at: 0)
                 }
                 if !callers.isEmpty {

@@ -187,7 +187,13 @@ struct SwiftInjectPlanner {
                     return .failure(.manual(.swiftInitializers, "its initializer is '\(m.name.text)' (its signature is fixed)"))
                 }
                 if decl.attributes.contains(where: { $0.trimmedDescription.hasPrefix("@objc") }) {
-                    return .failure(.manual(.swiftInitializers, "its initializer is @objc: Objective-C callers do not see a default argument"))
+                    // its selector gains `bridge:`; Objective-C senders of the old one stop compiling
+                    guard context.configuration.swiftCallersInRun else {
+                        return .failure(.manual(.swiftInitializers, "its initializer is @objc: Objective-C callers do not see a default argument (swift-callers-in-run: true lets fix change its selector)"))
+                    }
+                    if let sender = objectiveCCreator(of: type.name) {
+                        return .failure(.manual(.swiftInitializers, "its initializer is @objc and \(context.display(sender)) creates a \(type.name) (its selector gains 'bridge:')"))
+                    }
                 }
                 guard let body = decl.body, !startsOnSameLine(after: body.leftBrace, in: file) else {
                     return .failure(.manual(.swiftInitializers, "its initializer's body starts on the line of its '{'"))
@@ -197,6 +203,15 @@ struct SwiftInjectPlanner {
                 }
             }
             return .success(.existing(designated, reused: false))
+        }
+    }
+
+    /// An Objective-C file of the run that creates the type (`[T alloc]`, `[T new]`).
+    private func objectiveCCreator(of name: String) -> String? {
+        let pattern = "\\[\\s*\(NSRegularExpression.escapedPattern(for: name))\\s+(alloc|new)\\b"
+        return context.runFiles.first { path in
+            ["m", "mm", "h"].contains((path as NSString).pathExtension)
+                && context.workspace.bytes(path).map { String(decoding: $0, as: UTF8.self).range(of: pattern, options: .regularExpression) != nil } == true
         }
     }
 

@@ -36,4 +36,10 @@ final class CBridgeGlobalConfigTests: XCTestCase {
             XCTAssertThrowsError(try Configuration.parse(yaml: yaml, baseDirectory: "/"), yaml)
         }
     }
+
+    func testSwiftCallersInRun() throws {
+        XCTAssertFalse(try Configuration.parse(yaml: "bridge: [bridge]", baseDirectory: "/").swiftCallersInRun)
+        XCTAssertTrue(try Configuration.parse(yaml: "swift-callers-in-run: true", baseDirectory: "/").swiftCallersInRun)
+        XCTAssertThrowsError(try Configuration.parse(yaml: "swift-callers-in-run: yes please", baseDirectory: "/"))
+    }
 }

@@ -17,6 +17,9 @@ final class FixFixtureTests: XCTestCase {
     /// C functions with no bridge in reach read a file-scope bridge global the fix adds once per
     /// file, with its setter (`c-bridge-global:`).
     func testCBridgeGlobal() throws { try runCase("global") }
+    /// `swift-callers-in-run: true` (a public initializer loses its default in finish), and a
+    /// `swift-bridge-default` that reads the container's services (not a new mixed-injection finding).
+    func testSwiftCallersInRun() throws { try runCase("swiftcallers") }
 
     /// A copy of the fixture's `.in` files in a fresh git repository, with the config.
     static func tree(_ name: String, _ test: XCTestCase) throws -> (root: URL, configuration: Configuration) {
