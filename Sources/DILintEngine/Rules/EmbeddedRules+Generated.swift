@@ -480,6 +480,64 @@ fix-examples:
               bridge.dateProvider.now(in: zone)
           }
       }
+  - phase: inject
+    language: swift
+    file: Wrapper.swift
+    config: |
+      bridge-type: CrashBridge
+    before: |
+      #if DEBUG
+      class Wrapper {
+          let name: String
+
+          init(name: String) {
+              self.name = name
+          }
+      }
+      #else
+      final class Wrapper {
+          let name: String
+
+          init(name: String) {
+              self.name = name
+          }
+      }
+      #endif
+
+      extension Wrapper {
+          var crashed: Bool {
+              Container.shared.crashReporter.crashedLastLaunch
+          }
+      }
+    after: |
+      #if DEBUG
+      class Wrapper {
+          let bridge: CrashBridge
+          let name: String
+
+          init(name: String, bridge: CrashBridge = Container.shared) {
+              self.bridge = bridge
+              self.name = name
+          }
+      }
+      #else
+      final class Wrapper {
+          let bridge: CrashBridge
+          let name: String
+
+          init(name: String, bridge: CrashBridge = Container.shared) {
+              self.bridge = bridge
+              self.name = name
+          }
+      }
+      #endif
+
+      extension Wrapper {
+          var crashed: Bool {
+              bridge.crashReporter.crashedLastLaunch
+          }
+      }
+    # A type declared once per clause of an #if: each declaration gets the bridge, in one group.
 
 """#),
         ("container-fallback.yml", #"""
