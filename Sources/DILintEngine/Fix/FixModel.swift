@@ -68,6 +68,7 @@ public struct ManualItem: Codable, Equatable, Sendable {
 public enum ManualReason: String, Codable, Sendable, CaseIterable, Error {
     case classMethod = "class method (no instance to hold the bridge)"
     case initializerOrDealloc = "init or dealloc (the bridge is not set yet, or any more)"
+    case deallocMayLoseBridge = "a dealloc where the bridge may be gone (manual reference counting, the body clears the bridge, or a block that may outlive self)"
     case noBridgeInReach = "C function with no bridge in reach"
     case outsideFunction = "outside any function (static initializer or global)"
     case macro = "inside a macro definition or expansion"

@@ -92,7 +92,7 @@ struct InjectPlanner {
             guard enclosing.typeName != nil else { return .failure(.unsupportedLanguage) }
             if enclosing.name == "dealloc", let k = located.tokenIndex,
                !analysis.tokens.deallocKeepsBridge(at: k, method: enclosing, bridgeNames: context.configuration.bridgeNamesWithIvars) {
-                return .failure(.initializerOrDealloc)
+                return .failure(.deallocMayLoseBridge)
             }
             if let k = located.tokenIndex, analysis.tokens.isInBlockAvoidingSelf(k, method: enclosing) { return .failure(.blockAvoidingSelf) }
             return .success("self.\(bridgeName)")
