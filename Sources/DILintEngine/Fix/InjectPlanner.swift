@@ -9,11 +9,12 @@ struct InjectPlanner {
     func plan(_ analyses: [FixFileAnalysis], into plan: inout FixPlan) {
         var classAccesses: [String: [(FixFileAnalysis, InjectRewriter.Rewrite, FixTarget)]] = [:]
         var classOrder: [String] = []
+        var settersAdded = Set<String>() // a setter name without {file} is added to one file only
         for analysis in analyses {
             var cGroups: [String: FixGroup] = [:]
             var cOrder: [String] = []
             var rewrites: [(LocatedAccess, Result<InjectRewriter.Rewrite, ManualReason>, bridge: String?)] = []
-            let global = GlobalInFile(context: context, analysis: analysis)
+            let global = GlobalInFile(context: context, analysis: analysis, settersAdded: settersAdded)
             for located in analysis.accesses where located.access.kind == .direct && context.selects(located.access) {
                 let decision = decide(located, in: analysis, global: global)
                 switch decision {
@@ -58,6 +59,7 @@ struct InjectPlanner {
                     }
                 }
             }
+            if let setter = global.setter, cGroups[""] != nil || global.isDeclared { settersAdded.insert(setter) }
             plan.groups += cOrder.map { cGroups[$0]! }
         }
         // a group the verification refused comes back in the second run and is not looked at
@@ -116,18 +118,26 @@ private struct GlobalInFile {
     let state: CBridgeGlobalState
     let declarations: CBridgeGlobalDeclarations?
     let analysis: FixFileAnalysis
+    /// Whether the file declares the global already (and so, presumably, its setter).
+    var isDeclared: Bool { if case .declared = state { return true } else { return false } }
     /// Whether this run adds the declarations (the file has none).
     var adds: Bool { if case .absent = state { return declarations != nil } else { return false } }
 
-    init(context: FixContext, analysis: FixFileAnalysis) {
+    /// The setter this file would get.
+    let setter: String?
+
+    init(context: FixContext, analysis: FixFileAnalysis, settersAdded: Set<String>) {
         self.analysis = analysis
         guard let global = context.configuration.cBridgeGlobal,
               global.type(forExtension: (analysis.path as NSString).pathExtension, bridgeType: context.configuration.bridgeType) != nil else {
-            name = ""; state = .conflict; declarations = nil
+            name = ""; state = .conflict; declarations = nil; setter = nil
             return
         }
         name = global.name
-        state = analysis.tokens.bridgeGlobalState(global, setter: global.setterName(for: analysis.path))
+        let setter = global.setterName(for: analysis.path)
+        self.setter = setter
+        // a setter another file of the run gets already (a name without {file}) would be defined twice
+        state = settersAdded.contains(setter) ? .conflict : analysis.tokens.bridgeGlobalState(global, setter: setter)
         declarations = CBridgeGlobalDeclarations(context: context, global: global)
     }
 
