@@ -680,6 +680,47 @@ fix-examples:
               bridge.dateProvider.now()
           }
       }
+  - phase: finish
+    language: c
+    file: monitor.c
+    config: |
+      c-bridge-global:
+        name: g_bridge
+        c-type: "const struct crash_bridge *"
+    before: |
+      struct crash_bridge { double (*now)(void); };
+      struct container { double (*now)(void); };
+      struct container *container_shared(void);
+
+      /// The bridge this file's C functions read; set with monitor_setBridge().
+      static const struct crash_bridge *g_bridge;
+
+      void monitor_setBridge(const struct crash_bridge *bridge);
+      void monitor_setBridge(const struct crash_bridge *bridge) {
+          g_bridge = bridge;
+      }
+
+      double monitor_now(void) {
+          return g_bridge ? g_bridge->now() : container_shared()->now();
+      }
+    after: |
+      struct crash_bridge { double (*now)(void); };
+      struct container { double (*now)(void); };
+      struct container *container_shared(void);
+
+      /// The bridge this file's C functions read; set with monitor_setBridge().
+      static const struct crash_bridge *g_bridge;
+
+      void monitor_setBridge(const struct crash_bridge *bridge);
+      void monitor_setBridge(const struct crash_bridge *bridge) {
+          g_bridge = bridge;
+      }
+
+      double monitor_now(void) {
+          return g_bridge->now();
+      }
+    # The file-scope bridge global inject added (`c-bridge-global:`) is a bridge name: its
+    # fallback form goes like any other.
 
 """#),
         ("parse-failure.yml", #"""
