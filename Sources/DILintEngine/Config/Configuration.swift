@@ -64,6 +64,11 @@ public struct Configuration: Sendable {
     public var swiftBridgeDefault: String?
     public var fallback: FallbackPolicy = .allow
     public var compositionRoot = CompositionRoot()
+    /// `c-bridge-global:`: the file-scope bridge `di-lint fix` may add for C functions (`CBridgeGlobal`).
+    public var cBridgeGlobal: CBridgeGlobal?
+    /// `swift-callers-in-run: true`: every caller of a migrated Swift type's initializers is in the
+    /// run, so `di-lint fix` may change an `@objc` or `public` initializer's signature too.
+    public var swiftCallersInRun = false
     /// Directory the config was read from; relative globs resolve against it.
     public var baseDirectory: String
 
@@ -114,7 +119,7 @@ public struct Configuration: Sendable {
         var config = Configuration(baseDirectory: baseDirectory)
         guard let loaded = try BoundedYAML.load(yaml: text, Self.resolver) else { return config }
         guard let root = loaded as? [String: Any] else { throw ConfigError.invalid("the top level must be a mapping") }
-        if let unknown = Set(root.keys).subtracting(topLevelKeys).sorted().first {
+        if let unknown = Set(root.keys).subtracting(topLevelKeys).subtracting(fixKeys).sorted().first {
             throw ConfigError.invalid("unknown key '\(unknown)' (known: \(topLevelKeys.sorted().joined(separator: ", ")))")
         }
         config.containers = try strings(selectorKeys(root["containers"]), key: "containers").map(ContainerSpec.init(parsing:))
@@ -174,6 +179,7 @@ public struct Configuration: Sendable {
                 config.rules[id] = try ruleSettings(id: id, value)
             }
         }
+        try parseFixKeys(root, into: &config)
         return config
     }
 

@@ -68,6 +68,7 @@ public struct ManualItem: Codable, Equatable, Sendable {
 public enum ManualReason: String, Codable, Sendable, CaseIterable, Error {
     case classMethod = "class method (no instance to hold the bridge)"
     case initializerOrDealloc = "init or dealloc (the bridge is not set yet, or any more)"
+    case deallocMayLoseBridge = "a dealloc where the bridge may be gone (manual reference counting, the body clears the bridge, or a block that may outlive self)"
     case noBridgeInReach = "C function with no bridge in reach"
     case outsideFunction = "outside any function (static initializer or global)"
     case macro = "inside a macro definition or expansion"
@@ -81,7 +82,7 @@ public enum ManualReason: String, Codable, Sendable, CaseIterable, Error {
     case blockAvoidingSelf = "in a block that holds self weakly (self.bridge would capture it)"
     case swiftInitializers = "the Swift type's initializers cannot take the bridge safely"
     case propertyInitialValue = "a property's initial value fix cannot move into the initializer"
-    case typeNotInRun = "the Swift type is not declared exactly once in the run"
+    case typeNotInRun = "the Swift type is not declared exactly once (or once per #if clause) in the run"
     case callersRelyOnDefault = "callers still rely on the bridge parameter's default"
     case notParsed = "the file could not be parsed (its accesses are not planned)"
     case parameterDefault = "a parameter's default value (the service is injected on its own already)"

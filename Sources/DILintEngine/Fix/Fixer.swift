@@ -179,11 +179,17 @@ public final class Fixer {
     /// one is new); the container findings, which the edits are meant to change, left out.
     static func newFinding(before: [String], after: [String]) -> String? {
         let ignored = comparedWithoutRules
-        var remaining = before.filter { !ignored.contains(String($0.prefix { $0 != ":" })) }
+        var remaining = before.filter { !ignored.contains(String($0.prefix { $0 != ":" })) }.map(withoutLineNumbers)
         for finding in after where !ignored.contains(String(finding.prefix { $0 != ":" })) {
-            if let i = remaining.firstIndex(of: finding) { remaining.remove(at: i) } else { return finding }
+            if let i = remaining.firstIndex(of: withoutLineNumbers(finding)) { remaining.remove(at: i) } else { return finding }
         }
         return nil
+    }
+
+    /// A message with its `line N` references blanked: a finding that names a line elsewhere in the
+    /// file ("… at line 55") is the same finding when an edit above that line moved it.
+    static func withoutLineNumbers(_ message: String) -> String {
+        message.replacingOccurrences(of: #"\bline \d+"#, with: "line _", options: .regularExpression)
     }
 
     /// Error messages after the edits that no error before had. Two families are let through,
@@ -193,7 +199,8 @@ public final class Fixer {
     ///   rewrite puts the same arguments and selectors into a send that does resolve;
     /// - the bridge's type is only forward-declared (`@class`; a Swift class's `@interface` is in
     ///   the header the Swift compiler generates at build time), so no property of it resolves:
-    ///   `property 'svc' cannot be found in forward class object 'BridgeType'`, and (ARC) a send
+    ///   `property 'svc' cannot be found in forward class object 'BridgeType'` (or of a service's
+    ///   type that is only forward-declared, such as another Swift class), and (ARC) a send
     ///   to it, `receiver type 'BridgeType' for instance message is a forward declaration` (the
     ///   send's selector is the container side's, which the file already used).
     /// The edit introduced neither the name nor the missing declaration.
@@ -205,12 +212,13 @@ public final class Fixer {
             return names!.contains(String(name))
         }
         let unresolved = ["use of undeclared identifier '", "no known instance method for selector '", "no known class method for selector '"]
-        let forwardProperty = (prefix: "property '", suffix: "' cannot be found in forward class object '\(bridgeType)'")
+        let forwardProperty = (prefix: "property '", infix: "' cannot be found in forward class object '")
         return Set(after.errors).subtracting(known).filter { message in
             if message == "receiver type '\(bridgeType)' for instance message is a forward declaration" { return false }
-            if message.hasPrefix(forwardProperty.prefix), message.hasSuffix(forwardProperty.suffix) {
-                let name = message.dropFirst(forwardProperty.prefix.count).dropLast(forwardProperty.suffix.count)
-                return !used(name)
+            // any forward class: a service's type can be a Swift class as well (`bridge.crashReporter.handler`
+            // once `finish` drops the fallback whose container side the parse could not type)
+            if message.hasPrefix(forwardProperty.prefix), let infix = message.range(of: forwardProperty.infix), message.hasSuffix("'") {
+                return !used(message[message.index(message.startIndex, offsetBy: forwardProperty.prefix.count)..<infix.lowerBound])
             }
             guard let prefix = unresolved.first(where: message.hasPrefix), message.hasSuffix("'") else { return true }
             return !used(message.dropFirst(prefix.count).dropLast().prefix { $0 != ":" })

@@ -9,12 +9,14 @@ struct InjectPlanner {
     func plan(_ analyses: [FixFileAnalysis], into plan: inout FixPlan) {
         var classAccesses: [String: [(FixFileAnalysis, InjectRewriter.Rewrite, FixTarget)]] = [:]
         var classOrder: [String] = []
+        var settersAdded = Set<String>() // a setter name without {file} is added to one file only
         for analysis in analyses {
             var cGroups: [String: FixGroup] = [:]
             var cOrder: [String] = []
             var rewrites: [(LocatedAccess, Result<InjectRewriter.Rewrite, ManualReason>, bridge: String?)] = []
+            let global = GlobalInFile(context: context, analysis: analysis, settersAdded: settersAdded)
             for located in analysis.accesses where located.access.kind == .direct && context.selects(located.access) {
-                let decision = decide(located, in: analysis)
+                let decision = decide(located, in: analysis, global: global)
                 switch decision {
                 case let .failure(reason): rewrites.append((located, .failure(reason), nil))
                 case let .success(bridge):
@@ -40,16 +42,24 @@ struct InjectPlanner {
                         if classAccesses[type] == nil { classOrder.append(type) }
                         classAccesses[type, default: []].append((analysis, rewrite, target))
                     } else {
-                        let key = enclosing.name
+                        // the functions that need the global added go together with its declarations
+                        let adding = global.adds && bridge == global.name
+                        let key = adding ? "" : enclosing.name
                         if cGroups[key] == nil {
                             cOrder.append(key)
-                            cGroups[key] = FixGroup(title: "C function \(enclosing.name)", edits: [], targets: [])
+                            cGroups[key] = FixGroup(title: adding ? "C functions of \(context.display(analysis.path)) (bridge global \(global.name))"
+                                                        : "C function \(enclosing.name)", edits: [], targets: [])
+                        }
+                        if adding && cGroups[key]!.edits.isEmpty, !context.refusedTitles.contains(cGroups[key]!.title) {
+                            cGroups[key]!.edits += global.declarations(before: enclosing.range.lowerBound)
+                                + ((analysis.path as NSString).pathExtension == "m" ? BridgePropertyPlacer(context: context).imports(in: [analysis]) : [])
                         }
                         cGroups[key]!.edits.append(TextEdit(path: analysis.path, range: rewrite.range, replacement: rewrite.replacement))
                         cGroups[key]!.targets.append(target)
                     }
                 }
             }
+            if let setter = global.setter, cGroups[""] != nil || global.isDeclared { settersAdded.insert(setter) }
             plan.groups += cOrder.map { cGroups[$0]! }
         }
         // a group the verification refused comes back in the second run and is not looked at
@@ -71,7 +81,7 @@ struct InjectPlanner {
     }
 
     /// The bridge expression to use for an access, or why there is none.
-    private func decide(_ located: LocatedAccess, in analysis: FixFileAnalysis) -> Result<String, ManualReason> {
+    private func decide(_ located: LocatedAccess, in analysis: FixFileAnalysis, global: GlobalInFile) -> Result<String, ManualReason> {
         if located.access.viaMacro != nil || analysis.tokens.isInDirective(located.offset) { return .failure(.macro) }
         if analysis.isSuppressed(located) { return .failure(.suppressed) }
         guard let enclosing = located.enclosing else { return .failure(.outsideFunction) }
@@ -80,17 +90,70 @@ struct InjectPlanner {
         case .objcMethod:
             let head = analysis.file.buffer.bytes[enclosing.range.lowerBound...].first { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") }
             if head == UInt8(ascii: "+") { return .failure(.classMethod) }
-            if enclosing.isInitializer || enclosing.name == "dealloc" { return .failure(.initializerOrDealloc) }
+            if enclosing.isInitializer { return .failure(.initializerOrDealloc) }
             guard enclosing.typeName != nil else { return .failure(.unsupportedLanguage) }
+            if enclosing.name == "dealloc", let k = located.tokenIndex,
+               !analysis.tokens.deallocKeepsBridge(at: k, method: enclosing, bridgeNames: context.configuration.bridgeNamesWithIvars) {
+                return .failure(.deallocMayLoseBridge)
+            }
             if let k = located.tokenIndex, analysis.tokens.isInBlockAvoidingSelf(k, method: enclosing) { return .failure(.blockAvoidingSelf) }
             return .success("self.\(bridgeName)")
         case .function:
-            return CBridgeReach(tokens: analysis.tokens, bridgeNames: context.configuration.bridgeNames)
-                .bridge(in: enclosing).map(Result.success) ?? .failure(.noBridgeInReach)
+            if let reached = CBridgeReach(tokens: analysis.tokens, bridgeNames: context.configuration.bridgeNames).bridge(in: enclosing) {
+                return .success(reached)
+            }
+            return global.reaches(enclosing) ? .success(global.name) : .failure(.noBridgeInReach)
         case .constructor, .destructor:
             return .failure(.initializerOrDealloc)
         case .cxxMethod, .swiftInitializer:
             return .failure(.unsupportedLanguage)
         }
+    }
+}
+
+/// The bridge global (`c-bridge-global:`) as one file has it: declared before a function (read
+/// there), absent (added, with its setter, before the first function that reads it), or not usable.
+private struct GlobalInFile {
+    let name: String
+    let state: CBridgeGlobalState
+    let declarations: CBridgeGlobalDeclarations?
+    let analysis: FixFileAnalysis
+    /// Whether the file declares the global already (and so, presumably, its setter).
+    var isDeclared: Bool { if case .declared = state { return true } else { return false } }
+    /// Whether this run adds the declarations (the file has none).
+    var adds: Bool { if case .absent = state { return declarations != nil } else { return false } }
+
+    /// The setter this file would get.
+    let setter: String?
+
+    init(context: FixContext, analysis: FixFileAnalysis, settersAdded: Set<String>) {
+        self.analysis = analysis
+        guard let global = context.configuration.cBridgeGlobal,
+              global.type(forExtension: (analysis.path as NSString).pathExtension, bridgeType: context.configuration.bridgeType) != nil else {
+            name = ""; state = .conflict; declarations = nil; setter = nil
+            return
+        }
+        name = global.name
+        let setter = global.setterName(for: analysis.path)
+        self.setter = setter
+        // a setter another file of the run gets already (a name without {file}) would be defined twice
+        state = settersAdded.contains(setter) ? .conflict : analysis.tokens.bridgeGlobalState(global, setter: setter)
+        declarations = CBridgeGlobalDeclarations(context: context, global: global)
+    }
+
+    func reaches(_ function: EnclosingDeclaration) -> Bool {
+        switch state {
+        case let .declared(at): return at < function.range.lowerBound
+        case .absent: return declarations != nil
+        case .conflict: return false
+        }
+    }
+
+    /// The global's and the setter's declarations, placed before the function starting at `offset`
+    /// (every later function of the file sees them too: the group takes the file's first such function).
+    func declarations(before offset: Int) -> [TextEdit] {
+        let tokens = analysis.tokens
+        guard let first = (0..<tokens.count).first(where: { tokens.start($0) >= offset }) else { return [] }
+        return declarations?.edits(in: analysis, firstFunction: first) ?? []
     }
 }

@@ -17,12 +17,13 @@ struct SwiftFinishPlanner {
                                                   expression: located.access.expression, reason: reason, detail: detail))
                 }
                 guard let node = file.node(spanning: located.range), let (parameter, decl) = Self.bridgeParameter(node, names: [context.bridgeName]),
-                      let typeName = decl.enclosingTypeName, let type = SwiftRunType.find(typeName, context: context) else {
+                      let typeName = decl.enclosingTypeName, let each = SwiftRunType.findEach(typeName, context: context) else {
                     if context.selects(located.access) {
                         manual(.unrecognisedForm, "only a Swift bridge parameter's default is rewritten by this version")
                     }
                     continue
                 }
+                let type = SwiftRunType.merged(each) // a type declared per `#if` clause: all its clauses
                 guard context.services.isEmpty || injectedServices(type).isSubset(of: context.services) else { continue }
                 if file.isSuppressed(located.offset) { manual(.suppressed, nil); continue }
                 let direct = directAccesses(type)
@@ -31,7 +32,7 @@ struct SwiftFinishPlanner {
                     continue
                 }
                 var callers = callsWithoutBridge(type)
-                if decl.modifiers.contains(where: { ["public", "open"].contains($0.name.text) }) {
+                if !context.configuration.swiftCallersInRun, decl.modifiers.contains(where: { ["public", "open"].contains($0.name.text) }) {
                     callers.insert("callers outside the run (the initializer is public)", at: 0)
                 }
                 if !callers.isEmpty {

@@ -19,9 +19,10 @@ struct SwiftFixFile {
         self.model = model
         suppressions = Suppressions(comments: source.comments, buffer: source.buffer)
         errors = SyntaxErrors.messages(in: source.tree)
+        let compared = BridgeDefaultsLeftOut(model, source: source, bridgeNames: [configuration.bridgeNames.first ?? "bridge"])
         findings = RuleRegistry.fileRules.flatMap { rule -> [Finding] in
             guard let severity = configuration.severity(of: rule.id) else { return [] }
-            return rule.bound(to: configuration, severity: severity)(model)
+            return rule.bound(to: configuration, severity: severity)(compared)
         }.map { "\($0.rule): \($0.message)" }
     }
 

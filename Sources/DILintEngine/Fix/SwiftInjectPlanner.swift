@@ -59,21 +59,30 @@ struct SwiftInjectPlanner {
         func refuse(_ reason: ManualReason, _ detail: String) {
             plan.manual += targets.map { manual($0.located, in: $0.file, reason, "\(name): \(detail)") }
         }
-        guard let type = SwiftRunType.find(name, context: context), !type.declaration.is(EnumDeclSyntax.self) else {
-            return refuse(.typeNotInRun, "no single class, struct or actor declaration of it among the run's Swift files")
+        // one declaration, or one per clause of an `#if`: each gets the bridge as a type of its
+        // own, all in one group (every clause is done, or none)
+        guard let types = SwiftRunType.findEach(name, context: context), !types.contains(where: { $0.declaration.is(EnumDeclSyntax.self) }) else {
+            return refuse(.typeNotInRun, "no single class, struct or actor declaration of it (or one per clause of an #if) among the run's Swift files")
         }
-        let shape: InitializerShape
-        switch initializerShape(of: type) {
-        case let .failure(.manual(reason, detail)): return refuse(reason, detail ?? "")
-        case let .success(s): shape = s
+        var shapes: [InitializerShape] = []
+        for type in types {
+            switch initializerShape(of: type) {
+            case let .failure(.manual(reason, detail)):
+                let clause = types.count > 1 ? " (the declaration at line \(type.file.source.buffer.lineColumn(of: type.declaration.startOffset).line))" : ""
+                return refuse(reason, (detail ?? "") + clause)
+            case let .success(s): shapes.append(s)
+            }
+        }
+        /// The clause whose declaration holds an offset of a file (nil: an extension).
+        func owner(_ file: SwiftFixFile, _ offset: Int) -> Int? {
+            types.firstIndex { $0.file.path == file.path && $0.declaration.byteRange.contains(offset) }
         }
         let bridge = context.bridgeName
         let bridgeType = context.configuration.bridgeType
         let defaultValue = context.configuration.swiftBridgeDefault ?? targets[0].file.text(targets[0].located.range)
         var group = FixGroup(title: "Swift type \(name)", edits: [], targets: [])
-        var assignments: [String] = [] // `self.x = value` lines for the initializer
+        var assignments = Array(repeating: [String](), count: types.count) // `self.x = value` lines for each clause's initializers
         var moved: [Int: Bool] = [:] // properties (by offset) already handled: whether they move
-        let memberNames = type.memberNames
         for target in targets {
             let file = target.file, located = target.located
             let (line, column) = file.source.buffer.lineColumn(of: located.offset)
@@ -86,7 +95,11 @@ struct SwiftInjectPlanner {
                 group.edits.append(TextEdit(path: file.path, range: located.range, replacement: spelling))
                 group.targets.append(fixTarget)
             case let .initializer(decl):
-                guard case let .existing(designated, _) = shape, designated.contains(where: { $0.decl.id == decl.id && $0.file.path == file.path }) else {
+                let taking = shapes.contains { shape in
+                    if case let .existing(designated, _) = shape { return designated.contains { $0.decl.id == decl.id && $0.file.path == file.path } }
+                    return false
+                }
+                guard taking else {
                     plan.manual.append(manual(located, in: file, .initializerOrDealloc, "\(name): an initializer that delegates or is not the one taking the bridge"))
                     continue
                 }
@@ -97,8 +110,13 @@ struct SwiftInjectPlanner {
                     if done { group.targets.append(fixTarget) }
                     continue
                 }
-                switch movedProperty(variable, in: file, type: type, memberNames: memberNames,
-                                     accesses: targets.filter { $0.file.path == file.path }.map(\.located)) {
+                guard let i = owner(file, variable.startOffset) else {
+                    moved[variable.startOffset] = false
+                    plan.manual.append(manual(located, in: file, .propertyInitialValue, "\(name): a property outside the type's declaration"))
+                    continue
+                }
+                switch movedProperty(variable, in: file, type: types[i], memberNames: types[i].memberNames,
+                                     accesses: targets.filter { $0.file.path == file.path }.map(\.located), nested: target.place.nested) {
                 case let .failure(.manual(reason, detail)):
                     moved[variable.startOffset] = false
                     plan.manual += targets.filter { t in t.file.path == file.path && variable.byteRange.contains(t.located.offset) }
@@ -106,14 +124,17 @@ struct SwiftInjectPlanner {
                 case let .success((edits, assignment)):
                     moved[variable.startOffset] = true
                     group.edits += edits
-                    assignments.append(assignment)
+                    assignments[i] += assignment.map { [$0] } ?? []
                     group.targets.append(fixTarget)
                 }
             }
         }
         guard !group.targets.isEmpty else { return }
-        group.edits += declarationEdits(type: type, shape: shape, bridge: bridge, bridgeType: bridgeType,
-                                        defaultValue: defaultValue, assignments: assignments)
+        if types.count > 1 { group.title += " (declared in \(types.count) #if clauses)" }
+        for (i, type) in types.enumerated() {
+            group.edits += declarationEdits(type: type, shape: shapes[i], bridge: bridge, bridgeType: bridgeType,
+                                            defaultValue: defaultValue, assignments: assignments[i])
+        }
         plan.groups.append(group)
     }
 
@@ -156,10 +177,8 @@ struct SwiftInjectPlanner {
             if type.hasInheritanceClause { return .failure(.manual(.swiftInitializers, "no initializer of its own and an inheritance clause (an added one would hide inherited initializers)")) }
             return .success(.added)
         default:
-            guard designated.count == 1 || Self.onePerClause(designated.map(\.decl)) else {
-                let lines = designated.map { "\(context.display($0.file.path)):\($0.file.source.buffer.lineColumn(of: $0.decl.startOffset).line)" }
-                return .failure(.manual(.swiftInitializers, "\(designated.count) designated initializers (\(lines.joined(separator: ", ")))"))
-            }
+            // several designated initializers (one per `#if` clause, or side by side): each must set
+            // the stored `let bridge`, so each takes the defaulted parameter
             if let requirement = SwiftRunType.protocolRequiringInit(type.inheritedNames, context: context) {
                 return .failure(.manual(.protocolInitializer, "it conforms to '\(requirement)', which requires an initializer"))
             }
@@ -168,7 +187,13 @@ struct SwiftInjectPlanner {
                     return .failure(.manual(.swiftInitializers, "its initializer is '\(m.name.text)' (its signature is fixed)"))
                 }
                 if decl.attributes.contains(where: { $0.trimmedDescription.hasPrefix("@objc") }) {
-                    return .failure(.manual(.swiftInitializers, "its initializer is @objc: Objective-C callers do not see a default argument"))
+                    // its selector gains `bridge:`; Objective-C senders of the old one stop compiling
+                    guard context.configuration.swiftCallersInRun else {
+                        return .failure(.manual(.swiftInitializers, "its initializer is @objc: Objective-C callers do not see a default argument (swift-callers-in-run: true lets fix change its selector)"))
+                    }
+                    if let sender = objectiveCCreator(of: type.name) {
+                        return .failure(.manual(.swiftInitializers, "its initializer is @objc and \(context.display(sender)) creates a \(type.name) (its selector gains 'bridge:')"))
+                    }
                 }
                 guard let body = decl.body, !startsOnSameLine(after: body.leftBrace, in: file) else {
                     return .failure(.manual(.swiftInitializers, "its initializer's body starts on the line of its '{'"))
@@ -181,11 +206,13 @@ struct SwiftInjectPlanner {
         }
     }
 
-    /// Whether the initializers are the only ones of distinct clauses of one `#if` (one per build configuration).
-    static func onePerClause(_ initializers: [InitializerDeclSyntax]) -> Bool {
-        let clauses = initializers.map { $0.parent?.parent?.parent?.as(IfConfigClauseSyntax.self) }
-        guard clauses.allSatisfy({ $0 != nil }), Set(clauses.map { $0!.id }).count == clauses.count else { return false }
-        return Set(clauses.map { $0!.parent?.parent?.id }).count == 1
+    /// An Objective-C file of the run that creates the type (`[T alloc]`, `[T new]`).
+    private func objectiveCCreator(of name: String) -> String? {
+        let pattern = "\\[\\s*\(NSRegularExpression.escapedPattern(for: name))\\s+(alloc|new)\\b"
+        return context.runFiles.first { path in
+            ["m", "mm", "h"].contains((path as NSString).pathExtension)
+                && context.workspace.bytes(path).map { String(decoding: $0, as: UTF8.self).range(of: pattern, options: .regularExpression) != nil } == true
+        }
     }
 
     /// Whether the code after `token` goes on on its line (a one-line body or member block).
@@ -248,8 +275,19 @@ struct SwiftInjectPlanner {
     // MARK: Properties
 
     /// `lazy var x: T = Container.shared.svc` → `let x: T` and `self.x = bridge.svc` in the initializer.
+    /// A `lazy var` without a type annotation (`lazy var info = Container.shared.svc.info as? T ?? [:]`)
+    /// cannot move (its type is inferred from the value): it stays `lazy` and reads the bridge in
+    /// place — a lazy value runs on first use, after the initializer has set the bridge. The
+    /// assignment is nil then.
     private func movedProperty(_ variable: VariableDeclSyntax, in file: SwiftFixFile, type: SwiftRunType, memberNames: Set<String>,
-                               accesses: [LocatedAccess]) -> Result<([TextEdit], String), SwiftAccessPlace.Refusal> {
+                               accesses: [LocatedAccess], nested: Bool) -> Result<([TextEdit], String?), SwiftAccessPlace.Refusal> {
+        if variable.hasModifier(["lazy"]), variable.bindings.count == 1, let binding = variable.bindings.first,
+           binding.pattern.is(IdentifierPatternSyntax.self), binding.typeAnnotation == nil, let value = binding.initializer?.value {
+            let shadowed = value.mentions([context.bridgeName])
+            let spelling = nested || shadowed ? "self.\(context.bridgeName)" : context.bridgeName
+            return .success((accesses.filter { value.byteRange.contains($0.offset) }
+                .map { TextEdit(path: file.path, range: $0.range, replacement: spelling) }, nil))
+        }
         guard variable.bindings.count == 1, let binding = variable.bindings.first, let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text,
               let annotation = binding.typeAnnotation, let value = binding.initializer?.value else {
             return .failure(.manual(.propertyInitialValue, "the property has no type annotation (needed once its value moves into init), or several bindings"))

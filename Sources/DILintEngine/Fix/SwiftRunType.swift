@@ -12,6 +12,15 @@ struct SwiftRunType {
 
     /// The type named `name`, when the run's Swift files declare it exactly once.
     static func find(_ name: String, context: FixContext) -> SwiftRunType? {
+        guard let each = findEach(name, context: context), each.count == 1 else { return nil }
+        return each[0]
+    }
+
+    /// The type named `name` as declared once, or once per clause of one `#if` (`#if X class T {…}
+    /// #else class T {…} #endif`): one value per declaration, each with its own member block first
+    /// and then every extension's. Nil when the run declares it otherwise (not at all, twice in one
+    /// build configuration, in nested or different `#if`s, in several files).
+    static func findEach(_ name: String, context: FixContext) -> [SwiftRunType]? {
         var declarations: [(SwiftFixFile, DeclSyntax, MemberBlockSyntax)] = []
         var extensions: [(file: SwiftFixFile, block: MemberBlockSyntax)] = []
         for path in context.swiftFilesMentioning(name) {
@@ -21,8 +30,29 @@ struct SwiftRunType {
             declarations += collector.declarations.map { (file, $0.0, $0.1) }
             extensions += collector.extensions.map { (file, $0) }
         }
-        guard declarations.count == 1, let (file, declaration, block) = declarations.first else { return nil }
-        return SwiftRunType(name: name, file: file, declaration: declaration, blocks: [(file, block)] + extensions)
+        guard !declarations.isEmpty else { return nil }
+        if declarations.count > 1 {
+            // one per clause of the same `#if`, in one file
+            let clauses = declarations.map { Self.clause(of: $0.1) }
+            guard Set(declarations.map(\.0.path)).count == 1, clauses.allSatisfy({ $0 != nil }),
+                  Set(clauses.map { $0!.id }).count == clauses.count,
+                  Set(clauses.map { $0!.parent?.parent?.id }).count == 1 else { return nil }
+        }
+        return declarations.map { file, declaration, block in
+            SwiftRunType(name: name, file: file, declaration: declaration, blocks: [(file, block)] + extensions)
+        }
+    }
+
+    /// The `#if` clause a declaration is directly in (a statement of it, or a member).
+    static func clause(of declaration: DeclSyntax) -> IfConfigClauseSyntax? {
+        declaration.parent?.parent?.parent?.as(IfConfigClauseSyntax.self)
+    }
+
+    /// One value standing for every clause's declaration: the first's, with all their member blocks.
+    static func merged(_ each: [SwiftRunType]) -> SwiftRunType {
+        let own = each.map { ($0.file, $0.mainBlock) }
+        return SwiftRunType(name: each[0].name, file: each[0].file, declaration: each[0].declaration,
+                            blocks: own + each[0].blocks.dropFirst())
     }
 
     var mainBlock: MemberBlockSyntax { blocks[0].block }

@@ -70,3 +70,44 @@ extension FixTokens {
         return false
     }
 }
+
+extension FixTokens {
+    /// Whether `self.bridge` may be read at token `k` of a `-dealloc`: under ARC, the body of
+    /// `-dealloc` still sees every property (ARC releases the ivars after it returns), so the bridge
+    /// set after `-init` is still set there — provided that
+    /// - the method is not manual reference counting (`[super dealloc]`: an ivar may be released
+    ///   before the access, and self is gone after it),
+    /// - the body does not touch the bridge itself (`self.bridge = nil`, `_bridge = nil`,
+    ///   `[_bridge release]`: before the access it would make `finish`'s `self.bridge.x` nil),
+    /// - the access is not in a block literal (a block may run after `-dealloc` returned, when
+    ///   self is freed; the container it read before outlives self).
+    /// (`-init` stays refused: the bridge is set on the object after `-init` returns.)
+    func deallocKeepsBridge(at k: Int, method: EnclosingDeclaration, bridgeNames: Set<String>) -> Bool {
+        var i = 0
+        while i < count && start(i) < method.range.lowerBound { i += 1 }
+        var first = i
+        while first < count && text(first) != "{" && start(first) < method.range.upperBound { first += 1 }
+        while i < count && start(i) < method.range.upperBound {
+            let w = text(i)
+            if bridgeNames.contains(w) { return false }
+            if w == "super", text(i + 1) == "dealloc" { return false }
+            i += 1
+        }
+        // an unbalanced `{` between the body's own `{` and k opens a block literal or a statement's body;
+        // a block literal is one that `^` (with its optional return type and parameters) opens
+        var depth = 0, j = k - 1
+        while j > first {
+            let w = text(j)
+            if w == "}" { depth += 1 } else if w == "{" {
+                if depth > 0 { depth -= 1 } else {
+                    var p = j - 1
+                    if text(p) == ")", let open = TokenCursor(file: file).balancedOpen(from: p) { p = open - 1 }
+                    if isIdentifier(p) && text(p - 1) == "^" { p -= 1 }
+                    if text(p) == "^" { return false }
+                }
+            }
+            j -= 1
+        }
+        return true
+    }
+}

@@ -385,6 +385,71 @@ fix-examples:
       }
       @end
   - phase: inject
+    language: objective-c
+    file: Observer.m
+    config: |
+      bridge-type: CrashBridge
+    support:
+      CrashBridge.h: |
+        @interface CrashBridge
+        - (id)notificationCenter;
+        @end
+    before: |
+      @interface Observer
+      @end
+
+      @implementation Observer
+      - (void)dealloc {
+          [Container.sharedInstance.notificationCenter removeObserver:self];
+      }
+      @end
+    after: |
+      #import "CrashBridge.h"
+      @interface Observer
+      @property (nonatomic, strong, nullable) CrashBridge *bridge;
+      @end
+
+      @implementation Observer
+      - (void)dealloc {
+          [(self.bridge ? self.bridge.notificationCenter : Container.sharedInstance.notificationCenter) removeObserver:self];
+      }
+      @end
+    # Under ARC, -dealloc still sees the bridge set after -init; a block in it, [super dealloc]
+    # (manual reference counting) or a body touching the bridge leaves the access for manual work.
+  - phase: inject
+    language: c
+    file: monitor.c
+    config: |
+      c-bridge-global:
+        name: g_bridge
+        c-type: "const struct crash_bridge *"
+    before: |
+      struct crash_bridge { double (*now)(void); };
+      struct container { double (*now)(void); };
+      struct container *container_shared(void);
+
+      double monitor_now(void) {
+          return container_shared()->now();
+      }
+    after: |
+      struct crash_bridge { double (*now)(void); };
+      struct container { double (*now)(void); };
+      struct container *container_shared(void);
+
+      /// The bridge this file's C functions read; set with monitor_setBridge().
+      static const struct crash_bridge *g_bridge;
+
+      void monitor_setBridge(const struct crash_bridge *bridge);
+      void monitor_setBridge(const struct crash_bridge *bridge) {
+          g_bridge = bridge;
+      }
+
+      double monitor_now(void) {
+          return g_bridge ? g_bridge->now() : container_shared()->now();
+      }
+    # A C function with no bridge parameter (or field) reads a file-scope global the fix adds
+    # once per file, with a setter for the composition root (`c-bridge-global:`).
+  - phase: inject
     language: swift
     file: Clock.swift
     config: |
@@ -415,6 +480,64 @@ fix-examples:
               bridge.dateProvider.now(in: zone)
           }
       }
+  - phase: inject
+    language: swift
+    file: Wrapper.swift
+    config: |
+      bridge-type: CrashBridge
+    before: |
+      #if DEBUG
+      class Wrapper {
+          let name: String
+
+          init(name: String) {
+              self.name = name
+          }
+      }
+      #else
+      final class Wrapper {
+          let name: String
+
+          init(name: String) {
+              self.name = name
+          }
+      }
+      #endif
+
+      extension Wrapper {
+          var crashed: Bool {
+              Container.shared.crashReporter.crashedLastLaunch
+          }
+      }
+    after: |
+      #if DEBUG
+      class Wrapper {
+          let bridge: CrashBridge
+          let name: String
+
+          init(name: String, bridge: CrashBridge = Container.shared) {
+              self.bridge = bridge
+              self.name = name
+          }
+      }
+      #else
+      final class Wrapper {
+          let bridge: CrashBridge
+          let name: String
+
+          init(name: String, bridge: CrashBridge = Container.shared) {
+              self.bridge = bridge
+              self.name = name
+          }
+      }
+      #endif
+
+      extension Wrapper {
+          var crashed: Bool {
+              bridge.crashReporter.crashedLastLaunch
+          }
+      }
+    # A type declared once per clause of an #if: each declaration gets the bridge, in one group.
 
 """#),
         ("container-fallback.yml", #"""
@@ -557,6 +680,47 @@ fix-examples:
               bridge.dateProvider.now()
           }
       }
+  - phase: finish
+    language: c
+    file: monitor.c
+    config: |
+      c-bridge-global:
+        name: g_bridge
+        c-type: "const struct crash_bridge *"
+    before: |
+      struct crash_bridge { double (*now)(void); };
+      struct container { double (*now)(void); };
+      struct container *container_shared(void);
+
+      /// The bridge this file's C functions read; set with monitor_setBridge().
+      static const struct crash_bridge *g_bridge;
+
+      void monitor_setBridge(const struct crash_bridge *bridge);
+      void monitor_setBridge(const struct crash_bridge *bridge) {
+          g_bridge = bridge;
+      }
+
+      double monitor_now(void) {
+          return g_bridge ? g_bridge->now() : container_shared()->now();
+      }
+    after: |
+      struct crash_bridge { double (*now)(void); };
+      struct container { double (*now)(void); };
+      struct container *container_shared(void);
+
+      /// The bridge this file's C functions read; set with monitor_setBridge().
+      static const struct crash_bridge *g_bridge;
+
+      void monitor_setBridge(const struct crash_bridge *bridge);
+      void monitor_setBridge(const struct crash_bridge *bridge) {
+          g_bridge = bridge;
+      }
+
+      double monitor_now(void) {
+          return g_bridge->now();
+      }
+    # The file-scope bridge global inject added (`c-bridge-global:`) is a bridge name: its
+    # fallback form goes like any other.
 
 """#),
         ("parse-failure.yml", #"""

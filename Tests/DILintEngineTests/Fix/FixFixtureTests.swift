@@ -14,6 +14,12 @@ final class FixFixtureTests: XCTestCase {
     func testSwiftTree() throws { try runCase("swift") }
     /// The bridge's type only forward-declared (a Swift class whose generated header the parse lacks).
     func testBridgeTypeOnlyForwardDeclared() throws { try runCase("forward") }
+    /// C functions with no bridge in reach read a file-scope bridge global the fix adds once per
+    /// file, with its setter (`c-bridge-global:`).
+    func testCBridgeGlobal() throws { try runCase("global") }
+    /// `swift-callers-in-run: true` (a public initializer loses its default in finish), and a
+    /// `swift-bridge-default` that reads the container's services (not a new mixed-injection finding).
+    func testSwiftCallersInRun() throws { try runCase("swiftcallers") }
 
     /// A copy of the fixture's `.in` files in a fresh git repository, with the config.
     static func tree(_ name: String, _ test: XCTestCase) throws -> (root: URL, configuration: Configuration) {
@@ -26,7 +32,9 @@ final class FixFixtureTests: XCTestCase {
         try git(root, "init", "-q")
         try git(root, "add", "-A")
         try git(root, "commit", "-qm", "before")
-        let yaml = try String(contentsOf: fixtures.appendingPathComponent("fix.yml"), encoding: .utf8)
+        // a tree's own `fix.yml` (keys only it needs), else the shared one
+        let own = source.appendingPathComponent("fix.yml")
+        let yaml = try String(contentsOf: FileManager.default.fileExists(atPath: own.path) ? own : fixtures.appendingPathComponent("fix.yml"), encoding: .utf8)
         return (root, try Configuration.parse(yaml: yaml, baseDirectory: root.path))
     }
 
@@ -44,7 +52,7 @@ final class FixFixtureTests: XCTestCase {
     private func typeCheckSwift(_ root: URL, _ when: String) throws {
         let sources = try FileManager.default.contentsOfDirectory(atPath: root.path).filter { $0.hasSuffix(".swift") }.sorted()
         guard !sources.isEmpty else { return }
-        for flags in [[], ["-D", "DEBUG"]] { // both sides of the fixtures' `#if DEBUG`
+        for flags in [[], ["-D", "DEBUG"], ["-D", "DEBUG", "-D", "TESTING"]] { // each side of the fixtures' `#if DEBUG` (and `#if TESTING` in it)
             let result = try runProcess("/usr/bin/env", ["swiftc", "-typecheck"] + flags + sources, in: root)
             XCTAssertEqual(result.status, 0, "\(when) \(flags): swiftc -typecheck: \(result.stderr)")
         }
