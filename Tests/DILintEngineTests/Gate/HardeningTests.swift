@@ -29,6 +29,24 @@ final class HardeningTests: XCTestCase {
         XCTAssertLessThan(Date().timeIntervalSince(start), 5, "a backtracking matcher takes longer than the universe's age here")
     }
 
+    func testUnclosedBracketsKeepTheClassifierLinear() throws {
+        // 2,000 lines that each open a block and a parenthesis and close neither, two accesses a
+        // line, the bridge named at the top: every access used to walk back through every unclosed
+        // block and scan to the end of the file for each bracket's partner (minutes in a debug build).
+        let dir = try temporaryDirectory(self)
+        let file = dir.appendingPathComponent("unclosed.m")
+        let line = "  if (x) { id a = [Container sharedInstance].svc ? [[Container sharedInstance] s] : (\n"
+        let guarded = "  if (!bridge) { [[Container sharedInstance] last]; }\n"
+        try ("void g(id bridge);\nvoid f(void) {\n" + String(repeating: line, count: 2000) + guarded).write(to: file, atomically: true, encoding: .utf8)
+        let start = Date()
+        let result = try lint([file.path], configYAML: "containers: [Container.sharedInstance]\n")
+        XCTAssertLessThan(Date().timeIntervalSince(start), 30)
+        XCTAssertEqual(result.findings.filter { $0.rule == "container-access" }.count, 4000)
+        // the guard right around an access is still found past thousands of unclosed blocks
+        XCTAssertEqual(result.accesses.last?.access.service, "last")
+        XCTAssertEqual(result.accesses.last?.access.kind, .fallback)
+    }
+
     func testADamagedCacheEntryIsReparsedWithAWarningAndGivesTheSameFindings() throws {
         let project = try GateProject(self, files: ["a.m": objcSource(accesses: ["[Container sharedInstance]", "[[Container sharedInstance] crashReporter]"])])
         let uncached = try project.lint()
