@@ -47,6 +47,22 @@ final class HardeningTests: XCTestCase {
         XCTAssertEqual(result.accesses.last?.access.kind, .fallback)
     }
 
+    func testMacroArgumentsNestedDeepCostWhatTheParseCosts() throws {
+        // `M(M(…))` 1,600 deep: each level a message send only after expansion. libclang's table
+        // of macro-argument locations (built when a location was asked for by offset) and a
+        // per-kind bracket walk for every bracket made this minutes; clang parses it in 0.1 s.
+        let dir = try temporaryDirectory(self)
+        let file = dir.appendingPathComponent("nested-macro.m")
+        let depth = 1600
+        try ("#define M(x) [x foo]\nvoid f(id y) {\n  id z = " + String(repeating: "M(", count: depth) + "[Container sharedInstance]"
+             + String(repeating: ")", count: depth) + ";\n}\n").write(to: file, atomically: true, encoding: .utf8)
+        let start = Date()
+        let result = try lint([file.path], configYAML: "containers: [Container.sharedInstance]\n")
+        XCTAssertLessThan(Date().timeIntervalSince(start), 30)
+        XCTAssertEqual(result.filesFailed, 0)
+        XCTAssertEqual(result.findings.map { "\($0.rule) \($0.line)" }, ["container-access 3"])
+    }
+
     func testADamagedCacheEntryIsReparsedWithAWarningAndGivesTheSameFindings() throws {
         let project = try GateProject(self, files: ["a.m": objcSource(accesses: ["[Container sharedInstance]", "[[Container sharedInstance] crashReporter]"])])
         let uncached = try project.lint()
