@@ -8,16 +8,21 @@ final class BracketTable {
     private let partner: [Int]
     /// For each token, the innermost `{` opened before it and not closed (braces only), or -1.
     private let blockOpen: [Int]
+    /// For each token, its byte when it is one of `( ) [ ] { } ;`, else 0 (walks that only look
+    /// for these test a byte instead of making the token's text).
+    private let structural: [UInt8]
     /// Memo of per-block answers (the classifier's early-return scan), by the block's `{`.
     var earlyReturnEnd: [Int: Int] = [:]
 
     init(tokens: [SourceToken], bytes: [UInt8]) {
         var partner = [Int](repeating: -1, count: tokens.count)
         var blockOpen = [Int](repeating: -1, count: tokens.count)
+        var structural = [UInt8](repeating: 0, count: tokens.count)
         var brackets: [Int] = [], braces: [Int] = []
         for (i, token) in tokens.enumerated() {
             blockOpen[i] = braces.last ?? -1
             guard token.kind == .punctuation, token.range.count == 1 else { continue }
+            if Self.structuralBytes.contains(bytes[token.range.lowerBound]) { structural[i] = bytes[token.range.lowerBound] }
             switch bytes[token.range.lowerBound] {
             case UInt8(ascii: "("), UInt8(ascii: "["):
                 brackets.append(i)
@@ -36,6 +41,14 @@ final class BracketTable {
         }
         self.partner = partner
         self.blockOpen = blockOpen
+        self.structural = structural
+    }
+
+    private static let structuralBytes: Set<UInt8> = Set("()[]{};".utf8)
+
+    /// Token `i`'s byte if it is `(`, `)`, `[`, `]`, `{`, `}` or `;`, else 0.
+    func structuralByte(_ i: Int) -> UInt8 {
+        i >= 0 && i < structural.count ? structural[i] : 0
     }
 
     /// The matching bracket of token `i`, if it is a matched bracket.

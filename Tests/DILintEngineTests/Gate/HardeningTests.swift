@@ -29,6 +29,40 @@ final class HardeningTests: XCTestCase {
         XCTAssertLessThan(Date().timeIntervalSince(start), 5, "a backtracking matcher takes longer than the universe's age here")
     }
 
+    func testUnclosedBracketsKeepTheClassifierLinear() throws {
+        // 2,000 lines that each open a block and a parenthesis and close neither, two accesses a
+        // line, the bridge named at the top: every access used to walk back through every unclosed
+        // block and scan to the end of the file for each bracket's partner (minutes in a debug build).
+        let dir = try temporaryDirectory(self)
+        let file = dir.appendingPathComponent("unclosed.m")
+        let line = "  if (x) { id a = [Container sharedInstance].svc ? [[Container sharedInstance] s] : (\n"
+        let guarded = "  if (!bridge) { [[Container sharedInstance] last]; }\n"
+        try ("void g(id bridge);\nvoid f(void) {\n" + String(repeating: line, count: 2000) + guarded).write(to: file, atomically: true, encoding: .utf8)
+        let start = Date()
+        let result = try lint([file.path], configYAML: "containers: [Container.sharedInstance]\n")
+        XCTAssertLessThan(Date().timeIntervalSince(start), 30)
+        XCTAssertEqual(result.findings.filter { $0.rule == "container-access" }.count, 4000)
+        // the guard right around an access is still found past thousands of unclosed blocks
+        XCTAssertEqual(result.accesses.last?.access.service, "last")
+        XCTAssertEqual(result.accesses.last?.access.kind, .fallback)
+    }
+
+    func testMacroArgumentsNestedDeepCostWhatTheParseCosts() throws {
+        // `M(M(…))` 1,600 deep: each level a message send only after expansion. libclang's table
+        // of macro-argument locations (built when a location was asked for by offset) and a
+        // per-kind bracket walk for every bracket made this minutes; clang parses it in 0.1 s.
+        let dir = try temporaryDirectory(self)
+        let file = dir.appendingPathComponent("nested-macro.m")
+        let depth = 1600
+        try ("#define M(x) [x foo]\nvoid f(id y) {\n  id z = " + String(repeating: "M(", count: depth) + "[Container sharedInstance]"
+             + String(repeating: ")", count: depth) + ";\n}\n").write(to: file, atomically: true, encoding: .utf8)
+        let start = Date()
+        let result = try lint([file.path], configYAML: "containers: [Container.sharedInstance]\n")
+        XCTAssertLessThan(Date().timeIntervalSince(start), 30)
+        XCTAssertEqual(result.filesFailed, 0)
+        XCTAssertEqual(result.findings.map { "\($0.rule) \($0.line)" }, ["container-access 3"])
+    }
+
     func testADamagedCacheEntryIsReparsedWithAWarningAndGivesTheSameFindings() throws {
         let project = try GateProject(self, files: ["a.m": objcSource(accesses: ["[Container sharedInstance]", "[[Container sharedInstance] crashReporter]"])])
         let uncached = try project.lint()

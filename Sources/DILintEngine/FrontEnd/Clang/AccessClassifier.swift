@@ -15,12 +15,20 @@ struct AccessClassifier {
     private let t: TokenCursor
     /// Matched brackets and enclosing blocks, so that no lookup walks the file.
     private let brackets: BracketTable
+    /// The tokens naming the bridge, in order: every guard names it, so no access before the
+    /// first (or in a file that never names it) is guarded, and a condition without one is not a
+    /// bridge check (both answered without making the tokens' texts).
+    private let bridgeTokens: [Int]
+    private var firstBridgeToken: Int { bridgeTokens.first ?? file.tokens.count }
 
     init(file: ParsedFile, configuration: Configuration) {
         self.file = file
-        bridgeNames = configuration.bridgeNamesWithIvars
-        t = TokenCursor(file: file)
+        let bridgeNames = configuration.bridgeNamesWithIvars
+        self.bridgeNames = bridgeNames
+        let t = TokenCursor(file: file)
+        self.t = t
         brackets = BracketTable(tokens: file.tokens, bytes: file.buffer.bytes)
+        bridgeTokens = file.tokens.indices.filter { t.isIdentifier($0) && bridgeNames.contains(t.text($0)) }
     }
 
     /// Sets each access's kind (fallback, composition root) and adds the accesses made through the bridge.
@@ -48,20 +56,21 @@ struct AccessClassifier {
     private var tokens: [SourceToken] { file.tokens }
     private func text(_ i: Int) -> String { t.text(i) }
     private func isIdentifier(_ i: Int) -> Bool { t.isIdentifier(i) }
-    /// The bracket table answers in one read; the cursor's walk is left for brackets it does not pair.
+    /// The bracket table answers in one read. It pairs brackets by the depth count
+    /// `TokenCursor.balancedClose` uses, over the same tokens: a bracket it leaves unpaired has no
+    /// partner a scan would find (scanning for one from every unclosed bracket made unbalanced
+    /// code cost the square of its length).
     private func matchingClose(forOpenAt open: Int) -> Int? {
-        if let close = brackets.partner(of: open) { return close > open ? close : nil }
-        return t.balancedClose(from: open)
+        brackets.partner(of: open).flatMap { $0 > open ? $0 : nil }
     }
     private func matchingOpen(forCloseAt close: Int) -> Int? {
-        if let open = brackets.partner(of: close) { return open < close ? open : nil }
-        return t.balancedOpen(from: close)
+        brackets.partner(of: close).flatMap { $0 < close ? $0 : nil }
     }
     private static let opening: Set<String> = ["(", "[", "{"], closing: Set<String> = [")", "]", "}"]
 
     /// Whether the access at token `k` runs only when no bridge is set.
     func isFallback(at k: Int) -> Bool {
-        ternaryGuard(at: k) || blockGuard(at: k) || earlyReturnGuard(at: k)
+        k > firstBridgeToken && (ternaryGuard(at: k) || blockGuard(at: k) || earlyReturnGuard(at: k))
     }
 
     // MARK: Bridge checks
@@ -69,6 +78,7 @@ struct AccessClassifier {
     /// `true` for a check that the bridge is present (`b`, `self.bridge`, `b != nil`), `false` for one
     /// that it is absent (`!b`, `b == NULL`), nil when the condition is about something else.
     func bridgePolarity(_ range: Range<Int>) -> Bool? {
+        guard namesBridge(range) else { return nil }
         var words = range.map(text)
         while words.first == "(" && words.last == ")" && matches(words) { words = Array(words.dropFirst().dropLast()) }
         var positive = true
@@ -84,6 +94,16 @@ struct AccessClassifier {
             words.removeLast(2)
         }
         return isBridgePath(words) ? positive : nil
+    }
+
+    /// Whether a token of the range names the bridge.
+    private func namesBridge(_ range: Range<Int>) -> Bool {
+        var lo = 0, hi = bridgeTokens.count // the first bridge token at or after the range's start
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if bridgeTokens[mid] < range.lowerBound { lo = mid + 1 } else { hi = mid }
+        }
+        return lo < bridgeTokens.count && bridgeTokens[lo] < range.upperBound
     }
 
     /// `bridge`, `self.bridge`, `r->bridge`, `self->_bridge`, `[self bridge]`.
@@ -182,23 +202,33 @@ struct AccessClassifier {
 
     // MARK: if / else
 
+    /// How many enclosing blocks a guard is looked for in: clang's own bracket-depth limit
+    /// (`-fbracket-depth`, 256), past which code does not compile. Unclosed `{`s in a broken file
+    /// would otherwise make every access walk through all of them.
+    static let maxEnclosingBlocks = 256
+
     /// Walks out through the enclosing blocks and braceless branches of `k`.
     private func blockGuard(at k: Int) -> Bool {
-        var depth = 0, i = k - 1
+        var depth = 0, i = k - 1, blocks = 0
+        let (openParen, closeParen, openSquare, closeSquare, openBrace, closeBrace, semicolon) =
+            (UInt8(ascii: "("), UInt8(ascii: ")"), UInt8(ascii: "["), UInt8(ascii: "]"), UInt8(ascii: "{"), UInt8(ascii: "}"), UInt8(ascii: ";"))
         while i >= 0 {
-            let w = text(i)
-            if Self.closing.contains(w), let open = brackets.partner(of: i) { i = open - 1; continue }
-            if w == "}" || w == ")" || w == "]" {
+            let w = brackets.structuralByte(i)
+            let isClosing = w == closeBrace || w == closeParen || w == closeSquare
+            if isClosing, let open = brackets.partner(of: i) { i = open - 1; continue }
+            if isClosing {
                 depth += 1
-            } else if w == "(" || w == "[" {
+            } else if w == openParen || w == openSquare {
                 if depth > 0 { depth -= 1 } // else: stepping out of a call's parentheses
-            } else if w == "{" && depth > 0 {
+            } else if w == openBrace && depth > 0 {
                 depth -= 1
-            } else if depth == 0 && (w == "{" || w == ";") {
+            } else if depth == 0 && (w == openBrace || w == semicolon) {
                 // our statement starts after here: a braceless `if (c) stmt;` or `else stmt;`?
                 if let verdict = bracelessVerdict(statementStart: i + 1, access: k) { return verdict }
-                if w == "{" {
+                if w == openBrace {
                     if let verdict = branchVerdict(blockStart: i) { return verdict }
+                    blocks += 1
+                    if blocks >= Self.maxEnclosingBlocks { return false }
                     i -= 1
                 } else {
                     i = enclosingBlockStart(from: i) // skip the earlier statements of this block

@@ -23,6 +23,8 @@ final class ParsedFile {
     /// Function, method and constructor definitions (`codeScopes()`), built once on first use: the
     /// accesses' enclosing definitions and the model's scopes are the same list.
     private(set) lazy var scopes: [CodeScope] = codeScopes()
+    /// Each bracket token's partner of the same kind, or -1 (see `TokenCursor.close(from:)`).
+    private(set) lazy var sameKindPartners: [Int32] = TokenCursor.sameKindPartners(tokens, buffer.bytes)
 
     /// `trustAllSkippedBlocks`: the parse had the project's real flags (`-p`), so every block the
     /// preprocessor skipped is really dead; otherwise only constant conditionals are.
@@ -40,11 +42,13 @@ final class ParsedFile {
                 let constant = ConditionalDirectives(buffer: buffer)
                 skipped = skipped.filter { constant.constantLines.contains(buffer.lineColumn(of: $0.lowerBound).line) }
             }
-            let start = clang_getLocationForOffset(unit, file, 0)
-            let end = clang_getLocationForOffset(unit, file, UInt32(buffer.bytes.count))
+            // The translation unit's extent is the main file, start to end. Asking for a location
+            // by offset instead maps it through macro arguments, and libclang's table for that
+            // costs far more than the parse on nested macro arguments (`M(M(…))` 1,600 deep: minutes).
+            let whole = clang_getCursorExtent(clang_getTranslationUnitCursor(unit))
             var raw: UnsafeMutablePointer<CXToken>?
             var count: UInt32 = 0
-            clang_tokenize(unit, clang_getRange(start, end), &raw, &count)
+            clang_tokenize(unit, whole, &raw, &count)
             if let raw {
                 code.reserveCapacity(Int(count))
                 var s = 0
