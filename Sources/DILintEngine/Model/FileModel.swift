@@ -195,6 +195,9 @@ struct TypeModel {
     var injectedProperties: [String]
     /// Optional `var` bridges, and how they are set.
     var optionalBridges: [OptionalBridgeProperty]
+    /// The default values of its initializers' bridge parameters (`init(bridge: Bridge = …)`):
+    /// the Swift transition form, whatever container reads it holds.
+    var bridgeDefaults: [Range<Int>] = []
 
     func contains(_ offset: Int) -> Bool {
         memberRanges.contains { $0.contains(offset) } && !nestedRanges.contains { $0.contains(offset) }

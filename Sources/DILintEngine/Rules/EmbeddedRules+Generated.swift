@@ -1135,9 +1135,10 @@ rationale: |
   signature does not see every dependency. The rule reports, at the type's name, each class,
   struct or actor (with its extensions in the same file) that has an initializer storing one of
   its parameters into a property and also reaches the container anywhere in its members
-  (fallback accesses included; nested types are judged on their own). The container given as
-  the bridge's own default (`init(bridge: Bridge = Container.shared)`, the Swift transition form
-  `di-lint fix` writes) is left to `container-fallback`.
+  (fallback accesses included; nested types are judged on their own). The bridge's own default
+  in an initializer, the Swift transition form `di-lint fix` writes, is left to
+  `container-fallback`: the container itself (`init(bridge: Bridge = Container.shared)`) or a
+  bridge built from the container's services (`swift-bridge-default`).
 options: []
 example-config: |
   containers: [Container.sharedInstance]
@@ -1172,6 +1173,19 @@ non-triggering:
       final class SessionHandler {
           let bridge: CrashBridge
           init(bridge: CrashBridge = Container.sharedInstance()) {
+              self.bridge = bridge
+          }
+          func start() { _ = bridge.dateProvider.date() }
+      }
+  - language: swift
+    code: |
+      // A bridge built from the container's services as the default: the same transition form.
+      final class SessionHandler {
+          let bridge: CrashBridge
+          let crashWrapper: CrashWrapper
+          init(crashWrapper: CrashWrapper,
+               bridge: CrashBridge = CrashBridge(dateProvider: Container.sharedInstance().dateProvider)) {
+              self.crashWrapper = crashWrapper
               self.bridge = bridge
           }
           func start() { _ = bridge.dateProvider.date() }

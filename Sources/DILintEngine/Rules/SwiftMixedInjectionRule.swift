@@ -5,13 +5,16 @@ struct SwiftMixedInjectionRule: FileRule {
     static let languages = RuleLanguages.swift
 
     func check(_ file: FileModel, options: Options, severity: Severity) -> [Finding] {
-        // the container given as the bridge's default (`bridge: Bridge = Container.shared`, no service)
-        // is the bridge's own transition form, left to container-fallback
-        let reached = file.accesses.filter { $0.access.touchesContainer && !($0.access.kind == .fallback && $0.access.service == nil) }
+        let reached = file.accesses.filter(\.access.touchesContainer)
         guard !reached.isEmpty else { return [] }
         var findings: [Finding] = []
         for type in file.types {
-            let inType = reached.filter { type.contains($0.offset) }
+            // the bridge's default (`bridge: Bridge = Container.shared`, or a bridge built from the
+            // container's services) is the bridge's own transition form, left to container-fallback
+            let inType = reached.filter { a in
+                type.contains(a.offset) && !(a.access.kind == .fallback && a.access.service == nil)
+                    && !type.bridgeDefaults.contains { $0.contains(a.offset) }
+            }
             guard !type.injectedProperties.isEmpty, let first = inType.first else { continue }
             let more = inType.count > 1 ? " and \(inType.count - 1) more" : ""
             findings.append(file.finding(

@@ -117,10 +117,30 @@ final class SwiftFileModel: FileModel {
     }()
 
     private(set) lazy var types: [TypeModel] = typeMembers.map { type in
-        TypeModel(name: type.name.text, nameOffset: type.name.startOffset, memberRanges: type.memberBlocks.map(\.byteRange),
-                  nestedRanges: type.nestedRanges, injectedProperties: type.injectedProperties(assignments),
-                  optionalBridges: type.optionalBridges(configuration, assignments: assignments))
+        var model = TypeModel(name: type.name.text, nameOffset: type.name.startOffset, memberRanges: type.memberBlocks.map(\.byteRange),
+                              nestedRanges: type.nestedRanges, injectedProperties: type.injectedProperties(assignments),
+                              optionalBridges: type.optionalBridges(configuration, assignments: assignments))
+        model.bridgeDefaults = bridgeParameterDefaults.filter { model.contains($0.lowerBound) }
+        return model
     }
+
+    /// The default values of initializer parameters named as the bridge.
+    private lazy var bridgeParameterDefaults: [Range<Int>] = {
+        final class Collector: SyntaxVisitor {
+            let names: Set<String>
+            var ranges: [Range<Int>] = []
+            init(names: Set<String>) { self.names = names; super.init(viewMode: .sourceAccurate) }
+            override func visit(_ node: InitializerDeclSyntax) -> SyntaxVisitorContinueKind {
+                for parameter in node.signature.parameterClause.parameters where names.contains((parameter.secondName ?? parameter.firstName).text) {
+                    if let value = parameter.defaultValue?.value { ranges.append(value.byteRange) }
+                }
+                return .visitChildren
+            }
+        }
+        let collector = Collector(names: Set(configuration.bridgeNames))
+        collector.walk(tree)
+        return collector.ranges
+    }()
 
     /// The C names of `@_cdecl` functions: C code calling them calls Swift.
     private(set) lazy var callGraphFacts: CallGraphFacts? = {
