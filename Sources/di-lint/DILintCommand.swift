@@ -29,6 +29,10 @@ struct RunFailure: Error, CustomStringConvertible {
 @main
 enum Main {
     static func main() {
+        if CommandLine.arguments.dropFirst().first == ParseWorker.command {
+            LibClang.preload()
+            ParseWorker.serve() // a lint run's parse worker (hidden; see WorkerIsolation)
+        }
         StandardStreams.prepare()
         // Commands that may parse start loading libclang now, on another core, beside argument
         // parsing, configuration and the tree walk (the others never load it).
