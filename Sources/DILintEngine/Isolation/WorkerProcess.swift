@@ -75,7 +75,7 @@ final class WorkerProcess {
     /// under (`ulimit -v`) when lower, since a child cannot raise it.
     static func effectiveLimit(_ wanted: Int) -> Int {
         var space = rlimit()
-        guard getrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &space) == 0, space.rlim_max != RLIM_INFINITY else { return wanted }
+        guard getrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &space) == 0 else { return wanted }
         return min(wanted, Int(clamping: space.rlim_max))
     }
 
