@@ -239,12 +239,12 @@ public final class Linter: @unchecked Sendable {
         return result
     }
 
-    /// What a parse worker sends back for a file (`ParseWorker`): what the in-process path computes.
+    /// What a parse worker sends back for a file (`ParseWorker`): what the in-process path
+    /// computes once `prepare` (run by the parent) said `.parse`; the language is detected again
+    /// from the same path and bytes.
     func isolatedOutcome(path: String, bytes: [UInt8], frontEnd: inout ClangFrontEnd?) -> FileOutcome {
-        switch prepare(path: path, bytes: bytes) {
-        case let .done(outcome): return outcome
-        case let .parse(language): return model(path: path, bytes: bytes, language: language, frontEnd: &frontEnd)
-        }
+        let language = bytes.withUnsafeBytes { SourceLanguage.detect(path: path, contents: $0) }
+        return model(path: path, bytes: bytes, language: language, frontEnd: &frontEnd)
     }
 
     /// Whether every file must be parsed: project rules need every function, not only the files naming a container.
