@@ -219,6 +219,10 @@ public final class Linter: @unchecked Sendable {
         case let .done(outcome):
             result = outcome
         case .parse where isolation != nil:
+            if let gone = worker, !gone.isAlive {
+                gone.stop()
+                worker = nil
+            }
             if worker == nil {
                 switch WorkerProcess.start(isolation!, handshake: handshake!, memoryLimit: WorkerProcess.effectiveLimit(isolation!.memoryLimit)) {
                 case let .success(started): worker = started

@@ -194,6 +194,14 @@ final class WorkerProcess {
         SIGXFSZ: "SIGXFSZ", SIGSYS: "SIGSYS", SIGQUIT: "SIGQUIT",
     ]
 
+    /// Whether the worker is still there between requests (its socket not closed): a worker
+    /// gone since its last reply is replaced before the next file, which it never saw.
+    var isAlive: Bool {
+        guard !reaped else { return false }
+        var fd = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
+        return poll(&fd, 1, 0) == 0
+    }
+
     /// Ends the worker: closing its socket makes it exit.
     func stop() {
         _ = reap(kill: false)
