@@ -30,6 +30,7 @@ struct RunFailure: Error, CustomStringConvertible {
 enum Main {
     static func main() {
         if CommandLine.arguments.dropFirst().first == ParseWorker.command {
+            ParseWorker.closeInheritedDescriptors()
             LibClang.preload()
             ParseWorker.serve() // a lint run's parse worker (hidden; see WorkerIsolation)
         }

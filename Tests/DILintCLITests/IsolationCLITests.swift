@@ -88,6 +88,42 @@ final class IsolationCLITests: XCTestCase {
         try JSONSerialization.data(withJSONObject: run.findings, options: [.sortedKeys])
     }
 
+    func testAKilledRunLeavesNoWorkerParsing() throws {
+        let project = try Project(self, files: ["Slow.m": Self.nestedMacro(1_000)])
+        let root = project.root.resolvingSymlinksInPath().path
+        func workers() throws -> [String] {
+            try FileManager.default.contentsOfDirectory(atPath: "/proc").filter { pid in
+                guard Int(pid) != nil, let cwd = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/cwd"),
+                      let command = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline") else { return false }
+                return cwd == root && String(decoding: command, as: UTF8.self).contains("__parse-worker")
+            }
+        }
+        // Only the parent is killed (a CI runner's cancel may do so); its worker is mid-parse
+        // on a file that takes over 100 s.
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: diLintBinary)
+        process.arguments = ["."]
+        process.currentDirectoryURL = project.root
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        var started: [String] = []
+        for _ in 0..<50 where started.isEmpty {
+            Thread.sleep(forTimeInterval: 0.1)
+            started = try workers()
+        }
+        XCTAssertEqual(started.count, 1, "one worker parses the file")
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        var left = started
+        for _ in 0..<30 where !left.isEmpty { // a worker checks for its parent every 0.5 s
+            Thread.sleep(forTimeInterval: 0.1)
+            left = try workers()
+        }
+        XCTAssertEqual(left, [], "the killed run's worker is still running")
+        for pid in left { kill(pid_t(pid)!, SIGKILL) }
+    }
+
     func testBadParseTimeoutsAndMemoryLimitsAreRefused() throws {
         let project = try Project(self, files: ["x.m": "void f(void) {}\n"])
         for value in ["0", "-3", "abc", "nan", "100000"] {

@@ -13,6 +13,22 @@ public enum ParseWorker {
     /// The hidden argument that makes di-lint a worker.
     public static let command = "__parse-worker"
 
+    /// Closes every descriptor above 2 the worker inherited: descriptors the run itself
+    /// inherited without close-on-exec (a pipe whose end its own caller waits on) must not be
+    /// held open by a worker. Call first, before anything opens a file.
+    public static func closeInheritedDescriptors() {
+        var fds: [Int32] = []
+        if let directory = opendir("/proc/self/fd") {
+            let own = dirfd(directory)
+            while let entry = readdir(directory) {
+                let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+                if let fd = Int32(name), fd > 2, fd != own { fds.append(fd) }
+            }
+            closedir(directory)
+        }
+        for fd in fds { close(fd) }
+    }
+
     public static func serve() -> Never {
         let socket: Int32 = 0
         guard let handshakeBytes = readFrame(socket) else { exit(0) }
