@@ -12,7 +12,10 @@ import Foundation
 /// build a file's model and run the file rules over it, and send the `FileOutcome` back in the
 /// cache's own byte layout (`CacheEntryCodec`).
 public struct WorkerIsolation: Sendable {
-    /// The worker program and its arguments (di-lint: `/proc/self/exe __parse-worker`).
+    /// The worker program and its arguments (di-lint: `/proc/self/exe __parse-worker`). A
+    /// program embedding the engine that sets `isolation` must, when started with these
+    /// arguments, call `ParseWorker.closeInheritedDescriptors()` then `ParseWorker.serve()`
+    /// first thing, as di-lint's `main` does.
     public var executable: String
     public var arguments: [String]
     /// How the worker rebuilds the run's configuration; it must give the configuration the
