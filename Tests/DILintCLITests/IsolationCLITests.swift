@@ -88,6 +88,23 @@ final class IsolationCLITests: XCTestCase {
         try JSONSerialization.data(withJSONObject: run.findings, options: [.sortedKeys])
     }
 
+    func testWorkersParseWithTheCompilationDatabasesFlags() throws {
+        // With -p, a block the real flags skip is trusted dead; a worker without the database
+        // would lint it (an unknown macro's block counts without real flags).
+        let project = try Project(self, files: ["Gated.c": "#ifdef USE_IT\nvoid g(void) { container_shared()->clock(); }\n#endif\nvoid h(void) { container_shared()->now(); }\n"])
+        let database = [["directory": project.root.path, "file": "Gated.c",
+                         "arguments": ["clang", "-x", "c", "-c", "Gated.c", "-o", "Gated.o"]]]
+        try FileManager.default.createDirectory(at: project.root.appendingPathComponent("build"), withIntermediateDirectories: true)
+        try JSONSerialization.data(withJSONObject: database).write(to: project.root.appendingPathComponent("build/compile_commands.json"))
+        let isolated = try project.run("--format", "json", "-p", "build", "Gated.c")
+        let inProcess = try project.run("--format", "json", "-p", "build", "--no-isolation", "Gated.c")
+        let lines = isolated.findings.compactMap { $0["line"] as? Int }
+        XCTAssertEqual(lines, [4], isolated.stdout)
+        XCTAssertEqual(try Self.findingsBytes(isolated), try Self.findingsBytes(inProcess))
+        let withoutDatabase = try project.run("--format", "json", "Gated.c")
+        XCTAssertEqual(withoutDatabase.findings.compactMap { $0["line"] as? Int }, [2, 4], "without -p the block is linted")
+    }
+
     func testAKilledRunLeavesNoWorkerParsing() throws {
         let project = try Project(self, files: ["Slow.m": Self.nestedMacro(1_000)])
         let root = project.root.resolvingSymlinksInPath().path
