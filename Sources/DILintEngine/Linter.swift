@@ -47,7 +47,8 @@ public protocol OutcomeCache: AnyObject, Sendable {
     func store(_ outcome: FileOutcome, path: String, content: [UInt8])
 }
 
-/// Runs the rules over files, in parallel, with one libclang index per worker thread.
+/// Runs the rules over files, in parallel, with one libclang index per worker thread, or with
+/// one parse worker process per thread when `isolation` is set.
 public final class Linter: @unchecked Sendable {
     public let configuration: Configuration
     /// Parse every file even when its text names no container (slower; for checking the pre-filter).
@@ -64,6 +65,13 @@ public final class Linter: @unchecked Sendable {
     public var contextFiles: [String] = []
     /// Counts files done as the run goes (for a progress line).
     public var progress: LintProgress?
+    /// Parse in worker processes, under a per-file deadline and a memory limit (nil: on this
+    /// process's threads). See `WorkerIsolation`.
+    public var isolation: WorkerIsolation?
+
+    /// Stack of the threads that parse (deep ASTs recurse in libclang's visitor); a parse worker
+    /// parses on a thread of the same size, so both paths take the same files.
+    static let workerStackSize = 16 << 20
 
     /// The enabled file rules, with their options and severity bound.
     private let activeFileRules: [(FileModel) -> [Finding]]
@@ -89,11 +97,20 @@ public final class Linter: @unchecked Sendable {
         progress?.start(total: files.count)
         let queue = WorkQueue(count: all.count, progress: progress, counted: files.count)
         let workers = max(1, min(jobs, all.count))
+        let handshake = isolation.map { isolation in
+            WorkerFrames.Handshake(recipe: isolation.recipe, compileArguments: compileArguments,
+                                   digest: ConfigurationRecipe.digest(configuration), memoryLimit: isolation.memoryLimit,
+                                   parent: getpid()).encoded()
+        }
         let group = DispatchGroup()
         for _ in 0..<workers {
             group.enter()
             let thread = Thread { [self] in
                 var frontEnd: ClangFrontEnd?
+                var worker: WorkerProcess?
+                func parse(_ path: String, _ bytes: [UInt8]) -> FileOutcome {
+                    self.parse(path, bytes: bytes, frontEnd: &frontEnd, worker: &worker, handshake: handshake)
+                }
                 while let work = queue.take() {
                     switch work {
                     case let .file(i) where i >= files.count:
@@ -103,20 +120,21 @@ public final class Linter: @unchecked Sendable {
                         switch cachedOutcome(for: files[i]) {
                         case let .done(outcome):
                             queue.store(outcome, at: i)
-                        case let .miss(bytes) where LibClang.isLoading && queue.hasFilesLeft:
+                        case let .miss(bytes) where isolation == nil && LibClang.isLoading && queue.hasFilesLeft:
                             // libclang is still loading (see LibClang.preload): look the other
                             // files up in the cache meanwhile, and parse this one after.
                             queue.postpone(i, bytes)
                         case let .miss(bytes):
-                            queue.store(parse(files[i], bytes: bytes, frontEnd: &frontEnd), at: i)
+                            queue.store(parse(files[i], bytes), at: i)
                         }
                     case let .postponed(i, bytes):
-                        queue.store(parse(files[i], bytes: bytes, frontEnd: &frontEnd), at: i)
+                        queue.store(parse(files[i], bytes), at: i)
                     }
                 }
+                worker?.stop()
                 group.leave()
             }
-            thread.stackSize = 16 << 20 // deep ASTs recurse in libclang's visitor
+            thread.stackSize = Self.workerStackSize
             thread.start()
         }
         group.wait()
@@ -193,24 +211,71 @@ public final class Linter: @unchecked Sendable {
         return .miss(bytes)
     }
 
-    private func parse(_ path: String, bytes: [UInt8], frontEnd: inout ClangFrontEnd?) -> FileOutcome {
-        let result = lint(path: path, bytes: bytes, frontEnd: &frontEnd)
+    /// Lints a file the cache did not have, here or in the thread's worker process, and stores the outcome.
+    private func parse(_ path: String, bytes: [UInt8], frontEnd: inout ClangFrontEnd?, worker: inout WorkerProcess?,
+                       handshake: [UInt8]?) -> FileOutcome {
+        let result: FileOutcome
+        switch prepare(path: path, bytes: bytes) {
+        case let .done(outcome):
+            result = outcome
+        case .parse where isolation != nil:
+            if let gone = worker, !gone.isAlive {
+                gone.stop()
+                worker = nil
+            }
+            if worker == nil {
+                switch WorkerProcess.start(isolation!, handshake: handshake!, memoryLimit: WorkerProcess.effectiveLimit(isolation!.memoryLimit)) {
+                case let .success(started): worker = started
+                case let .failure(failure): return self.failure(path, failure.reason)
+                }
+            }
+            switch worker!.outcome(path: path, bytes: bytes) {
+            case let .outcome(outcome):
+                result = outcome
+            case let .failed(reason):
+                worker = nil
+                result = failure(path, reason)
+            }
+        case let .parse(language):
+            result = model(path: path, bytes: bytes, language: language, frontEnd: &frontEnd)
+        }
         if !result.failed { cache?.store(result, path: path, content: bytes) }
         return result
+    }
+
+    /// What a parse worker sends back for a file (`ParseWorker`): what the in-process path
+    /// computes once `prepare` (run by the parent) said `.parse`; the language is detected again
+    /// from the same path and bytes.
+    func isolatedOutcome(path: String, bytes: [UInt8], frontEnd: inout ClangFrontEnd?) -> FileOutcome {
+        let language = bytes.withUnsafeBytes { SourceLanguage.detect(path: path, contents: $0) }
+        return model(path: path, bytes: bytes, language: language, frontEnd: &frontEnd)
     }
 
     /// Whether every file must be parsed: project rules need every function, not only the files naming a container.
     private var needsEveryFile: Bool { parseEveryFile || !activeProjectRules.isEmpty }
 
-    private func lint(path: String, bytes: [UInt8], frontEnd: inout ClangFrontEnd?) -> FileOutcome {
-        if let nul = bytes.firstIndex(of: 0) { return failure(path, "binary file (NUL byte at offset \(nul))") }
-        if BlankSource.isBlank(bytes) { return FileOutcome() }
+    private enum Preparation {
+        /// Linted without a parse (binary, blank, no container named).
+        case done(FileOutcome)
+        /// To be parsed as this language.
+        case parse(SourceLanguage)
+    }
+
+    /// The checks before a parse, which cost a pass over the bytes (run where the cache is).
+    private func prepare(path: String, bytes: [UInt8]) -> Preparation {
+        if let nul = bytes.firstIndex(of: 0) { return .done(failure(path, "binary file (NUL byte at offset \(nul))")) }
+        if BlankSource.isBlank(bytes) { return .done(FileOutcome()) }
         let (language, mentions) = bytes.withUnsafeBytes { raw -> (SourceLanguage, Bool) in
             let language = SourceLanguage.detect(path: path, contents: raw)
             let anchors = ["di-lint:"] + configuration.bridgeNames.flatMap { [$0, $0.capitalizedFirst] }
             return (language, prefilter.mayContainAccess(raw) || anchors.contains { raw.containsASCII($0) })
         }
-        if !mentions && !needsEveryFile { return FileOutcome() }
+        if !mentions && !needsEveryFile { return .done(FileOutcome()) }
+        return .parse(language)
+    }
+
+    /// Parses the file (libclang or swift-syntax) and runs the file rules over its model.
+    private func model(path: String, bytes: [UInt8], language: SourceLanguage, frontEnd: inout ClangFrontEnd?) -> FileOutcome {
         let model: FileModel
         if language == .swift {
             switch SwiftFrontEnd.model(displayPath: displayPath(path), bytes: bytes, configuration: configuration) {

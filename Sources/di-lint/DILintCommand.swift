@@ -29,10 +29,19 @@ struct RunFailure: Error, CustomStringConvertible {
 @main
 enum Main {
     static func main() {
+        if CommandLine.arguments.dropFirst().first == ParseWorker.command {
+            ParseWorker.closeInheritedDescriptors()
+            LibClang.preload()
+            ParseWorker.serve() // a lint run's parse worker (hidden; see WorkerIsolation)
+        }
         StandardStreams.prepare()
-        // Commands that may parse start loading libclang now, on another core, beside argument
-        // parsing, configuration and the tree walk (the others never load it).
-        if !["merge", "rules", "help", "--help", "-h", "--version"].contains(CommandLine.arguments.dropFirst().first ?? "") {
+        // Commands that may parse in this process start loading libclang now, on another core,
+        // beside argument parsing, configuration and the tree walk (the others never load it;
+        // lint and report parse in workers, which load it themselves, unless told otherwise).
+        let arguments = CommandLine.arguments.dropFirst()
+        let first = arguments.first ?? ""
+        let parsesHere = first == "fix" || arguments.contains("--no-isolation") || arguments.contains("--fixes")
+        if !["merge", "rules", "help", "--help", "-h", "--version"].contains(first) && parsesHere {
             LibClang.preload()
         }
         do {

@@ -47,8 +47,23 @@ struct RunOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Delete cache entries no run has used for this many days (checked at most once a day).", valueName: "days"))
     var cacheMaxAge: Double = 30
 
+    @Option(help: ArgumentHelp("lint, report: a file whose parse takes longer is a parse-failure, its worker killed (over the config's parse-timeout; default 60).", valueName: "seconds"))
+    var parseTimeout: String?
+
+    @Option(help: ArgumentHelp("lint, report: address-space limit of each parse worker; a file needing more is a parse-failure (over the config's parse-memory-limit; default 4096).", valueName: "MiB"))
+    var parseMemoryLimit: String?
+
+    @Flag(help: "lint, report: parse in di-lint's own process, on threads, with no per-file deadline, memory limit or crash isolation (faster to start; for trusted input).")
+    var noIsolation = false
+
     func validate() throws {
         if let jobs, !(1...1024).contains(jobs) { throw ValidationError("--jobs must be a number of worker threads from 1 to 1024, not \(jobs)") }
+        do {
+            _ = try parseTimeout.map { try Configuration.parseTimeout($0) }
+            _ = try parseMemoryLimit.map { try Configuration.parseMemoryLimit($0) }
+        } catch {
+            throw ValidationError("--\(error)")
+        }
     }
 
     /// A configured linter and the files it is to lint.
@@ -93,7 +108,7 @@ struct RunOptions: ParsableArguments {
     /// Loads the config, collects and selects the files, sets up the linter. Problems throw
     /// `RunFailure`, which exits 2.
     func prepare() throws -> Prepared {
-        var (configuration, configPath) = try loadConfiguration()
+        var (configuration, configPath, recipe) = try loadConfiguration()
         let root = URL(fileURLWithPath: self.root ?? configuration.baseDirectory).standardizedFileURL.path
         var files: [String]
         var context: [String] = []
@@ -112,9 +127,9 @@ struct RunOptions: ParsableArguments {
             let selected = Set(files)
             context = collected.filter { !selected.contains($0) }
             // from every walked header, whatever the selection: shards and --changed-since runs share the map (and the cache keys)
-            if let headerMap { configuration.headerMap = headerMap }
             if configuration.headerMap, let map = try HeaderMap.write(files: collected) {
                 configuration.headerMapFile = map
+                recipe.headerMapFile = map
                 if map.ambiguousNames > 0 {
                     note("di-lint: header map: \(map.ambiguousNames) of the tree's header names belong to several headers; includes of such a name resolve to the one with the fewest directories in its path unless a flag or the including file's directory finds it")
                 }
@@ -126,6 +141,10 @@ struct RunOptions: ParsableArguments {
         linter.contextFiles = context
         linter.parseEveryFile = parseEveryFile
         if let jobs { linter.jobs = jobs }
+        if !noIsolation {
+            linter.isolation = WorkerIsolation(recipe: recipe, timeout: configuration.parseTimeout,
+                                               memoryLimit: configuration.parseMemoryLimit << 20)
+        }
         do {
             if let compileCommands { linter.compileArguments = try CompilationDatabase.load(directory: compileCommands) }
             if let cache {
@@ -143,24 +162,23 @@ struct RunOptions: ParsableArguments {
                         problems: problems, showProgress: ProgressLine.enabled(quiet: quiet))
     }
 
-    private func loadConfiguration() throws -> (Configuration, String?) {
-        var configuration: Configuration
+    /// The configuration, the file it was read from, and the recipe it was built by (the parse
+    /// workers build theirs by it).
+    private func loadConfiguration() throws -> (Configuration, String?, ConfigurationRecipe) {
+        let configuration: Configuration
         let path = config ?? Configuration.discover(from: FileManager.default.currentDirectoryPath)
+        let recipe = ConfigurationRecipe(configPath: path, containers: containers, exclude: exclude, headerMap: headerMap,
+                                         parseTimeout: try parseTimeout.map { try Configuration.parseTimeout($0) },
+                                         parseMemoryLimit: try parseMemoryLimit.map { try Configuration.parseMemoryLimit($0) })
         do {
-            if let path {
-                configuration = try Configuration.load(path: path)
-            } else {
-                configuration = Configuration()
-            }
-            configuration.containers += try containers.map(ContainerSpec.init(parsing:))
+            configuration = try recipe.build()
         } catch {
             throw RunFailure(error)
         }
-        configuration.exclude += exclude
         guard !configuration.containers.isEmpty else {
             throw ValidationError("no container to look for: name one with --container 'Type.accessor' or in .di-lint.yml under 'containers:'")
         }
-        return (configuration, path)
+        return (configuration, path, recipe)
     }
 }
 

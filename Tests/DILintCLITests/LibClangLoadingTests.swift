@@ -18,7 +18,7 @@ final class LibClangLoadingTests: XCTestCase {
         XCTAssertFalse(openedByRules.contains("libclang"), openedByRules)
         XCTAssertTrue(openedByRules.contains("libswiftCore"), "LD_DEBUG shows what is opened: \(openedByRules.prefix(500))")
 
-        let (cold, openedCold) = try openedLibraries(["Sources", "--cache", ".cache"], in: project)
+        let (cold, openedCold) = try openedLibraries(["Sources", "--cache", ".cache", "--no-isolation"], in: project)
         XCTAssertEqual(cold.status, 1)
         XCTAssertTrue(openedCold.contains("libclang"), "a run that parses loads it")
         // Warm: every file from the cache. The preload thread may have started loading, but no

@@ -53,6 +53,11 @@ public struct Configuration: Sendable {
     public var headerMapFile: HeaderMapFile?
     /// Files larger than this are reported as not parsed.
     public var maxFileSize: Int = 16 << 20
+    /// Seconds one file's parse may take in a worker process before it is killed and the file
+    /// is a `parse-failure` (`parse-timeout:`; `di-lint lint` parses in worker processes).
+    public var parseTimeout: Double = 60
+    /// Address-space limit of each parse worker, in MiB (`parse-memory-limit:`).
+    public var parseMemoryLimit: Int = 4096
     /// Names of the injected bridge (property, ivar, parameter, global).
     public var bridgeNames: [String] = ["bridge"]
     /// The bridge's type, for the declarations `di-lint fix` adds (`bridge-type:`).
@@ -112,7 +117,8 @@ public struct Configuration: Sendable {
 
     static let topLevelKeys: Set<String> = ["containers", "exclude", "rules", "clang-flags", "header-map", "max-file-size",
                                             "bridge", "fallback", "composition-root", "bridge-type", "bridge-header",
-                                            "swift-bridge-default", "ambient-properties"]
+                                            "swift-bridge-default", "ambient-properties",
+                                            "parse-timeout", "parse-memory-limit"]
 
     /// Parses the YAML text of a config.
     public static func parse(yaml text: String, baseDirectory: String) throws -> Configuration {
@@ -136,6 +142,12 @@ public struct Configuration: Sendable {
         if let size = root["max-file-size"] {
             guard let n = size as? Int, n > 0 else { throw ConfigError.invalid("max-file-size must be a positive number of bytes") }
             config.maxFileSize = n
+        }
+        if let t = root["parse-timeout"] {
+            config.parseTimeout = try parseTimeout(t)
+        }
+        if let m = root["parse-memory-limit"] {
+            config.parseMemoryLimit = try parseMemoryLimit(m)
         }
         if root["bridge"] != nil { config.bridgeNames = try strings(root["bridge"], key: "bridge") }
         if let t = root["bridge-type"] {
@@ -181,6 +193,28 @@ public struct Configuration: Sendable {
         }
         try parseFixKeys(root, into: &config)
         return config
+    }
+
+    /// Longest `parse-timeout` (a day): a larger one is a typo.
+    static let maxParseTimeout: Double = 86_400
+
+    /// A `parse-timeout` / `--parse-timeout` value: seconds, more than 0 and at most a day.
+    public static func parseTimeout(_ value: Any) throws -> Double {
+        let seconds = (value as? Int).map(Double.init) ?? (value as? Double) ?? (value as? String).flatMap { Double($0) }
+        guard let seconds, seconds.isFinite, seconds > 0, seconds <= maxParseTimeout else {
+            throw ConfigError.invalid("parse-timeout must be a number of seconds above 0 and at most \(Int(maxParseTimeout)), not '\(value)'")
+        }
+        return seconds
+    }
+
+    /// A `parse-memory-limit` / `--parse-memory-limit` value: MiB, from 256 (below it libclang and
+    /// the Swift runtime do not load) to 1 TiB.
+    public static func parseMemoryLimit(_ value: Any) throws -> Int {
+        let mib = (value as? Int) ?? (value as? String).flatMap { Int($0) }
+        guard let mib, (256...(1 << 20)).contains(mib) else {
+            throw ConfigError.invalid("parse-memory-limit must be a number of MiB from 256 to 1048576, not '\(value)'")
+        }
+        return mib
     }
 
     static func ruleSettings(id: String, _ value: Any) throws -> RuleSettings {

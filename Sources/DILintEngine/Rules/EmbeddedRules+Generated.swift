@@ -736,7 +736,11 @@ rationale: |
   `max-file-size`, libclang gives up on it, or it is Swift nested or chained past what
   swift-syntax's parser takes in bounded time and stack (brackets, generic `<`, `#if` or string
   interpolations past 128 deep, `[` nested first in `[` past about 11 deep, a chain past 1,000 `try`, `?.` or
-  trailing-closure links). The finding names the reason; the run goes on with
+  trailing-closure links). Under `di-lint lint` (parse workers, the default) a file also fails
+  when its parse takes longer than `parse-timeout` ("took longer than 60 s to parse"), crashes
+  the parser ("the parser crashed (signal 11, SIGSEGV)": libclang 14 on Objective-C messages
+  nested thousands deep through a macro) or needs more than `parse-memory-limit` ("ran out of
+  memory": an include of `/dev/zero` through a macro). The finding names the reason; the run goes on with
   the other files. Lower the severity in `.di-lint.yml` to let such files pass the gate.
 options: []
 example-config: |

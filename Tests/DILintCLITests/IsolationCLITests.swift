@@ -1,0 +1,163 @@
+import Foundation
+import SeamTestSupport
+import XCTest
+
+/// `lint` parses in worker processes: a file that crashes libclang, outlives `--parse-timeout` or
+/// runs a worker out of memory is that file's `parse-failure`, and every other file's findings
+/// are kept. Real binaries, real libclang, under `BoundedRun`'s 1 GB of address space and time
+/// bound.
+final class IsolationCLITests: XCTestCase {
+    /// `#define M(x) [x foo]` then `M(M(…M(y)…))` `depth` deep: the expansion nests Objective-C
+    /// messages past what clang's parser recurses through. On this machine's libclang 14, 3,000
+    /// levels end the process with SIGSEGV in about 2 s (5,000 and 10,000 too); 200 take 0.8 s to
+    /// parse, 400 5.3 s, 600 23 s and 1,000 over 100 s (`clang -fsyntax-only` too).
+    private static func nestedMacro(_ depth: Int) -> String {
+        "#define M(x) [x foo]\nvoid f(id y) { id z = " + String(repeating: "M(", count: depth) + "y"
+            + String(repeating: ")", count: depth) + "; }\n"
+    }
+
+    private static let fine = "void g(void) { container_shared()->clock(); }\n"
+
+    func testAFileThatCrashesLibclangIsAParseFailureNamingTheSignalAndTheOthersAreKept() throws {
+        let project = try Project(self, files: ["Crash.m": Self.nestedMacro(3_000), "Fine.c": Self.fine])
+        let run = try BoundedRun.run(["."], in: project.root, seconds: 120)
+        assertBounded(run, status: 1, names: "Crash.m")
+        XCTAssertTrue(run.stdout.contains("Crash.m:1:1: error: file not linted: the parser crashed (signal 11, SIGSEGV) [parse-failure]"), run.stdout)
+        XCTAssertTrue(run.stdout.contains("Fine.c:1:16: error: direct access to container 'container_shared()'"), run.stdout)
+        XCTAssertTrue(run.stderr.contains("2 files (1 parsed, 1 not linted)"), run.stderr)
+    }
+
+    func testAFileOverTheParseTimeoutIsAParseFailureAndTheRunEnds() throws {
+        var files = ["Slow.m": Self.nestedMacro(1_000), "Fine.c": Self.fine]
+        for i in 0..<4 { files["More\(i).c"] = "void h\(i)(void) { container_shared()->service\(i)(); }\n" }
+        let project = try Project(self, files: files)
+        let run = try BoundedRun.run(["--parse-timeout", "2", "--jobs", "2", "."], in: project.root, seconds: 120)
+        assertBounded(run, status: 1, names: "Slow.m")
+        XCTAssertTrue(run.stdout.contains("Slow.m:1:1: error: file not linted: took longer than 2 s to parse"), run.stdout)
+        XCTAssertLessThan(run.seconds, 30, "the slow file alone takes over 100 s")
+        XCTAssertTrue(run.stdout.contains("Fine.c:1:16: error: direct access"), run.stdout)
+        for i in 0..<4 { XCTAssertTrue(run.stdout.contains("More\(i).c:1:"), "a fresh worker took the files after the killed one: \(run.stdout)") }
+
+        // The key in the config does the same; the option wins over it.
+        try project.write(".di-lint.yml", Project.config + "parse-timeout: 1.5\n")
+        let configured = try BoundedRun.run(["."], in: project.root, seconds: 120)
+        XCTAssertTrue(configured.stdout.contains("Slow.m:1:1: error: file not linted: took longer than 1.5 s to parse"), configured.stdout)
+        let overridden = try BoundedRun.run(["--parse-timeout", "3", "."], in: project.root, seconds: 120)
+        XCTAssertTrue(overridden.stdout.contains("took longer than 3 s to parse"), overridden.stdout)
+    }
+
+    func testAnIncludeOfDevZeroThroughAMacroRunsOutOfMemoryInItsWorker() throws {
+        // The include check resolves only literal names; the worker's address-space limit
+        // (here the 1 GB `ulimit -v` the run inherits) stops what it cannot see.
+        let project = try Project(self, files: ["Evil.m": "#define EVIL \"/dev/zero\"\n#include EVIL\nvoid f(void) { container_shared()->now(); }\n",
+                                                "Fine.c": Self.fine])
+        let run = try BoundedRun.run(["."], in: project.root, seconds: 60)
+        assertBounded(run, status: 1, names: "Evil.m")
+        XCTAssertTrue(run.stdout.contains("Evil.m:1:1: error: file not linted: ran out of memory (over the parse worker's 1024 MiB address-space limit"), run.stdout)
+        XCTAssertTrue(run.stdout.contains("Fine.c:1:16: error: direct access"), run.stdout)
+        XCTAssertLessThan(run.seconds, 30)
+        XCTAssertFalse(run.stderr.contains("LLVM ERROR"), "the worker's own output is not the run's: \(run.stderr)")
+    }
+
+    func testIsolatedAndInProcessRunsGiveTheSameBytes() throws {
+        var files: [String: String] = ["Legacy.m": legacySource(extra: ["// di-lint: ignore container-access"]),
+                                       "Fine.c": Self.fine,
+                                       "Handler.c": "#include <signal.h>\n#include <stdio.h>\nstatic void h(int s) { printf(\"x\"); }\nvoid install(void) { signal(SIGSEGV, h); }\n",
+                                       "Use.swift": "func f() { let x = Container.sharedInstance.clock }\n"]
+        for i in 0..<12 { files["Gen\(i).m"] = legacySource() }
+        let project = try Project(self, files: files)
+        let isolated = try project.run("--format", "json", "--jobs", "2", ".")
+        let inProcess = try project.run("--format", "json", "--jobs", "2", "--no-isolation", ".")
+        XCTAssertEqual(isolated.status, 1, isolated.stderr)
+        XCTAssertEqual(inProcess.status, 1, inProcess.stderr)
+        XCTAssertGreaterThan(isolated.findings.count, 20)
+        XCTAssertTrue(isolated.findings.contains { $0["rule"] as? String == "signal-handler-safety" }, "project rules get the workers' facts: \(isolated.stdout.prefix(3000))")
+        XCTAssertEqual(try Self.findingsBytes(isolated), try Self.findingsBytes(inProcess))
+        XCTAssertEqual(isolated.summary["parsed"] as? Int, inProcess.summary["parsed"] as? Int)
+
+        // With the cache: a cold isolated run stores the workers' outcomes, a warm one reads them.
+        let cold = try project.run("--format", "json", "--cache", "cache", ".")
+        let warm = try project.run("--format", "json", "--cache", "cache", ".")
+        XCTAssertEqual(try Self.findingsBytes(cold), try Self.findingsBytes(inProcess))
+        XCTAssertEqual(try Self.findingsBytes(warm), try Self.findingsBytes(inProcess))
+        XCTAssertTrue(warm.stderr.contains("(0 parsed, 16 from the cache)"), warm.stderr)
+    }
+
+    /// The report's findings (the summary holds the run's time, which differs).
+    private static func findingsBytes(_ run: CLIRunner.Run) throws -> Data {
+        try JSONSerialization.data(withJSONObject: run.findings, options: [.sortedKeys])
+    }
+
+    func testWorkersParseWithTheCompilationDatabasesFlags() throws {
+        // With -p, a block the real flags skip is trusted dead; a worker without the database
+        // would lint it (an unknown macro's block counts without real flags).
+        let project = try Project(self, files: ["Gated.c": "#ifdef USE_IT\nvoid g(void) { container_shared()->clock(); }\n#endif\nvoid h(void) { container_shared()->now(); }\n"])
+        let database = [["directory": project.root.path, "file": "Gated.c",
+                         "arguments": ["clang", "-x", "c", "-c", "Gated.c", "-o", "Gated.o"]]]
+        try FileManager.default.createDirectory(at: project.root.appendingPathComponent("build"), withIntermediateDirectories: true)
+        try JSONSerialization.data(withJSONObject: database).write(to: project.root.appendingPathComponent("build/compile_commands.json"))
+        let isolated = try project.run("--format", "json", "-p", "build", "Gated.c")
+        let inProcess = try project.run("--format", "json", "-p", "build", "--no-isolation", "Gated.c")
+        let lines = isolated.findings.compactMap { $0["line"] as? Int }
+        XCTAssertEqual(lines, [4], isolated.stdout)
+        XCTAssertEqual(try Self.findingsBytes(isolated), try Self.findingsBytes(inProcess))
+        let withoutDatabase = try project.run("--format", "json", "Gated.c")
+        XCTAssertEqual(withoutDatabase.findings.compactMap { $0["line"] as? Int }, [2, 4], "without -p the block is linted")
+    }
+
+    func testAKilledRunLeavesNoWorkerParsing() throws {
+        let project = try Project(self, files: ["Slow.m": Self.nestedMacro(1_000)])
+        let root = project.root.resolvingSymlinksInPath().path
+        func workers() throws -> [String] {
+            try FileManager.default.contentsOfDirectory(atPath: "/proc").filter { pid in
+                guard Int(pid) != nil, let cwd = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/cwd"),
+                      let command = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline") else { return false }
+                return cwd == root && String(decoding: command, as: UTF8.self).contains("__parse-worker")
+            }
+        }
+        // Only the parent is killed (a CI runner's cancel may do so); its worker is mid-parse
+        // on a file that takes over 100 s.
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: diLintBinary)
+        process.arguments = ["."]
+        process.currentDirectoryURL = project.root
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        var started: [String] = []
+        for _ in 0..<50 where started.isEmpty {
+            Thread.sleep(forTimeInterval: 0.1)
+            started = try workers()
+        }
+        XCTAssertEqual(started.count, 1, "one worker parses the file")
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        var left = started
+        for _ in 0..<30 where !left.isEmpty { // a worker checks for its parent every 0.5 s
+            Thread.sleep(forTimeInterval: 0.1)
+            left = try workers()
+        }
+        XCTAssertEqual(left, [], "the killed run's worker is still running")
+        for pid in left { kill(pid_t(pid)!, SIGKILL) }
+    }
+
+    func testBadParseTimeoutsAndMemoryLimitsAreRefused() throws {
+        let project = try Project(self, files: ["x.m": "void f(void) {}\n"])
+        for value in ["0", "-3", "abc", "nan", "100000"] {
+            let run = try project.run("--parse-timeout=\(value)", ".")
+            XCTAssertEqual(run.status, 2, "--parse-timeout \(value): \(run.stderr)")
+            XCTAssertTrue(run.stderr.contains("--parse-timeout must be a number of seconds above 0"), run.stderr)
+        }
+        for value in ["0", "100", "lots"] {
+            let run = try project.run("--parse-memory-limit=\(value)", ".")
+            XCTAssertEqual(run.status, 2, "--parse-memory-limit \(value): \(run.stderr)")
+            XCTAssertTrue(run.stderr.contains("--parse-memory-limit must be a number of MiB"), run.stderr)
+        }
+        try project.write(".di-lint.yml", Project.config + "parse-timeout: soon\n")
+        let configured = try project.run(".")
+        XCTAssertEqual(configured.status, 2, configured.stderr)
+        XCTAssertTrue(configured.stderr.contains(".di-lint.yml: parse-timeout must be a number of seconds"), configured.stderr)
+        try project.write(".di-lint.yml", Project.config + "parse-timeout: 0.5\nparse-memory-limit: 2048\n")
+        XCTAssertEqual(try project.run(".").status, 0)
+    }
+}
