@@ -46,6 +46,18 @@ final class IsolationCLITests: XCTestCase {
         XCTAssertTrue(overridden.stdout.contains("took longer than 3 s to parse"), overridden.stdout)
     }
 
+    func testLintFixesLeavesOutAFileItsWorkerCouldNotParse() throws {
+        // `--fixes` plans in di-lint's own process: the slow file, a parse-failure in its worker,
+        // must not be parsed there again (over 100 s, with no deadline).
+        let slow = Self.nestedMacro(1_000) + "void g(void) { container_shared()->clock(); }\n"
+        let project = try Project(self, files: ["Slow.m": slow, "Fine.c": Self.fine])
+        let run = try BoundedRun.run(["--parse-timeout", "2", "--fixes", "--format", "json", "."], in: project.root, seconds: 60)
+        assertBounded(run, status: 1, names: "Slow.m")
+        XCTAssertTrue(run.stdout.contains("took longer than 2 s to parse"), run.stdout)
+        XCTAssertTrue(run.stdout.contains("Fine.c"), run.stdout)
+        XCTAssertLessThan(run.seconds, 30)
+    }
+
     func testAnIncludeOfDevZeroThroughAMacroRunsOutOfMemoryInItsWorker() throws {
         // The include check resolves only literal names; the worker's address-space limit
         // (here the 1 GB `ulimit -v` the run inherits) stops what it cannot see.

@@ -27,10 +27,14 @@ public struct FindingFix: Codable, Equatable, Sendable {
 
 /// `lint --fixes`: plans `inject` for the run's `container-access` findings and `finish` for its
 /// `container-fallback` findings (each only when there is such a finding), and gives each
-/// finding whose access a verified group rewrites that group's edits.
+/// finding whose access a verified group rewrites that group's edits. The fix parses in this
+/// process, so a file the lint could not parse (its worker timed out, crashed or ran out of
+/// memory: a `parse-failure`) is not handed to it.
 public enum LintFixes {
     public static func attach(to findings: inout [Finding], files: [String], configuration: Configuration,
                               compileArguments: [String: [String]], root: String) {
+        let failed = Set(findings.filter { $0.rule == ParseFailureRule.id }.map(\.path))
+        let files = files.filter { !failed.contains($0.hasPrefix("./") ? String($0.dropFirst(2)) : $0) }
         for (phase, rule) in [(FixPhase.inject, ContainerAccessRule.id), (.finish, ContainerFallbackRule.id)] {
             guard findings.contains(where: { $0.rule == rule }) else { continue }
             let fixer = Fixer(configuration: configuration)
