@@ -47,7 +47,7 @@ struct RunOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Delete cache entries no run has used for this many days (checked at most once a day).", valueName: "days"))
     var cacheMaxAge: Double = 30
 
-    @Option(help: ArgumentHelp("lint, report: a file whose parse takes longer is a parse-failure, its worker killed (over the config's parse-timeout; default 60).", valueName: "seconds"))
+    @Option(help: ArgumentHelp("lint, report: a file whose parse takes longer is a parse-failure, its worker killed; fix: it ends the run, exit 2, nothing written (over the config's parse-timeout; default 60).", valueName: "seconds"))
     var parseTimeout: String?
 
     @Option(help: ArgumentHelp("lint, report: address-space limit of each parse worker; a file needing more is a parse-failure (over the config's parse-memory-limit; default 4096).", valueName: "MiB"))

@@ -41,12 +41,15 @@ final class FixContext {
     /// The file parsed and analysed (as of the workspace's overlay), cached until `forget()`.
     func analysis(_ realPath: String) -> FixFileAnalysis? {
         if let known = analyses[realPath] { return known }
-        let parsed: ParsedFile
-        do { parsed = try workspace.parse(realPath) } catch {
+        let analysis: FixFileAnalysis
+        do {
+            analysis = try workspace.deadline.parsing(realPath) {
+                FixFileAnalysis(path: realPath, file: try workspace.parse(realPath), configuration: configuration, finder: finder)
+            }
+        } catch {
             failures[realPath] = (error as? ParseFailure)?.reason ?? "\(error)"
             return nil
         }
-        let analysis = FixFileAnalysis(path: realPath, file: parsed, configuration: configuration, finder: finder)
         analyses[realPath] = analysis
         return analysis
     }
@@ -68,8 +71,10 @@ final class FixContext {
                 let index = clang_createIndex(0, 0)
                 while let i = results.next() {
                     do {
-                        let parsed = try workspace.parse(missing[i], index: index)
-                        results.set(i, FixFileAnalysis(path: missing[i], file: parsed, configuration: configuration, finder: finder))
+                        try workspace.deadline.parsing(missing[i]) {
+                            let parsed = try workspace.parse(missing[i], index: index)
+                            results.set(i, FixFileAnalysis(path: missing[i], file: parsed, configuration: configuration, finder: finder))
+                        }
                     } catch {
                         results.fail(i, (error as? ParseFailure)?.reason ?? "\(error)")
                     }

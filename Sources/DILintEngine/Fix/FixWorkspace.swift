@@ -16,15 +16,21 @@ final class FixWorkspace {
     /// The bounded-input check `lint` runs: includes that are not bounded regular files fail the
     /// file before libclang reads them.
     private let includeCheck: IncludeCheck
+    /// Ends the run when a parse (and its analysis) outlives the configuration's `parse-timeout`.
+    let deadline: FixParseDeadline
 
     init(configuration: Configuration, compileArguments: [String: [String]]) {
         self.configuration = configuration
         self.compileArguments = compileArguments
         index = clang_createIndex(0, 0)
         includeCheck = IncludeCheck(limit: configuration.maxFileSize)
+        deadline = FixParseDeadline(seconds: configuration.parseTimeout)
     }
 
-    deinit { clang_disposeIndex(index) }
+    deinit {
+        deadline.stop()
+        clang_disposeIndex(index)
+    }
 
     /// The real path of a file (symlinks and `..` resolved): the key every edit uses.
     static func realPath(_ path: String) -> String {

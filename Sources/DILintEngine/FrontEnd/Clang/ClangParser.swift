@@ -18,8 +18,6 @@ final class ParsedFile {
     let tokens: [SourceToken]
     /// Comment tokens (suppression directives live here).
     let comments: [SourceToken]
-    /// Errors libclang reported in this file (unresolved names are expected without headers).
-    let errorCount: Int
     /// Function, method and constructor definitions (`codeScopes()`), built once on first use: the
     /// accesses' enclosing definitions and the model's scopes are the same list.
     private(set) lazy var scopes: [CodeScope] = codeScopes()
@@ -74,13 +72,6 @@ final class ParsedFile {
         }
         tokens = code
         self.comments = comments
-        var errors = 0
-        for i in 0..<clang_getNumDiagnostics(unit) {
-            let d = clang_getDiagnostic(unit, i)
-            if clang_getDiagnosticSeverity(d).rawValue >= CXDiagnostic_Error.rawValue { errors += 1 }
-            clang_disposeDiagnostic(d)
-        }
-        errorCount = errors
     }
 
     /// Set by `disposeUnit()`: `unit` and `file` may not be used any more.

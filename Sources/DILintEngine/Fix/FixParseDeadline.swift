@@ -1,0 +1,68 @@
+import Foundation
+
+/// `di-lint fix` parses in its own process (it needs libclang's trees, not a worker's outcome),
+/// where a parse cannot be interrupted. A watchdog ends the run, naming the file, when a parse
+/// outlives `parse-timeout`: nothing is written before every parse is done, so ending there
+/// loses no file, and a pathological file stops the run instead of holding it.
+final class FixParseDeadline: @unchecked Sendable {
+    let seconds: Double
+    private let lock = NSLock()
+    private var running: [Int: (path: String, start: UInt64)] = [:]
+    private var next = 0
+    private var watching = false
+    private var stopped = false
+
+    init(seconds: Double) { self.seconds = seconds }
+
+    deinit { stop() }
+
+    /// Runs a parse of `path` under the deadline.
+    func parsing<R>(_ path: String, _ body: () throws -> R) rethrows -> R {
+        let id = begin(path)
+        defer { end(id) }
+        return try body()
+    }
+
+    /// Ends the watch (the watchdog thread returns at its next look).
+    func stop() {
+        lock.lock(); defer { lock.unlock() }
+        stopped = true
+    }
+
+    private func begin(_ path: String) -> Int {
+        lock.lock(); defer { lock.unlock() }
+        let id = next
+        next += 1
+        running[id] = (path, DispatchTime.now().uptimeNanoseconds)
+        if !watching {
+            watching = true
+            let thread = Thread { [weak self] in
+                while let self, self.look() {}
+            }
+            thread.name = "di-lint fix parse deadline"
+            thread.start()
+        }
+        return id
+    }
+
+    private func end(_ id: Int) {
+        lock.lock(); defer { lock.unlock() }
+        running[id] = nil
+    }
+
+    /// Sleeps a moment, then ends the process if a parse is late; false once stopped.
+    private func look() -> Bool {
+        Thread.sleep(forTimeInterval: min(0.25, seconds / 4))
+        lock.lock(); defer { lock.unlock() }
+        if stopped { return false }
+        let now = DispatchTime.now().uptimeNanoseconds
+        if let late = running.values.first(where: { Double(now - $0.start) / 1e9 > seconds }) {
+            let limit = seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
+            let message = "di-lint fix: \(late.path) took longer than \(limit) s to parse; nothing was written "
+                + "(leave the file out with --exclude, or raise --parse-timeout)\n"
+            _ = message.utf8CString.withUnsafeBufferPointer { write(2, $0.baseAddress, $0.count - 1) }
+            _exit(2)
+        }
+        return true
+    }
+}
