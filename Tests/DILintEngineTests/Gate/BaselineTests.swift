@@ -163,4 +163,18 @@ final class BaselineTests: XCTestCase {
         XCTAssertEqual(fast.entries, slow.entries)
         XCTAssertEqual(fast.entries.count, 300)
     }
+
+    /// The sweep finds for each offset what looking through every range finds: the shortest
+    /// range holding it, of equal ones the first (nested, overlapping, repeated and empty ranges).
+    func testInnermostRangesAreThoseAScanOfEveryRangeFinds() {
+        for round in 0..<200 {
+            let ranges = (0..<Int.random(in: 0...30)).map { _ -> Range<Int> in
+                let lo = Int.random(in: 0...100)
+                return lo..<(lo + Int.random(in: 0...(round % 2 == 0 ? 10 : 60)))
+            }
+            let offsets = (0..<Int.random(in: 0...40)).map { _ in Int.random(in: -2...120) }
+            let scanned = offsets.map { offset in ranges.indices.filter { ranges[$0].contains(offset) }.min { ranges[$0].count < ranges[$1].count } }
+            XCTAssertEqual(DeclarationScopes.innermost(ranges, holding: offsets), scanned, "\(ranges) \(offsets)")
+        }
+    }
 }
