@@ -69,6 +69,8 @@ final class CallGraphExtractor {
     private func registrationsFromTokens() {
         let t = TokenCursor(file: file)
         let known = Set(facts.registrations.map(\.handler.name))
+        // The functions read so far, by name once, not searched for each call (the loop adds none).
+        let functionNames = Set(facts.functions.map(\.symbol.name))
         let namespaces = namespaceBlocks(t)
         for i in 0..<t.count where t.isIdentifier(i) {
             let word = t.text(i)
@@ -82,7 +84,7 @@ final class CallGraphExtractor {
                     (handler, name) = (j, qualified)
                 }
             } else if t.spells(i + 1, "("), !t.isMemberOperator(i - 1), !CallGraphExtractor.signalInstallers.contains(word),
-                      !facts.functions.contains(where: { $0.symbol.name == word }), !facts.macros.contains(word), let (fn, at) = signalArgument(t, call: i) {
+                      !functionNames.contains(word), !facts.macros.contains(word), let (fn, at) = signalArgument(t, call: i) {
                 // `pqsignal(SIGTERM, h)`: an installer from a header the run does not have
                 facts.signalArguments.append(FunctionArgument(callee: Symbol(usr: "name:" + word, name: word), argument: 1,
                                                               value: scoped(fn, at: at, namespaces), position: position(t.offset(i))))
@@ -344,6 +346,20 @@ final class CallGraphExtractor {
         let t = TokenCursor(file: file)
         let known = Set(facts.functions.map(\.symbol.name))
         let holders = definitionRanges.sorted { $0.lowerBound < $1.lowerBound }
+        // The furthest end of the holders up to each one: some holder contains an offset when the
+        // furthest end among those starting at or before it lies past it (a binary search, not a
+        // scan of every definition per candidate).
+        var furthestEnd: [Int] = []
+        furthestEnd.reserveCapacity(holders.count)
+        for h in holders { furthestEnd.append(max(furthestEnd.last ?? Int.min, h.upperBound)) }
+        func held(_ offset: Int) -> Bool {
+            var lo = 0, hi = holders.count
+            while lo < hi {
+                let mid = (lo + hi) / 2
+                if holders[mid].lowerBound <= offset { lo = mid + 1 } else { hi = mid }
+            }
+            return lo > 0 && furthestEnd[lo - 1] > offset
+        }
         let namespaces = namespaceBlocks(t)
         var i = 0
         while i < t.count {
@@ -358,7 +374,7 @@ final class CallGraphExtractor {
             guard t.spells(open, "{"), let end = t.close(from: open) else { continue }
             let offset = t.offset(i)
             // `#define LOG(x) fprintf(…)` before `void f(void) {` is no definition of `fprintf`
-            if holders.contains(where: { $0.contains(offset) }) || t.isInDirective(offset) { continue }
+            if held(offset) || t.isInDirective(offset) { continue }
             var name = t.text(i), j = i
             while t.spells(j - 1, "::"), t.isIdentifier(j - 2) {
                 name = t.text(j - 2) + "::" + name
