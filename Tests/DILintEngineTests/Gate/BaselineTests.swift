@@ -177,4 +177,15 @@ final class BaselineTests: XCTestCase {
             XCTAssertEqual(DeclarationScopes.innermost(ranges, holding: offsets), scanned, "\(ranges) \(offsets)")
         }
     }
+
+    /// Snippets (fingerprinted for findings other than accesses) are trimmed as Foundation's
+    /// `trimmingCharacters(in: .whitespaces)` trims, whatever is at their ends.
+    func testSnippetTrimmingIsFoundationsWhitespaceTrimming() {
+        let alphabet: [String] = [" ", "\t", "\u{0B}", "\u{0C}", "\r", "\n", "\u{A0}", "\u{3000}", "\u{2028}", "\u{85}",
+                                  "\u{301}", "a", "é", "😀", "\u{FFFD}", ";"]
+        for _ in 0..<3000 {
+            let text = (0..<Int.random(in: 0...8)).map { _ in alphabet.randomElement()! }.joined()
+            XCTAssertEqual(SourceBuffer.trimmed(text), text.trimmingCharacters(in: .whitespaces), "\(Array(text.unicodeScalars))")
+        }
+    }
 }
