@@ -55,9 +55,14 @@ struct LintCommand: ParsableCommand {
         Fingerprints.assign(to: &result.findings, root: prepared.root)
         if let accepted, let baseline {
             accepted.apply(to: &result, lintedFiles: prepared.files, root: prepared.root)
+            // In writes of 64 KiB, not one per line: a baseline of a million stale entries made a
+            // million system calls.
+            var stale = ""
             for e in result.staleBaselineEntries {
-                note("di-lint: stale baseline entry (fixed): \(e.path):\(e.line): [\(e.rule)] \(e.snippet ?? e.expression ?? "")")
+                stale += "di-lint: stale baseline entry (fixed): \(e.path):\(e.line): [\(e.rule)] \(e.snippet ?? e.expression ?? "")\n"
+                if stale.utf8.count >= 1 << 16 { StandardStreams.raw(stale); stale = "" }
             }
+            if !stale.isEmpty { StandardStreams.raw(stale) }
             if updateBaseline && (!result.staleBaselineEntries.isEmpty || accepted.hasLegacyEntries) {
                 let updated = accepted.updated(with: result, root: prepared.root)
                 do { try updated.write(to: baseline) } catch { throw RunFailure(error) }

@@ -54,15 +54,39 @@ public struct Baseline: Equatable, Sendable {
     /// Reads a baseline; errors name the file and what is wrong with it.
     public static func load(path: String) throws -> Baseline {
         func fail(_ problem: String) -> ConfigError { .file(path: path, problem: problem) }
+        // The file's bytes live only inside `decode`, not beside the entries built from them.
+        let (version, decoded) = try decode(path: path, fail: fail)
+        guard version == formatVersion || version == 1 else {
+            throw fail("baseline format version \(version) is not supported (this di-lint reads versions 1 and \(formatVersion))")
+        }
+        var entries = decoded
+        for i in entries.indices {
+            let e = entries[i]
+            if e.fingerprint.isEmpty || !e.fingerprint.utf8.contains(UInt8(ascii: ":")) { throw fail("entries[\(i)]: '\(e.fingerprint)' is not a fingerprint") }
+            if let scheme = e.scheme, scheme != 1 { throw fail("entries[\(i)]: scheme \(scheme) is not known (1 or none)") }
+            if version == 1 { entries[i].scheme = 1 }
+        }
+        return Baseline(entries: entries)
+    }
+
+    /// The version and entries of a baseline file: `BaselineScanner` for a file in the shape
+    /// di-lint writes, `JSONDecoder` for any other (and for its errors).
+    private static func decode(path: String, fail: (String) -> ConfigError) throws -> (version: Int, entries: [BaselineEntry]) {
         guard FileManager.default.fileExists(atPath: path) else { throw fail("no such baseline file (create one with --write-baseline)") }
-        let data: Data
+        let bytes: [UInt8]
         do {
-            data = Data(try InputFile.read(path, limit: maxFileSize))
+            bytes = try InputFile.read(path, limit: maxFileSize)
         } catch let refused as InputFile.Refused {
             throw fail("cannot read the baseline: " + refused.problem.replacingOccurrences(of: "(max-file-size)", with: "for a baseline"))
         }
-        // One parse: the decoder's own errors tell bad JSON and a wrong shape apart (a second,
-        // untyped parse first doubled the time and tripled the memory of a large baseline).
+        if let read = BaselineScanner.read(bytes) { return read }
+        return try decodeWithJSONDecoder(Data(bytes), fail: fail)
+    }
+
+    /// `JSONDecoder`'s reading of a baseline file, its errors told as the file's problem. One
+    /// parse: the decoder's own errors tell bad JSON and a wrong shape apart (a second, untyped
+    /// parse first doubled the time and tripled the memory of a large baseline).
+    static func decodeWithJSONDecoder(_ data: Data, fail: (String) -> ConfigError) throws -> (version: Int, entries: [BaselineEntry]) {
         let file: File
         do {
             file = try JSONDecoder().decode(File.self, from: data)
@@ -73,16 +97,7 @@ public struct Baseline: Equatable, Sendable {
         } catch let error as DecodingError {
             throw fail("not a valid baseline: \(Self.describe(error))")
         }
-        guard file.version == formatVersion || file.version == 1 else {
-            throw fail("baseline format version \(file.version) is not supported (this di-lint reads versions 1 and \(formatVersion))")
-        }
-        var entries = file.entries
-        for (i, e) in entries.enumerated() {
-            if e.fingerprint.isEmpty || !e.fingerprint.contains(":") { throw fail("entries[\(i)]: '\(e.fingerprint)' is not a fingerprint") }
-            if let scheme = e.scheme, scheme != 1 { throw fail("entries[\(i)]: scheme \(scheme) is not known (1 or none)") }
-            if file.version == 1 { entries[i].scheme = 1 }
-        }
-        return Baseline(entries: entries)
+        return (file.version, file.entries)
     }
 
     /// Writes the baseline atomically (see `OutputFile`).
@@ -100,10 +115,20 @@ public struct Baseline: Equatable, Sendable {
     public func apply(to result: inout LintResult, lintedFiles: [String], root: String) {
         var relative = RelativePaths(root: root)
         let linted = Set(lintedFiles.map { relative[$0] })
+        // The findings are few and the entries may be a million: the sets are of the findings'
+        // fingerprints, each entry is looked up in them once, and nothing is hashed for an entry
+        // when no finding has a fingerprint of its kind.
+        let legacy = hasLegacyEntries ? Fingerprints.legacy(result.findings, root: root) : []
+        let found = Set(result.findings.compactMap(\.fingerprint)), foundLegacy = Set(legacy)
+        var accepted = Set<String>(), acceptedLegacy = Set<String>()
+        for e in entries {
+            if e.scheme == nil {
+                if !found.isEmpty, found.contains(e.fingerprint) { accepted.insert(e.fingerprint) }
+            } else if e.scheme == 1, !foundLegacy.isEmpty, foundLegacy.contains(e.fingerprint) {
+                acceptedLegacy.insert(e.fingerprint)
+            }
+        }
         var matched = Set<String>(), matchedLegacy = Set<String>()
-        let accepted = Set(entries.lazy.filter { $0.scheme == nil }.map(\.fingerprint))
-        let acceptedLegacy = Set(entries.lazy.filter { $0.scheme == 1 }.map(\.fingerprint))
-        let legacy = acceptedLegacy.isEmpty ? [] : Fingerprints.legacy(result.findings, root: root)
         for i in result.findings.indices {
             if let fp = result.findings[i].fingerprint, accepted.contains(fp) {
                 result.findings[i].baselined = true
@@ -114,14 +139,24 @@ public struct Baseline: Equatable, Sendable {
             }
         }
         let rootURL = URL(fileURLWithPath: root)
+        // Entries come grouped by path (the file's order): a path is looked up once per run of it.
         var exists: [String: Bool] = [:]
+        var lastPath: String?, lastInScope = false
         result.staleBaselineEntries = entries.filter { e in
-            guard !(e.scheme == 1 ? matchedLegacy : matched).contains(e.fingerprint) else { return false }
-            if linted.contains(e.path) { return true }
-            if let known = exists[e.path] { return !known }
-            let found = FileManager.default.fileExists(atPath: rootURL.appendingPathComponent(e.path).path)
-            exists[e.path] = found
-            return !found
+            let hit = e.scheme == 1 ? matchedLegacy : matched
+            guard hit.isEmpty || !hit.contains(e.fingerprint) else { return false }
+            if let lastPath, lastPath == e.path { return lastInScope }
+            lastPath = e.path
+            if linted.contains(e.path) {
+                lastInScope = true
+            } else if let known = exists[e.path] {
+                lastInScope = !known
+            } else {
+                let found = FileManager.default.fileExists(atPath: rootURL.appendingPathComponent(e.path).path)
+                exists[e.path] = found
+                lastInScope = !found
+            }
+            return lastInScope
         }
     }
 

@@ -3,17 +3,44 @@ import SwiftSyntax
 /// Fills `Finding.scope`, the declaration a finding is in, which structural fingerprints use.
 enum DeclarationScopes {
     /// C-family files: the innermost of the function and method definitions found beside the
-    /// file's container accesses that holds each finding.
+    /// file's container accesses that holds each finding (see `innermost`).
     static func attach(to findings: inout [Finding], declarations: [EnclosingDeclaration], buffer: SourceBuffer) {
         var seen = Set<Range<Int>>()
         let declarations = declarations.filter { seen.insert($0.range).inserted }
         guard !declarations.isEmpty else { return }
-        for i in findings.indices where findings[i].scope == nil {
-            let offset = self.offset(of: findings[i], in: buffer)
-            findings[i].scope = declarations.filter { $0.range.contains(offset) }
-                .min { $0.range.count < $1.range.count }
-                .map { d in d.typeName.map { "\($0).\(d.name)" } ?? d.name }
+        let wanted = findings.indices.filter { findings[$0].scope == nil }
+        let holders = innermost(declarations.map(\.range), holding: wanted.map { offset(of: findings[$0], in: buffer) })
+        for (i, holder) in zip(wanted, holders) {
+            findings[i].scope = holder.map { declarations[$0] }.map { d in d.typeName.map { "\($0).\(d.name)" } ?? d.name }
         }
+    }
+
+    /// For each offset, the index of the innermost range that holds it — the shortest, of equal
+    /// ones the first — as `ranges.indices.filter { ranges[$0].contains(offset) }.min { count < count }`
+    /// would find, but in one sweep in offset order over the ranges open there: looking through
+    /// every range for each offset cost the square of a file of many small functions (on a 4 MB
+    /// line of 33,000 functions, this lookup for the accesses and for the findings was a fifth of
+    /// the run).
+    static func innermost(_ ranges: [Range<Int>], holding offsets: [Int]) -> [Int?] {
+        var result = [Int?](repeating: nil, count: offsets.count)
+        guard !ranges.isEmpty else { return result }
+        let byStart = ranges.indices.sorted { ranges[$0].lowerBound < ranges[$1].lowerBound }
+        var next = 0, open: [Int] = []
+        for k in offsets.indices.sorted(by: { offsets[$0] < offsets[$1] }) {
+            let offset = offsets[k]
+            while next < byStart.count && ranges[byStart[next]].lowerBound <= offset {
+                open.append(byStart[next])
+                next += 1
+            }
+            open.removeAll { ranges[$0].upperBound <= offset }
+            var best: Int?
+            for r in open where ranges[r].contains(offset) {
+                if let b = best, ranges[r].count > ranges[b].count || (ranges[r].count == ranges[b].count && r > b) { continue }
+                best = r
+            }
+            result[k] = best
+        }
+        return result
     }
 
     /// Swift files: the enclosing types and function, initializer, accessor or subscript.

@@ -100,4 +100,92 @@ final class BaselineTests: XCTestCase {
             XCTAssertTrue("\(error)".contains("no such baseline file"), "\(error)")
         }
     }
+
+    /// `BaselineScanner` reads what di-lint writes and every other text of the baseline's shape
+    /// to exactly what `JSONDecoder` reads, and leaves anything outside its subset to it.
+    func testTheBaselineScannerReadsWhatJSONDecoderReads() throws {
+        func decoded(_ text: String) -> (version: Int, entries: [BaselineEntry])? {
+            try? Baseline.decodeWithJSONDecoder(Data(text.utf8), fail: { ConfigError.file(path: "b.json", problem: $0) })
+        }
+        let entry = #""fingerprint": "ab:0", "rule": "r", "path": "p.m", "line": 3"#
+        let accepted = [
+            #"{"version": 2, "entries": []}"#,
+            " \n\t{\r\n\"entries\" : [ ] , \"version\":1 }\n ",
+            #"{"version": 2, "tool": "di-lint", "toolVersion": null, "entries": [{\#(entry)}]}"#,
+            #"{"entries": [{\#(entry), "snippet": null, "expression": "C.s", "scope": "A.b", "scheme": 1}], "version": 1}"#,
+            #"{"version": 2, "entries": [{\#(entry), "snippet": "a\"b\\c\/d\b\f\n\r\t\u00e9\u20AC\ud83d\ude00 é€😀 \u0000"}]}"#,
+            #"{"version": 2, "entries": [{"line": -12, "path": "Sources/Very/Long/Path/Of/A/File.m", "rule": "container-access", "fingerprint": "x:1"}, {\#(entry)}, {\#(entry)}]}"#,
+            #"{"version": 2, "entries": [{"fingerprint": "", "rule": "", "path": "", "line": 0, "scheme": 7}]}"#,
+        ]
+        for text in accepted {
+            let fast = BaselineScanner.read(Array(text.utf8))
+            let slow = decoded(text)
+            XCTAssertNotNil(fast, text)
+            XCTAssertNotNil(slow, text)
+            XCTAssertEqual(fast?.version, slow?.version, text)
+            XCTAssertEqual(fast?.entries, slow?.entries, text)
+        }
+        let outside = [
+            "", "[]", "{", #"{"version": 2}"#, #"{"version": 2, "entries": [], "extra": 1}"#,
+            #"{"version": 2, "version": 2, "entries": []}"#, #"{"version": 2.0, "entries": []}"#, #"{"version": 2e0, "entries": []}"#,
+            #"{"version": 02, "entries": []}"#, #"{"version": 1234567890123456789, "entries": []}"#, #"{"vers\u0069on": 2, "entries": []}"#,
+            #"{"version": 2, "entries": []} x"#, "\u{FEFF}{\"version\": 2, \"entries\": []}",
+            #"{"version": 2, "entries": [{\#(entry), "snippet": "\ud83d"}]}"#, #"{"version": 2, "entries": [{\#(entry), "snippet": "\ude00"}]}"#,
+            #"{"version": 2, "entries": [{\#(entry), "snippet": "\x"}]}"#, "{\"version\": 2, \"entries\": [{\(entry), \"snippet\": \"a\nb\"}]}",
+            #"{"version": 2, "entries": [{\#(entry), "line": 4}]}"#, #"{"version": 2, "entries": [{"rule": "r", "path": "p", "line": 1}]}"#,
+            #"{"version": 2, "entries": [{"fingerprint": 5, "rule": "r", "path": "p", "line": 1}]}"#,
+            #"{"version": 2, "entries": [{"fingerprint": null, "rule": "r", "path": "p", "line": 1}]}"#,
+            #"{"version": 2, "entries": [{\#(entry)},]}"#, #"{"version": 2, "entries": [{\#(entry),}]}"#,
+            #"{"version": 2, "entries": [{\#(entry), "scheme": true}]}"#,
+        ]
+        for text in outside {
+            XCTAssertNil(BaselineScanner.read(Array(text.utf8)), text)
+        }
+        // Invalid UTF-8 inside a string.
+        XCTAssertNil(BaselineScanner.read(Array(#"{"version": 2, "entries": [{\#(entry), "scope": ""#.utf8) + [0xC3, 0x28] + Array(#""}]}"#.utf8)))
+
+        // Baselines di-lint writes, with strings of every kind: the same entries both ways.
+        var generator = SystemRandomNumberGenerator()
+        let alphabet = Array("aZ09 :./\\\"\n\t\u{0}\u{1F}\u{7F}é€😀\u{10FFFF}")
+        func text() -> String { String((0..<Int.random(in: 0...40, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! }) }
+        let entries = (0..<300).map { i in
+            BaselineEntry(fingerprint: text() + ":\(i)", rule: ["container-access", text()].randomElement()!, path: ["Sources/Long/Path/File.m", text()].randomElement()!,
+                          line: Int.random(in: -5...100_000), snippet: Bool.random() ? text() : nil, expression: Bool.random() ? text() : nil,
+                          scope: Bool.random() ? text() : nil, scheme: Bool.random() ? 1 : nil)
+        }
+        let project = try GateProject(self)
+        let path = project.root.appendingPathComponent("written.json").path
+        try Baseline(entries: entries).write(to: path)
+        let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+        let fast = try XCTUnwrap(BaselineScanner.read(bytes))
+        let slow = try XCTUnwrap(decoded(String(decoding: bytes, as: UTF8.self)))
+        XCTAssertEqual(fast.version, slow.version)
+        XCTAssertEqual(fast.entries, slow.entries)
+        XCTAssertEqual(fast.entries.count, 300)
+    }
+
+    /// The sweep finds for each offset what looking through every range finds: the shortest
+    /// range holding it, of equal ones the first (nested, overlapping, repeated and empty ranges).
+    func testInnermostRangesAreThoseAScanOfEveryRangeFinds() {
+        for round in 0..<200 {
+            let ranges = (0..<Int.random(in: 0...30)).map { _ -> Range<Int> in
+                let lo = Int.random(in: 0...100)
+                return lo..<(lo + Int.random(in: 0...(round % 2 == 0 ? 10 : 60)))
+            }
+            let offsets = (0..<Int.random(in: 0...40)).map { _ in Int.random(in: -2...120) }
+            let scanned = offsets.map { offset in ranges.indices.filter { ranges[$0].contains(offset) }.min { ranges[$0].count < ranges[$1].count } }
+            XCTAssertEqual(DeclarationScopes.innermost(ranges, holding: offsets), scanned, "\(ranges) \(offsets)")
+        }
+    }
+
+    /// Snippets (fingerprinted for findings other than accesses) are trimmed as Foundation's
+    /// `trimmingCharacters(in: .whitespaces)` trims, whatever is at their ends.
+    func testSnippetTrimmingIsFoundationsWhitespaceTrimming() {
+        let alphabet: [String] = [" ", "\t", "\u{0B}", "\u{0C}", "\r", "\n", "\u{A0}", "\u{3000}", "\u{2028}", "\u{85}",
+                                  "\u{301}", "a", "é", "😀", "\u{FFFD}", ";"]
+        for _ in 0..<3000 {
+            let text = (0..<Int.random(in: 0...8)).map { _ in alphabet.randomElement()! }.joined()
+            XCTAssertEqual(SourceBuffer.trimmed(text), text.trimmingCharacters(in: .whitespaces), "\(Array(text.unicodeScalars))")
+        }
+    }
 }

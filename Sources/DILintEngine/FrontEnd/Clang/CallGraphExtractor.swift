@@ -69,6 +69,8 @@ final class CallGraphExtractor {
     private func registrationsFromTokens() {
         let t = TokenCursor(file: file)
         let known = Set(facts.registrations.map(\.handler.name))
+        // The functions read so far, by name once, not searched for each call (the loop adds none).
+        let functionNames = Set(facts.functions.map(\.symbol.name))
         let namespaces = namespaceBlocks(t)
         for i in 0..<t.count where t.isIdentifier(i) {
             let word = t.text(i)
@@ -82,7 +84,7 @@ final class CallGraphExtractor {
                     (handler, name) = (j, qualified)
                 }
             } else if t.spells(i + 1, "("), !t.isMemberOperator(i - 1), !CallGraphExtractor.signalInstallers.contains(word),
-                      !facts.functions.contains(where: { $0.symbol.name == word }), !facts.macros.contains(word), let (fn, at) = signalArgument(t, call: i) {
+                      !functionNames.contains(word), !facts.macros.contains(word), let (fn, at) = signalArgument(t, call: i) {
                 // `pqsignal(SIGTERM, h)`: an installer from a header the run does not have
                 facts.signalArguments.append(FunctionArgument(callee: Symbol(usr: "name:" + word, name: word), argument: 1,
                                                               value: scoped(fn, at: at, namespaces), position: position(t.offset(i))))
@@ -198,6 +200,26 @@ final class CallGraphExtractor {
     /// Whether the function being read is a template or a member of one (dependent types are normal there).
     private var insideTemplate = false
 
+    /// The accesses' indices by offset, for `accessIndices(in:)`.
+    private lazy var accessesByOffset: [Int] = accesses.indices.sorted { accesses[$0].offset < accesses[$1].offset }
+
+    /// The indices of the accesses at offsets in `range`, in `accesses`' order: found by their
+    /// offsets rather than by reading every access for every function (a file of many small
+    /// functions cost the square of its length: a fifth of a 4 MB single line of 33,000).
+    private func accessIndices(in range: Range<Int>) -> [Int] {
+        var lo = 0, hi = accessesByOffset.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if accesses[accessesByOffset[mid]].offset < range.lowerBound { lo = mid + 1 } else { hi = mid }
+        }
+        var found: [Int] = []
+        while lo < accessesByOffset.count, accesses[accessesByOffset[lo]].offset < range.upperBound {
+            found.append(accessesByOffset[lo])
+            lo += 1
+        }
+        return found.sorted()
+    }
+
     private func function(_ cursor: CXCursor) {
         guard let range = Cursors.offsets(cursor, in: file) else { return }
         definitionRanges.append(range)
@@ -216,8 +238,8 @@ final class CallGraphExtractor {
         let unresolved = callsFromLostTokens()
         let body = Cursors.children(cursor).last { $0.kind == CXCursor_CompoundStmt }
             .flatMap { Cursors.offsets($0, in: file) } ?? range
-        for located in accesses where body.contains(located.offset) {
-            sites.append(CallSite(kind: .container, detail: located.access.expression, position: position(located.offset)))
+        for k in accessIndices(in: body) {
+            sites.append(CallSite(kind: .container, detail: accesses[k].access.expression, position: position(accesses[k].offset)))
         }
         for token in tokens(in: body) where token.kind == .identifier {
             let text = file.buffer.text(token.range)
@@ -324,6 +346,20 @@ final class CallGraphExtractor {
         let t = TokenCursor(file: file)
         let known = Set(facts.functions.map(\.symbol.name))
         let holders = definitionRanges.sorted { $0.lowerBound < $1.lowerBound }
+        // The furthest end of the holders up to each one: some holder contains an offset when the
+        // furthest end among those starting at or before it lies past it (a binary search, not a
+        // scan of every definition per candidate).
+        var furthestEnd: [Int] = []
+        furthestEnd.reserveCapacity(holders.count)
+        for h in holders { furthestEnd.append(max(furthestEnd.last ?? Int.min, h.upperBound)) }
+        func held(_ offset: Int) -> Bool {
+            var lo = 0, hi = holders.count
+            while lo < hi {
+                let mid = (lo + hi) / 2
+                if holders[mid].lowerBound <= offset { lo = mid + 1 } else { hi = mid }
+            }
+            return lo > 0 && furthestEnd[lo - 1] > offset
+        }
         let namespaces = namespaceBlocks(t)
         var i = 0
         while i < t.count {
@@ -338,7 +374,7 @@ final class CallGraphExtractor {
             guard t.spells(open, "{"), let end = t.close(from: open) else { continue }
             let offset = t.offset(i)
             // `#define LOG(x) fprintf(…)` before `void f(void) {` is no definition of `fprintf`
-            if holders.contains(where: { $0.contains(offset) }) || t.isInDirective(offset) { continue }
+            if held(offset) || t.isInDirective(offset) { continue }
             var name = t.text(i), j = i
             while t.spells(j - 1, "::"), t.isIdentifier(j - 2) {
                 name = t.text(j - 2) + "::" + name

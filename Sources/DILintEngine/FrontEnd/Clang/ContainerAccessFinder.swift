@@ -66,8 +66,9 @@ struct ContainerAccessFinder {
             result.append(found)
         }
         let declarations = result.isEmpty ? [] : file.scopes
+        let holders = DeclarationScopes.innermost(declarations.map(\.range), holding: result.map(\.offset))
         for i in result.indices {
-            result[i].enclosing = declarations.filter { $0.range.contains(result[i].offset) }.min { $0.range.count < $1.range.count }
+            result[i].enclosing = holders[i].map { declarations[$0] }
             if result[i].tokenIndex == nil { result[i].tokenIndex = file.tokenIndex(at: result[i].offset) }
         }
         // an ambient name the class itself declares (`@property … databaseStorage;`, `- (…)databaseStorage`) is its own
