@@ -27,7 +27,18 @@ struct SwiftCallerWiring {
     /// The initializers that take the bridge, with their bridge parameter.
     let initializers: [(decl: InitializerDeclSyntax, parameter: FunctionParameterSyntax)]
 
+    /// The type's other initializers (those not taking the bridge).
+    let otherInitializers: [InitializerDeclSyntax]
+
     struct Unwired: Error { let text: String }
+
+    /// Whether the call fits one of the type's initializers that does not take the bridge (it
+    /// does not rely on the default) and none that does.
+    func reliesOnOther(_ call: FunctionCallExprSyntax) -> Bool {
+        !InitializerCalls.isSelfCall(call)
+            && !initializers.contains { i in Self.fit(call, i.decl.signature.parameterClause.parameters.filter { $0.id != i.parameter.id }) != nil }
+            && otherInitializers.contains { Self.fit(call, Array($0.signature.parameterClause.parameters)) != nil }
+    }
 
     private enum Reach {
         case bridge(String)
@@ -50,6 +61,10 @@ struct SwiftCallerWiring {
             }
         }
         guard fits > 0 else { return .failure(Unwired(text: "its arguments fit no initializer taking the bridge")) }
+        if let other = otherInitializers.first(where: { Self.fit(call, Array($0.signature.parameterClause.parameters)) != nil }) {
+            let line = file.source.buffer.lineColumn(of: other.startOffset).line
+            return .failure(Unwired(text: "its arguments fit an initializer that does not take the bridge too (line \(line))"))
+        }
         let argument: String
         let explicit: Bool
         switch reach(of: call, typeName: typeName) {
@@ -156,6 +171,7 @@ struct SwiftCallerWiring {
                 if takesBridge(initializer.signature.parameterClause) { return .success(.bridge(bridgeName)) }
                 member = member ?? DeclSyntax(initializer)
             }
+            if let deinitializer = n.as(DeinitializerDeclSyntax.self), member == nil { member = DeclSyntax(deinitializer) }
             if let variable = n.as(VariableDeclSyntax.self), member == nil, n.parent?.is(MemberBlockItemSyntax.self) == true { member = DeclSyntax(variable) }
             if let subscriptDecl = n.as(SubscriptDeclSyntax.self), member == nil { member = DeclSyntax(subscriptDecl) }
             if n.is(ClassDeclSyntax.self) || n.is(StructDeclSyntax.self) || n.is(ActorDeclSyntax.self) || n.is(EnumDeclSyntax.self)

@@ -71,10 +71,12 @@ struct SwiftFinishPlanner {
         } ?? 0
         let wiring = SwiftCallerWiring(context: context, bridgeName: context.bridgeName, bridgeType: context.configuration.bridgeType,
                                        defaultExpression: defaults.count == 1 ? defaults.first : nil, reads: reads,
-                                       initializers: initializers.map { ($0.decl, $0.parameter) })
+                                       initializers: initializers.map { ($0.decl, $0.parameter) },
+                                       otherInitializers: type.members.compactMap { $0.decl.as(InitializerDeclSyntax.self) }
+                                           .filter { decl in !initializers.contains { $0.decl.id == decl.id } })
         var callers: [FixCaller] = []
         var unwired: [String] = []
-        for (file, call) in callsWithoutBridge(type) {
+        for (file, call) in callsWithoutBridge(type) where !wiring.reliesOnOther(call) {
             switch wiring.wire(call, in: file, typeName: typeName) {
             case let .success(caller): callers.append(caller)
             case let .failure(why): unwired.append("\(place(file, call.startOffset)) (\(why.text))")
