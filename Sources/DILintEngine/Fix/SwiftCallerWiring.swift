@@ -53,7 +53,11 @@ struct SwiftCallerWiring {
         var fits = 0
         for (decl, parameter) in initializers {
             let parameters = decl.signature.parameterClause.parameters.filter { $0.id != parameter.id }
-            guard let fit = Self.fit(call, Array(parameters)) else { continue }
+            guard let (fit, lastUsed) = Self.match(call, Array(parameters)) else { continue }
+            // the bridge goes last among the arguments: no argument may fill a parameter after it
+            let bridgeIndex = decl.signature.parameterClause.parameters.firstIndex { $0.id == parameter.id }
+                .map { decl.signature.parameterClause.parameters.distance(from: decl.signature.parameterClause.parameters.startIndex, to: $0) } ?? 0
+            if lastUsed >= bridgeIndex { return .failure(Unwired(text: "an argument fills a parameter after the bridge parameter")) }
             fits += 1
             if call.trailingClosure != nil {
                 if let label = closureLabel, label != fit { return .failure(Unwired(text: "its trailing closure fits initializers with different labels")) }
@@ -118,6 +122,12 @@ struct SwiftCallerWiring {
     /// closure fills (the first function-typed one left; `_` when unlabeled), "" when it has none;
     /// nil when it does not fit.
     static func fit(_ call: FunctionCallExprSyntax, _ parameters: [FunctionParameterSyntax]) -> String? {
+        match(call, parameters)?.label
+    }
+
+    /// `fit`, with the index of the last parameter an argument fills (-1 when none).
+    static func match(_ call: FunctionCallExprSyntax, _ parameters: [FunctionParameterSyntax]) -> (label: String, lastUsed: Int)? {
+        var lastUsed = -1
         var i = 0
         for argument in call.arguments {
             let label = argument.label?.text ?? "_"
@@ -126,6 +136,7 @@ struct SwiftCallerWiring {
                 i += 1
             }
             guard i < parameters.count else { return nil }
+            lastUsed = i
             i += 1
         }
         var closureLabel = ""
@@ -136,9 +147,10 @@ struct SwiftCallerWiring {
             }
             guard i < parameters.count else { return nil }
             closureLabel = parameters[i].firstName.text
+            lastUsed = i
             i += 1
         }
-        return parameters[i...].allSatisfy { $0.defaultValue != nil } ? closureLabel : nil
+        return parameters[i...].allSatisfy { $0.defaultValue != nil } ? (closureLabel, lastUsed) : nil
     }
 
     private static func isFunctionType(_ type: TypeSyntax) -> Bool {

@@ -107,4 +107,30 @@ final class FixSwiftCallerWiringTests: XCTestCase {
         XCTAssertTrue(plan.accepted.isEmpty)
         XCTAssertTrue(plan.manual.first?.detail?.contains("several trailing closures") == true, plan.manual.first?.detail ?? "")
     }
+
+    /// A bridge parameter that is not the last (a type that took the bridge before inject): a
+    /// call filling a parameter after it is left; one omitting those gets `bridge:` last.
+    func testBridgeParameterNotLast() throws {
+        func source(_ call: String) -> String {
+            """
+            final class Early {
+                let bridge: CrashBridge
+
+                init(bridge: CrashBridge = Container.sharedInstance(), name: String = "") {
+                    self.bridge = bridge
+                }
+
+                func run() { bridge.store.load("") }
+            }
+            let e = \(call)
+
+            """
+        }
+        let left = try finish(["Early.swift": source("Early(name: \"x\")")])
+        XCTAssertTrue(left.accepted.isEmpty)
+        XCTAssertTrue(left.manual.first?.detail?.contains("an argument fills a parameter after the bridge parameter") == true, left.manual.first?.detail ?? "")
+        let wired = try finish(["Early.swift": source("Early()")])
+        XCTAssertEqual(wired.acceptedCallers.map(\.argument), ["Container.sharedInstance()"])
+        XCTAssertEqual(wired.manual.map(\.reason), [])
+    }
 }
