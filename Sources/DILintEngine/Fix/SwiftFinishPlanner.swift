@@ -2,8 +2,9 @@ import SwiftSyntax
 
 /// Phase `finish` for Swift: the bridge parameter's default (`bridge: Bridge = Container.shared`,
 /// what `inject` writes) is removed, so the bridge must be passed. A type is finished only when
-/// the run finds no direct access left in it and no call of its initializer without `bridge:`;
-/// those are named as the blockers. Other Swift fallback forms are listed for manual work.
+/// the run finds no direct access left in it; the calls of its initializer without `bridge:` in
+/// the run get it in the same group (`SwiftCallerWiring`), or, when one cannot, the type is left
+/// with those calls named as the blockers. Other Swift fallback forms are listed for manual work.
 struct SwiftFinishPlanner {
     let context: FixContext
 
