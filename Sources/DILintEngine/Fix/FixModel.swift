@@ -34,6 +34,52 @@ public struct FixGroup: Codable, Equatable, Sendable {
     public var targets: [FixTarget]
     /// Why the group was dropped, when it was (verification, overlap, a file changed since planning).
     public var refused: String?
+    /// `finish` of a Swift type: the calls of its initializer that relied on the bridge
+    /// parameter's default and now pass the bridge (edits in this group).
+    public var callers: [FixCaller] = []
+}
+
+/// A call of a Swift initializer that omitted `bridge:`, given the bridge by `finish` in the same
+/// group as the removal of the parameter's default.
+public struct FixCaller: Codable, Equatable, Sendable {
+    public var path: String
+    public var line: Int
+    public var column: Int
+    /// The called initializer, `T(…)`.
+    public var call: String
+    /// What the call now passes: the bridge in reach (`bridge`, `self.bridge`), or the default
+    /// expression itself when the caller has no bridge (then the container read moves here).
+    public var argument: String
+    /// The caller had no bridge in reach: it builds the bridge from the container itself.
+    public var explicitDefault: Bool
+    /// The container reads the default expression holds (each a read the caller now makes).
+    public var reads: Int
+    /// Set by verification for an explicit default: how the moved reads classify in the caller,
+    /// `composition-root` (the caller is in the configured composition root) or `direct` (a new
+    /// `container-access` finding there, reported, not hidden).
+    public var movedKinds: [String]?
+    /// The edit that passes the bridge, and where in its replacement the argument starts.
+    var edit: TextEdit
+    var argumentOffset: Int
+
+    /// `path:line:col`.
+    var place: String { "\(path):\(line):\(column)" }
+    /// Whether the moved reads landed outside the composition root (direct accesses now).
+    public var movedOutsideRoot: Bool { explicitDefault && (movedKinds ?? []).contains(AccessKind.direct.rawValue) }
+
+    private enum CodingKeys: String, CodingKey { case path, line, column, call, argument, explicitDefault, reads, movedKinds }
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        path = try c.decode(String.self, forKey: .path); line = try c.decode(Int.self, forKey: .line)
+        column = try c.decode(Int.self, forKey: .column); call = try c.decode(String.self, forKey: .call)
+        argument = try c.decode(String.self, forKey: .argument); explicitDefault = try c.decode(Bool.self, forKey: .explicitDefault)
+        reads = try c.decode(Int.self, forKey: .reads); movedKinds = try c.decodeIfPresent([String].self, forKey: .movedKinds)
+        edit = TextEdit(path: path, range: 0..<0, replacement: ""); argumentOffset = 0
+    }
+    init(path: String, line: Int, column: Int, call: String, argument: String, explicitDefault: Bool, reads: Int, edit: TextEdit, argumentOffset: Int) {
+        self.path = path; self.line = line; self.column = column; self.call = call; self.argument = argument
+        self.explicitDefault = explicitDefault; self.reads = reads; self.edit = edit; self.argumentOffset = argumentOffset
+    }
 }
 
 /// An access a group rewrites, located in the file as planned.
@@ -131,11 +177,28 @@ public struct FixPlan: Codable, Sendable {
             + "\(manual.count) left for manual work\(reasons.isEmpty ? "" : " (\(reasons))"); "
             + "\(refusedGroups.count) conflict\(refusedGroups.count == 1 ? "" : "s")"
         if refusedTargets > 0 { line += " (\(refusedTargets) access\(refusedTargets == 1 ? "" : "es") in refused groups)" }
+        let callers = acceptedCallers
+        if !callers.isEmpty {
+            let explicit = callers.filter(\.explicitDefault)
+            let outside = explicit.filter(\.movedOutsideRoot)
+            line += "; \(callers.count) caller\(callers.count == 1 ? "" : "s") given the bridge: \(callers.count - explicit.count) from the bridge in reach, "
+                + "\(explicit.count) explicitly (the container read moves to the caller)"
+            if !outside.isEmpty {
+                let reads = outside.reduce(0) { $0 + $1.reads }
+                line += ", \(outside.count) of them outside the composition root (\(reads) new direct access\(reads == 1 ? "" : "es") there)"
+            }
+        }
         return line
     }
 
-    /// Whether everything in scope was fixed.
-    public var isComplete: Bool { manual.isEmpty && refusedGroups.isEmpty && secondRunEmpty }
+    /// The callers of accepted groups (Swift `finish`).
+    public var acceptedCallers: [FixCaller] { accepted.flatMap(\.callers) }
+
+    /// Whether everything in scope was fixed: nothing manual or refused, idempotent, and no
+    /// container read moved to a caller outside the composition root (lint reports it there).
+    public var isComplete: Bool {
+        manual.isEmpty && refusedGroups.isEmpty && secondRunEmpty && !acceptedCallers.contains(where: \.movedOutsideRoot)
+    }
 }
 
 /// Error diagnostics of a file before and after the planned edits.

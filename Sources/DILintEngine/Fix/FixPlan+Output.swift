@@ -23,6 +23,11 @@ extension FixPlan {
     /// One line per refused group and manual item, for standard error.
     public var details: [String] {
         refusedGroups.map { "di-lint fix: refused \($0.title): \($0.refused ?? "")" }
+            + acceptedCallers.map { caller in
+                "\(caller.place): caller: \(caller.call) now passes \(caller.explicitDefault ? "the bridge built from the container" : "'\(caller.argument)'")"
+                    + (caller.explicitDefault ? (caller.movedOutsideRoot ? " (the container read moves here, outside the composition root: \(caller.reads) new direct access\(caller.reads == 1 ? "" : "es"))"
+                                                                           : " (the container read moves here, into the composition root)") : "")
+            }
             + manual.map { "\($0.path):\($0.line):\($0.column): manual: \($0.expression): \($0.reason.rawValue)\($0.detail.map { " (\($0))" } ?? "")" }
             + (secondRunEmpty ? [] : ["di-lint fix: a second run over the edited files still plans edits (not idempotent); please report it"])
     }

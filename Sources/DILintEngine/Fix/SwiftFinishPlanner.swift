@@ -2,51 +2,101 @@ import SwiftSyntax
 
 /// Phase `finish` for Swift: the bridge parameter's default (`bridge: Bridge = Container.shared`,
 /// what `inject` writes) is removed, so the bridge must be passed. A type is finished only when
-/// the run finds no direct access left in it and no call of its initializer without `bridge:`;
-/// those are named as the blockers. Other Swift fallback forms are listed for manual work.
+/// the run finds no direct access left in it; the calls of its initializer without `bridge:` in
+/// the run get it in the same group (`SwiftCallerWiring`), or, when one cannot, the type is left
+/// with those calls named as the blockers. Other Swift fallback forms are listed for manual work.
 struct SwiftFinishPlanner {
     let context: FixContext
 
+    /// A type's fallback accesses in its bridge parameters' defaults, as found.
+    private struct Pending {
+        var type: SwiftRunType
+        var items: [(file: SwiftFixFile, located: LocatedAccess, line: Int, column: Int, parameter: FunctionParameterSyntax, decl: InitializerDeclSyntax)] = []
+    }
+
     func plan(_ paths: [String], into plan: inout FixPlan) {
+        var pending: [String: Pending] = [:]
+        var order: [String] = []
         for path in paths {
             guard let file = context.swiftFile(path) else { continue }
             for located in file.accesses where located.access.kind == .fallback {
                 let (line, column) = file.source.buffer.lineColumn(of: located.offset)
-                func manual(_ reason: ManualReason, _ detail: String?) {
-                    plan.manual.append(ManualItem(path: context.display(path), line: line, column: column,
-                                                  expression: located.access.expression, reason: reason, detail: detail))
-                }
                 guard let node = file.node(spanning: located.range), let (parameter, decl) = Self.bridgeParameter(node, names: [context.bridgeName]),
                       let typeName = decl.enclosingTypeName, let each = SwiftRunType.findEach(typeName, context: context) else {
                     if context.selects(located.access) {
-                        manual(.unrecognisedForm, "only a Swift bridge parameter's default is rewritten by this version")
+                        plan.manual.append(ManualItem(path: context.display(path), line: line, column: column, expression: located.access.expression,
+                                                      reason: .unrecognisedForm, detail: "only a Swift bridge parameter's default is rewritten by this version"))
                     }
                     continue
                 }
                 let type = SwiftRunType.merged(each) // a type declared per `#if` clause: all its clauses
                 guard context.services.isEmpty || injectedServices(type).isSubset(of: context.services) else { continue }
-                if file.isSuppressed(located.offset) { manual(.suppressed, nil); continue }
-                let direct = directAccesses(type)
-                if !direct.isEmpty {
-                    manual(.blockedByDirectAccess, "\(typeName) still reads the container at \(Self.list(direct))")
+                if file.isSuppressed(located.offset) {
+                    plan.manual.append(ManualItem(path: context.display(path), line: line, column: column, expression: located.access.expression,
+                                                  reason: .suppressed, detail: nil))
                     continue
                 }
-                var callers = callsWithoutBridge(type)
-                if !context.configuration.swiftCallersInRun, decl.modifiers.contains(where: { ["public", "open"].contains($0.name.text) }) {
-                    callers.insert("callers outside the run (the initializer is public)", at: 0)
-                }
-                if !callers.isEmpty {
-                    manual(.callersRelyOnDefault, "\(typeName).init is called without '\(context.bridgeName):' at \(Self.list(callers))")
-                    continue
-                }
-                guard let type = parameter.type.lastToken(viewMode: .sourceAccurate), let value = parameter.defaultValue else { continue }
-                let range = type.endPositionBeforeTrailingTrivia.utf8Offset..<value.endOffset
-                plan.groups.append(FixGroup(title: "finish Swift type \(typeName)",
-                                            edits: [TextEdit(path: path, range: range, replacement: "")],
-                                            targets: [FixTarget(path: context.display(path), line: line, column: column,
-                                                                expression: located.access.expression, range: located.range)]))
+                if pending[typeName] == nil { order.append(typeName); pending[typeName] = Pending(type: type) }
+                pending[typeName]!.items.append((file, located, line, column, parameter, decl))
             }
         }
+        for name in order { planType(name, pending[name]!, into: &plan) }
+    }
+
+    /// One group per type: every bridge parameter's default removed, and every call in the run
+    /// that omitted `bridge:` given the bridge, together; else each access is listed with why.
+    private func planType(_ typeName: String, _ pending: Pending, into plan: inout FixPlan) {
+        let type = pending.type
+        func manual(_ reason: ManualReason, _ detail: String?) {
+            plan.manual += pending.items.map {
+                ManualItem(path: context.display($0.file.path), line: $0.line, column: $0.column, expression: $0.located.access.expression,
+                           reason: reason, detail: detail)
+            }
+        }
+        let direct = directAccesses(type)
+        if !direct.isEmpty {
+            return manual(.blockedByDirectAccess, "\(typeName) still reads the container at \(Self.list(direct))")
+        }
+        if !context.configuration.swiftCallersInRun, pending.items.contains(where: { $0.decl.modifiers.contains { ["public", "open"].contains($0.name.text) } }) {
+            let calls = callsWithoutBridge(type).map { place($0.file, $0.call.startOffset) }
+            return manual(.callersRelyOnDefault, "\(typeName).init is called without '\(context.bridgeName):' at \(Self.list(["callers outside the run (the initializer is public)"] + calls))")
+        }
+        // each initializer taking the bridge once (the accesses of one default share it)
+        var initializers: [(file: SwiftFixFile, parameter: FunctionParameterSyntax, decl: InitializerDeclSyntax)] = []
+        for item in pending.items where !initializers.contains(where: { $0.file.path == item.file.path && $0.decl.id == item.decl.id }) {
+            initializers.append((item.file, item.parameter, item.decl))
+        }
+        let defaults = Set(initializers.compactMap { $0.parameter.defaultValue?.value.trimmedDescription })
+        let reads = initializers.first.map { i in
+            i.file.accesses.filter { $0.access.kind == .fallback && (i.parameter.defaultValue?.byteRange.contains($0.offset) ?? false) }.count
+        } ?? 0
+        let wiring = SwiftCallerWiring(context: context, bridgeName: context.bridgeName, bridgeType: context.configuration.bridgeType,
+                                       defaultExpression: defaults.count == 1 ? defaults.first : nil, reads: reads,
+                                       initializers: initializers.map { ($0.decl, $0.parameter) },
+                                       otherInitializers: type.members.compactMap { $0.decl.as(InitializerDeclSyntax.self) }
+                                           .filter { decl in !initializers.contains { $0.decl.id == decl.id } })
+        var callers: [FixCaller] = []
+        var unwired: [String] = []
+        for (file, call) in callsWithoutBridge(type) where !wiring.reliesOnOther(call) {
+            switch wiring.wire(call, in: file, typeName: typeName) {
+            case let .success(caller): callers.append(caller)
+            case let .failure(why): unwired.append("\(place(file, call.startOffset)) (\(why.text))")
+            }
+        }
+        if !unwired.isEmpty {
+            return manual(.callersRelyOnDefault, "\(typeName).init is called without '\(context.bridgeName):' at \(Self.list(unwired))")
+        }
+        var edits: [TextEdit] = []
+        for i in initializers {
+            guard let last = i.parameter.type.lastToken(viewMode: .sourceAccurate), let value = i.parameter.defaultValue else { continue }
+            edits.append(TextEdit(path: i.file.path, range: last.endPositionBeforeTrailingTrivia.utf8Offset..<value.endOffset, replacement: ""))
+        }
+        plan.groups.append(FixGroup(title: "finish Swift type \(typeName)", edits: edits + callers.map(\.edit),
+                                    targets: pending.items.map {
+                                        FixTarget(path: context.display($0.file.path), line: $0.line, column: $0.column,
+                                                  expression: $0.located.access.expression, range: $0.located.range)
+                                    },
+                                    callers: callers))
     }
 
     /// The bridge parameter whose default value holds `node`, and the initializer declaring it.
@@ -89,16 +139,16 @@ struct SwiftFinishPlanner {
 
     /// Calls of the type's initializer (`T(…)`, `T.init(…)`, and `self.init(…)` / `Self(…)` inside
     /// it) that pass no bridge, in the run's Swift files.
-    private func callsWithoutBridge(_ type: SwiftRunType) -> [String] {
-        var found: [String] = []
+    private func callsWithoutBridge(_ type: SwiftRunType) -> [(file: SwiftFixFile, call: FunctionCallExprSyntax)] {
+        var found: [(SwiftFixFile, FunctionCallExprSyntax)] = []
         for path in context.swiftFilesMentioning(type.name) {
             guard let file = context.swiftFile(path) else { continue }
             let calls = InitializerCalls(typeName: type.name)
             calls.walk(file.source.tree)
             for call in calls.calls where !call.arguments.contains(where: { $0.label?.text == context.bridgeName }) {
                 let inside = type.blocks.contains { $0.file.path == path && $0.block.byteRange.contains(call.startOffset) }
-                if calls.isSelfCall(call) && !inside { continue }
-                found.append(place(file, call.startOffset))
+                if InitializerCalls.isSelfCall(call) && !inside { continue }
+                found.append((file, call))
             }
         }
         return found
@@ -106,19 +156,19 @@ struct SwiftFinishPlanner {
 }
 
 /// `T(…)`, `T.init(…)`, `self.init(…)` and `Self(…)` calls in a file.
-private final class InitializerCalls: SyntaxVisitor {
+final class InitializerCalls: SyntaxVisitor {
     let typeName: String
     var calls: [FunctionCallExprSyntax] = []
     init(typeName: String) { self.typeName = typeName; super.init(viewMode: .sourceAccurate) }
 
-    func isSelfCall(_ call: FunctionCallExprSyntax) -> Bool {
+    static func isSelfCall(_ call: FunctionCallExprSyntax) -> Bool {
         let callee = call.calledExpression.trimmedDescription
         return callee == "self.init" || callee == "Self" || callee == "Self.init"
     }
 
     override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
         let callee = node.calledExpression.trimmedDescription
-        if callee == typeName || callee == "\(typeName).init" || isSelfCall(node) { calls.append(node) }
+        if callee == typeName || callee == "\(typeName).init" || Self.isSelfCall(node) { calls.append(node) }
         return .visitChildren
     }
 }

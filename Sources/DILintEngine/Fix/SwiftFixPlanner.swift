@@ -27,9 +27,38 @@ struct SwiftFixPlanner {
         case .inject:
             ok = count(after, .direct) == count(before, .direct) - targets && count(after, .injected) - count(before, .injected) >= targets
         case .finish:
-            ok = count(after, .fallback) == count(before, .fallback) - targets && count(after, .direct) == count(before, .direct)
+            // a caller given the bridge built from the container: its reads are the only new
+            // container reads, each in the argument passed, as `composition-root` or `direct` (recorded)
+            guard let moved = movedReads(path, edits: edits, after: after, plan: &plan) else {
+                return "re-lint of \(display): the container reads moved to a caller do not classify as reads of the container there"
+            }
+            ok = count(after, .fallback) == count(before, .fallback) - targets
+                && count(after, .direct) == count(before, .direct) + moved.direct
+                && count(after, .compositionRoot) == count(before, .compositionRoot) + moved.root
         }
         let wanted = plan.phase == .inject ? "read through the bridge" : "without the container default"
         return ok ? nil : "re-lint of \(display): the \(targets) rewritten access\(targets == 1 ? " does" : "es do") not all classify as \(wanted)"
+    }
+
+    /// The container reads of the explicit bridge arguments given to callers in the file, by how
+    /// they classify after the edits (each caller's kinds are recorded on it); nil when an
+    /// argument does not hold exactly the default's reads, each `direct` or `composition-root`.
+    private func movedReads(_ path: String, edits: [TextEdit], after: SwiftFixFile, plan: inout FixPlan) -> (direct: Int, root: Int)? {
+        var direct = 0, root = 0
+        for g in plan.groups.indices where plan.groups[g].refused == nil {
+            for c in plan.groups[g].callers.indices {
+                let caller = plan.groups[g].callers[c]
+                guard caller.explicitDefault, caller.edit.path == path, let index = edits.firstIndex(of: caller.edit) else { continue }
+                let shift = edits[..<index].reduce(0) { $0 + $1.replacement.utf8.count - $1.range.count }
+                let start = caller.edit.range.lowerBound + shift + caller.argumentOffset
+                let range = start..<(start + caller.argument.utf8.count)
+                let kinds = after.accesses.filter { range.contains($0.offset) }.map(\.access.kind)
+                guard kinds.count == caller.reads, kinds.allSatisfy({ $0 == .direct || $0 == .compositionRoot }) else { return nil }
+                plan.groups[g].callers[c].movedKinds = kinds.map(\.rawValue)
+                direct += kinds.filter { $0 == .direct }.count
+                root += kinds.filter { $0 == .compositionRoot }.count
+            }
+        }
+        return (direct, root)
     }
 }

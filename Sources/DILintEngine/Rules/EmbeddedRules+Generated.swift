@@ -681,6 +681,68 @@ fix-examples:
           }
       }
   - phase: finish
+    language: swift
+    file: Probe.swift
+    config: |
+      bridge-type: CrashBridge
+      composition-root:
+        types: [Root]
+    before: |
+      final class Probe {
+          let bridge: CrashBridge
+
+          init(bridge: CrashBridge = Container.sharedInstance()) {
+              self.bridge = bridge
+          }
+
+          func now() -> Double { bridge.dateProvider.now() }
+      }
+
+      final class Scheduler {
+          let bridge: CrashBridge
+
+          init(bridge: CrashBridge) {
+              self.bridge = bridge
+          }
+
+          func start() -> Probe {
+              Probe()
+          }
+      }
+
+      enum Root {
+          static let probe = Probe()
+      }
+    after: |
+      final class Probe {
+          let bridge: CrashBridge
+
+          init(bridge: CrashBridge) {
+              self.bridge = bridge
+          }
+
+          func now() -> Double { bridge.dateProvider.now() }
+      }
+
+      final class Scheduler {
+          let bridge: CrashBridge
+
+          init(bridge: CrashBridge) {
+              self.bridge = bridge
+          }
+
+          func start() -> Probe {
+              Probe(bridge: bridge)
+          }
+      }
+
+      enum Root {
+          static let probe = Probe(bridge: Container.sharedInstance())
+      }
+    # The calls that relied on the default get the bridge in the same group: a bridged type's
+    # own `bridge`, else (a static, a global) the default itself, whose container read moves to
+    # the caller: here the composition root; elsewhere it is a new direct access, listed.
+  - phase: finish
     language: c
     file: monitor.c
     config: |

@@ -20,6 +20,34 @@ final class FixFixtureTests: XCTestCase {
     /// `swift-callers-in-run: true` (a public initializer loses its default in finish), and a
     /// `swift-bridge-default` that reads the container's services (not a new mixed-injection finding).
     func testSwiftCallersInRun() throws { try runCase("swiftcallers") }
+    /// finish passes the bridge to the calls that relied on the default: the bridge in reach in a
+    /// bridged type (`self.bridge` in a closure or where a parameter shadows it), else the
+    /// default built from the container (a static in the composition root, a global outside it),
+    /// a trailing closure moved into the parentheses; a public initializer whose callers may be
+    /// outside the run keeps its default.
+    func testSwiftCallersWired() throws { try runCase("swiftwire") }
+
+    /// The wired callers as the plan lists them: where the moved container reads classify, the
+    /// summary's count, and a run that is not complete while a read moved outside the composition root.
+    func testSwiftCallersWiredAreListed() throws {
+        let (root, configuration) = try Self.tree("swiftwire", self)
+        try FixApplier.apply(Fixer(configuration: configuration).plan(files: try Self.files(root), phase: .inject))
+        let plan = Fixer(configuration: configuration).plan(files: try Self.files(root), phase: .finish)
+        let callers = plan.acceptedCallers.map { "\($0.path.split(separator: "/").last!):\($0.line) \($0.explicitDefault ? "explicit \($0.movedKinds ?? [])" : $0.argument)" }
+        XCTAssertEqual(callers.sorted(), [
+            "Outside.swift:3 explicit [\"direct\", \"direct\"]",
+            "Root.swift:4 explicit [\"composition-root\", \"composition-root\"]",
+            "Root.swift:5 explicit [\"composition-root\", \"composition-root\"]",
+            "Root.swift:8 explicit [\"composition-root\", \"composition-root\"]",
+            "Scheduler.swift:15 bridge",
+            "Scheduler.swift:19 self.bridge",
+            "Scheduler.swift:24 self.bridge",
+        ])
+        XCTAssertTrue(plan.summary.hasSuffix("; 7 callers given the bridge: 3 from the bridge in reach, 4 explicitly (the container read moves to the caller), 1 of them outside the composition root (2 new direct accesses there)"), plan.summary)
+        XCTAssertTrue(plan.details.contains { $0.hasSuffix("Outside.swift:3:19: caller: Probe(…) now passes the bridge built from the container (the container read moves here, outside the composition root: 2 new direct accesses)") }, "\(plan.details)")
+        XCTAssertEqual(plan.manual.map(\.reason), [.callersRelyOnDefault, .callersRelyOnDefault]) // Exporter: public, callers-in-run not set
+        XCTAssertFalse(plan.isComplete) // the global outside the composition root now reads the container
+    }
 
     /// A copy of the fixture's `.in` files in a fresh git repository, with the config.
     static func tree(_ name: String, _ test: XCTestCase) throws -> (root: URL, configuration: Configuration) {
