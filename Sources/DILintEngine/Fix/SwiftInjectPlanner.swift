@@ -171,6 +171,9 @@ struct SwiftInjectPlanner {
         guard !startsOnSameLine(after: type.mainBlock.leftBrace, in: type.file) else {
             return .failure(.manual(.swiftInitializers, "its members start on the line of its '{'"))
         }
+        if let builder = staticBuilder(of: type) {
+            return .failure(.manual(.swiftInitializers, "it is built in the initial value of a static or global the container's own initialization may read (\(builder)): a bridge default reading the container would re-enter it while it is being built"))
+        }
         switch designated.count {
         case 0:
             if type.isStruct { return .failure(.manual(.swiftInitializers, "a struct with a memberwise initializer (a new stored property changes it for every caller)")) }
@@ -204,6 +207,67 @@ struct SwiftInjectPlanner {
             }
             return .success(.existing(designated, reused: false))
         }
+    }
+
+    /// Where a Swift file of the run builds the type in the initial value of a static or a global
+    /// (`static let wrapper = T(…)`, closures run for it included) that the container's own
+    /// initialization may read, if it does: statics initialize on first use, so a bridge default
+    /// reading the container would then re-enter the container while it is being built.
+    private func staticBuilder(of type: SwiftRunType) -> String? {
+        for path in context.swiftFilesMentioning(type.name) {
+            guard let file = context.swiftFile(path) else { continue }
+            let calls = InitializerCalls(typeName: type.name)
+            calls.walk(file.source.tree)
+            for call in calls.calls where !InitializerCalls.isSelfCall(call) {
+                guard let variable = Self.staticVariable(around: Syntax(call)) else { continue }
+                let names = variable.bindings.compactMap { $0.pattern.as(IdentifierPatternSyntax.self)?.identifier.text }
+                let qualified = names.map { name in variable.enclosingTypeName.map { "\($0).\(name)" } ?? name }
+                guard containerMayRead(qualified) else { continue }
+                let (line, column) = file.source.buffer.lineColumn(of: call.startOffset)
+                return "'\(qualified.first ?? "")' at \(context.display(file.path)):\(line):\(column)"
+            }
+        }
+        return nil
+    }
+
+    /// Whether the container's initialization may read one of these statics or globals: its
+    /// declaration names one, or it is not among the run's Swift files (nothing tells it does not).
+    private func containerMayRead(_ names: [String]) -> Bool {
+        let types = context.configuration.containers.compactMap { spec -> String? in
+            if case let .member(type, _) = spec { return type }
+            return nil
+        }
+        guard !types.isEmpty else { return true }
+        for name in types {
+            guard let declarations = SwiftRunType.findEach(name, context: context) else { return true }
+            if declarations.contains(where: { $0.blocks.contains { block in names.contains { block.block.trimmedDescription.contains($0) } } }) {
+                return true
+            }
+        }
+        return false
+    }
+
+    /// The static or global whose initial value holds the node (not a function, initializer or
+    /// accessor body in it, nor an instance member), if any.
+    static func staticVariable(around node: Syntax) -> VariableDeclSyntax? {
+        var current = node.parent
+        while let n = current {
+            if n.is(FunctionDeclSyntax.self) || n.is(InitializerDeclSyntax.self) || n.is(DeinitializerDeclSyntax.self)
+                || n.is(AccessorBlockSyntax.self) || n.is(SubscriptDeclSyntax.self) {
+                return nil
+            }
+            if let variable = n.as(VariableDeclSyntax.self) {
+                if variable.modifiers.contains(where: { ["static", "class"].contains($0.name.text) }) { return variable }
+                // a global: a statement of the file itself
+                return variable.parent?.parent?.parent?.is(SourceFileSyntax.self) == true ? variable : nil
+            }
+            if n.is(ClassDeclSyntax.self) || n.is(StructDeclSyntax.self) || n.is(ActorDeclSyntax.self) || n.is(EnumDeclSyntax.self)
+                || n.is(ExtensionDeclSyntax.self) {
+                return nil
+            }
+            current = n.parent
+        }
+        return nil
     }
 
     /// An Objective-C file of the run that creates the type (`[T alloc]`, `[T new]`).
