@@ -65,6 +65,20 @@ final class BadInputTests: XCTestCase {
                        ["container-access 5:17 Container.sharedInstance.crashReporter"])
     }
 
+    func testCommentsThatAreNotUTF8KeepSwiftCommentRangesInTheFile() throws {
+        // swift-syntax measures a trivia piece by its text as a String, where each bad byte is a
+        // 3-byte U+FFFD: the comments after one such comment used to reach past the end of the
+        // file, and reading them trapped (a fuzz file; SIGILL).
+        let dir = try temporaryDirectory(self)
+        let file = dir.appendingPathComponent("bad.swift")
+        let bytes = Array("let a = Container.sharedInstance.crashReporter\n// ".utf8) + [UInt8](repeating: 0xFF, count: 100)
+            + Array("\n// di-lint:disable-next-line container-access -- after the bad bytes\n// tail\n".utf8)
+        try Data(bytes).write(to: file)
+        let result = try lint([file.path], configYAML: config)
+        XCTAssertEqual(result.filesFailed, 0)
+        XCTAssertEqual(result.findings.filter { $0.rule == "container-access" }.map(\.line), [1])
+    }
+
     func testGarbageSourceDoesNotCrashTheLinter() throws {
         let dir = try temporaryDirectory(self)
         var files: [String] = []

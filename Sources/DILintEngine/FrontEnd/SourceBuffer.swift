@@ -30,8 +30,10 @@ public struct SourceBuffer: Sendable {
         return String(decoding: bytes[start..<max(start, end)], as: UTF8.self)
     }
 
+    /// The text of a byte range, clamped to the buffer (an empty string for a range outside it).
     public func text(_ range: Range<Int>) -> String {
-        String(decoding: bytes[max(0, range.lowerBound)..<min(bytes.count, range.upperBound)], as: UTF8.self)
+        let lower = min(max(0, range.lowerBound), bytes.count)
+        return String(decoding: bytes[lower..<max(lower, min(bytes.count, range.upperBound))], as: UTF8.self)
     }
 
     /// Whether the bytes at `range` spell `word` exactly (false where `range` leaves the file).

@@ -25,22 +25,23 @@ struct SwiftSourceFile {
     }
 
     /// The file's `//` and `/* */` comments, as the comment tokens `Suppressions` reads. Doc
-    /// comments (`///`, `/** */`) document code and are not directives.
+    /// comments (`///`, `/** */`) document code and are not directives. A trivia piece's length
+    /// is that of its text as a Swift string, longer than its bytes when they are not UTF-8
+    /// (each bad byte becomes a 3-byte U+FFFD), so ranges are kept within their trivia.
     var comments: [SourceToken] {
         var result: [SourceToken] = []
+        func collect(_ trivia: Trivia, from start: Int, to end: Int) {
+            var offset = start
+            for piece in trivia {
+                let length = piece.sourceLength.utf8Length
+                let lower = min(offset, end)
+                if piece.isComment { result.append(SourceToken(kind: .comment, range: lower..<min(offset + length, end))) }
+                offset += length
+            }
+        }
         for token in tree.tokens(viewMode: .sourceAccurate) {
-            var offset = token.position.utf8Offset
-            for piece in token.leadingTrivia {
-                let length = piece.sourceLength.utf8Length
-                if piece.isComment { result.append(SourceToken(kind: .comment, range: offset..<offset + length)) }
-                offset += length
-            }
-            offset = token.endPositionBeforeTrailingTrivia.utf8Offset
-            for piece in token.trailingTrivia {
-                let length = piece.sourceLength.utf8Length
-                if piece.isComment { result.append(SourceToken(kind: .comment, range: offset..<offset + length)) }
-                offset += length
-            }
+            collect(token.leadingTrivia, from: token.position.utf8Offset, to: token.positionAfterSkippingLeadingTrivia.utf8Offset)
+            collect(token.trailingTrivia, from: token.endPositionBeforeTrailingTrivia.utf8Offset, to: token.endPosition.utf8Offset)
         }
         return result
     }
