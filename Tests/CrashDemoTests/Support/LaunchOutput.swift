@@ -89,9 +89,12 @@ extension ChildRun {
         return decoder
     }()
 
-    /// Every stdout line, decoded as a report.
+    /// Every stdout line, decoded as a report. A run killed by a signal may have been stopped in
+    /// the middle of writing a line: its last line, if it has no newline yet, is not a report.
     func reports() throws -> [ReportLine] {
-        try stdout.split(separator: "\n").map { line in
+        var lines = stdout.split(separator: "\n", omittingEmptySubsequences: true)
+        if diedOfSignal != nil, !stdout.hasSuffix("\n"), !lines.isEmpty { lines.removeLast() }
+        return try lines.map { line in
             do {
                 var report = try Self.decoder.decode(ReportLine.self, from: Data(line.utf8))
                 report.json = String(line)
