@@ -139,9 +139,9 @@ public final class Linter: @unchecked Sendable {
         }
         group.wait()
         let outcomes = queue.results[..<files.count].map { $0 ?? FileOutcome() }
-        let paths = files.map(displayPath)
+        let paths = files.map(FileCollector.displayPath)
         let selected = Set(paths)
-        let found = zip(context.map(displayPath), queue.results[files.count...])
+        let found = zip(context.map(FileCollector.displayPath), queue.results[files.count...])
             .compactMap { path, outcome in outcome.map { (path: path, outcome: $0) } }
         let complete = activeProjectRules.isEmpty || found.count == contextFiles.count
 
@@ -178,13 +178,9 @@ public final class Linter: @unchecked Sendable {
                           handlerFunctionsReadPartly: handlerFunctionsReadPartly)
     }
 
-    private func displayPath(_ path: String) -> String {
-        path.hasPrefix("./") ? String(path.dropFirst(2)) : path
-    }
-
     private func failure(_ path: String, _ reason: String) -> FileOutcome {
         guard let severity = configuration.severity(of: ParseFailureRule.id) else { return FileOutcome(failed: true) }
-        return FileOutcome(findings: [ParseFailureRule().finding(path: displayPath(path), reason: reason, severity: severity)], failed: true)
+        return FileOutcome(findings: [ParseFailureRule().finding(path: FileCollector.displayPath(path), reason: reason, severity: severity)], failed: true)
     }
 
     private enum Lookup {
@@ -278,13 +274,13 @@ public final class Linter: @unchecked Sendable {
     private func model(path: String, bytes: [UInt8], language: SourceLanguage, frontEnd: inout ClangFrontEnd?) -> FileOutcome {
         let model: FileModel
         if language == .swift {
-            switch SwiftFrontEnd.model(displayPath: displayPath(path), bytes: bytes, configuration: configuration) {
+            switch SwiftFrontEnd.model(displayPath: FileCollector.displayPath(path), bytes: bytes, configuration: configuration) {
             case let .success(parsed): model = parsed
             case let .failure(failure): return self.failure(path, failure.reason)
             }
         } else {
             if frontEnd == nil { frontEnd = ClangFrontEnd(configuration: configuration, compileArguments: compileArguments) }
-            switch frontEnd!.model(path: path, displayPath: displayPath(path), bytes: bytes, language: language) {
+            switch frontEnd!.model(path: path, displayPath: FileCollector.displayPath(path), bytes: bytes, language: language) {
             case let .success(parsed): model = parsed
             case let .failure(failure): return self.failure(path, failure.reason)
             }

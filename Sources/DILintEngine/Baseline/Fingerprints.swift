@@ -105,7 +105,7 @@ struct RelativePaths {
         mutating get {
             if let r = known[path] { return r }
             var r: String
-            let plain = path.hasPrefix("./") ? String(path.dropFirst(2)) : path
+            let plain = FileCollector.displayPath(path)
             if let cwd = workingDirectory, !plain.hasPrefix("/"),
                !plain.split(separator: "/", omittingEmptySubsequences: false).contains(where: { $0 == "." || $0 == ".." || $0.isEmpty }) {
                 r = cwd.isEmpty ? plain : cwd + "/" + plain

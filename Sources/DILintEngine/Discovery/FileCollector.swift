@@ -130,7 +130,12 @@ public struct FileCollector {
         let root = normalized(base.hasPrefix("/") ? base : cwd + "/" + base)
         let prefix = root == "/" ? root : root + "/"
         if standard.hasPrefix(prefix) { return String(standard.dropFirst(prefix.count)) }
-        return path.hasPrefix("./") ? String(path.dropFirst(2)) : path
+        return displayPath(path)
+    }
+
+    /// How a collected path is shown and reported: without a leading `./`.
+    public static func displayPath(_ path: String) -> String {
+        path.hasPrefix("./") ? String(path.dropFirst(2)) : path
     }
 
     /// An absolute path with empty and `.` components dropped and `..` applied to the one before.

@@ -31,7 +31,7 @@ public final class Fixer {
         var seen = Set<String>()
         let pairs = files.compactMap { path -> (real: String, display: String)? in
             let real = FixWorkspace.realPath(path)
-            return seen.insert(real).inserted ? (real, path.hasPrefix("./") ? String(path.dropFirst(2)) : path) : nil
+            return seen.insert(real).inserted ? (real, FileCollector.displayPath(path)) : nil
         }
         let workspace = FixWorkspace(configuration: configuration, compileArguments: compileArguments)
         let context = FixContext(configuration: configuration, workspace: workspace, services: services, files: pairs)

@@ -34,7 +34,7 @@ public enum LintFixes {
     public static func attach(to findings: inout [Finding], files: [String], configuration: Configuration,
                               compileArguments: [String: [String]], root: String) {
         let failed = Set(findings.filter { $0.rule == ParseFailureRule.id }.map(\.path))
-        let files = files.filter { !failed.contains($0.hasPrefix("./") ? String($0.dropFirst(2)) : $0) }
+        let files = files.filter { !failed.contains(FileCollector.displayPath($0)) }
         for (phase, rule) in [(FixPhase.inject, ContainerAccessRule.id), (.finish, ContainerFallbackRule.id)] {
             guard findings.contains(where: { $0.rule == rule }) else { continue }
             let fixer = Fixer(configuration: configuration)
@@ -47,7 +47,7 @@ public enum LintFixes {
             }
             for i in findings.indices where findings[i].rule == rule {
                 let f = findings[i]
-                findings[i].fix = byPlace["\(f.path.hasPrefix("./") ? String(f.path.dropFirst(2)) : f.path):\(f.line):\(f.column)"]
+                findings[i].fix = byPlace["\(FileCollector.displayPath(f.path)):\(f.line):\(f.column)"]
             }
         }
     }

@@ -19,10 +19,11 @@ struct SwiftFixFile {
         self.model = model
         suppressions = Suppressions(comments: source.comments, buffer: source.buffer)
         errors = SyntaxErrors.messages(in: source.tree)
-        let compared = BridgeDefaultsLeftOut(model, source: source, bridgeNames: [configuration.bridgeNames.first ?? "bridge"])
+        // the container reads in a bridge parameter's default are the transition form, which
+        // the rules themselves leave to container-fallback (`TypeModel.bridgeDefaults`)
         findings = RuleRegistry.fileRules.flatMap { rule -> [Finding] in
             guard let severity = configuration.severity(of: rule.id) else { return [] }
-            return rule.bound(to: configuration, severity: severity)(compared)
+            return rule.bound(to: configuration, severity: severity)(model)
         }.map { "\($0.rule): \($0.message)" }
     }
 
