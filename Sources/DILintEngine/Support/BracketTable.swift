@@ -6,6 +6,8 @@ final class BracketTable {
     /// The matching bracket of each `(`, `[`, `{`, `)`, `]`, `}` (kinds mixed, as depth counting
     /// sees them), or -1 (unmatched, or not a bracket).
     private let partner: [Int]
+    /// The matching bracket of the same kind (`(` with `)` only, and so on), or -1.
+    private let sameKind: [Int32]
     /// For each token, the innermost `{` opened before it and not closed (braces only), or -1.
     private let blockOpen: [Int]
     /// For each token, its byte when it is one of `( ) [ ] { } ;`, else 0 (walks that only look
@@ -18,12 +20,21 @@ final class BracketTable {
         var partner = [Int](repeating: -1, count: tokens.count)
         var blockOpen = [Int](repeating: -1, count: tokens.count)
         var structural = [UInt8](repeating: 0, count: tokens.count)
+        var sameKind = [Int32](repeating: -1, count: tokens.count)
         var brackets: [Int] = [], braces: [Int] = []
+        var kinds: [[Int32]] = [[], [], []] // one stack a kind: ( [ {
         for (i, token) in tokens.enumerated() {
             blockOpen[i] = braces.last ?? -1
             guard token.kind == .punctuation, token.range.count == 1 else { continue }
-            if Self.structuralBytes.contains(bytes[token.range.lowerBound]) { structural[i] = bytes[token.range.lowerBound] }
-            switch bytes[token.range.lowerBound] {
+            let byte = bytes[token.range.lowerBound]
+            if Self.structuralBytes.contains(byte) { structural[i] = byte }
+            if let k = Self.openers.firstIndex(of: byte) {
+                kinds[k].append(Int32(i))
+            } else if let k = Self.closers.firstIndex(of: byte), let open = kinds[k].popLast() {
+                sameKind[Int(open)] = Int32(i)
+                sameKind[i] = open
+            }
+            switch byte {
             case UInt8(ascii: "("), UInt8(ascii: "["):
                 brackets.append(i)
             case UInt8(ascii: "{"):
@@ -42,6 +53,15 @@ final class BracketTable {
         self.partner = partner
         self.blockOpen = blockOpen
         self.structural = structural
+        self.sameKind = sameKind
+    }
+
+    private static let openers = Array("([{".utf8), closers = Array(")]}".utf8)
+
+    /// The bracket of the same kind matching token `i`, if it is a matched bracket: the pair a
+    /// depth count of that kind alone finds from either end.
+    func sameKindPartner(of i: Int) -> Int? {
+        i >= 0 && i < sameKind.count && sameKind[i] >= 0 ? Int(sameKind[i]) : nil
     }
 
     private static let structuralBytes: Set<UInt8> = Set("()[]{};".utf8)

@@ -27,7 +27,7 @@ struct AccessClassifier {
         self.bridgeNames = bridgeNames
         let t = TokenCursor(file: file)
         self.t = t
-        brackets = BracketTable(tokens: file.tokens, bytes: file.buffer.bytes)
+        brackets = file.brackets
         bridgeTokens = file.tokens.indices.filter { t.isIdentifier($0) && bridgeNames.contains(t.text($0)) }
     }
 

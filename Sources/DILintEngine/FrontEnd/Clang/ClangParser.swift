@@ -21,8 +21,8 @@ final class ParsedFile {
     /// Function, method and constructor definitions (`codeScopes()`), built once on first use: the
     /// accesses' enclosing definitions and the model's scopes are the same list.
     private(set) lazy var scopes: [CodeScope] = codeScopes()
-    /// Each bracket token's partner of the same kind, or -1 (see `TokenCursor.close(from:)`).
-    private(set) lazy var sameKindPartners: [Int32] = TokenCursor.sameKindPartners(tokens, buffer.bytes)
+    /// The code tokens' brackets, paired in one pass (`TokenCursor`, the access classifier).
+    private(set) lazy var brackets = BracketTable(tokens: tokens, bytes: buffer.bytes)
 
     /// `trustAllSkippedBlocks`: the parse had the project's real flags (`-p`), so every block the
     /// preprocessor skipped is really dead; otherwise only constant conditionals are.

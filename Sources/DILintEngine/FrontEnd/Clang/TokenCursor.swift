@@ -55,35 +55,12 @@ struct TokenCursor {
 
     /// The index of the bracket closing the one at `open`, counting only brackets of its kind.
     func close(from open: Int) -> Int? {
-        guard open >= 0, open < count else { return nil }
-        let partner = Int(file.sameKindPartners[open])
-        return partner > open ? partner : nil
+        file.brackets.sameKindPartner(of: open).flatMap { $0 > open ? $0 : nil }
     }
 
     /// The index of the bracket opening the one at `close`, counting only brackets of its kind.
     func open(from close: Int) -> Int? {
-        guard close >= 0, close < count else { return nil }
-        let partner = Int(file.sameKindPartners[close])
-        return partner >= 0 && partner < close ? partner : nil
-    }
-
-    /// Brackets paired per kind in one pass, one stack a kind: the pairs a depth count of that
-    /// kind finds from either end (walking for each lookup made nested macro arguments quadratic).
-    static func sameKindPartners(_ tokens: [SourceToken], _ bytes: [UInt8]) -> [Int32] {
-        var partner = [Int32](repeating: -1, count: tokens.count)
-        var stacks: [[Int32]] = [[], [], []]
-        for (i, token) in tokens.enumerated() where token.kind == .punctuation && token.range.count == 1 {
-            switch bytes[token.range.lowerBound] {
-            case UInt8(ascii: "("): stacks[0].append(Int32(i))
-            case UInt8(ascii: "["): stacks[1].append(Int32(i))
-            case UInt8(ascii: "{"): stacks[2].append(Int32(i))
-            case UInt8(ascii: ")"): if let o = stacks[0].popLast() { partner[Int(o)] = Int32(i); partner[i] = o }
-            case UInt8(ascii: "]"): if let o = stacks[1].popLast() { partner[Int(o)] = Int32(i); partner[i] = o }
-            case UInt8(ascii: "}"): if let o = stacks[2].popLast() { partner[Int(o)] = Int32(i); partner[i] = o }
-            default: break
-            }
-        }
-        return partner
+        file.brackets.sameKindPartner(of: close).flatMap { $0 < close ? $0 : nil }
     }
 
     private static let opening: Set<String> = ["(", "[", "{"], closing: Set<String> = [")", "]", "}"]
