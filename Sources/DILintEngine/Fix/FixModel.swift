@@ -37,6 +37,9 @@ public struct FixGroup: Codable, Equatable, Sendable {
     /// `finish` of a Swift type: the calls of its initializer that relied on the bridge
     /// parameter's default and now pass the bridge (edits in this group).
     public var callers: [FixCaller] = []
+    /// What a person should know of an accepted group's edits (a property made `lazy`, a
+    /// declaration removed), as `path:line:col: note: …`.
+    public var notes: [String]?
 }
 
 /// A call of a Swift initializer that omitted `bridge:`, given the bridge by `finish` in the same

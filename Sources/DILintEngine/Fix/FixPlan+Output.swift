@@ -28,6 +28,7 @@ extension FixPlan {
                     + (caller.explicitDefault ? (caller.movedOutsideRoot ? " (the container read moves here, outside the composition root: \(caller.reads) new direct access\(caller.reads == 1 ? "" : "es"))"
                                                                            : " (the container read moves here, into the composition root)") : "")
             }
+            + accepted.flatMap { $0.notes ?? [] }
             + manual.map { "\($0.path):\($0.line):\($0.column): manual: \($0.expression): \($0.reason.rawValue)\($0.detail.map { " (\($0))" } ?? "")" }
             + (secondRunEmpty ? [] : ["di-lint fix: a second run over the edited files still plans edits (not idempotent); please report it"])
     }

@@ -42,6 +42,8 @@ struct SwiftCallerWiring {
 
     private enum Reach {
         case bridge(String)
+        /// An instance member of the container's own type: the bridge built from its services.
+        case containerSelf(String)
         case none
     }
 
@@ -73,7 +75,7 @@ struct SwiftCallerWiring {
         let explicit: Bool
         switch reach(of: call, typeName: typeName) {
         case let .failure(why): return .failure(why)
-        case let .success(.bridge(spelling)): (argument, explicit) = (spelling, false)
+        case let .success(.bridge(spelling)), let .success(.containerSelf(spelling)): (argument, explicit) = (spelling, false)
         case .success(.none):
             guard let expression = defaultExpression else { return .failure(Unwired(text: "no bridge in reach, and the initializers' defaults differ")) }
             (argument, explicit) = (expression, true)
@@ -198,7 +200,7 @@ struct SwiftCallerWiring {
             ?? member.as(SubscriptDeclSyntax.self)?.modifiers ?? member.as(InitializerDeclSyntax.self)?.modifiers
         if modifiers?.contains(where: { ["static", "class"].contains($0.name.text) }) == true { return .success(.none) }
         let bridged = SwiftRunType.findEach(ownerName, context: context)?.contains { $0.storedProperty(bridgeName) != nil } ?? false
-        guard bridged else { return .success(.none) }
+        guard bridged else { return containerSelf(ownerName, member: member, call: call) }
         if member.is(InitializerDeclSyntax.self) {
             return .failure(Unwired(text: "an initializer of \(ownerName) that does not take the bridge"))
         }
@@ -212,6 +214,24 @@ struct SwiftCallerWiring {
         }
         let shadowed = Self.declares(bridgeName, in: Syntax(member)) // a local or parameter of the name
         return .success(.bridge(inClosure || shadowed ? "self.\(bridgeName)" : bridgeName))
+    }
+
+    /// In an instance method, computed or lazy property of the container's own type, the bridge
+    /// built from its own services (the default with the container read as `self`): no container
+    /// read moves there. Else none.
+    private func containerSelf(_ ownerName: String, member: DeclSyntax, call: FunctionCallExprSyntax) -> Result<Reach, Unwired> {
+        guard let accessor = context.configuration.containers.lazy.compactMap({ spec -> String? in
+            if case let .member(type, accessor) = spec, type == ownerName { return accessor }
+            return nil
+        }).first else { return .success(.none) }
+        if member.is(InitializerDeclSyntax.self) || member.is(DeinitializerDeclSyntax.self) { return .success(.none) }
+        if let variable = member.as(VariableDeclSyntax.self) {
+            let stored = variable.bindings.contains { $0.accessorBlock == nil } && !variable.modifiers.contains { $0.name.text == "lazy" }
+            let inAccessor = call.enclosing(AccessorBlockSyntax.self).map { variable.byteRange.contains($0.startOffset) } ?? false
+            if stored && !inAccessor { return .success(.none) }
+        }
+        guard let value = SwiftContainerBuild(context: context).bridgeFromSelf(container: ownerName, accessor: accessor) else { return .success(.none) }
+        return .success(.containerSelf(value))
     }
 
     /// Whether a local, parameter or closure parameter named `name` is declared under `node`.

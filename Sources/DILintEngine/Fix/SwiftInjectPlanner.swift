@@ -64,6 +64,14 @@ struct SwiftInjectPlanner {
         guard let types = SwiftRunType.findEach(name, context: context), !types.contains(where: { $0.declaration.is(EnumDeclSyntax.self) }) else {
             return refuse(.typeNotInRun, "no single class, struct or actor declaration of it (or one per clause of an #if) among the run's Swift files")
         }
+        // a static the container's initialization reads builds the type: the container builds it instead
+        var containerBuild = SwiftContainerBuild.Result()
+        if let builder = staticBuilder(of: types[0]) {
+            switch SwiftContainerBuild(context: context).plan(builder, typeName: name) {
+            case let .failure(.manual(reason, detail)): return refuse(reason, detail ?? "")
+            case let .success(build): containerBuild = build
+            }
+        }
         var shapes: [InitializerShape] = []
         for type in types {
             switch initializerShape(of: type) {
@@ -135,6 +143,8 @@ struct SwiftInjectPlanner {
             group.edits += declarationEdits(type: type, shape: shapes[i], bridge: bridge, bridgeType: bridgeType,
                                             defaultValue: defaultValue, assignments: assignments[i])
         }
+        group.edits += containerBuild.edits
+        if !containerBuild.notes.isEmpty { group.notes = containerBuild.notes }
         plan.groups.append(group)
     }
 
@@ -170,9 +180,6 @@ struct SwiftInjectPlanner {
         }
         guard !startsOnSameLine(after: type.mainBlock.leftBrace, in: type.file) else {
             return .failure(.manual(.swiftInitializers, "its members start on the line of its '{'"))
-        }
-        if let builder = staticBuilder(of: type) {
-            return .failure(.manual(.swiftInitializers, "it is built in the initial value of a static or global the container's own initialization may read (\(builder)): a bridge default reading the container would re-enter it while it is being built"))
         }
         switch designated.count {
         case 0:
@@ -213,7 +220,7 @@ struct SwiftInjectPlanner {
     /// (`static let wrapper = T(…)`, closures run for it included) that the container's own
     /// initialization may read, if it does: statics initialize on first use, so a bridge default
     /// reading the container would then re-enter the container while it is being built.
-    private func staticBuilder(of type: SwiftRunType) -> String? {
+    private func staticBuilder(of type: SwiftRunType) -> StaticBuilder? {
         for path in context.swiftFilesMentioning(type.name) {
             guard let file = context.swiftFile(path) else { continue }
             let calls = InitializerCalls(typeName: type.name)
@@ -223,8 +230,7 @@ struct SwiftInjectPlanner {
                 let names = variable.bindings.compactMap { $0.pattern.as(IdentifierPatternSyntax.self)?.identifier.text }
                 let qualified = names.map { name in variable.enclosingTypeName.map { "\($0).\(name)" } ?? name }
                 guard containerMayRead(qualified) else { continue }
-                let (line, column) = file.source.buffer.lineColumn(of: call.startOffset)
-                return "'\(qualified.first ?? "")' at \(context.display(file.path)):\(line):\(column)"
+                return StaticBuilder(file: file, variable: variable, call: call, owner: variable.enclosingTypeName, name: names.first ?? "")
             }
         }
         return nil
@@ -390,7 +396,7 @@ struct SwiftInjectPlanner {
 }
 
 /// Names an expression reads on its own (`x`, `self`), not as a member of something (`a.x`).
-private final class BareReferences: SyntaxVisitor {
+final class BareReferences: SyntaxVisitor {
     var names: [String] = []
     init() { super.init(viewMode: .sourceAccurate) }
     override func visit(_ node: DeclReferenceExprSyntax) -> SyntaxVisitorContinueKind {
