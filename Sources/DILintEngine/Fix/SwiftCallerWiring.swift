@@ -205,8 +205,7 @@ struct SwiftCallerWiring {
             return .failure(Unwired(text: "an initializer of \(ownerName) that does not take the bridge"))
         }
         if let variable = member.as(VariableDeclSyntax.self) {
-            let stored = variable.bindings.contains { $0.accessorBlock == nil } && !variable.modifiers.contains { $0.name.text == "lazy" }
-            let inAccessor = call.enclosing(AccessorBlockSyntax.self).map { variable.byteRange.contains($0.startOffset) } ?? false
+            let (stored, inAccessor) = Self.place(of: call, in: variable)
             if stored && !inAccessor {
                 return .failure(Unwired(text: "a stored property's initial value in \(ownerName), which has its bridge only once initialized"))
             }
@@ -226,12 +225,17 @@ struct SwiftCallerWiring {
         }).first else { return .success(.none) }
         if member.is(InitializerDeclSyntax.self) || member.is(DeinitializerDeclSyntax.self) { return .success(.none) }
         if let variable = member.as(VariableDeclSyntax.self) {
-            let stored = variable.bindings.contains { $0.accessorBlock == nil } && !variable.modifiers.contains { $0.name.text == "lazy" }
-            let inAccessor = call.enclosing(AccessorBlockSyntax.self).map { variable.byteRange.contains($0.startOffset) } ?? false
+            let (stored, inAccessor) = Self.place(of: call, in: variable)
             if stored && !inAccessor { return .success(.none) }
         }
         guard let value = SwiftContainerBuild(context: context).bridgeFromSelf(container: ownerName, accessor: accessor) else { return .success(.none) }
         return .success(.containerSelf(value))
+    }
+
+    /// Whether the property is stored (not `lazy`, not computed), and whether the call is in one of its accessors.
+    private static func place(of call: FunctionCallExprSyntax, in variable: VariableDeclSyntax) -> (stored: Bool, inAccessor: Bool) {
+        (variable.bindings.contains { $0.accessorBlock == nil } && !variable.modifiers.contains { $0.name.text == "lazy" },
+         call.enclosing(AccessorBlockSyntax.self).map { variable.byteRange.contains($0.startOffset) } ?? false)
     }
 
     /// Whether a local, parameter or closure parameter named `name` is declared under `node`.
