@@ -55,6 +55,8 @@ public struct FixCaller: Codable, Equatable, Sendable {
     public var argument: String
     /// The caller had no bridge in reach: it builds the bridge from the container itself.
     public var explicitDefault: Bool
+    /// The caller is in the container's own type: it builds the bridge from the container's services.
+    var fromContainerServices = false
     /// The container reads the default expression holds (each a read the caller now makes).
     public var reads: Int
     /// Set by verification for an explicit default: how the moved reads classify in the caller,
@@ -184,7 +186,9 @@ public struct FixPlan: Codable, Sendable {
         if !callers.isEmpty {
             let explicit = callers.filter(\.explicitDefault)
             let outside = explicit.filter(\.movedOutsideRoot)
-            line += "; \(callers.count) caller\(callers.count == 1 ? "" : "s") given the bridge: \(callers.count - explicit.count) from the bridge in reach, "
+            let built = callers.filter(\.fromContainerServices).count
+            line += "; \(callers.count) caller\(callers.count == 1 ? "" : "s") given the bridge: \(callers.count - explicit.count - built) from the bridge in reach, "
+                + (built > 0 ? "\(built) built from the container's own services, " : "")
                 + "\(explicit.count) explicitly (the container read moves to the caller)"
             if !outside.isEmpty {
                 let reads = outside.reduce(0) { $0 + $1.reads }

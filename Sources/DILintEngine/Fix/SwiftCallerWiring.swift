@@ -73,9 +73,11 @@ struct SwiftCallerWiring {
         }
         let argument: String
         let explicit: Bool
+        var fromServices = false
         switch reach(of: call, typeName: typeName) {
         case let .failure(why): return .failure(why)
-        case let .success(.bridge(spelling)), let .success(.containerSelf(spelling)): (argument, explicit) = (spelling, false)
+        case let .success(.bridge(spelling)): (argument, explicit) = (spelling, false)
+        case let .success(.containerSelf(spelling)): (argument, explicit, fromServices) = (spelling, false, true)
         case .success(.none):
             guard let expression = defaultExpression else { return .failure(Unwired(text: "no bridge in reach, and the initializers' defaults differ")) }
             (argument, explicit) = (expression, true)
@@ -115,8 +117,10 @@ struct SwiftCallerWiring {
             return .failure(Unwired(text: "a call without parentheses"))
         }
         let (line, column) = file.source.buffer.lineColumn(of: call.startOffset)
-        return .success(FixCaller(path: context.display(file.path), line: line, column: column, call: "\(typeName)(…)", argument: argument,
-                                  explicitDefault: explicit, reads: explicit ? reads : 0, edit: edit, argumentOffset: offsetInEdit))
+        var caller = FixCaller(path: context.display(file.path), line: line, column: column, call: "\(typeName)(…)", argument: argument,
+                               explicitDefault: explicit, reads: explicit ? reads : 0, edit: edit, argumentOffset: offsetInEdit)
+        caller.fromContainerServices = fromServices
+        return .success(caller)
     }
 
     /// Whether the call's arguments fit the parameters (the bridge's left out): labels in order,

@@ -26,6 +26,10 @@ final class FixFixtureTests: XCTestCase {
     /// a trailing closure moved into the parentheses; a public initializer whose callers may be
     /// outside the run keeps its default.
     func testSwiftCallersWired() throws { try runCase("swiftwire") }
+    /// A type built in a static the container's initialization reads: the container builds it
+    /// itself, lazily, with a bridge from its own services (its dependants lazy too, the static
+    /// removed); finish gives the container's own method that bridge.
+    func testSwiftContainerBuildsTheType() throws { try runCase("swiftcontainer") }
 
     /// The wired callers as the plan lists them: where the moved container reads classify, the
     /// summary's count, and a run that is not complete while a read moved outside the composition root.

@@ -127,6 +127,7 @@ final class FixSwiftStaticBuilderTests: XCTestCase {
         XCTAssertTrue(finish.isComplete, "\(finish.manual) \(finish.refusedGroups)")
         XCTAssertEqual(finish.acceptedCallers.map(\.argument), ["CrashBridge(store: self.store)"])
         XCTAssertEqual(finish.acceptedCallers.map(\.explicitDefault), [false])
+        XCTAssertTrue(finish.summary.contains("1 caller given the bridge: 0 from the bridge in reach, 1 built from the container's own services, 0 explicitly"), finish.summary)
         let finished = try String(contentsOf: root.appendingPathComponent("Container.swift"), encoding: .utf8)
         XCTAssertTrue(finished.contains("func later() -> Wrapper { Wrapper(n: 3, bridge: CrashBridge(store: self.store)) }"), finished)
         XCTAssertFalse(try String(contentsOf: root.appendingPathComponent("Wrapper.swift"), encoding: .utf8).contains("Container"))
