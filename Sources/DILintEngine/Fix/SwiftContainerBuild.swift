@@ -149,22 +149,27 @@ struct SwiftContainerBuild {
         return nil
     }
 
-    /// The configured bridge default with each read of the container (`Container.shared`,
-    /// `Container.shared()`) spelled `self`: inside the container, its own instance.
+    /// The configured bridge default (else the container itself) with each read of the container
+    /// (`Container.shared`, `Container.shared()`, by any accessor configured for the type) spelled
+    /// `self`: inside the container, its own instance.
     func bridgeFromSelf(container: String, accessor: String) -> String? {
         let value = context.configuration.swiftBridgeDefault ?? "\(container).\(accessor)"
+        let accessors = Set(context.configuration.containers.compactMap { spec -> String? in
+            if case let .member(type, accessor) = spec, type == container { return accessor }
+            return nil
+        })
         let prefix = "_ = "
         let tree = Parser.parse(source: prefix + value)
         guard !tree.hasError else { return nil }
         final class Reads: SyntaxVisitor {
-            let container: String, accessor: String
+            let container: String, accessors: Set<String>
             var ranges: [Range<Int>] = []
-            init(_ container: String, _ accessor: String) {
-                self.container = container; self.accessor = accessor
+            init(_ container: String, _ accessors: Set<String>) {
+                self.container = container; self.accessors = accessors
                 super.init(viewMode: .sourceAccurate)
             }
             override func visit(_ node: MemberAccessExprSyntax) -> SyntaxVisitorContinueKind {
-                guard node.declName.baseName.text == accessor, node.base?.as(DeclReferenceExprSyntax.self)?.baseName.text == container else {
+                guard accessors.contains(node.declName.baseName.text), node.base?.as(DeclReferenceExprSyntax.self)?.baseName.text == container else {
                     return .visitChildren
                 }
                 if let call = node.parent?.as(FunctionCallExprSyntax.self), Syntax(call.calledExpression).id == Syntax(node).id, call.arguments.isEmpty {
@@ -175,7 +180,7 @@ struct SwiftContainerBuild {
                 return .skipChildren
             }
         }
-        let reads = Reads(container, accessor)
+        let reads = Reads(container, accessors)
         reads.walk(tree)
         var bytes = Array((prefix + value).utf8)
         for range in reads.ranges.sorted(by: { $0.lowerBound > $1.lowerBound }) {

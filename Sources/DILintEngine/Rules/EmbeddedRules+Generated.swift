@@ -538,6 +538,44 @@ fix-examples:
           }
       }
     # A type declared once per clause of an #if: each declaration gets the bridge, in one group.
+  - phase: inject
+    language: swift
+    file: Container.swift
+    config: |
+      bridge-type: CrashBridge
+      swift-bridge-default: "CrashBridge(reporter: Container.shared.crashReporter)"
+      swift-callers-in-run: true
+    support:
+      Wrapper.swift: |
+        final class Wrapper {
+            let name: String
+
+            init(name: String) {
+                self.name = name
+            }
+
+            func crashed() -> Bool { Container.shared.crashReporter.crashedLastLaunch }
+        }
+      Dependencies.swift: |
+        enum Dependencies {
+            static let wrapper = Wrapper(name: "main")
+        }
+    before: |
+      final class Container {
+          static let shared = Container()
+          let crashReporter = Reporter()
+          var wrapper = Dependencies.wrapper
+      }
+    after: |
+      final class Container {
+          static let shared = Container()
+          let crashReporter = Reporter()
+          lazy var wrapper = Wrapper(name: "main", bridge: CrashBridge(reporter: self.crashReporter))
+      }
+    # The container's own initialization reads the static that builds Wrapper: a bridge default
+    # reading the container would re-enter it there. So the container builds Wrapper itself, on
+    # first read, from its own services (`Wrapper.swift` takes the bridge as above, and the static
+    # in `Dependencies.swift` goes).
 
 """#),
         ("container-fallback.yml", #"""
