@@ -3,8 +3,10 @@ import Foundation
 /// `di-lint fix` isolated (the default): the command runs itself again as one child process
 /// that does the whole run (plan, verify, print or write, with standard output inherited), and
 /// watches its libclang parses. A parse that outlives `parse-timeout`, crashes the child (a
-/// signal) or runs it out of memory (its address space is limited to `parse-memory-limit`, as
-/// a lint worker's) ends the child; every parse comes before anything is printed or written,
+/// signal), or fails where libclang says it ran out of memory (the child's address space is
+/// limited to `parse-memory-limit`, as a lint worker's) or crashed (libclang recovers from both,
+/// with the heap left as the failure left it) ends the child; every parse comes before anything
+/// is printed or written,
 /// so the supervisor starts the run again with that file left out, which the new child lists as
 /// a manual item naming the cause (and never parses). Each file left out is one more run, at
 /// most `maxLeftOut`. When two parses ran at once (`fix` parses on a thread per core) the next
@@ -51,8 +53,8 @@ public enum FixSupervisor {
                 serial = true
             case let (reason, _)?:
                 // outside any parse (or several at once when they ran one at a time: cannot happen)
-                writeErrors(end.errors + Array(("di-lint fix: error: the fix process ended outside a parse: \(reason); "
-                    + "anything it wrote is in place (--no-isolation runs without a child process)\n").utf8))
+                writeErrors(end.errors + Array(("di-lint fix: error: the fix process ended outside a parse (\(reason)); "
+                    + "--no-isolation runs the fix in di-lint's own process\n").utf8))
                 return 2
             }
         }
@@ -137,8 +139,20 @@ public enum FixSupervisor {
         func wait() -> End {
             var failure: (reason: String, paths: [String])?
             while status >= 0 || errors >= 0 {
-                let now = DispatchTime.now().uptimeNanoseconds
+                var now = DispatchTime.now().uptimeNanoseconds
                 let timeoutNanos = UInt64(timeout * 1e9)
+                if running.values.contains(where: { now - $0.start > timeoutNanos }) {
+                    // the end of a parse may be waiting to be read
+                    var fd = pollfd(fd: status, events: Int16(POLLIN), revents: 0)
+                    if status >= 0, poll(&fd, 1, 0) > 0 {
+                        roundStart = errorBytes.count
+                        drainErrors()
+                        readStatus()
+                        if let why = handleReports() { failure = why; break }
+                        continue
+                    }
+                    now = DispatchTime.now().uptimeNanoseconds
+                }
                 if let late = running.values.filter({ now - $0.start > timeoutNanos }).min(by: { $0.start < $1.start }) {
                     failure = ("took longer than \(WorkerProcess.seconds(timeout)) s to parse (left out of the fix; see --parse-timeout)", [late.path])
                     break
@@ -179,10 +193,24 @@ public enum FixSupervisor {
             running.values.sorted { $0.start < $1.start }.map(\.path)
         }
 
+        /// What the child wrote since the first parse under way began (the last 64 KB).
+        private var parseOutput: [UInt8] {
+            guard let from = running.values.map(\.output).min() else { return [] }
+            return Array(errorBytes[from...].suffix(64 << 10))
+        }
+
         /// Whether the child said, since the first parse under way began, that an allocation failed.
-        private var saidOutOfMemory: Bool {
-            guard let from = running.values.map(\.output).min() else { return false }
-            return WorkerProcess.saysOutOfMemory(Array(errorBytes[from...].suffix(64 << 10)))
+        private var saidOutOfMemory: Bool { WorkerProcess.saysOutOfMemory(parseOutput) }
+
+        /// Why a parse failed that libclang recovered from, when libclang said so (its own
+        /// words, not the run's: the output read so far may hold the child's report, written
+        /// after the parse's end was): an allocation that failed or another crash. The child
+        /// does not go on: what the crash left of the heap stays (up to the whole limit when
+        /// memory ran out), and the next parse would fail for it.
+        private var saidWhy: String? {
+            let said = String(decoding: parseOutput, as: UTF8.self)
+            if said.contains("LLVM ERROR: out of memory") { return outOfMemory }
+            return said.contains("libclang: crash detected during parsing") ? "libclang crashed while parsing it" : nil
         }
 
         private var outOfMemory: String {
@@ -190,7 +218,8 @@ public enum FixSupervisor {
         }
 
         /// Takes the complete reports from the inbox: `c` (the run's deadline and memory
-        /// limit), `b` (a parse begins), `e` (it ended). The failure, when a parse ran out of memory.
+        /// limit), `b` (a parse begins), `e` (it ended; "failed" when it threw). The failure,
+        /// when a parse that failed ran out of memory or crashed (libclang recovered).
         private func handleReports() -> (reason: String, paths: [String])? {
             while statusInbox.count >= 9 {
                 let id = Self.uint32(statusInbox, at: 1)
@@ -212,7 +241,7 @@ public enum FixSupervisor {
                     // what the parse wrote before it ended is read: libclang recovers from an
                     // allocation that failed as from a crash, with its heap left as it was
                     drainErrors()
-                    if saidOutOfMemory { return (outOfMemory, Self.paths(running)) }
+                    if text == "failed", let why = saidWhy { return (why, Self.paths(running)) }
                     running[id] = nil
                 default:
                     break
@@ -308,8 +337,11 @@ public final class FixSupervision: @unchecked Sendable {
         next &+= 1
         lock.unlock()
         report("b", id, path)
-        defer { report("e", id, "") }
-        return try body()
+        var failed = true
+        defer { report("e", id, failed ? "failed" : "") }
+        let result = try body()
+        failed = false
+        return result
     }
 
     /// One report: a kind byte, the parse's id and the text's length (little-endian), the text.
