@@ -192,6 +192,20 @@ final class IsolationCLITests: XCTestCase {
         XCTAssertEqual(inProcess.stdout, "")
     }
 
+    func testIsolatedFixEndsQuietlyOnAClosedPipeAsBefore() throws {
+        // the child dies of SIGPIPE writing the diff (outside any parse): so does the run, nothing said
+        var files: [String: String] = [:]
+        for i in 0..<200 {
+            files["Sources/Gen\(i).m"] = FixSamples.reporter.replacingOccurrences(of: "@interface Reporter", with: "@interface Reporter\(i)")
+                .replacingOccurrences(of: "@implementation Reporter", with: "@implementation Reporter\(i)")
+        }
+        let project = try fixProject(files)
+        let run = try BoundedRun.run(["fix", "--phase", "inject", "Sources"], in: project.root, seconds: 120,
+                                     pipeline: "| head -c 10 >/dev/null; echo \"status ${PIPESTATUS[0]}\" >&2")
+        XCTAssertTrue(run.stderr.hasSuffix("status 141\n"), "killed by SIGPIPE (128 + 13), nothing else said: \(run.stderr.suffix(2000))")
+        XCTAssertEqual(run.stderr.split(separator: "\n").count, 1, run.stderr)
+    }
+
     func testAKilledFixLeavesNoChildParsing() throws {
         let project = try fixProject(["Sources/Slow.m": Self.slow])
         let root = project.root.resolvingSymlinksInPath().path

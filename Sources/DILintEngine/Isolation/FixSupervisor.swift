@@ -37,6 +37,11 @@ public enum FixSupervisor {
             switch end.failure {
             case nil:
                 writeErrors(end.errors)
+                if let signal = end.signal {
+                    // a signal from outside (a closed pipe, an interrupt): the run ends as the child did
+                    Glibc.signal(signal, SIG_DFL)
+                    raise(signal)
+                }
                 return end.status
             case let (reason, paths)? where paths.count == 1:
                 guard !leftOut.contains(where: { $0.path == paths[0] }) else {
@@ -132,7 +137,13 @@ public enum FixSupervisor {
             var status: Int32
             var errors: [UInt8]
             var failure: (reason: String, paths: [String])?
+            /// The signal that ended the child, when it came from outside (`externalSignals`).
+            var signal: Int32?
         }
+
+        /// Signals that end a process from outside, not a crash of its own: the child ended by
+        /// one ends the run the same way (`SIGPIPE` quietly, as `di-lint` does on a closed pipe).
+        static let externalSignals: Set<Int32> = [SIGPIPE, SIGINT, SIGTERM, SIGHUP]
 
         /// Reads the child's reports and output until it ends (killing it at a parse's
         /// deadline or when it runs out of memory in a parse); reaps it.
@@ -176,6 +187,9 @@ public enum FixSupervisor {
             while errors >= 0 { readErrors() }
             var raw: Int32 = 0
             while waitpid(pid, &raw, 0) < 0 && errno == EINTR {}
+            if failure == nil, Self.externalSignals.contains(raw & 0x7f) {
+                return End(status: 2, errors: errorBytes, failure: nil, signal: raw & 0x7f)
+            }
             if failure == nil, raw & 0x7f != 0 {
                 // a signal: out of memory when it said so
                 let signal = raw & 0x7f
