@@ -206,6 +206,17 @@ final class IsolationCLITests: XCTestCase {
         XCTAssertEqual(run.stderr.split(separator: "\n").count, 1, run.stderr)
     }
 
+    func testAFixProcessThatCrashesOutsideAParseIsAnErrorNamingTheSignal() throws {
+        // Writing the diff to /dev/full traps in Foundation's FileHandle.write (a `try!`, the same
+        // with --no-isolation): a crash outside any parse, which no file is to blame for.
+        let project = try fixProject([:])
+        let run = try BoundedRun.run(["fix", "--phase", "inject", "Sources"], in: project.root, seconds: 60, redirect: ">/dev/full")
+        XCTAssertEqual(run.status, 2, run.stderr)
+        XCTAssertTrue(run.stderr.contains("di-lint fix: error: the fix process ended outside a parse (it ended with signal 4, SIGILL); "
+            + "--no-isolation runs the fix in di-lint's own process\n"), run.stderr)
+        XCTAssertEqual(try project.read("Sources/Reporter.m"), FixSamples.reporter)
+    }
+
     func testAKilledFixLeavesNoChildParsing() throws {
         let project = try fixProject(["Sources/Slow.m": Self.slow])
         let root = project.root.resolvingSymlinksInPath().path
