@@ -37,10 +37,12 @@ enum Main {
         StandardStreams.prepare()
         // Commands that may parse in this process start loading libclang now, on another core,
         // beside argument parsing, configuration and the tree walk (the others never load it;
-        // lint and report parse in workers, which load it themselves, unless told otherwise).
+        // lint and report parse in workers, which load it themselves, and fix in the child
+        // process FixSupervisor starts, unless told otherwise).
         let arguments = CommandLine.arguments.dropFirst()
         let first = arguments.first ?? ""
-        let parsesHere = first == "fix" || arguments.contains("--no-isolation") || arguments.contains("--fixes")
+        let parsesHere = (first == "fix" && getenv(FixSupervisor.environmentKey) != nil)
+            || arguments.contains("--no-isolation") || arguments.contains("--fixes")
         if !["merge", "rules", "help", "--help", "-h", "--version"].contains(first) && parsesHere {
             LibClang.preload()
         }

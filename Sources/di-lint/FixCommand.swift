@@ -32,10 +32,20 @@ struct FixCommand: ParsableCommand {
     var format: FixOutputFormat = .diff
 
     mutating func run() throws {
+        // Isolated (the default): the run is a child process that a file crashing libclang,
+        // running it out of memory or parsing past the deadline ends; that file is left out
+        // (a manual item) and the run starts again (see FixSupervisor).
+        let supervision = FixSupervision.fromEnvironment()
+        if supervision == nil && !options.noIsolation {
+            throw ExitCode(FixSupervisor.run(arguments: CommandLine.arguments))
+        }
         let prepared = try options.prepare()
+        supervision?.start(configuration: prepared.configuration)
         let fixer = Fixer(configuration: prepared.configuration)
         fixer.compileArguments = prepared.linter.compileArguments
         fixer.services = Set(services)
+        fixer.supervision = supervision
+        fixer.leftOut = supervision?.leftOut ?? [:]
         let plan = fixer.plan(files: prepared.files, phase: phase)
         switch format {
         case .json:

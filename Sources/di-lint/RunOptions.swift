@@ -47,13 +47,13 @@ struct RunOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Delete cache entries no run has used for this many days (checked at most once a day).", valueName: "days"))
     var cacheMaxAge: Double = 30
 
-    @Option(help: ArgumentHelp("lint, report: a file whose parse takes longer is a parse-failure, its worker killed; fix: it ends the run, exit 2, nothing written (over the config's parse-timeout; default 60).", valueName: "seconds"))
+    @Option(help: ArgumentHelp("lint, report: a file whose parse takes longer is a parse-failure, its worker killed; fix: a manual item, the others fixed (over the config's parse-timeout; default 60).", valueName: "seconds"))
     var parseTimeout: String?
 
-    @Option(help: ArgumentHelp("lint, report: address-space limit of each parse worker; a file needing more is a parse-failure (over the config's parse-memory-limit; default 4096).", valueName: "MiB"))
+    @Option(help: ArgumentHelp("lint, report: address-space limit of each parse worker; a file needing more is a parse-failure (fix: of its process; a manual item) (over the config's parse-memory-limit; default 4096).", valueName: "MiB"))
     var parseMemoryLimit: String?
 
-    @Flag(help: "lint, report: parse in di-lint's own process, on threads, with no per-file deadline, memory limit or crash isolation (faster to start; for trusted input).")
+    @Flag(help: "lint, report: parse in di-lint's own process, on threads, with no per-file deadline, memory limit or crash isolation; fix: in its own process, no memory limit or crash isolation, a parse past the deadline ends the run (exit 2) (faster to start; for trusted input).")
     var noIsolation = false
 
     func validate() throws {

@@ -63,15 +63,193 @@ final class IsolationCLITests: XCTestCase {
         XCTAssertLessThan(run.seconds, 30)
     }
 
-    func testFixEndsAtTheParseTimeoutNamingTheFileAndWritesNothing() throws {
-        // `fix` parses in its own process; past the deadline it stops, names the file, and exits 2.
+    func testFixWithoutIsolationEndsAtTheParseTimeoutNamingTheFileAndWritesNothing() throws {
+        // `fix --no-isolation` parses in its own process; past the deadline it stops, names the
+        // file, and exits 2 (what every `fix` did before it ran isolated).
         let slow = Self.slow
-        let project = try Project(self, files: ["Slow.m": slow, "Fine.c": Self.fine])
-        let run = try BoundedRun.run(["fix", "--phase", "inject", "--apply", "--parse-timeout", "2", "."], in: project.root, seconds: 60)
+        let project = try fixProject(["Sources/Slow.m": slow])
+        let run = try BoundedRun.run(["fix", "--phase", "inject", "--apply", "--no-isolation", "--parse-timeout", "2", "Sources"],
+                                     in: project.root, seconds: 60)
         assertBounded(run, status: 2, names: "Slow.m", onStderr: true)
         XCTAssertTrue(run.stderr.contains("Slow.m took longer than 2 s to parse; nothing was written"), run.stderr)
         XCTAssertLessThan(run.seconds, 30)
-        XCTAssertEqual(try String(contentsOf: project.root.appendingPathComponent("Slow.m"), encoding: .utf8), slow)
+        XCTAssertEqual(try project.read("Sources/Slow.m"), slow)
+        XCTAssertEqual(try project.read("Sources/Reporter.m"), FixSamples.reporter)
+
+        // and a file that crashes libclang ends it with the signal
+        try project.write("Sources/Slow.m", Self.crashing)
+        let crashed = try BoundedRun.run(["fix", "--phase", "inject", "--no-isolation", "Sources"], in: project.root, seconds: 60)
+        XCTAssertEqual(crashed.status, SIGSEGV, crashed.stderr)
+        XCTAssertEqual(crashed.stdout, "")
+    }
+
+    // MARK: fix, isolated
+
+    /// A project `fix --phase inject` rewrites one access in (Sources/Reporter.m), and `files`.
+    private func fixProject(_ files: [String: String]) throws -> Project {
+        try Project(self, files: ["Sources/Reporter.m": FixSamples.reporter, "Sources/CrashBridge.h": FixSamples.bridgeHeader,
+                                  ".di-lint.yml": Project.config + "bridge-type: CrashBridge\n"].merging(files) { $1 })
+    }
+
+    /// The line of Reporter.m's fix.
+    private static let rewritten = "    id r = self.bridge ? self.bridge.crashReporter : [Container sharedInstance].crashReporter;\n"
+    /// `nestedMacro(3_000)` with a container access, so that `fix` parses it.
+    private static let crashing = nestedMacro(3_000) + "void g(void) { container_shared()->now(); }\n"
+
+    /// Runs `fix --phase inject` over the project (dry, then `--apply`): exit 1, each of `leftOut`
+    /// (path → the reason's start) a manual item and untouched, Reporter.m's edit in the diff and written.
+    private func assertFixLeavesOut(_ leftOut: [String: String], in project: Project, options: [String] = [],
+                                    file: StaticString = #filePath, line: UInt = #line) throws {
+        let dry = try BoundedRun.run(["fix", "--phase", "inject"] + options + ["Sources"], in: project.root, seconds: 120)
+        for (path, reason) in leftOut {
+            assertBounded(dry, status: 1, names: path, onStderr: true, file: file, line: line)
+            XCTAssertTrue(dry.stderr.contains("\(path):1:1: manual: : the file could not be parsed (its accesses are not planned) (\(reason)"),
+                          dry.stderr, file: file, line: line)
+            XCTAssertFalse(dry.stdout.contains(path), dry.stdout, file: file, line: line)
+        }
+        XCTAssertTrue(dry.stdout.hasPrefix("--- a/Sources/Reporter.m\n+++ b/Sources/Reporter.m\n"), dry.stdout, file: file, line: line)
+        XCTAssertTrue(dry.stdout.contains("+" + Self.rewritten), dry.stdout, file: file, line: line)
+        XCTAssertTrue(dry.stderr.contains("di-lint fix: 1 access rewritten in 1 file; \(leftOut.count) left for manual work (\(leftOut.count) the file could not be parsed"),
+                      dry.stderr, file: file, line: line)
+        XCTAssertLessThan(dry.seconds, 30, file: file, line: line)
+        XCTAssertEqual(try project.read("Sources/Reporter.m"), FixSamples.reporter, file: file, line: line)
+
+        let applied = try BoundedRun.run(["fix", "--phase", "inject", "--apply"] + options + ["Sources"], in: project.root, seconds: 120)
+        assertBounded(applied, status: 1, names: "wrote 1 file", onStderr: true, file: file, line: line)
+        XCTAssertTrue(try project.read("Sources/Reporter.m").contains(Self.rewritten), file: file, line: line)
+        for path in leftOut.keys {
+            XCTAssertEqual(try project.read(path), try String(contentsOf: project.root.appendingPathComponent(path + ".orig"), encoding: .utf8),
+                           "\(path) is not written", file: file, line: line)
+        }
+    }
+
+    /// Writes `files` into the project, each with a copy (`.orig`, not a source file) to compare with.
+    private func write(_ files: [String: String], into project: Project) throws {
+        for (path, text) in files {
+            try project.write(path, text)
+            try project.write(path + ".orig", text)
+        }
+    }
+
+    func testFixLeavesOutAFileThatCrashesLibclangAndFixesTheOthers() throws {
+        let project = try fixProject([:])
+        try write(["Sources/Crash.m": Self.crashing], into: project)
+        try assertFixLeavesOut(["Sources/Crash.m": "the parser crashed (signal 11, SIGSEGV))"], in: project)
+    }
+
+    func testFixLeavesOutTwoFilesThatCrashLibclangAtOnce() throws {
+        // parsed on a thread each, both crash the process: the next run parses one at a time
+        let project = try fixProject([:])
+        try write(["Sources/Crash1.m": Self.crashing, "Sources/Crash2.m": Self.crashing], into: project)
+        try assertFixLeavesOut(["Sources/Crash1.m": "the parser crashed (signal 11, SIGSEGV))",
+                                "Sources/Crash2.m": "the parser crashed (signal 11, SIGSEGV))"], in: project)
+    }
+
+    func testFixLeavesOutAFileOverTheParseTimeout() throws {
+        let project = try fixProject([:])
+        try write(["Sources/Slow.m": Self.slow], into: project)
+        try assertFixLeavesOut(["Sources/Slow.m": "took longer than 2 s to parse (left out of the fix; see --parse-timeout))"],
+                               in: project, options: ["--parse-timeout", "2"])
+    }
+
+    func testFixLeavesOutAFileThatRunsItOutOfMemory() throws {
+        let project = try fixProject([:])
+        try write(["Sources/Evil.m": "#define EVIL \"/dev/zero\"\n#include EVIL\nvoid f(void) { container_shared()->now(); }\n"], into: project)
+        // the run's memory limit: the 1 GB `ulimit -v` it inherits
+        try assertFixLeavesOut(["Sources/Evil.m": "ran out of memory (over the fix process's 1024 MiB address-space limit; see parse-memory-limit))"],
+                               in: project)
+        let run = try BoundedRun.run(["fix", "--phase", "inject", "Sources"], in: project.root, seconds: 60)
+        XCTAssertFalse(run.stderr.contains("LLVM ERROR"), "the output of a run started again is not shown: \(run.stderr)")
+    }
+
+    func testIsolatedAndInProcessFixGiveTheSameBytesAndACrashingFileChangesNoOtherEdit() throws {
+        var files: [String: String] = ["Sources/Use.swift": "func f() { let x = Container.sharedInstance.clock }\n",
+                                       "Sources/Fine.c": Self.fine]
+        for i in 0..<8 { files["Sources/Gen\(i).m"] = FixSamples.reporter.replacingOccurrences(of: "@interface Reporter", with: "@interface Reporter\(i)")
+            .replacingOccurrences(of: "@implementation Reporter", with: "@implementation Reporter\(i)") }
+        let project = try fixProject(files)
+        var outputs: [[String]] = []
+        for options in [[], ["--no-isolation"]] {
+            var output: [String] = []
+            for format in ["diff", "json", "sarif"] {
+                let run = try project.runArray(["fix", "--phase", "inject", "--format", format, "Sources"] + options)
+                XCTAssertEqual(run.status, 1, run.stderr)
+                output += [run.stdout, run.stderr]
+            }
+            outputs.append(output)
+        }
+        XCTAssertTrue(outputs[0][0].contains("Gen7.m"), outputs[0][0])
+        XCTAssertEqual(outputs[0], outputs[1])
+
+        // With a file that crashes libclang: the same diff, the file a manual item; in-process, the run crashes.
+        try project.write("Sources/Crash.m", Self.crashing)
+        let isolated = try project.run("fix", "--phase", "inject", "Sources")
+        XCTAssertEqual(isolated.status, 1, isolated.stderr)
+        XCTAssertEqual(isolated.stdout, outputs[0][0])
+        XCTAssertTrue(isolated.stderr.contains("Sources/Crash.m:1:1: manual: "), isolated.stderr)
+        let inProcess = try project.run("fix", "--phase", "inject", "--no-isolation", "Sources")
+        XCTAssertNotEqual(inProcess.status, 1, inProcess.stderr)
+        XCTAssertEqual(inProcess.stdout, "")
+    }
+
+    func testIsolatedFixEndsQuietlyOnAClosedPipeAsBefore() throws {
+        // the child dies of SIGPIPE writing the diff (outside any parse): so does the run, nothing said
+        var files: [String: String] = [:]
+        for i in 0..<200 {
+            files["Sources/Gen\(i).m"] = FixSamples.reporter.replacingOccurrences(of: "@interface Reporter", with: "@interface Reporter\(i)")
+                .replacingOccurrences(of: "@implementation Reporter", with: "@implementation Reporter\(i)")
+        }
+        let project = try fixProject(files)
+        let run = try BoundedRun.run(["fix", "--phase", "inject", "Sources"], in: project.root, seconds: 120,
+                                     pipeline: "| head -c 10 >/dev/null; echo \"status ${PIPESTATUS[0]}\" >&2")
+        XCTAssertTrue(run.stderr.hasSuffix("status 141\n"), "killed by SIGPIPE (128 + 13), nothing else said: \(run.stderr.suffix(2000))")
+        XCTAssertEqual(run.stderr.split(separator: "\n").count, 1, run.stderr)
+    }
+
+    func testAFixProcessThatCrashesOutsideAParseIsAnErrorNamingTheSignal() throws {
+        // Writing the diff to /dev/full traps in Foundation's FileHandle.write (a `try!`, the same
+        // with --no-isolation): a crash outside any parse, which no file is to blame for.
+        let project = try fixProject([:])
+        let run = try BoundedRun.run(["fix", "--phase", "inject", "Sources"], in: project.root, seconds: 60, redirect: ">/dev/full")
+        XCTAssertEqual(run.status, 2, run.stderr)
+        XCTAssertTrue(run.stderr.contains("di-lint fix: error: the fix process ended outside a parse (it ended with signal 4, SIGILL); "
+            + "--no-isolation runs the fix in di-lint's own process\n"), run.stderr)
+        XCTAssertEqual(try project.read("Sources/Reporter.m"), FixSamples.reporter)
+    }
+
+    func testAKilledFixLeavesNoChildParsing() throws {
+        let project = try fixProject(["Sources/Slow.m": Self.slow])
+        let root = project.root.resolvingSymlinksInPath().path
+        func fixes() throws -> [String] {
+            try FileManager.default.contentsOfDirectory(atPath: "/proc").filter { pid in
+                guard Int(pid) != nil, let cwd = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/cwd"),
+                      let command = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline") else { return false }
+                return cwd == root && String(decoding: command, as: UTF8.self).contains("fix")
+            }
+        }
+        // Only the supervisor is killed; its child is mid-parse on a file that takes about 40 s.
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: diLintBinary)
+        process.arguments = ["fix", "--phase", "inject", "Sources"]
+        process.currentDirectoryURL = project.root
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        var started: [String] = []
+        for _ in 0..<50 where started.count < 2 {
+            Thread.sleep(forTimeInterval: 0.1)
+            started = try fixes()
+        }
+        XCTAssertEqual(started.count, 2, "the supervisor and its child")
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        var left = started
+        for _ in 0..<30 where !left.isEmpty { // the child checks for its parent every 0.5 s
+            Thread.sleep(forTimeInterval: 0.1)
+            left = try fixes()
+        }
+        XCTAssertEqual(left, [], "the killed supervisor's child is still running")
+        for pid in left { kill(pid_t(pid)!, SIGKILL) }
     }
 
     func testAnIncludeOfDevZeroThroughAMacroRunsOutOfMemoryInItsWorker() throws {

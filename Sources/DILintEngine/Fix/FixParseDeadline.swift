@@ -1,11 +1,21 @@
 import Foundation
 
 /// `di-lint fix` parses in its own process (it needs libclang's trees, not a worker's outcome),
-/// where a parse cannot be interrupted. A watchdog ends the run, naming the file, when a parse
-/// outlives `parse-timeout`: nothing is written before every parse is done, so ending there
-/// loses no file, and a pathological file stops the run instead of holding it.
+/// where a parse cannot be interrupted.
+///
+/// Supervised (`supervision` set: the process `FixSupervisor` started), each parse is reported
+/// to the supervisor, which applies the deadline and starts the run again without a file that
+/// crashed, ran out of memory or was late; the files it left out (`leftOut`) are never parsed
+/// again, their parse failing with the reason. In-process (`--no-isolation`), a watchdog ends
+/// the run, naming the file, when a parse outlives `parse-timeout`: nothing is written before
+/// every parse is done, so ending there loses no file, and a pathological file stops the run
+/// instead of holding it.
 final class FixParseDeadline: @unchecked Sendable {
     let seconds: Double
+    /// Set before the first parse in a supervised run.
+    var supervision: FixSupervision?
+    /// Files left out of the run by the supervisor (real path → why), set before the first parse.
+    var leftOut: [String: String] = [:]
     private let lock = NSLock()
     private var running: [Int: (path: String, start: UInt64)] = [:]
     private var next = 0
@@ -16,8 +26,10 @@ final class FixParseDeadline: @unchecked Sendable {
 
     deinit { stop() }
 
-    /// Runs a parse of `path` under the deadline.
-    func parsing<R>(_ path: String, _ body: () throws -> R) rethrows -> R {
+    /// Runs a parse of `path` under the deadline; throws `ParseFailure` for a file left out.
+    func parsing<R>(_ path: String, _ body: () throws -> R) throws -> R {
+        if let why = leftOut[path] { throw ParseFailure(reason: why) }
+        if let supervision { return try supervision.parsing(path, body) }
         let id = begin(path)
         defer { end(id) }
         return try body()

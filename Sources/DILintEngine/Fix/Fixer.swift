@@ -19,6 +19,11 @@ public final class Fixer {
     public var compileArguments: [String: [String]] = [:]
     /// `--service`: migrate only these services (all when empty).
     public var services: Set<String> = []
+    /// Files never to parse (real path → why), each a manual item naming why: those that ended
+    /// a supervised run before (see `FixSupervisor`).
+    public var leftOut: [String: String] = [:]
+    /// Set in the process `FixSupervisor` started: each parse is reported to it.
+    public var supervision: FixSupervision?
     /// Rounds of verification after which groups still failing are refused without another try.
     static let maxRounds = 6
 
@@ -34,6 +39,8 @@ public final class Fixer {
             return seen.insert(real).inserted ? (real, FileCollector.displayPath(path)) : nil
         }
         let workspace = FixWorkspace(configuration: configuration, compileArguments: compileArguments)
+        workspace.deadline.supervision = supervision
+        workspace.deadline.leftOut = leftOut
         let context = FixContext(configuration: configuration, workspace: workspace, services: services, files: pairs)
         var plan = FixPlan(phase: phase)
         // the files whose text may hold an access (lint's pre-filter: the access's shape, not
@@ -53,6 +60,9 @@ public final class Fixer {
         for path in clangFiles where context.failures[path] != nil {
             plan.manual.append(ManualItem(path: context.display(path), line: 1, column: 1, expression: "",
                                           reason: .notParsed, detail: context.failures[path]))
+        }
+        for (path, why) in leftOut.sorted(by: { $0.key < $1.key }) where !clangFiles.contains(path) {
+            plan.manual.append(ManualItem(path: context.display(path), line: 1, column: 1, expression: "", reason: .notParsed, detail: why))
         }
         // a Swift file that nests past what the parser takes (see SwiftNesting) is lint's
         // parse-failure: listed, not planned from the part of it that was read

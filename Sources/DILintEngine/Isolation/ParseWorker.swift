@@ -35,13 +35,7 @@ public enum ParseWorker {
         let handshake: WorkerFrames.Handshake
         do { handshake = try WorkerFrames.Handshake(decoding: handshakeBytes) } catch { refuse(socket, "the parse worker got a handshake it cannot read") }
         watchParent(handshake.parent)
-        var core = rlimit(rlim_cur: 0, rlim_max: 0)
-        setrlimit(__rlimit_resource_t(RLIMIT_CORE.rawValue), &core)
-        var space = rlimit()
-        getrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &space)
-        let wanted = rlim_t(max(0, handshake.memoryLimit))
-        space.rlim_cur = min(wanted, space.rlim_max) // RLIM_INFINITY is the largest value
-        setrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &space)
+        limitResources(memoryLimit: handshake.memoryLimit)
 
         let configuration: Configuration
         do {
@@ -70,8 +64,20 @@ public enum ParseWorker {
         while true { sleep(1_000) }
     }
 
-    /// Ends the worker when its parent is gone (a killed run leaves no worker parsing on).
-    private static func watchParent(_ parent: Int32) {
+    /// Turns core dumps off and limits the process's address space (`RLIMIT_AS`) to
+    /// `memoryLimit` bytes, or to the hard limit it runs under when that is lower.
+    static func limitResources(memoryLimit: Int) {
+        var core = rlimit(rlim_cur: 0, rlim_max: 0)
+        setrlimit(__rlimit_resource_t(RLIMIT_CORE.rawValue), &core)
+        var space = rlimit()
+        getrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &space)
+        let wanted = rlim_t(max(0, memoryLimit))
+        space.rlim_cur = min(wanted, space.rlim_max) // RLIM_INFINITY is the largest value
+        setrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &space)
+    }
+
+    /// Ends the process when its parent is gone (a killed run leaves no worker parsing on).
+    static func watchParent(_ parent: Int32) {
         let thread = Thread {
             while true {
                 if getppid() != parent { _exit(0) }

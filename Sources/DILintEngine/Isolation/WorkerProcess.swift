@@ -81,7 +81,7 @@ final class WorkerProcess {
 
     /// The run's environment, with Swift's crash backtracer off (a crash is reported as the
     /// file's `parse-failure`; printing a backtrace would only slow the respawn).
-    private static func environment() -> [String] {
+    static func environment() -> [String] {
         ProcessInfo.processInfo.environment.filter { $0.key != "SWIFT_BACKTRACE" }.map { "\($0.key)=\($0.value)" }
             + ["SWIFT_BACKTRACE=enable=no"]
     }
@@ -170,16 +170,23 @@ final class WorkerProcess {
         guard let status else { return "the parse worker ended without a reply" }
         if status & 0x7f == 0 { return "the parse worker exited with status \((status >> 8) & 0xff) without a reply" }
         let signal = status & 0x7f
-        let name = Self.signalNames[signal].map { ", " + $0 } ?? ""
         if signal == SIGKILL {
             return "the parse worker was killed (signal 9, SIGKILL), perhaps by the system's out-of-memory killer"
         }
-        return "the parser crashed (signal \(signal)\(name))"
+        return "the parser crashed (\(Self.signalDescription(signal)))"
     }
 
-    /// Whether the worker said, since the request, that an allocation failed (LLVM, the C++ or Swift runtime).
-    private var saidOutOfMemory: Bool {
-        let said = String(decoding: errorTail, as: UTF8.self)
+    /// "signal 11, SIGSEGV".
+    static func signalDescription(_ signal: Int32) -> String {
+        "signal \(signal)" + (signalNames[signal].map { ", " + $0 } ?? "")
+    }
+
+    /// Whether the worker said, since the request, that an allocation failed.
+    private var saidOutOfMemory: Bool { Self.saysOutOfMemory(errorTail) }
+
+    /// Whether `output` (a process's standard error) says that an allocation failed (LLVM, the C++ or Swift runtime).
+    static func saysOutOfMemory(_ output: [UInt8]) -> Bool {
+        let said = String(decoding: output, as: UTF8.self)
         return ["out of memory", "bad_alloc", "Could not allocate memory", "Cannot allocate memory", "memory exhausted"]
             .contains { said.contains($0) }
     }

@@ -1,0 +1,389 @@
+import Foundation
+
+/// `di-lint fix` isolated (the default): the command runs itself again as one child process
+/// that does the whole run (plan, verify, print or write, with standard output inherited), and
+/// watches its libclang parses. A parse that outlives `parse-timeout`, crashes the child (a
+/// signal), or fails where libclang says it ran out of memory (the child's address space is
+/// limited to `parse-memory-limit`, as a lint worker's) or crashed (libclang recovers from both,
+/// with the heap left as the failure left it) ends the child; every parse comes before anything
+/// is printed or written,
+/// so the supervisor starts the run again with that file left out, which the new child lists as
+/// a manual item naming the cause (and never parses). Each file left out is one more run, at
+/// most `maxLeftOut`. When two parses ran at once (`fix` parses on a thread per core) the next
+/// run parses one file at a time, so that its failure names one file. The child's standard
+/// error is held and written when it ends: a run that is started again prints nothing twice.
+public enum FixSupervisor {
+    /// The environment variable that makes `di-lint fix` the supervised child (see `FixSupervision`).
+    public static let environmentKey = "DI_LINT_FIX_SUPERVISED"
+    /// At most this many files are left out; more is an error (exit 2).
+    static let maxLeftOut = 32
+    /// The descriptor the child reports its parses on.
+    static let statusDescriptor: Int32 = 3
+
+    /// Runs `arguments` (di-lint's own, `argv[0]` first) as the supervised child until it
+    /// finishes, leaving out the files that end it; the exit status to end with.
+    public static func run(arguments: [String], executable: String = "/proc/self/exe") -> Int32 {
+        var leftOut: [(path: String, reason: String)] = []
+        var serial = false
+        while true {
+            let child: Child
+            switch Child.start(executable: executable, arguments: arguments, leftOut: leftOut, serial: serial) {
+            case .success(let started): child = started
+            case .failure(let message):
+                writeErrors("di-lint fix: error: \(message) (--no-isolation runs without a child process)\n")
+                return 2
+            }
+            let end = child.wait()
+            switch end.failure {
+            case nil:
+                writeErrors(end.errors)
+                if let signal = end.signal {
+                    // a signal from outside (a closed pipe, an interrupt): the run ends as the child did
+                    Glibc.signal(signal, SIG_DFL)
+                    raise(signal)
+                }
+                return end.status
+            case let (reason, paths)? where paths.count == 1:
+                guard !leftOut.contains(where: { $0.path == paths[0] }) else {
+                    writeErrors(end.errors + Array("di-lint fix: error: \(paths[0]) was parsed after it was left out (\(reason))\n".utf8))
+                    return 2
+                }
+                guard leftOut.count < maxLeftOut else {
+                    writeErrors(Array(("di-lint fix: error: more than \(maxLeftOut) files could not be parsed (the last: \(paths[0]): "
+                        + "\(reason)); leave them out with --exclude\n").utf8))
+                    return 2
+                }
+                leftOut.append((paths[0], reason))
+            case (_, let paths)? where paths.count > 1 && !serial:
+                serial = true
+            case let (reason, _)?:
+                // outside any parse (or several at once when they ran one at a time: cannot happen)
+                writeErrors(end.errors + Array(("di-lint fix: error: the fix process ended outside a parse (\(reason)); "
+                    + "--no-isolation runs the fix in di-lint's own process\n").utf8))
+                return 2
+            }
+        }
+    }
+
+    /// The supervised child and the descriptors it reports on.
+    private final class Child {
+        let pid: pid_t
+        /// The parent's end of the status pipe (the child's descriptor 3).
+        var status: Int32
+        /// The parent's end of the child's standard error.
+        var errors: Int32
+        private var statusInbox: [UInt8] = []
+        /// Everything the child wrote to its standard error.
+        private var errorBytes: [UInt8] = []
+        /// `errorBytes.count` when the current round of reading began: a parse's output is
+        /// counted from there (its start may be read after the first of its output).
+        private var roundStart = 0
+        /// The parses under way, by id, with where their output starts in `errorBytes`.
+        private var running: [UInt32: (path: String, start: UInt64, output: Int)] = [:]
+        private var timeout = 60.0
+        private var memoryLimit = 0
+
+        private init(pid: pid_t, status: Int32, errors: Int32) {
+            self.pid = pid
+            self.status = status
+            self.errors = errors
+        }
+
+        static func start(executable: String, arguments: [String], leftOut: [(path: String, reason: String)], serial: Bool)
+            -> Result<Child, StartFailure> {
+            var statusPipe: [Int32] = [-1, -1], errorPipe: [Int32] = [-1, -1]
+            // sockets: socketpair sets close-on-exec atomically (as WorkerProcess's)
+            let type = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
+            guard socketpair(AF_UNIX, type, 0, &statusPipe) == 0 else {
+                return .failure(StartFailure("socketpair: \(String(cString: strerror(errno)))"))
+            }
+            guard socketpair(AF_UNIX, type, 0, &errorPipe) == 0 else {
+                let reason = String(cString: strerror(errno))
+                close(statusPipe[0]); close(statusPipe[1])
+                return .failure(StartFailure("socketpair: \(reason)"))
+            }
+            var actions = posix_spawn_file_actions_t()
+            posix_spawn_file_actions_init(&actions)
+            defer { posix_spawn_file_actions_destroy(&actions) }
+            posix_spawn_file_actions_adddup2(&actions, errorPipe[1], 2)
+            posix_spawn_file_actions_adddup2(&actions, statusPipe[1], FixSupervisor.statusDescriptor)
+            let setup: [String: Any] = ["parent": Int(getpid()), "serial": serial, "leftOut": leftOut.map { [$0.path, $0.reason] }]
+            let json = (try? JSONSerialization.data(withJSONObject: setup)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+            let environment = WorkerProcess.environment().filter { !$0.hasPrefix(FixSupervisor.environmentKey + "=") }
+                + ["\(FixSupervisor.environmentKey)=\(json)"]
+            let argv = arguments.map { strdup($0) } + [nil]
+            defer { argv.forEach { free($0) } }
+            let envp = environment.map { strdup($0) } + [nil]
+            defer { envp.forEach { free($0) } }
+            var pid: pid_t = 0
+            let spawned = posix_spawn(&pid, executable, &actions, nil, argv, envp)
+            close(statusPipe[1])
+            close(errorPipe[1])
+            guard spawned == 0 else {
+                close(statusPipe[0]); close(errorPipe[0])
+                return .failure(StartFailure("cannot start the fix process (\(executable): \(String(cString: strerror(spawned))))"))
+            }
+            return .success(Child(pid: pid, status: statusPipe[0], errors: errorPipe[0]))
+        }
+
+        struct StartFailure: Error, CustomStringConvertible {
+            let description: String
+            init(_ description: String) { self.description = description }
+        }
+
+        /// How the child ended: its exit status and standard error, and, when a parse ended it
+        /// (or it ended outside one), why and the files being parsed.
+        struct End {
+            var status: Int32
+            var errors: [UInt8]
+            var failure: (reason: String, paths: [String])?
+            /// The signal that ended the child, when it came from outside (`externalSignals`).
+            var signal: Int32?
+        }
+
+        /// Signals that end a process from outside, not a crash of its own: the child ended by
+        /// one ends the run the same way (`SIGPIPE` quietly, as `di-lint` does on a closed pipe).
+        static let externalSignals: Set<Int32> = [SIGPIPE, SIGINT, SIGTERM, SIGHUP]
+
+        /// Reads the child's reports and output until it ends (killing it at a parse's
+        /// deadline or when it runs out of memory in a parse); reaps it.
+        func wait() -> End {
+            var failure: (reason: String, paths: [String])?
+            while status >= 0 || errors >= 0 {
+                var now = DispatchTime.now().uptimeNanoseconds
+                let timeoutNanos = UInt64(timeout * 1e9)
+                if running.values.contains(where: { now - $0.start > timeoutNanos }) {
+                    // the end of a parse may be waiting to be read
+                    var fd = pollfd(fd: status, events: Int16(POLLIN), revents: 0)
+                    if status >= 0, poll(&fd, 1, 0) > 0 {
+                        roundStart = errorBytes.count
+                        drainErrors()
+                        readStatus()
+                        if let why = handleReports() { failure = why; break }
+                        continue
+                    }
+                    now = DispatchTime.now().uptimeNanoseconds
+                }
+                if let late = running.values.filter({ now - $0.start > timeoutNanos }).min(by: { $0.start < $1.start }) {
+                    failure = ("took longer than \(WorkerProcess.seconds(timeout)) s to parse (left out of the fix; see --parse-timeout)", [late.path])
+                    break
+                }
+                let wait = running.values.map { Int32(clamping: ($0.start + timeoutNanos - now) / 1_000_000 + 1) }.min() ?? -1
+                var fds = [pollfd(fd: errors, events: Int16(POLLIN), revents: 0), pollfd(fd: status, events: Int16(POLLIN), revents: 0)]
+                let ready = poll(&fds, 2, wait)
+                if ready < 0 && errno != EINTR { break }
+                guard ready > 0 else { continue }
+                roundStart = errorBytes.count
+                // standard error first: what a parse wrote before its end is counted as the parse's
+                if fds[0].revents != 0 { readErrors() }
+                if fds[1].revents != 0 {
+                    readStatus()
+                    if let why = handleReports() { failure = why; break }
+                }
+            }
+            let killed = failure != nil
+            if killed { kill(pid, SIGKILL) }
+            if status >= 0 { close(status); status = -1 }
+            while errors >= 0 { readErrors() }
+            var raw: Int32 = 0
+            while waitpid(pid, &raw, 0) < 0 && errno == EINTR {}
+            if failure == nil, Self.externalSignals.contains(raw & 0x7f) {
+                return End(status: 2, errors: errorBytes, failure: nil, signal: raw & 0x7f)
+            }
+            if failure == nil, raw & 0x7f != 0 {
+                // a signal: out of memory when it said so
+                let signal = raw & 0x7f
+                let reason = saidOutOfMemory ? outOfMemory
+                    : signal == SIGKILL ? "the fix process was killed (signal 9, SIGKILL) while parsing it, perhaps by the system's out-of-memory killer"
+                    : "the parser crashed (\(WorkerProcess.signalDescription(signal)))"
+                failure = (running.isEmpty ? "it ended with \(WorkerProcess.signalDescription(signal))" : reason, Self.paths(running))
+            } else if failure == nil, !running.isEmpty {
+                failure = ("the parser ended the process (exit status \((raw >> 8) & 0xff))", Self.paths(running))
+            }
+            return End(status: (raw >> 8) & 0xff, errors: errorBytes, failure: failure)
+        }
+
+        private static func paths(_ running: [UInt32: (path: String, start: UInt64, output: Int)]) -> [String] {
+            running.values.sorted { $0.start < $1.start }.map(\.path)
+        }
+
+        /// What the child wrote since the first parse under way began (the last 64 KB).
+        private var parseOutput: [UInt8] {
+            guard let from = running.values.map(\.output).min() else { return [] }
+            return Array(errorBytes[from...].suffix(64 << 10))
+        }
+
+        /// Whether the child said, since the first parse under way began, that an allocation failed.
+        private var saidOutOfMemory: Bool { WorkerProcess.saysOutOfMemory(parseOutput) }
+
+        /// Why a parse failed that libclang recovered from, when libclang said so (its own
+        /// words, not the run's: the output read so far may hold the child's report, written
+        /// after the parse's end was): an allocation that failed or another crash. The child
+        /// does not go on: what the crash left of the heap stays (up to the whole limit when
+        /// memory ran out), and the next parse would fail for it.
+        private var saidWhy: String? {
+            let said = String(decoding: parseOutput, as: UTF8.self)
+            if said.contains("LLVM ERROR: out of memory") { return outOfMemory }
+            return said.contains("libclang: crash detected during parsing") ? "libclang crashed while parsing it" : nil
+        }
+
+        private var outOfMemory: String {
+            "ran out of memory (over the fix process's \(memoryLimit >> 20) MiB address-space limit; see parse-memory-limit)"
+        }
+
+        /// Takes the complete reports from the inbox: `c` (the run's deadline and memory
+        /// limit), `b` (a parse begins), `e` (it ended; "failed" when it threw). The failure,
+        /// when a parse that failed ran out of memory or crashed (libclang recovered).
+        private func handleReports() -> (reason: String, paths: [String])? {
+            while statusInbox.count >= 9 {
+                let id = Self.uint32(statusInbox, at: 1)
+                let length = Int(Self.uint32(statusInbox, at: 5))
+                guard statusInbox.count >= 9 + length else { break }
+                let text = String(decoding: statusInbox[9..<(9 + length)], as: UTF8.self)
+                let kind = statusInbox[0]
+                statusInbox.removeFirst(9 + length)
+                switch kind {
+                case UInt8(ascii: "c"):
+                    let fields = text.split(separator: " ")
+                    if fields.count == 2, let seconds = Double(fields[0]), let limit = Int(fields[1]) {
+                        timeout = seconds
+                        memoryLimit = limit
+                    }
+                case UInt8(ascii: "b"):
+                    running[id] = (text, DispatchTime.now().uptimeNanoseconds, roundStart)
+                case UInt8(ascii: "e"):
+                    // what the parse wrote before it ended is read: libclang recovers from an
+                    // allocation that failed as from a crash, with its heap left as it was
+                    drainErrors()
+                    if text == "failed", let why = saidWhy { return (why, Self.paths(running)) }
+                    running[id] = nil
+                default:
+                    break
+                }
+            }
+            return nil
+        }
+
+        private static func uint32(_ bytes: [UInt8], at offset: Int) -> UInt32 {
+            (0..<4).reduce(UInt32(0)) { $0 | UInt32(bytes[offset + $1]) << (8 * UInt32($1)) }
+        }
+
+        private func readStatus() {
+            var buffer = [UInt8](repeating: 0, count: 1 << 16)
+            let n = buffer.withUnsafeMutableBytes { read(status, $0.baseAddress!, $0.count) }
+            if n > 0 {
+                statusInbox += buffer[..<n]
+            } else if n == 0 || errno != EINTR {
+                close(status)
+                status = -1
+            }
+        }
+
+        /// Reads what is in the standard-error pipe now, without waiting.
+        private func drainErrors() {
+            var fd = pollfd(fd: errors, events: Int16(POLLIN), revents: 0)
+            while errors >= 0, poll(&fd, 1, 0) > 0 {
+                readErrors()
+                fd.fd = errors
+            }
+        }
+
+        private func readErrors() {
+            var buffer = [UInt8](repeating: 0, count: 1 << 16)
+            let n = buffer.withUnsafeMutableBytes { read(errors, $0.baseAddress!, $0.count) }
+            if n > 0 {
+                errorBytes += buffer[..<n]
+            } else if n == 0 || errno != EINTR {
+                close(errors)
+                errors = -1
+            }
+        }
+    }
+}
+
+/// The supervised side of `FixSupervisor`: the `di-lint fix` process it started (found by
+/// `FixSupervisor.environmentKey`). It limits its own address space and turns core dumps off as
+/// a lint worker does, reports each libclang parse to the supervisor (which applies the
+/// deadline), and leaves out the files the supervisor names.
+public final class FixSupervision: @unchecked Sendable {
+    /// The files left out by the supervisor (real path → why), for `Fixer.leftOut`.
+    public let leftOut: [String: String]
+    /// Parse one file at a time (a failure with several parses under way names none).
+    let serial: Bool
+    private let lock = NSLock()
+    private let serialLock = NSLock()
+    private var next: UInt32 = 0
+
+    private init(leftOut: [String: String], serial: Bool) {
+        self.leftOut = leftOut
+        self.serial = serial
+    }
+
+    /// The supervision when this process is the supervised child (the variable is then
+    /// removed from its environment), nil otherwise. Starts watching the supervisor: a
+    /// child whose supervisor is gone exits.
+    public static func fromEnvironment() -> FixSupervision? {
+        guard let value = getenv(FixSupervisor.environmentKey) else { return nil }
+        let json = String(cString: value)
+        unsetenv(FixSupervisor.environmentKey)
+        let setup = (try? JSONSerialization.jsonObject(with: Data(json.utf8))) as? [String: Any] ?? [:]
+        var leftOut: [String: String] = [:]
+        for pair in setup["leftOut"] as? [[String]] ?? [] where pair.count == 2 { leftOut[pair[0]] = pair[1] }
+        if let parent = setup["parent"] as? Int { ParseWorker.watchParent(Int32(parent)) }
+        return FixSupervision(leftOut: leftOut, serial: setup["serial"] as? Bool ?? false)
+    }
+
+    /// Call once the configuration is known, before any parse: limits this process's address
+    /// space to the configuration's `parse-memory-limit`, turns core dumps off, and tells the
+    /// supervisor the deadline and the limit.
+    public func start(configuration: Configuration) {
+        let limit = WorkerProcess.effectiveLimit(configuration.parseMemoryLimit << 20)
+        ParseWorker.limitResources(memoryLimit: limit)
+        report("c", 0, "\(configuration.parseTimeout) \(limit)")
+    }
+
+    /// Runs a parse of `path`, reported to the supervisor.
+    func parsing<R>(_ path: String, _ body: () throws -> R) throws -> R {
+        if serial { serialLock.lock() }
+        defer { if serial { serialLock.unlock() } }
+        lock.lock()
+        let id = next
+        next &+= 1
+        lock.unlock()
+        report("b", id, path)
+        var failed = true
+        defer { report("e", id, failed ? "failed" : "") }
+        let result = try body()
+        failed = false
+        return result
+    }
+
+    /// One report: a kind byte, the parse's id and the text's length (little-endian), the text.
+    private func report(_ kind: Character, _ id: UInt32, _ text: String) {
+        let payload = Array(text.utf8)
+        var bytes = [kind.asciiValue!]
+        for value in [id, UInt32(payload.count)] { for i in 0..<4 { bytes.append(UInt8(truncatingIfNeeded: value >> (8 * UInt32(i)))) } }
+        bytes += payload
+        lock.lock(); defer { lock.unlock() }
+        var done = 0
+        while done < bytes.count {
+            let n = bytes.withUnsafeBytes { write(FixSupervisor.statusDescriptor, $0.baseAddress! + done, bytes.count - done) }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { _exit(2) } // the supervisor is gone
+            done += n
+        }
+    }
+}
+
+/// Writes all of `bytes` to standard error (errors there are ignored: there is nowhere left to say them).
+private func writeErrors(_ bytes: [UInt8]) {
+    var done = 0
+    while done < bytes.count {
+        let n = bytes.withUnsafeBytes { write(2, $0.baseAddress! + done, bytes.count - done) }
+        if n < 0 && errno == EINTR { continue }
+        guard n > 0 else { return }
+        done += n
+    }
+}
+
+private func writeErrors(_ text: String) { writeErrors(Array(text.utf8)) }
