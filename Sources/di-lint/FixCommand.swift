@@ -49,16 +49,16 @@ struct FixCommand: ParsableCommand {
         let plan = fixer.plan(files: prepared.files, phase: phase)
         switch format {
         case .json:
-            FileHandle.standardOutput.write(Data(plan.json().utf8))
+            try StandardStreams.writeOutput(plan.json())
         case .sarif:
-            FileHandle.standardOutput.write(Data(plan.sarif(root: prepared.root).utf8))
+            try StandardStreams.writeOutput(plan.sarif(root: prepared.root))
         case .diff:
             let diff = plan.unifiedDiff()
             FixTrace.mark("diff")
             if let patch {
                 do { try OutputFile.write(Data(diff), to: patch) } catch { throw RunFailure(error) }
             } else if !apply {
-                FileHandle.standardOutput.write(Data(diff))
+                try StandardStreams.writeOutput(String(decoding: diff, as: UTF8.self))
             }
         }
         plan.details.forEach(note)

@@ -10,24 +10,27 @@ struct RulesCommand: ParsableCommand {
     var id: String?
 
     func run() throws {
+        try StandardStreams.writeOutput(try text())
+    }
+
+    /// The list of rules, or the one rule's documentation.
+    private func text() throws -> String {
         let catalog = RuleCatalog.shared
         guard let id else {
             let width = catalog.rules.map(\.id.count).max() ?? 0
-            for rule in catalog.rules {
-                print("\(rule.id.padding(toLength: width, withPad: " ", startingAt: 0)) \(rule.defaultSeverity.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0)) \(rule.summary)")
-            }
-            return
+            return catalog.rules.map { rule in
+                "\(rule.id.padding(toLength: width, withPad: " ", startingAt: 0)) \(rule.defaultSeverity.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0)) \(rule.summary)\n"
+            }.joined()
         }
         guard let rule = catalog.rule(id) else {
             throw ValidationError("unknown rule '\(id)' (known: \(catalog.ids.joined(separator: ", ")))")
         }
-        print("\(rule.id) (\(rule.defaultSeverity.rawValue)): \(rule.summary)\n")
-        print(rule.rationale + "\n")
-        print("Prevents: \(rule.pitfall)\n")
-        for o in rule.options { print("option \(o.name) (default \(o.defaultValue)): \(o.summary)") }
-        print("Triggering:")
-        for e in rule.triggering { print(e.code.split(separator: "\n").map { "    " + $0 }.joined(separator: "\n")) }
-        print("Not triggering:")
-        for e in rule.nonTriggering { print(e.code.split(separator: "\n").map { "    " + $0 }.joined(separator: "\n")) }
+        func indented(_ code: String) -> String { code.split(separator: "\n").map { "    " + $0 + "\n" }.joined() }
+        return "\(rule.id) (\(rule.defaultSeverity.rawValue)): \(rule.summary)\n\n"
+            + rule.rationale + "\n\n"
+            + "Prevents: \(rule.pitfall)\n\n"
+            + rule.options.map { "option \($0.name) (default \($0.defaultValue)): \($0.summary)\n" }.joined()
+            + "Triggering:\n" + rule.triggering.map { indented($0.code) }.joined()
+            + "Not triggering:\n" + rule.nonTriggering.map { indented($0.code) }.joined()
     }
 }

@@ -206,15 +206,21 @@ final class IsolationCLITests: XCTestCase {
         XCTAssertEqual(run.stderr.split(separator: "\n").count, 1, run.stderr)
     }
 
-    func testAFixProcessThatCrashesOutsideAParseIsAnErrorNamingTheSignal() throws {
-        // Writing the diff to /dev/full traps in Foundation's FileHandle.write (a `try!`, the same
-        // with --no-isolation): a crash outside any parse, which no file is to blame for.
+    func testFixAndRulesOnAFullStandardOutputEndWithAnErrorNotACrash() throws {
+        // Foundation's FileHandle.write traps on a write error (SIGILL); the report goes out
+        // through the same checked writes as lint's: exit 2, one line naming the error, and
+        // nothing written (the diff is written before --apply would write the files).
         let project = try fixProject([:])
-        let run = try BoundedRun.run(["fix", "--phase", "inject", "Sources"], in: project.root, seconds: 60, redirect: ">/dev/full")
-        XCTAssertEqual(run.status, 2, run.stderr)
-        XCTAssertTrue(run.stderr.contains("di-lint fix: error: the fix process ended outside a parse (it ended with signal 4, SIGILL); "
-            + "--no-isolation runs the fix in di-lint's own process\n"), run.stderr)
-        XCTAssertEqual(try project.read("Sources/Reporter.m"), FixSamples.reporter)
+        for extra in [[], ["--no-isolation"], ["--format", "json"], ["--format", "json", "--apply"]] {
+            let run = try BoundedRun.run(["fix", "--phase", "inject"] + extra + ["Sources"], in: project.root, seconds: 60, redirect: ">/dev/full")
+            XCTAssertEqual(run.status, 2, "\(extra): \(run.stderr)")
+            XCTAssertTrue(run.stderr.contains("di-lint: error: cannot write the report to standard output (No space left on device)\n"), "\(extra): \(run.stderr)")
+            XCTAssertFalse(run.stderr.contains("SIG"), run.stderr)
+            XCTAssertEqual(try project.read("Sources/Reporter.m"), FixSamples.reporter)
+        }
+        let rules = try BoundedRun.run(["rules"], in: project.root, seconds: 60, redirect: ">/dev/full")
+        XCTAssertEqual(rules.status, 2, rules.stderr)
+        XCTAssertTrue(rules.stderr.contains("cannot write the report to standard output (No space left on device)"), rules.stderr)
     }
 
     func testAKilledFixLeavesNoChildParsing() throws {
