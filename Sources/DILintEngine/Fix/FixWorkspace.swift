@@ -11,6 +11,13 @@ final class FixWorkspace {
     private(set) var overlay: [String: [UInt8]] = [:]
     /// The overlay's files another file may include: all but implementation files (which no one includes).
     private var includableOverlay: [String] = []
+    /// Each includable overlay file's identity on disk (nil: not on disk, always passed) and the
+    /// names its edited contents include (see `IncludedFiles`).
+    private var overlayFiles: [String: (key: FixFileAnalysis.FileKey?, includes: Set<String>)] = [:]
+    /// The files each file's last parse read, by real path (see `parse`).
+    private let lastRead = LastRead()
+    /// Parses that met an edited file left out of their unsaved files and were parsed again with all.
+    var overlayRetries: Int { lastRead.retries }
     private var diskCache: [String: [UInt8]] = [:]
     private let index: CXIndex
     /// The bounded-input check `lint` runs: includes that are not bounded regular files fail the
@@ -60,6 +67,36 @@ final class FixWorkspace {
         overlay = contents
         let implementation: Set<String> = ["c", "m", "mm", "cc", "cpp", "cxx", "swift"]
         includableOverlay = contents.keys.filter { !implementation.contains(($0 as NSString).pathExtension) }.sorted()
+        overlayFiles = Dictionary(uniqueKeysWithValues: includableOverlay.map { path in
+            (path, (FixFileAnalysis.FileKey(path: path), IncludedFiles.names(in: contents[path]!)))
+        })
+    }
+
+    /// The edited files a parse of `realPath` (its contents `bytes`) is given as unsaved files:
+    /// passing every edited header to every parse costs libclang a file entry and a look-up per
+    /// header per parse (a third of the verification's parse time on a tree where every file is
+    /// edited), so a file parsed before gets the edited headers that parse read, those its own
+    /// contents include by name, and, transitively, those these include; and those not on disk.
+    /// Which files a parse read is checked after it (`parse`): one that read an edited file left
+    /// out is parsed again with all of them, so the parse is the same as with all.
+    private func unsavedNames(_ realPath: String, bytes: [UInt8]) -> (names: [String], all: Bool) {
+        let all = includableOverlay.filter { $0 != realPath }
+        guard !all.isEmpty, let read = lastRead[realPath] else { return (all, true) }
+        var named = IncludedFiles.names(in: bytes)
+        var chosen = Set<String>()
+        var grew = true
+        while grew {
+            grew = false
+            for path in all where !chosen.contains(path) {
+                let file = overlayFiles[path]!
+                if file.key.map(read.contains) ?? true || named.contains((path as NSString).lastPathComponent) {
+                    chosen.insert(path)
+                    named.formUnion(file.includes)
+                    grew = true
+                }
+            }
+        }
+        return chosen.count == all.count ? (all, true) : (all.filter(chosen.contains), false)
     }
 
     /// Parses a C-family file with libclang as `lint` would, with the overlay as unsaved files.
@@ -78,8 +115,25 @@ final class FixWorkspace {
         if let problem = includeCheck.problem(source: realPath, bytes: bytes, arguments: arguments) { throw ParseFailure(reason: problem) }
         if let error = LibClang.loadError { throw ParseFailure(reason: error) }
         // the main file from memory (the bytes read here), and the edited files it may include
-        var names = includableOverlay.filter { $0 != realPath }
-        names.append(realPath)
+        let (included, all) = unsavedNames(realPath, bytes: bytes)
+        var unit = try parseUnit(realPath, arguments: arguments, bytes: bytes, overlayNames: included, index: index)
+        var read = FixFileAnalysis.inclusions(unit)
+        if !all, Set(includableOverlay).subtracting(included).contains(where: { path in
+            path != realPath && overlayFiles[path]!.key.map(read.contains) ?? true
+        }) {
+            clang_disposeTranslationUnit(unit)
+            lastRead.retried()
+            unit = try parseUnit(realPath, arguments: arguments, bytes: bytes, overlayNames: includableOverlay.filter { $0 != realPath }, index: index)
+            read = FixFileAnalysis.inclusions(unit)
+        }
+        lastRead[realPath] = read
+        return ParsedFile(path: realPath, language: language, buffer: SourceBuffer(bytes: bytes), unit: unit,
+                          trustAllSkippedBlocks: compileArguments[realPath] != nil)
+    }
+
+    /// One libclang parse of `realPath` from `bytes`, with these overlay files as unsaved files.
+    private func parseUnit(_ realPath: String, arguments: [String], bytes: [UInt8], overlayNames: [String], index: CXIndex) throws -> CXTranslationUnit {
+        let names = overlayNames + [realPath]
         let contents = names.map { overlay[$0] ?? bytes }
         var unit: CXTranslationUnit?
         let code: CXErrorCode = withCStringArray(names) { cNames in
@@ -94,8 +148,7 @@ final class FixWorkspace {
             }
         }
         guard code == CXError_Success, let unit else { throw ParseFailure(reason: "libclang could not parse \(realPath)") }
-        return ParsedFile(path: realPath, language: language, buffer: SourceBuffer(bytes: bytes), unit: unit,
-                          trustAllSkippedBlocks: compileArguments[realPath] != nil)
+        return unit
     }
 
     /// Error diagnostic messages of a parsed file (locations left out, so moved lines compare equal).
@@ -133,3 +186,53 @@ private func withCStringArray<R>(_ strings: [String], _ body: ([UnsafePointer<CC
     return body(pointers.map { UnsafePointer($0) })
 }
 
+
+/// The files each file's last parse read (device and inode), shared by the prefetch threads.
+private final class LastRead: @unchecked Sendable {
+    private let lock = NSLock()
+    private var read: [String: Set<FixFileAnalysis.FileKey>] = [:]
+    private(set) var retries = 0
+
+    subscript(path: String) -> Set<FixFileAnalysis.FileKey>? {
+        get { lock.lock(); defer { lock.unlock() }; return read[path] }
+        set { lock.lock(); read[path] = newValue; lock.unlock() }
+    }
+
+    func retried() { lock.lock(); retries += 1; lock.unlock() }
+}
+
+/// The names of the files a C-family text includes or imports (`#include "a/B.h"`, `#import <M/C.h>`:
+/// `B.h`, `C.h`), the directives read as written (a name from a macro is not seen).
+enum IncludedFiles {
+    static func names(in bytes: [UInt8]) -> Set<String> {
+        var names = Set<String>()
+        let n = bytes.count
+        var i = 0
+        func skipBlanks() { while i < n, bytes[i] == UInt8(ascii: " ") || bytes[i] == UInt8(ascii: "\t") { i += 1 } }
+        while i < n {
+            // at a line's start
+            skipBlanks()
+            if i < n, bytes[i] == UInt8(ascii: "#") {
+                i += 1
+                skipBlanks()
+                let word = i
+                while i < n, bytes[i] >= UInt8(ascii: "a"), bytes[i] <= UInt8(ascii: "z") || bytes[i] == UInt8(ascii: "_") { i += 1 }
+                let directive = String(decoding: bytes[word..<i], as: UTF8.self)
+                if directive == "include" || directive == "import" || directive == "include_next" {
+                    skipBlanks()
+                    if i < n, bytes[i] == UInt8(ascii: "\"") || bytes[i] == UInt8(ascii: "<") {
+                        let close = bytes[i] == UInt8(ascii: "\"") ? UInt8(ascii: "\"") : UInt8(ascii: ">")
+                        i += 1
+                        let start = i
+                        while i < n, bytes[i] != close, bytes[i] != UInt8(ascii: "\n") { i += 1 }
+                        let name = String(decoding: bytes[start..<i], as: UTF8.self)
+                        names.insert((name as NSString).lastPathComponent)
+                    }
+                }
+            }
+            while i < n, bytes[i] != UInt8(ascii: "\n") { i += 1 }
+            i += 1
+        }
+        return names
+    }
+}
