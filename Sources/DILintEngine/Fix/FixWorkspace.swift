@@ -18,6 +18,8 @@ final class FixWorkspace {
     private let lastRead = LastRead()
     /// Parses that met an edited file left out of their unsaved files and were parsed again with all.
     var overlayRetries: Int { lastRead.retries }
+    /// The edited files the last parse of `realPath` was given as unsaved files (for tests).
+    func unsavedFiles(lastPassedTo realPath: String) -> [String]? { lastRead.passed(realPath) }
     private var diskCache: [String: [UInt8]] = [:]
     private let index: CXIndex
     /// The bounded-input check `lint` runs: includes that are not bounded regular files fail the
@@ -118,15 +120,18 @@ final class FixWorkspace {
         let (included, all) = unsavedNames(realPath, bytes: bytes)
         var unit = try parseUnit(realPath, arguments: arguments, bytes: bytes, overlayNames: included, index: index)
         var read = FixFileAnalysis.inclusions(unit)
+        var retried = false
         if !all, Set(includableOverlay).subtracting(included).contains(where: { path in
             path != realPath && overlayFiles[path]!.key.map(read.contains) ?? true
         }) {
             clang_disposeTranslationUnit(unit)
             lastRead.retried()
+            retried = true
             unit = try parseUnit(realPath, arguments: arguments, bytes: bytes, overlayNames: includableOverlay.filter { $0 != realPath }, index: index)
             read = FixFileAnalysis.inclusions(unit)
         }
         lastRead[realPath] = read
+        lastRead.record(realPath, passed: retried ? includableOverlay.filter { $0 != realPath } : included)
         return ParsedFile(path: realPath, language: language, buffer: SourceBuffer(bytes: bytes), unit: unit,
                           trustAllSkippedBlocks: compileArguments[realPath] != nil)
     }
@@ -192,6 +197,7 @@ private final class LastRead: @unchecked Sendable {
     private let lock = NSLock()
     private var read: [String: Set<FixFileAnalysis.FileKey>] = [:]
     private(set) var retries = 0
+    private var passedNames: [String: [String]] = [:]
 
     subscript(path: String) -> Set<FixFileAnalysis.FileKey>? {
         get { lock.lock(); defer { lock.unlock() }; return read[path] }
@@ -199,6 +205,8 @@ private final class LastRead: @unchecked Sendable {
     }
 
     func retried() { lock.lock(); retries += 1; lock.unlock() }
+    func record(_ path: String, passed: [String]) { lock.lock(); passedNames[path] = passed; lock.unlock() }
+    func passed(_ path: String) -> [String]? { lock.lock(); defer { lock.unlock() }; return passedNames[path] }
 }
 
 /// The names of the files a C-family text includes or imports (`#include "a/B.h"`, `#import <M/C.h>`:
@@ -216,7 +224,7 @@ enum IncludedFiles {
                 i += 1
                 skipBlanks()
                 let word = i
-                while i < n, bytes[i] >= UInt8(ascii: "a"), bytes[i] <= UInt8(ascii: "z") || bytes[i] == UInt8(ascii: "_") { i += 1 }
+                while i < n, (bytes[i] >= UInt8(ascii: "a") && bytes[i] <= UInt8(ascii: "z")) || bytes[i] == UInt8(ascii: "_") { i += 1 }
                 let directive = String(decoding: bytes[word..<i], as: UTF8.self)
                 if directive == "include" || directive == "import" || directive == "include_next" {
                     skipBlanks()
