@@ -13,7 +13,7 @@ final class FixWorkspace {
     private var includableOverlay: [String] = []
     /// Each includable overlay file's identity on disk (nil: not on disk, always passed) and the
     /// names its edited contents include (see `IncludedFiles`).
-    private var overlayFiles: [String: (key: FixFileAnalysis.FileKey?, includes: Set<String>)] = [:]
+    private var overlayFiles = OverlayFiles(paths: [], contents: [:])
     /// The files each file's last parse read, by real path (see `parse`).
     private let lastRead = LastRead()
     /// Parses that met an edited file left out of their unsaved files and were parsed again with all.
@@ -75,9 +75,7 @@ final class FixWorkspace {
         overlay = contents
         let implementation: Set<String> = ["c", "m", "mm", "cc", "cpp", "cxx", "swift"]
         includableOverlay = contents.keys.filter { !implementation.contains(($0 as NSString).pathExtension) }.sorted()
-        overlayFiles = Dictionary(uniqueKeysWithValues: includableOverlay.map { path in
-            (path, (FixFileAnalysis.FileKey(path: path), IncludedFiles.names(in: contents[path]!)))
-        })
+        overlayFiles = OverlayFiles(paths: includableOverlay, contents: contents)
     }
 
     /// The edited files a parse of `realPath` (its contents `bytes`) is given as unsaved files:
@@ -88,23 +86,22 @@ final class FixWorkspace {
     /// Which files a parse read is checked after it (`parse`): one that read an edited file left
     /// out is parsed again with all of them, so the parse is the same as with all.
     private func unsavedNames(_ realPath: String, bytes: [UInt8]) -> (names: [String], all: Bool) {
-        let all = includableOverlay.filter { $0 != realPath }
-        guard !all.isEmpty, let read = lastRead[realPath] else { return (all, true) }
-        var named = IncludedFiles.names(in: bytes)
-        var chosen = Set<String>()
-        var grew = true
-        while grew {
-            grew = false
-            for path in all where !chosen.contains(path) {
-                let file = overlayFiles[path]!
-                if file.key.map(read.contains) ?? true || named.contains((path as NSString).lastPathComponent) {
-                    chosen.insert(path)
-                    named.formUnion(file.includes)
-                    grew = true
-                }
+        let files = overlayFiles
+        guard !files.paths.isEmpty, let read = lastRead[realPath] else { return (includableOverlay.filter { $0 != realPath }, true) }
+        var chosen = files.notOnDisk
+        for key in read { if let i = files.byKey[key] { chosen.insert(i) } }
+        // the names the file includes, and those the edited headers it includes include, in turn
+        var names = Array(IncludedFiles.names(in: bytes))
+        var seenNames = Set(names)
+        for i in chosen { for name in files.includes[i] where seenNames.insert(name).inserted { names.append(name) } }
+        while let name = names.popLast() {
+            for i in files.byName[name] ?? [] where chosen.insert(i).inserted {
+                for next in files.includes[i] where seenNames.insert(next).inserted { names.append(next) }
             }
         }
-        return chosen.count == all.count ? (all, true) : (all.filter(chosen.contains), false)
+        if let own = files.byPath[realPath] { chosen.remove(own) }
+        let all = includableOverlay.count - (files.byPath[realPath] == nil ? 0 : 1)
+        return chosen.count == all ? (includableOverlay.filter { $0 != realPath }, true) : (chosen.sorted().map { files.paths[$0] }, false)
     }
 
     /// Parses a C-family file with libclang as `lint` would, with the overlay as unsaved files.
@@ -129,9 +126,7 @@ final class FixWorkspace {
         var unit = try parseUnit(realPath, arguments: arguments, bytes: bytes, overlayNames: included, index: index, onThread: onThread)
         var read = FixFileAnalysis.inclusions(unit)
         var retried = false
-        if !all, Set(includableOverlay).subtracting(included).contains(where: { path in
-            path != realPath && overlayFiles[path]!.key.map(read.contains) ?? true
-        }) {
+        if !all, overlayFiles.readAnyBut(read, given: included, main: realPath) {
             clang_disposeTranslationUnit(unit)
             lastRead.retried()
             retried = true
@@ -214,6 +209,39 @@ private func withCStringArray<R>(_ strings: [String], _ body: ([UnsafePointer<CC
     return body(pointers.map { UnsafePointer($0) })
 }
 
+
+/// The includable overlay files (sorted by path) by identity on disk and by name, with the
+/// names their edited contents include.
+private struct OverlayFiles {
+    let paths: [String]
+    let byPath: [String: Int]
+    let byKey: [FixFileAnalysis.FileKey: Int]
+    let byName: [String: [Int]]
+    /// Not on disk, or one file under two paths: always given (a parse cannot be seen to read them apart).
+    let notOnDisk: Set<Int>
+    let includes: [Set<String>]
+
+    init(paths: [String], contents: [String: [UInt8]]) {
+        self.paths = paths
+        byPath = Dictionary(uniqueKeysWithValues: paths.enumerated().map { ($1, $0) })
+        var byKey: [FixFileAnalysis.FileKey: Int] = [:]
+        var notOnDisk = Set<Int>()
+        for (i, path) in paths.enumerated() {
+            guard let key = FixFileAnalysis.FileKey(path: path) else { notOnDisk.insert(i); continue }
+            if let other = byKey[key] { notOnDisk.formUnion([other, i]) } else { byKey[key] = i } // hard links: always given
+        }
+        self.byKey = byKey
+        self.notOnDisk = notOnDisk
+        byName = Dictionary(grouping: paths.indices, by: { (paths[$0] as NSString).lastPathComponent })
+        includes = paths.map { IncludedFiles.names(in: contents[$0] ?? []) }
+    }
+
+    /// Whether a parse that read `read` read an overlay file other than its main file not among `given`.
+    func readAnyBut(_ read: Set<FixFileAnalysis.FileKey>, given: [String], main: String) -> Bool {
+        let given = Set(given)
+        return read.contains { key in byKey[key].map { paths[$0] != main && !given.contains(paths[$0]) } ?? false }
+    }
+}
 
 /// The files each file's last parse read (device and inode), shared by the prefetch threads.
 private final class LastRead: @unchecked Sendable {
