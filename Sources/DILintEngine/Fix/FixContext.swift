@@ -82,11 +82,11 @@ final class FixContext {
                 clang_disposeIndex(index)
                 group.leave()
             }
-            thread.stackSize = 16 << 20
+            thread.stackSize = FixWorkspace.parseStackSize
             thread.start()
         }
         group.wait()
-        FixTrace.mark("  parsed \(missing.count) files")
+        FixTrace.mark("  parsed \(missing.count) files (\(workspace.overlayRetries) in the run parsed again with every edited header)")
         for (i, path) in missing.enumerated() {
             analyses[path] = results.values[i]
             if let why = results.failures[i] { failures[path] = why }

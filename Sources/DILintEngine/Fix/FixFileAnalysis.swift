@@ -64,7 +64,8 @@ struct FixFileAnalysis {
 
     private final class Inclusions { var keys = Set<FileKey>() }
 
-    private static func inclusions(_ unit: CXTranslationUnit) -> Set<FileKey> {
+    /// The files the parse read (device and inode), the main file included.
+    static func inclusions(_ unit: CXTranslationUnit) -> Set<FileKey> {
         let found = Inclusions()
         clang_getInclusions(unit, { file, _, _, data in
             guard let file, let data else { return }

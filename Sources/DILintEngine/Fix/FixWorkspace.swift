@@ -11,6 +11,15 @@ final class FixWorkspace {
     private(set) var overlay: [String: [UInt8]] = [:]
     /// The overlay's files another file may include: all but implementation files (which no one includes).
     private var includableOverlay: [String] = []
+    /// Each includable overlay file's identity on disk (nil: not on disk, always passed) and the
+    /// names its edited contents include (see `IncludedFiles`).
+    private var overlayFiles = OverlayFiles(paths: [], contents: [:])
+    /// The files each file's last parse read, by real path (see `parse`).
+    private let lastRead = LastRead()
+    /// Parses that met an edited file left out of their unsaved files and were parsed again with all.
+    var overlayRetries: Int { lastRead.retries }
+    /// The edited files the last parse of `realPath` was given as unsaved files (for tests).
+    func unsavedFiles(lastPassedTo realPath: String) -> [String]? { lastRead.passed(realPath) }
     private var diskCache: [String: [UInt8]] = [:]
     private let index: CXIndex
     /// The bounded-input check `lint` runs: includes that are not bounded regular files fail the
@@ -25,12 +34,18 @@ final class FixWorkspace {
         index = clang_createIndex(0, 0)
         includeCheck = IncludeCheck(limit: configuration.maxFileSize)
         deadline = FixParseDeadline(seconds: configuration.parseTimeout)
+        ParseOnCaller.begin()
     }
 
     deinit {
         deadline.stop()
         clang_disposeIndex(index)
+        ParseOnCaller.end()
     }
+
+    /// The stack a fix parses on (and analyses, see `FixContext.prefetch`): libclang's own parse
+    /// thread has 8 MB, its visitor wants more on deep trees.
+    static let parseStackSize = 16 << 20
 
     /// The real path of a file (symlinks and `..` resolved): the key every edit uses.
     static func realPath(_ path: String) -> String {
@@ -60,6 +75,33 @@ final class FixWorkspace {
         overlay = contents
         let implementation: Set<String> = ["c", "m", "mm", "cc", "cpp", "cxx", "swift"]
         includableOverlay = contents.keys.filter { !implementation.contains(($0 as NSString).pathExtension) }.sorted()
+        overlayFiles = OverlayFiles(paths: includableOverlay, contents: contents)
+    }
+
+    /// The edited files a parse of `realPath` (its contents `bytes`) is given as unsaved files:
+    /// passing every edited header to every parse costs libclang a file entry and a look-up per
+    /// header per parse (a third of the verification's parse time on a tree where every file is
+    /// edited), so a file parsed before gets the edited headers that parse read, those its own
+    /// contents include by name, and, transitively, those these include; and those not on disk.
+    /// Which files a parse read is checked after it (`parse`): one that read an edited file left
+    /// out is parsed again with all of them, so the parse is the same as with all.
+    private func unsavedNames(_ realPath: String, bytes: [UInt8]) -> (names: [String], all: Bool) {
+        let files = overlayFiles
+        guard !files.paths.isEmpty, let read = lastRead[realPath] else { return (includableOverlay.filter { $0 != realPath }, true) }
+        var chosen = files.notOnDisk
+        for key in read { if let i = files.byKey[key] { chosen.insert(i) } }
+        // the names the file includes, and those the edited headers it includes include, in turn
+        var names = Array(IncludedFiles.names(in: bytes))
+        var seenNames = Set(names)
+        for i in chosen { for name in files.includes[i] where seenNames.insert(name).inserted { names.append(name) } }
+        while let name = names.popLast() {
+            for i in files.byName[name] ?? [] where chosen.insert(i).inserted {
+                for next in files.includes[i] where seenNames.insert(next).inserted { names.append(next) }
+            }
+        }
+        if let own = files.byPath[realPath] { chosen.remove(own) }
+        let all = includableOverlay.count - (files.byPath[realPath] == nil ? 0 : 1)
+        return chosen.count == all ? (includableOverlay.filter { $0 != realPath }, true) : (chosen.sorted().map { files.paths[$0] }, false)
     }
 
     /// Parses a C-family file with libclang as `lint` would, with the overlay as unsaved files.
@@ -78,8 +120,43 @@ final class FixWorkspace {
         if let problem = includeCheck.problem(source: realPath, bytes: bytes, arguments: arguments) { throw ParseFailure(reason: problem) }
         if let error = LibClang.loadError { throw ParseFailure(reason: error) }
         // the main file from memory (the bytes read here), and the edited files it may include
-        var names = includableOverlay.filter { $0 != realPath }
-        names.append(realPath)
+        let (included, all) = unsavedNames(realPath, bytes: bytes)
+        // off the prefetch threads, a parse gets a thread with their stack (libclang parses on the caller's, see `ParseOnCaller`)
+        let onThread = index == self.index
+        var unit = try parseUnit(realPath, arguments: arguments, bytes: bytes, overlayNames: included, index: index, onThread: onThread)
+        var read = FixFileAnalysis.inclusions(unit)
+        var retried = false
+        if !all, overlayFiles.readAnyBut(read, given: included, main: realPath) {
+            clang_disposeTranslationUnit(unit)
+            lastRead.retried()
+            retried = true
+            unit = try parseUnit(realPath, arguments: arguments, bytes: bytes, overlayNames: includableOverlay.filter { $0 != realPath },
+                                 index: index, onThread: onThread)
+            read = FixFileAnalysis.inclusions(unit)
+        }
+        lastRead[realPath] = read
+        lastRead.record(realPath, passed: retried ? includableOverlay.filter { $0 != realPath } : included)
+        return ParsedFile(path: realPath, language: language, buffer: SourceBuffer(bytes: bytes), unit: unit,
+                          trustAllSkippedBlocks: compileArguments[realPath] != nil)
+    }
+
+    /// One libclang parse of `realPath` from `bytes`, with these overlay files as unsaved files,
+    /// on a new thread with `parseStackSize` of stack when `onThread`.
+    private func parseUnit(_ realPath: String, arguments: [String], bytes: [UInt8], overlayNames: [String], index: CXIndex,
+                           onThread: Bool) throws -> CXTranslationUnit {
+        guard !onThread else {
+            let box = ParseOnThread(index: index)
+            let done = DispatchSemaphore(value: 0)
+            let thread = Thread { [self] in
+                box.result = Result { try parseUnit(realPath, arguments: arguments, bytes: bytes, overlayNames: overlayNames, index: box.index, onThread: false) }
+                done.signal()
+            }
+            thread.stackSize = Self.parseStackSize
+            thread.start()
+            done.wait()
+            return try box.result!.get()
+        }
+        let names = overlayNames + [realPath]
         let contents = names.map { overlay[$0] ?? bytes }
         var unit: CXTranslationUnit?
         let code: CXErrorCode = withCStringArray(names) { cNames in
@@ -94,8 +171,7 @@ final class FixWorkspace {
             }
         }
         guard code == CXError_Success, let unit else { throw ParseFailure(reason: "libclang could not parse \(realPath)") }
-        return ParsedFile(path: realPath, language: language, buffer: SourceBuffer(bytes: bytes), unit: unit,
-                          trustAllSkippedBlocks: compileArguments[realPath] != nil)
+        return unit
     }
 
     /// Error diagnostic messages of a parsed file (locations left out, so moved lines compare equal).
@@ -133,3 +209,127 @@ private func withCStringArray<R>(_ strings: [String], _ body: ([UnsafePointer<CC
     return body(pointers.map { UnsafePointer($0) })
 }
 
+
+/// The includable overlay files (sorted by path) by identity on disk and by name, with the
+/// names their edited contents include.
+private struct OverlayFiles {
+    let paths: [String]
+    let byPath: [String: Int]
+    let byKey: [FixFileAnalysis.FileKey: Int]
+    let byName: [String: [Int]]
+    /// Not on disk, or one file under two paths: always given (a parse cannot be seen to read them apart).
+    let notOnDisk: Set<Int>
+    let includes: [Set<String>]
+
+    init(paths: [String], contents: [String: [UInt8]]) {
+        self.paths = paths
+        byPath = Dictionary(uniqueKeysWithValues: paths.enumerated().map { ($1, $0) })
+        var byKey: [FixFileAnalysis.FileKey: Int] = [:]
+        var notOnDisk = Set<Int>()
+        for (i, path) in paths.enumerated() {
+            guard let key = FixFileAnalysis.FileKey(path: path) else { notOnDisk.insert(i); continue }
+            if let other = byKey[key] { notOnDisk.formUnion([other, i]) } else { byKey[key] = i } // hard links: always given
+        }
+        self.byKey = byKey
+        self.notOnDisk = notOnDisk
+        byName = Dictionary(grouping: paths.indices, by: { (paths[$0] as NSString).lastPathComponent })
+        includes = paths.map { IncludedFiles.names(in: contents[$0] ?? []) }
+    }
+
+    /// Whether a parse that read `read` read an overlay file other than its main file not among `given`.
+    func readAnyBut(_ read: Set<FixFileAnalysis.FileKey>, given: [String], main: String) -> Bool {
+        let given = Set(given)
+        return read.contains { key in byKey[key].map { paths[$0] != main && !given.contains(paths[$0]) } ?? false }
+    }
+}
+
+/// The files each file's last parse read (device and inode), shared by the prefetch threads.
+private final class LastRead: @unchecked Sendable {
+    private let lock = NSLock()
+    private var read: [String: Set<FixFileAnalysis.FileKey>] = [:]
+    private(set) var retries = 0
+    private var passedNames: [String: [String]] = [:]
+
+    subscript(path: String) -> Set<FixFileAnalysis.FileKey>? {
+        get { lock.lock(); defer { lock.unlock() }; return read[path] }
+        set { lock.lock(); read[path] = newValue; lock.unlock() }
+    }
+
+    func retried() { lock.lock(); retries += 1; lock.unlock() }
+    func record(_ path: String, passed: [String]) { lock.lock(); passedNames[path] = passed; lock.unlock() }
+    func passed(_ path: String) -> [String]? { lock.lock(); defer { lock.unlock() }; return passedNames[path] }
+}
+
+/// The names of the files a C-family text includes or imports (`#include "a/B.h"`, `#import <M/C.h>`:
+/// `B.h`, `C.h`), the directives read as written (a name from a macro is not seen).
+enum IncludedFiles {
+    static func names(in bytes: [UInt8]) -> Set<String> {
+        var names = Set<String>()
+        let n = bytes.count
+        var i = 0
+        func skipBlanks() { while i < n, bytes[i] == UInt8(ascii: " ") || bytes[i] == UInt8(ascii: "\t") { i += 1 } }
+        while i < n {
+            // at a line's start
+            skipBlanks()
+            if i < n, bytes[i] == UInt8(ascii: "#") {
+                i += 1
+                skipBlanks()
+                let word = i
+                while i < n, (bytes[i] >= UInt8(ascii: "a") && bytes[i] <= UInt8(ascii: "z")) || bytes[i] == UInt8(ascii: "_") { i += 1 }
+                let directive = String(decoding: bytes[word..<i], as: UTF8.self)
+                if directive == "include" || directive == "import" || directive == "include_next" {
+                    skipBlanks()
+                    if i < n, bytes[i] == UInt8(ascii: "\"") || bytes[i] == UInt8(ascii: "<") {
+                        let close = bytes[i] == UInt8(ascii: "\"") ? UInt8(ascii: "\"") : UInt8(ascii: ">")
+                        i += 1
+                        let start = i
+                        while i < n, bytes[i] != close, bytes[i] != UInt8(ascii: "\n") { i += 1 }
+                        let name = String(decoding: bytes[start..<i], as: UTF8.self)
+                        names.insert((name as NSString).lastPathComponent)
+                    }
+                }
+            }
+            while i < n, bytes[i] != UInt8(ascii: "\n") { i += 1 }
+            i += 1
+        }
+        return names
+    }
+}
+
+/// A parse handed to a thread of its own: the index it parses with, its outcome.
+private final class ParseOnThread: @unchecked Sendable {
+    let index: CXIndex
+    var result: Result<CXTranslationUnit, Error>?
+    init(index: CXIndex) { self.index = index }
+}
+
+/// libclang parses each file on a thread of its own unless `LIBCLANG_NOTHREADS` is set: a
+/// thread per parse, started and joined, moved between cores, was a tenth to a fifth of the
+/// fix's CPU on a tree of small files. While a fix workspace exists, libclang parses on the
+/// caller's thread; a fix's parses all run on threads of `FixWorkspace.parseStackSize` (twice
+/// libclang's own), and libclang's crash recovery works on the caller's thread as on its own.
+/// The variable is set only while a workspace exists, and only when it was not set before.
+enum ParseOnCaller {
+    static let name = "LIBCLANG_NOTHREADS"
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var workspaces = 0
+    nonisolated(unsafe) private static var setHere = false
+
+    static func begin() {
+        lock.lock(); defer { lock.unlock() }
+        workspaces += 1
+        if workspaces == 1, getenv(name) == nil {
+            setenv(name, "1", 1)
+            setHere = true
+        }
+    }
+
+    static func end() {
+        lock.lock(); defer { lock.unlock() }
+        workspaces -= 1
+        if workspaces == 0, setHere {
+            unsetenv(name)
+            setHere = false
+        }
+    }
+}

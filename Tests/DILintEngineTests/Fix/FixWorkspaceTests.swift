@@ -1,0 +1,102 @@
+import Foundation
+import XCTest
+@testable import DILintEngine
+
+/// Which edited files a verification parse is given as unsaved files, and that a parse reading an
+/// edited file it was not given is parsed again with every edited header.
+final class FixWorkspaceTests: XCTestCase {
+    func write(_ files: [String: String]) throws -> (URL, [String: String]) {
+        let root = try temporaryDirectory(self)
+        var real: [String: String] = [:]
+        for (name, text) in files {
+            let url = root.appendingPathComponent(name)
+            try text.write(to: url, atomically: true, encoding: .utf8)
+            real[name] = FixWorkspace.realPath(url.path)
+        }
+        return (root, real)
+    }
+
+    func testAParseGetsTheEditedHeadersItReadOrIncludesByName() throws {
+        let (_, path) = try write([
+            "Main.m": "#import \"Read.h\"\nvoid f(void) { (void)read_; }\n",
+            "Read.h": "extern int read_;\n",
+            "Named.h": "#import \"Deep.h\"\nextern int named_;\n",
+            "Deep.h": "extern int deep_;\n",
+            "Other.h": "extern int other_;\n",
+        ])
+        let workspace = FixWorkspace(configuration: Configuration(), compileArguments: [:])
+        _ = try workspace.parse(path["Main.m"]!) // the plan's parse: no overlay
+        XCTAssertEqual(workspace.unsavedFiles(lastPassedTo: path["Main.m"]!), [])
+        workspace.setOverlay([
+            path["Main.m"]!: Array("#import \"Read.h\"\n#import \"Named.h\"\nvoid f(void) { (void)(read_ + named_ + deep_); }\n".utf8),
+            path["Read.h"]!: Array("extern int read_;\n".utf8),
+            path["Named.h"]!: Array("#import \"Deep.h\"\nextern int named_;\n".utf8),
+            path["Deep.h"]!: Array("extern int deep_;\n".utf8),
+            path["Other.h"]!: Array("extern int other_, edited_;\n".utf8),
+        ])
+        let parsed = try workspace.parse(path["Main.m"]!)
+        XCTAssertEqual(FixWorkspace.errorMessages(parsed), [])
+        // read before, named by the edited file, named by a named edited header; not Other.h
+        XCTAssertEqual(workspace.unsavedFiles(lastPassedTo: path["Main.m"]!), [path["Deep.h"]!, path["Named.h"]!, path["Read.h"]!].sorted())
+        XCTAssertEqual(workspace.overlayRetries, 0)
+    }
+
+    func testAParseThatReadAnEditedHeaderItWasNotGivenIsParsedAgainWithAll() throws {
+        let (_, path) = try write([
+            "Main.m": "int main_;\n",
+            "Macro.h": "extern int original_;\n",
+        ])
+        let workspace = FixWorkspace(configuration: Configuration(), compileArguments: [:])
+        _ = try workspace.parse(path["Main.m"]!)
+        // the edited file includes the edited header through a macro: no name to see it by
+        workspace.setOverlay([
+            path["Main.m"]!: Array("#define HEADER \"Macro.h\"\n#import HEADER\nvoid f(void) { (void)edited_; }\n".utf8),
+            path["Macro.h"]!: Array("extern int edited_;\n".utf8),
+        ])
+        let parsed = try workspace.parse(path["Main.m"]!)
+        XCTAssertEqual(FixWorkspace.errorMessages(parsed), [], "the header's edited contents, not the disk's")
+        XCTAssertEqual(workspace.overlayRetries, 1)
+        XCTAssertEqual(workspace.unsavedFiles(lastPassedTo: path["Main.m"]!), [path["Macro.h"]!])
+    }
+
+    func testLibClangParsesOnTheCallersThreadWhileAWorkspaceExists() throws {
+        let name = ParseOnCaller.name
+        let before = getenv(name).map { String(cString: $0) }
+        if before != nil { unsetenv(name) }
+        defer { if let before { setenv(name, before, 1) } }
+        var workspace: FixWorkspace? = FixWorkspace(configuration: Configuration(), compileArguments: [:])
+        XCTAssertNotNil(getenv(name), "libclang parses on the calling thread while a workspace exists")
+        let second = FixWorkspace(configuration: Configuration(), compileArguments: [:])
+        workspace = nil
+        XCTAssertNotNil(getenv(name), "as long as any workspace exists")
+        withExtendedLifetime(second) {}
+        _ = workspace
+    }
+
+    func testAWorkspaceLeavesTheVariableItDidNotSetAndUnsetsItsOwn() throws {
+        let name = ParseOnCaller.name
+        let before = getenv(name).map { String(cString: $0) }
+        defer { if let before { setenv(name, before, 1) } else { unsetenv(name) } }
+        unsetenv(name)
+        do { _ = FixWorkspace(configuration: Configuration(), compileArguments: [:]) }
+        XCTAssertNil(getenv(name), "unset with the last workspace")
+        setenv(name, "0", 1)
+        do { _ = FixWorkspace(configuration: Configuration(), compileArguments: [:]) }
+        XCTAssertEqual(getenv(name).map { String(cString: $0) }, "0", "a value set outside is left alone")
+    }
+
+    func testADeeplyNestedFileParsesOffThePrefetchThreads() throws {
+        // 1,000 nested sends, the most lint parses: parsed on the calling (main) thread's request
+        let depth = ClangFrontEnd.maxSquareBracketDepth
+        let send = String(repeating: "[", count: depth) + "x" + String(repeating: " m]", count: depth)
+        let (_, path) = try write(["Deep.m": "@interface X\n- (id)m;\n@end\nvoid f(X *x) { (void)\(send); }\n"])
+        let workspace = FixWorkspace(configuration: Configuration(), compileArguments: [:])
+        let parsed = try workspace.parse(path["Deep.m"]!)
+        XCTAssertGreaterThan(parsed.tokens.count, 3 * depth)
+    }
+
+    func testIncludedNamesAreTheDirectivesLastPathComponents() {
+        let text = "#import \"a/B.h\"\n  #  include <M/C.h>\n#include_next \"D.h\"\n#define X \"E.h\"\n#include X\n// #import \"F.h\"\nint g; #import \"G.h\"\n"
+        XCTAssertEqual(IncludedFiles.names(in: Array(text.utf8)), ["B.h", "C.h", "D.h"])
+    }
+}
