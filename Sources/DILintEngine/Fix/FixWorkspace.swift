@@ -145,10 +145,10 @@ final class FixWorkspace {
     private func parseUnit(_ realPath: String, arguments: [String], bytes: [UInt8], overlayNames: [String], index: CXIndex,
                            onThread: Bool) throws -> CXTranslationUnit {
         guard !onThread else {
-            let box = ParseOnThread(index: index)
+            let box = ResultBox()
             let done = DispatchSemaphore(value: 0)
             let thread = Thread { [self] in
-                box.result = Result { try parseUnit(realPath, arguments: arguments, bytes: bytes, overlayNames: overlayNames, index: box.index, onThread: false) }
+                box.result = Result { try parseUnit(realPath, arguments: arguments, bytes: bytes, overlayNames: overlayNames, index: index, onThread: false) }
                 done.signal()
             }
             thread.stackSize = Self.parseStackSize
@@ -296,11 +296,8 @@ enum IncludedFiles {
     }
 }
 
-/// A parse handed to a thread of its own: the index it parses with, its outcome.
-private final class ParseOnThread: @unchecked Sendable {
-    let index: CXIndex
+private final class ResultBox: @unchecked Sendable {
     var result: Result<CXTranslationUnit, Error>?
-    init(index: CXIndex) { self.index = index }
 }
 
 /// libclang parses each file on a thread of its own unless `LIBCLANG_NOTHREADS` is set: a
