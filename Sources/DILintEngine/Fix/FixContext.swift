@@ -82,7 +82,7 @@ final class FixContext {
                 clang_disposeIndex(index)
                 group.leave()
             }
-            thread.stackSize = FixWorkspace.parseStackSize
+            thread.stackSize = 16 << 20
             thread.start()
         }
         group.wait()

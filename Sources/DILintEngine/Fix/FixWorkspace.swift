@@ -34,18 +34,12 @@ final class FixWorkspace {
         index = clang_createIndex(0, 0)
         includeCheck = IncludeCheck(limit: configuration.maxFileSize)
         deadline = FixParseDeadline(seconds: configuration.parseTimeout)
-        ParseOnCaller.begin()
     }
 
     deinit {
         deadline.stop()
         clang_disposeIndex(index)
-        ParseOnCaller.end()
     }
-
-    /// The stack a fix parses on (and analyses, see `FixContext.prefetch`): libclang's own parse
-    /// thread has 8 MB, its visitor wants more on deep trees.
-    static let parseStackSize = 16 << 20
 
     /// The real path of a file (symlinks and `..` resolved): the key every edit uses.
     static func realPath(_ path: String) -> String {
@@ -121,17 +115,14 @@ final class FixWorkspace {
         if let error = LibClang.loadError { throw ParseFailure(reason: error) }
         // the main file from memory (the bytes read here), and the edited files it may include
         let (included, all) = unsavedNames(realPath, bytes: bytes)
-        // off the prefetch threads, a parse gets a thread with their stack (libclang parses on the caller's, see `ParseOnCaller`)
-        let onThread = index == self.index
-        var unit = try parseUnit(realPath, arguments: arguments, bytes: bytes, overlayNames: included, index: index, onThread: onThread)
+        var unit = try parseUnit(realPath, arguments: arguments, bytes: bytes, overlayNames: included, index: index)
         var read = FixFileAnalysis.inclusions(unit)
         var retried = false
         if !all, overlayFiles.readAnyBut(read, given: included, main: realPath) {
             clang_disposeTranslationUnit(unit)
             lastRead.retried()
             retried = true
-            unit = try parseUnit(realPath, arguments: arguments, bytes: bytes, overlayNames: includableOverlay.filter { $0 != realPath },
-                                 index: index, onThread: onThread)
+            unit = try parseUnit(realPath, arguments: arguments, bytes: bytes, overlayNames: includableOverlay.filter { $0 != realPath }, index: index)
             read = FixFileAnalysis.inclusions(unit)
         }
         lastRead[realPath] = read
@@ -140,22 +131,8 @@ final class FixWorkspace {
                           trustAllSkippedBlocks: compileArguments[realPath] != nil)
     }
 
-    /// One libclang parse of `realPath` from `bytes`, with these overlay files as unsaved files,
-    /// on a new thread with `parseStackSize` of stack when `onThread`.
-    private func parseUnit(_ realPath: String, arguments: [String], bytes: [UInt8], overlayNames: [String], index: CXIndex,
-                           onThread: Bool) throws -> CXTranslationUnit {
-        guard !onThread else {
-            let box = ResultBox()
-            let done = DispatchSemaphore(value: 0)
-            let thread = Thread { [self] in
-                box.result = Result { try parseUnit(realPath, arguments: arguments, bytes: bytes, overlayNames: overlayNames, index: index, onThread: false) }
-                done.signal()
-            }
-            thread.stackSize = Self.parseStackSize
-            thread.start()
-            done.wait()
-            return try box.result!.get()
-        }
+    /// One libclang parse of `realPath` from `bytes`, with these overlay files as unsaved files.
+    private func parseUnit(_ realPath: String, arguments: [String], bytes: [UInt8], overlayNames: [String], index: CXIndex) throws -> CXTranslationUnit {
         let names = overlayNames + [realPath]
         let contents = names.map { overlay[$0] ?? bytes }
         var unit: CXTranslationUnit?
@@ -293,40 +270,5 @@ enum IncludedFiles {
             i += 1
         }
         return names
-    }
-}
-
-private final class ResultBox: @unchecked Sendable {
-    var result: Result<CXTranslationUnit, Error>?
-}
-
-/// libclang parses each file on a thread of its own unless `LIBCLANG_NOTHREADS` is set: a
-/// thread per parse, started and joined, moved between cores, was a tenth to a fifth of the
-/// fix's CPU on a tree of small files. While a fix workspace exists, libclang parses on the
-/// caller's thread; a fix's parses all run on threads of `FixWorkspace.parseStackSize` (twice
-/// libclang's own), and libclang's crash recovery works on the caller's thread as on its own.
-/// The variable is set only while a workspace exists, and only when it was not set before.
-enum ParseOnCaller {
-    static let name = "LIBCLANG_NOTHREADS"
-    private static let lock = NSLock()
-    nonisolated(unsafe) private static var workspaces = 0
-    nonisolated(unsafe) private static var setHere = false
-
-    static func begin() {
-        lock.lock(); defer { lock.unlock() }
-        workspaces += 1
-        if workspaces == 1, getenv(name) == nil {
-            setenv(name, "1", 1)
-            setHere = true
-        }
-    }
-
-    static func end() {
-        lock.lock(); defer { lock.unlock() }
-        workspaces -= 1
-        if workspaces == 0, setHere {
-            unsetenv(name)
-            setHere = false
-        }
     }
 }

@@ -59,42 +59,6 @@ final class FixWorkspaceTests: XCTestCase {
         XCTAssertEqual(workspace.unsavedFiles(lastPassedTo: path["Main.m"]!), [path["Macro.h"]!])
     }
 
-    func testLibClangParsesOnTheCallersThreadWhileAWorkspaceExists() throws {
-        let name = ParseOnCaller.name
-        let before = getenv(name).map { String(cString: $0) }
-        if before != nil { unsetenv(name) }
-        defer { if let before { setenv(name, before, 1) } }
-        var workspace: FixWorkspace? = FixWorkspace(configuration: Configuration(), compileArguments: [:])
-        XCTAssertNotNil(getenv(name), "libclang parses on the calling thread while a workspace exists")
-        let second = FixWorkspace(configuration: Configuration(), compileArguments: [:])
-        workspace = nil
-        XCTAssertNotNil(getenv(name), "as long as any workspace exists")
-        withExtendedLifetime(second) {}
-        _ = workspace
-    }
-
-    func testAWorkspaceLeavesTheVariableItDidNotSetAndUnsetsItsOwn() throws {
-        let name = ParseOnCaller.name
-        let before = getenv(name).map { String(cString: $0) }
-        defer { if let before { setenv(name, before, 1) } else { unsetenv(name) } }
-        unsetenv(name)
-        do { _ = FixWorkspace(configuration: Configuration(), compileArguments: [:]) }
-        XCTAssertNil(getenv(name), "unset with the last workspace")
-        setenv(name, "0", 1)
-        do { _ = FixWorkspace(configuration: Configuration(), compileArguments: [:]) }
-        XCTAssertEqual(getenv(name).map { String(cString: $0) }, "0", "a value set outside is left alone")
-    }
-
-    func testADeeplyNestedFileParsesOffThePrefetchThreads() throws {
-        // 1,000 nested sends, the most lint parses: parsed on the calling (main) thread's request
-        let depth = ClangFrontEnd.maxSquareBracketDepth
-        let send = String(repeating: "[", count: depth) + "x" + String(repeating: " m]", count: depth)
-        let (_, path) = try write(["Deep.m": "@interface X\n- (id)m;\n@end\nvoid f(X *x) { (void)\(send); }\n"])
-        let workspace = FixWorkspace(configuration: Configuration(), compileArguments: [:])
-        let parsed = try workspace.parse(path["Deep.m"]!)
-        XCTAssertGreaterThan(parsed.tokens.count, 3 * depth)
-    }
-
     func testIncludedNamesAreTheDirectivesLastPathComponents() {
         let text = "#import \"a/B.h\"\n  #  include <M/C.h>\n#include_next \"D.h\"\n#define X \"E.h\"\n#include X\n// #import \"F.h\"\nint g; #import \"G.h\"\n"
         XCTAssertEqual(IncludedFiles.names(in: Array(text.utf8)), ["B.h", "C.h", "D.h"])
