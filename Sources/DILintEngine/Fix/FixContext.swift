@@ -12,7 +12,8 @@ final class FixContext {
     let runFiles: [String]
     private let displayNames: [String: String]
     private var analyses: [String: FixFileAnalysis] = [:]
-    private var interfaceFiles: [String]?
+    /// The run's files that declare an `@interface` of each class name (built on first use).
+    private var interfaceFiles: [String: [String]]?
     private var swiftFiles: [String: SwiftFixFile] = [:]
     /// Titles of the groups the verification refused, set before the second run (which only
     /// checks that nothing else comes back).
@@ -124,29 +125,35 @@ final class FixContext {
     /// blanks, then the name as a whole word (a file that only mentions the class is not parsed for it).
     func filesDeclaring(_ className: String) -> [String] {
         if interfaceFiles == nil {
-            interfaceFiles = runFiles.filter { path in
-                ["h", "m", "mm"].contains((path as NSString).pathExtension)
-                    && workspace.bytes(path)?.withUnsafeBytes { $0.containsASCII("@interface") } == true
+            // each file read once: the names its `@interface`s declare, by name (a lookup per class
+            // was a scan of every such file, quadratic on a tree of many classes)
+            var index: [String: [String]] = [:]
+            for path in runFiles where ["h", "m", "mm"].contains((path as NSString).pathExtension) {
+                guard let bytes = workspace.bytes(path), bytes.withUnsafeBytes({ $0.containsASCII("@interface") }) else { continue }
+                for name in Self.declaredInterfaces(in: bytes) { index[name, default: []].append(path) }
             }
+            interfaceFiles = index
         }
-        let name = Array(className.utf8)
-        return interfaceFiles!.filter { workspace.bytes($0).map { Self.declaresInterface(name, in: $0) } == true }
+        return interfaceFiles![className] ?? []
     }
 
-    static func declaresInterface(_ name: [UInt8], in bytes: [UInt8]) -> Bool {
+    /// The names after each `@interface` directive of the text (`@interface Name`, blanks between).
+    static func declaredInterfaces(in bytes: [UInt8]) -> Set<String> {
         let directive = Array("@interface".utf8)
         func isWord(_ b: UInt8) -> Bool { b == UInt8(ascii: "_") || b >= 0x80 || (b | 0x20 >= UInt8(ascii: "a") && b | 0x20 <= UInt8(ascii: "z")) || (b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9")) }
+        var names = Set<String>()
         var i = 0
         while i + directive.count <= bytes.count {
             guard bytes[i] == directive[0], bytes[i..<(i + directive.count)].elementsEqual(directive) else { i += 1; continue }
             var k = i + directive.count
             guard k < bytes.count, !isWord(bytes[k]) else { i = k; continue }
             while k < bytes.count, [UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r")].contains(bytes[k]) { k += 1 }
-            if k + name.count <= bytes.count, bytes[k..<(k + name.count)].elementsEqual(name),
-               k + name.count == bytes.count || !isWord(bytes[k + name.count]) { return true }
-            i = k
+            var end = k
+            while end < bytes.count, isWord(bytes[end]) { end += 1 }
+            if end > k { names.insert(String(decoding: bytes[k..<end], as: UTF8.self)) }
+            i = max(end, k)
         }
-        return false
+        return names
     }
 
     func manual(_ located: LocatedAccess, in analysis: FixFileAnalysis, _ reason: ManualReason, detail: String? = nil) -> ManualItem {

@@ -126,8 +126,9 @@ public final class Fixer {
             FixTrace.mark("round \(round) parse")
             var failures: [String: String] = [:] // path → why its groups are refused
             plan.diagnostics = [:]
+            let targets = Self.targetsByPath(plan.accepted)
             for (path, edits) in byFile.sorted(by: { $0.key < $1.key }) {
-                if let why = check(path, edits: edits, plan: &plan, before: before[path], context: context) { failures[path] = why }
+                if let why = check(path, edits: edits, targets: targets[path] ?? [], plan: &plan, before: before[path], context: context) { failures[path] = why }
             }
             FixTrace.mark("round \(round) checks")
             if failures.isEmpty || round >= Self.maxRounds {
@@ -151,8 +152,26 @@ public final class Fixer {
         context.forget()
     }
 
-    /// The reason a file's edits fail verification, or nil when they pass.
-    private func check(_ path: String, edits: [TextEdit], plan: inout FixPlan, before: BeforeEdits?, context: FixContext) -> String? {
+    /// The targets of the accepted groups by the real path of the file whose edit rewrites them
+    /// (an edit of the group with the target's range), in group order: found once per round, not
+    /// once per file (which was quadratic in a tree where every file is edited).
+    static func targetsByPath(_ groups: [FixGroup]) -> [String: [FixTarget]] {
+        var result: [String: [FixTarget]] = [:]
+        for group in groups {
+            var pathsByRange: [Range<Int>: [String]] = [:]
+            for edit in group.edits where !(pathsByRange[edit.range]?.contains(edit.path) ?? false) {
+                pathsByRange[edit.range, default: []].append(edit.path)
+            }
+            for target in group.targets {
+                for path in pathsByRange[target.range] ?? [] { result[path, default: []].append(target) }
+            }
+        }
+        return result
+    }
+
+    /// The reason a file's edits fail verification, or nil when they pass. `targets`: the
+    /// accepted groups' targets that the file's edits rewrite.
+    private func check(_ path: String, edits: [TextEdit], targets: [FixTarget], plan: inout FixPlan, before: BeforeEdits?, context: FixContext) -> String? {
         if (path as NSString).pathExtension == "swift" {
             return SwiftFixPlanner(context: context).check(path, edits: edits, plan: &plan)
         }
@@ -165,17 +184,15 @@ public final class Fixer {
             return "re-lint of \(context.display(path)): new finding '\(finding)'"
         }
         let wanted: AccessKind = plan.phase == .inject ? .fallback : .injected
-        for group in plan.accepted {
-            for target in group.targets where group.edits.contains(where: { $0.path == path && $0.range == target.range }) {
-                guard let range = EditApplication.newRange(of: target.range, through: edits) else { continue }
-                let inside = after.accesses.filter { range.contains($0.offset) }
-                let containerKinds = inside.filter { $0.access.kind != .injected }.map(\.access.kind)
-                let ok = plan.phase == .inject
-                    ? !containerKinds.isEmpty && containerKinds.allSatisfy { $0 == .fallback }
-                    : containerKinds.isEmpty // `b ?: C` and `b || C` keep the bridge alone, with no service to classify
-                if !ok {
-                    return "re-lint: \(target.path):\(target.line):\(target.column) does not classify as \(wanted.rawValue) after the edit"
-                }
+        for target in targets {
+            guard let range = EditApplication.newRange(of: target.range, through: edits) else { continue }
+            let inside = after.accesses.filter { range.contains($0.offset) }
+            let containerKinds = inside.filter { $0.access.kind != .injected }.map(\.access.kind)
+            let ok = plan.phase == .inject
+                ? !containerKinds.isEmpty && containerKinds.allSatisfy { $0 == .fallback }
+                : containerKinds.isEmpty // `b ?: C` and `b || C` keep the bridge alone, with no service to classify
+            if !ok {
+                return "re-lint: \(target.path):\(target.line):\(target.column) does not classify as \(wanted.rawValue) after the edit"
             }
         }
         return nil

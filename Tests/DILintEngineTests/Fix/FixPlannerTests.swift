@@ -147,7 +147,7 @@ final class FixPlannerTests: XCTestCase {
     /// The placer parses only files that may declare the class's interface: `@interface`, blanks,
     /// the name as a whole word; a file that imports or mentions the class is not read for it.
     func testFilesDeclaringAClassAreFoundByTheDirectiveAndTheWholeName() {
-        func declares(_ text: String) -> Bool { FixContext.declaresInterface(Array("Store".utf8), in: Array(text.utf8)) }
+        func declares(_ text: String) -> Bool { FixContext.declaredInterfaces(in: Array(text.utf8)).contains("Store") }
         XCTAssertTrue(declares("@interface Store : NSObject\n@end\n"))
         XCTAssertTrue(declares("@interface\n  Store ()\n@end\n"))
         XCTAssertTrue(declares("@interface Store<T>\n@end"))
@@ -156,5 +156,6 @@ final class FixPlannerTests: XCTestCase {
         XCTAssertFalse(declares("@interface StoreManager\n@end\n"))
         XCTAssertFalse(declares("@interface MyStore\n@end\n"))
         XCTAssertFalse(declares("@interfaces Store"))
+        XCTAssertEqual(FixContext.declaredInterfaces(in: Array("@interface A : B\n@end\n@interface C (D)\n@end\n@interface".utf8)), ["A", "C"])
     }
 }
