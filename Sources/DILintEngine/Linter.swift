@@ -242,9 +242,13 @@ public final class Linter: @unchecked Sendable {
     /// What a parse worker sends back for a file (`ParseWorker`): what the in-process path
     /// computes once `prepare` (run by the parent) said `.parse`; the language is detected again
     /// from the same path and bytes.
-    func isolatedOutcome(path: String, bytes: [UInt8], frontEnd: inout ClangFrontEnd?) -> FileOutcome {
+    /// `model` is the parsed file the outcome came from, for the worker to release after it
+    /// replied: freeing a large file's AST and tokens is no part of the parent's wait.
+    func isolatedOutcome(path: String, bytes: [UInt8], frontEnd: inout ClangFrontEnd?) -> (outcome: FileOutcome, model: AnyObject?) {
         let language = bytes.withUnsafeBytes { SourceLanguage.detect(path: path, contents: $0) }
-        return model(path: path, bytes: bytes, language: language, frontEnd: &frontEnd)
+        var parsed: FileModel?
+        let outcome = model(path: path, bytes: bytes, language: language, frontEnd: &frontEnd, keeping: &parsed)
+        return (outcome, parsed)
     }
 
     /// Whether every file must be parsed: project rules need every function, not only the files naming a container.
@@ -272,6 +276,13 @@ public final class Linter: @unchecked Sendable {
 
     /// Parses the file (libclang or swift-syntax) and runs the file rules over its model.
     private func model(path: String, bytes: [UInt8], language: SourceLanguage, frontEnd: inout ClangFrontEnd?) -> FileOutcome {
+        var parsed: FileModel?
+        return model(path: path, bytes: bytes, language: language, frontEnd: &frontEnd, keeping: &parsed)
+    }
+
+    /// The same, handing the parsed file to the caller (`kept`) rather than releasing it.
+    private func model(path: String, bytes: [UInt8], language: SourceLanguage, frontEnd: inout ClangFrontEnd?,
+                       keeping kept: inout FileModel?) -> FileOutcome {
         let model: FileModel
         if language == .swift {
             switch SwiftFrontEnd.model(displayPath: FileCollector.displayPath(path), bytes: bytes, configuration: configuration) {
@@ -285,6 +296,7 @@ public final class Linter: @unchecked Sendable {
             case let .failure(failure): return self.failure(path, failure.reason)
             }
         }
+        kept = model
         return outcome(of: model)
     }
 

@@ -60,8 +60,9 @@ public enum ParseWorker {
                 guard let (path, bytes) = try? WorkerFrames.decodeRequest(payload) else {
                     refuse(socket, "the parse worker got a request it cannot read")
                 }
-                let outcome = linter.isolatedOutcome(path: path, bytes: bytes, frontEnd: &frontEnd)
-                guard writeAll(socket, WorkerFrames.frame([WorkerFrames.outcome] + CacheEntryCodec.encode(outcome))) else { exit(0) }
+                let (outcome, model) = linter.isolatedOutcome(path: path, bytes: bytes, frontEnd: &frontEnd)
+                guard writeAll(socket, WorkerFrames.frame([WorkerFrames.outcome] + CacheEntryCodec.encodeUndigested(outcome))) else { exit(0) }
+                withExtendedLifetime(model) {} // released once the parent has the reply
             }
             exit(0)
         }

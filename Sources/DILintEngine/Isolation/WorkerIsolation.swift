@@ -93,12 +93,13 @@ extension HeaderMapFile: Equatable {
 /// The messages between a `Linter` and its workers, each a frame: an 8-byte little-endian
 /// length, then that many bytes. Parent to worker: one handshake (`Handshake`), then one request
 /// per file (path and bytes). Worker to parent: one reply per request, a kind byte then the
-/// `CacheEntryCodec` bytes of the file's outcome (`outcome`) or a message (`refused`: the worker
+/// `CacheEntryCodec` bytes of the file's outcome without the entry's digest
+/// (`CacheEntryCodec.encodeUndigested`; `outcome`) or a message (`refused`: the worker
 /// cannot parse at all, such as a configuration that differs).
 enum WorkerFrames {
     static let outcome: UInt8 = 0
     static let refused: UInt8 = 1
-    static let magic = "di-lint parse worker 1"
+    static let magic = "di-lint parse worker 2"
 
     /// The frame holding `payload`.
     static func frame(_ payload: [UInt8]) -> [UInt8] {

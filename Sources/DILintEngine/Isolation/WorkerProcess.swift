@@ -124,7 +124,7 @@ final class WorkerProcess {
     private func reply(_ payload: [UInt8]) -> Reply {
         switch payload.first {
         case WorkerFrames.outcome?:
-            if let outcome = try? CacheEntryCodec.decode(Array(payload.dropFirst())) {
+            if let outcome = try? CacheEntryCodec.decodeUndigested(Array(payload.dropFirst())) {
                 // libclang recovers from running out of memory (the limit) as from a crash, and the
                 // file fails as "libclang crashed"; what it printed says why. The worker is
                 // replaced: its heap is what is left of a failed parse.

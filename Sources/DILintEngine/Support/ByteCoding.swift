@@ -6,10 +6,11 @@ import Foundation
 // bytes, later uses the index, so names repeated in every record are stored and decoded once.
 // Hand-written codecs over these cost a fraction of generic `Codable` ones.
 
-/// Appends values to a byte buffer; see `ByteReader` for the layout.
+/// Appends values to a byte buffer; see `ByteReader` for the layout. `bytes` may be appended to
+/// directly (a version byte, raw bytes), never changed otherwise: the string table points into it.
 struct ByteWriter {
     var bytes: [UInt8] = []
-    private var table: [String: Int] = [:]
+    private var table = StringTable()
 
     private mutating func leb(_ value: UInt64) {
         var v = value
@@ -31,15 +32,99 @@ struct ByteWriter {
     }
 
     /// 0 for nil, 1 and the bytes for a string first seen, k + 2 for the k-th string of the table.
+    /// Strings are the same when their UTF-8 bytes are (not under `String`'s Unicode equivalence,
+    /// which would read a string back as the bytes of an equivalent one written before it).
     mutating func string(_ s: String?) {
-        guard let s else { return count(0) }
-        if let k = table[s] { return count(k + 2) }
-        table[s] = table.count
-        count(1)
-        count(s.utf8.count)
-        bytes.append(contentsOf: s.utf8)
+        guard var s else { return count(0) }
+        s.withUTF8 { utf8 in
+            let hash = StringTable.hash(utf8)
+            if let k = table.index(of: utf8, hash: hash, in: bytes) { return count(k + 2) }
+            count(1)
+            count(utf8.count)
+            table.insert(hash: hash, offset: bytes.count, length: utf8.count)
+            bytes.append(contentsOf: utf8)
+        }
+    }
+}
+
+/// The strings a `ByteWriter` wrote, by their UTF-8 bytes, which stay in its buffer: an
+/// open-addressing table of (hash, offset, length, index). A `[String: Int]` hashed every
+/// string through Unicode normalisation (snippets hold `…`): a tenth of a run over a large file.
+private struct StringTable {
+    private struct Entry {
+        var hash: UInt64
+        var offset: Int
+        /// -1 for an empty slot.
+        var length: Int
+        var index: Int
     }
 
+    private var entries: [Entry] = []
+    private(set) var count = 0
+
+    /// A 64-bit hash of the bytes, eight at a time.
+    static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        var h: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(bytes.count)
+        guard let base = bytes.baseAddress else { return mix(h) }
+        let raw = UnsafeRawPointer(base)
+        var i = 0
+        while i + 8 <= bytes.count {
+            h = mix(h ^ raw.loadUnaligned(fromByteOffset: i, as: UInt64.self))
+            i += 8
+        }
+        var tail: UInt64 = 0
+        var shift: UInt64 = 0
+        while i < bytes.count {
+            tail |= UInt64(base[i]) << shift
+            shift += 8
+            i += 1
+        }
+        return mix(h ^ tail)
+    }
+
+    private static func mix(_ x: UInt64) -> UInt64 {
+        var z = x &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 31)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 29)
+    }
+
+    /// The index of the string with these bytes, if it was written before into `buffer`.
+    func index(of utf8: UnsafeBufferPointer<UInt8>, hash: UInt64, in buffer: [UInt8]) -> Int? {
+        guard !entries.isEmpty else { return nil }
+        let mask = entries.count - 1
+        var slot = Int(truncatingIfNeeded: hash) & mask
+        return buffer.withUnsafeBufferPointer { stored -> Int? in
+            while true {
+                let e = entries[slot]
+                if e.length < 0 { return nil }
+                if e.hash == hash, e.length == utf8.count, e.offset + e.length <= stored.count,
+                   e.length == 0 || memcmp(stored.baseAddress! + e.offset, utf8.baseAddress!, e.length) == 0 {
+                    return e.index
+                }
+                slot = (slot + 1) & mask
+            }
+        }
+    }
+
+    /// Records the next string (index `count`), whose bytes are at `offset` in the buffer.
+    mutating func insert(hash: UInt64, offset: Int, length: Int) {
+        if (count + 1) * 2 > entries.count { grow() }
+        place(Entry(hash: hash, offset: offset, length: length, index: count))
+        count += 1
+    }
+
+    private mutating func place(_ entry: Entry) {
+        let mask = entries.count - 1
+        var slot = Int(truncatingIfNeeded: entry.hash) & mask
+        while entries[slot].length >= 0 { slot = (slot + 1) & mask }
+        entries[slot] = entry
+    }
+
+    private mutating func grow() {
+        let old = entries
+        entries = Array(repeating: Entry(hash: 0, offset: 0, length: -1, index: 0), count: max(64, old.count * 2))
+        for e in old where e.length >= 0 { place(e) }
+    }
 }
 
 /// Reads what `ByteWriter` wrote, checking every length and index: anything off throws

@@ -15,6 +15,8 @@ final class CallGraphExtractor {
     private let accesses: [LocatedAccess]
     private let accessRanges: RangeIndex
     private let bridgeNames: Set<String>
+    /// Their lengths in bytes: a token of another length is no bridge name (no string made for it).
+    private let bridgeNameLengths: Set<Int>
     private var facts = CallGraphFacts()
     /// Last lines of `di-lint:signal-handler` comments.
     private let annotationLines: Set<Int>
@@ -24,6 +26,7 @@ final class CallGraphExtractor {
         self.accesses = accesses.filter { $0.access.kind != .injected }
         accessRanges = RangeIndex(self.accesses.map(\.range))
         self.bridgeNames = Set(bridgeNames)
+        bridgeNameLengths = Set(bridgeNames.map(\.utf8.count))
         annotationLines = Set(file.comments.compactMap { comment -> Int? in
             guard file.buffer.text(comment.range).contains(CallGraphExtractor.annotation) else { return nil }
             return file.buffer.lineColumn(of: max(comment.range.lowerBound, comment.range.upperBound - 1)).line
@@ -241,7 +244,7 @@ final class CallGraphExtractor {
         for k in accessIndices(in: body) {
             sites.append(CallSite(kind: .container, detail: accesses[k].access.expression, position: position(accesses[k].offset)))
         }
-        for token in tokens(in: body) where token.kind == .identifier {
+        for token in tokens(in: body) where token.kind == .identifier && bridgeNameLengths.contains(token.range.count) {
             let text = file.buffer.text(token.range)
             if bridgeNames.contains(text) {
                 sites.append(CallSite(kind: .bridge, detail: text, position: position(token.range.lowerBound)))
@@ -412,11 +415,14 @@ final class CallGraphExtractor {
     /// Keeps one finding-worthy site per line and kind for messages, bridge and container uses
     /// (`[[A shared] run]` is one problem, not two); calls stay distinct per callee.
     private func onePerLine(_ sites: [CallSite]) -> [CallSite] {
-        var seen = Set<String>()
+        struct Key: Hashable {
+            var line: Int, kind: CallSite.Kind, usr: String?
+        }
+        var seen = Set<Key>()
         return sites.filter { site in
             switch site.kind {
-            case .call, .pointerCall: return seen.insert("\(site.position.line) \(site.kind) \(site.target?.usr ?? "")").inserted
-            default: return seen.insert("\(site.position.line) \(site.kind)").inserted
+            case .call, .pointerCall: return seen.insert(Key(line: site.position.line, kind: site.kind, usr: site.target?.usr ?? "")).inserted
+            default: return seen.insert(Key(line: site.position.line, kind: site.kind, usr: nil)).inserted
             }
         }
     }

@@ -349,7 +349,9 @@ private final class ASTWalk {
     let finder: ContainerAccessFinder
     let file: ParsedFile
     var names = ClassNames()
-    /// Parent of every expression cursor, to find the service an access goes on to.
+    /// Parent of each access's cursor and of every implicit-cast and parenthesis expression
+    /// (what `service(after:)` climbs through), to find the service an access goes on to. Not
+    /// every expression: on a large file the table was a tenth of the run.
     var parents: [CursorKey: CXCursor] = [:]
     var hits: [(cursor: CXCursor, access: ContainerAccess)] = []
     var macroExpansions: [(range: Range<Int>, name: String)] = []
@@ -378,13 +380,13 @@ private final class ASTWalk {
                 return CXChildVisit_Continue
             }
         }
-        if clang_isExpression(kind) != 0 {
+        if kind == CXCursor_UnexposedExpr || kind == CXCursor_ParenExpr {
             parents[CursorKey(cursor)] = parent
-            if kind == CXCursor_ObjCMessageExpr || kind == CXCursor_MemberRefExpr || kind == CXCursor_CallExpr {
-                let ref = clang_getCursorReferenced(cursor)
-                if clang_Cursor_isNull(ref) == 0, let access = finder.match(referenced: ref, expression: kind, names: &names) {
-                    hits.append((cursor, access))
-                }
+        } else if kind == CXCursor_ObjCMessageExpr || kind == CXCursor_MemberRefExpr || kind == CXCursor_CallExpr {
+            let ref = clang_getCursorReferenced(cursor)
+            if clang_Cursor_isNull(ref) == 0, let access = finder.match(referenced: ref, expression: kind, names: &names) {
+                parents[CursorKey(cursor)] = parent
+                hits.append((cursor, access))
             }
         }
         return CXChildVisit_Recurse
@@ -445,9 +447,14 @@ private final class ASTWalk {
 }
 
 /// CXCursor as a dictionary key.
+/// libclang's hash is taken once (a table that grows rehashes every key).
 struct CursorKey: Hashable {
     let cursor: CXCursor
-    init(_ cursor: CXCursor) { self.cursor = cursor }
-    static func == (a: CursorKey, b: CursorKey) -> Bool { clang_equalCursors(a.cursor, b.cursor) != 0 }
-    func hash(into hasher: inout Hasher) { hasher.combine(clang_hashCursor(cursor)) }
+    private let hashCode: UInt32
+    init(_ cursor: CXCursor) {
+        self.cursor = cursor
+        hashCode = clang_hashCursor(cursor)
+    }
+    static func == (a: CursorKey, b: CursorKey) -> Bool { a.hashCode == b.hashCode && clang_equalCursors(a.cursor, b.cursor) != 0 }
+    func hash(into hasher: inout Hasher) { hasher.combine(hashCode) }
 }
