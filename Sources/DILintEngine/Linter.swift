@@ -19,8 +19,8 @@ public struct LintResult: Sendable {
     /// tokens (nil when `signal-handler-safety` is off).
     public var handlerFunctionsReadPartly: Int?
 
-    public var errorCount: Int { findings.filter { $0.severity == .error }.count }
-    public var warningCount: Int { findings.filter { $0.severity == .warning }.count }
+    public var errorCount: Int { findings.reduce(0) { $1.severity == .error ? $0 + 1 : $0 } }
+    public var warningCount: Int { findings.reduce(0) { $1.severity == .warning ? $0 + 1 : $0 } }
 }
 
 /// What linting one file produced; cacheable, keyed by the file's content and the run's settings.

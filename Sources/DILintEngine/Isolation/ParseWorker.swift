@@ -61,7 +61,8 @@ public enum ParseWorker {
                     refuse(socket, "the parse worker got a request it cannot read")
                 }
                 let (outcome, model) = linter.isolatedOutcome(path: path, bytes: bytes, frontEnd: &frontEnd)
-                guard writeAll(socket, WorkerFrames.frame([WorkerFrames.outcome] + CacheEntryCodec.encodeUndigested(outcome))) else { exit(0) }
+                let body = CacheEntryCodec.encodeUndigested(outcome) // a frame of the kind byte and the body, not copied into one
+                guard writeAll(socket, WorkerFrames.header(1 + body.count) + [WorkerFrames.outcome]), writeAll(socket, body) else { exit(0) }
                 withExtendedLifetime(model) {} // released once the parent has the reply
             }
             exit(0)

@@ -103,8 +103,13 @@ enum WorkerFrames {
 
     /// The frame holding `payload`.
     static func frame(_ payload: [UInt8]) -> [UInt8] {
-        var length = UInt64(payload.count).littleEndian
-        return withUnsafeBytes(of: &length) { Array($0) } + payload
+        header(payload.count) + payload
+    }
+
+    /// The 8 bytes a frame of `count` payload bytes starts with.
+    static func header(_ count: Int) -> [UInt8] {
+        var length = UInt64(count).littleEndian
+        return withUnsafeBytes(of: &length) { Array($0) }
     }
 
     /// The length a frame starting at `bytes` announces, when its 8 bytes are there.

@@ -352,7 +352,7 @@ private final class ASTWalk {
     /// Parent of each access's cursor and of every implicit-cast and parenthesis expression
     /// (what `service(after:)` climbs through), to find the service an access goes on to. Not
     /// every expression: on a large file the table was a tenth of the run.
-    var parents: [CursorKey: CXCursor] = [:]
+    var parents = CursorTable()
     var hits: [(cursor: CXCursor, access: ContainerAccess)] = []
     var macroExpansions: [(range: Range<Int>, name: String)] = []
 
@@ -381,11 +381,11 @@ private final class ASTWalk {
             }
         }
         if kind == CXCursor_UnexposedExpr || kind == CXCursor_ParenExpr {
-            parents[CursorKey(cursor)] = parent
+            parents[cursor] = parent
         } else if kind == CXCursor_ObjCMessageExpr || kind == CXCursor_MemberRefExpr || kind == CXCursor_CallExpr {
             let ref = clang_getCursorReferenced(cursor)
             if clang_Cursor_isNull(ref) == 0, let access = finder.match(referenced: ref, expression: kind, names: &names) {
-                parents[CursorKey(cursor)] = parent
+                parents[cursor] = parent
                 hits.append((cursor, access))
             }
         }
@@ -414,7 +414,7 @@ private final class ASTWalk {
     /// The member or message the access is the base/receiver of, skipping implicit casts and parens.
     private func service(after cursor: CXCursor) -> String? {
         var child = cursor
-        while let parent = parents[CursorKey(child)] {
+        while let parent = parents[child] {
             switch parent.kind {
             case CXCursor_UnexposedExpr, CXCursor_ParenExpr:
                 child = parent
@@ -446,15 +446,61 @@ private final class ASTWalk {
     }
 }
 
-/// CXCursor as a dictionary key.
-/// libclang's hash is taken once (a table that grows rehashes every key).
-struct CursorKey: Hashable {
-    let cursor: CXCursor
-    private let hashCode: UInt32
-    init(_ cursor: CXCursor) {
-        self.cursor = cursor
-        hashCode = clang_hashCursor(cursor)
+/// Cursors to cursors, as a dictionary keyed by cursor would hold them (equal under
+/// `clang_equalCursors`; a later value for an equal cursor replaces the earlier), in an
+/// open-addressing table over libclang's hash: a dictionary's hashing and resizing cost a
+/// large file's walk more than libclang's own visit.
+struct CursorTable {
+    private struct Entry {
+        var hash: UInt32
+        var used: Bool
+        var key: CXCursor
+        var value: CXCursor
     }
-    static func == (a: CursorKey, b: CursorKey) -> Bool { a.hashCode == b.hashCode && clang_equalCursors(a.cursor, b.cursor) != 0 }
-    func hash(into hasher: inout Hasher) { hasher.combine(hashCode) }
+
+    private var entries: [Entry] = []
+    private var count = 0
+
+    private static func slot(_ hash: UInt32, _ mask: Int) -> Int {
+        Int(truncatingIfNeeded: (UInt64(hash) &* 0x9E37_79B9_7F4A_7C15) >> 32) & mask
+    }
+
+    subscript(key: CXCursor) -> CXCursor? {
+        get {
+            guard !entries.isEmpty else { return nil }
+            let hash = clang_hashCursor(key), mask = entries.count - 1
+            var i = Self.slot(hash, mask)
+            while entries[i].used {
+                if entries[i].hash == hash && clang_equalCursors(entries[i].key, key) != 0 { return entries[i].value }
+                i = (i + 1) & mask
+            }
+            return nil
+        }
+        set {
+            guard let newValue else { preconditionFailure("CursorTable holds no removals") }
+            if (count + 1) * 2 > entries.count { grow() }
+            let hash = clang_hashCursor(key), mask = entries.count - 1
+            var i = Self.slot(hash, mask)
+            while entries[i].used {
+                if entries[i].hash == hash && clang_equalCursors(entries[i].key, key) != 0 {
+                    entries[i].value = newValue
+                    return
+                }
+                i = (i + 1) & mask
+            }
+            entries[i] = Entry(hash: hash, used: true, key: key, value: newValue)
+            count += 1
+        }
+    }
+
+    private mutating func grow() {
+        let old = entries
+        entries = Array(repeating: Entry(hash: 0, used: false, key: CXCursor(), value: CXCursor()), count: max(1024, old.count * 2))
+        let mask = entries.count - 1
+        for e in old where e.used {
+            var i = Self.slot(e.hash, mask)
+            while entries[i].used { i = (i + 1) & mask }
+            entries[i] = e
+        }
+    }
 }
