@@ -229,7 +229,8 @@ final class CallGraphExtractor {
         sites = []
         lostRanges = []
         insideTemplate = CallGraphExtractor.isTemplated(cursor)
-        current = Cursors.symbol(cursor)
+        let symbol = Cursors.symbol(cursor)
+        current = symbol
         parameters = [:]
         localNames = []
         for i in 0..<max(0, Int(clang_Cursor_getNumArguments(cursor))) {
@@ -237,9 +238,10 @@ final class CallGraphExtractor {
             parameters[clang_getCursorUSR(parameter).consume()] = i
             localNames.insert(Cursors.spelling(parameter))
         }
-        for child in Cursors.children(cursor) { visit(child) }
+        let children = Cursors.children(cursor)
+        for child in children { visit(child) }
         let unresolved = callsFromLostTokens()
-        let body = Cursors.children(cursor).last { $0.kind == CXCursor_CompoundStmt }
+        let body = children.last { $0.kind == CXCursor_CompoundStmt }
             .flatMap { Cursors.offsets($0, in: file) } ?? range
         for k in accessIndices(in: body) {
             sites.append(CallSite(kind: .container, detail: accesses[k].access.expression, position: position(accesses[k].offset)))
@@ -250,7 +252,7 @@ final class CallGraphExtractor {
                 sites.append(CallSite(kind: .bridge, detail: text, position: position(token.range.lowerBound)))
             }
         }
-        facts.functions.append(FunctionFact(symbol: Cursors.symbol(cursor), position: position(range.lowerBound),
+        facts.functions.append(FunctionFact(symbol: symbol, position: position(range.lowerBound),
                                             sites: onePerLine(sites), unresolvedStatements: unresolved))
         current = nil
     }

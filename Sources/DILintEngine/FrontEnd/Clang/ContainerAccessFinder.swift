@@ -349,10 +349,13 @@ private final class ASTWalk {
     let finder: ContainerAccessFinder
     let file: ParsedFile
     var names = ClassNames()
-    /// Parent of each access's cursor and of every implicit-cast and parenthesis expression
-    /// (what `service(after:)` climbs through), to find the service an access goes on to. Not
-    /// every expression: on a large file the table was a tenth of the run.
+    /// Parent of each access's cursor and of the implicit-cast and parenthesis expressions above
+    /// it (what `service(after:)` climbs through), as last visited, to find the service an access
+    /// goes on to. Only those: a table of every expression was a tenth of a large file's run.
     var parents = CursorTable()
+    /// The cursors from the top-level declaration down to the one being visited, each with the
+    /// parent it was visited under: where an access's cursor sits when it is found.
+    private var path: [(cursor: CXCursor, parent: CXCursor)] = []
     var hits: [(cursor: CXCursor, access: ContainerAccess)] = []
     var macroExpansions: [(range: Range<Int>, name: String)] = []
 
@@ -380,12 +383,26 @@ private final class ASTWalk {
                 return CXChildVisit_Continue
             }
         }
+        // the parent was visited before its children: it is on the path, under what was visited after it
+        if parent.kind == CXCursor_TranslationUnit {
+            path.removeAll(keepingCapacity: true)
+        } else {
+            while let top = path.last, clang_equalCursors(top.cursor, parent) == 0 { path.removeLast() }
+        }
+        path.append((cursor, parent))
         if kind == CXCursor_UnexposedExpr || kind == CXCursor_ParenExpr {
-            parents[cursor] = parent
+            // visited again under another parent (a shared subexpression): the last visit counts
+            parents.replaceIfPresent(cursor, with: parent)
         } else if kind == CXCursor_ObjCMessageExpr || kind == CXCursor_MemberRefExpr || kind == CXCursor_CallExpr {
             let ref = clang_getCursorReferenced(cursor)
             if clang_Cursor_isNull(ref) == 0, let access = finder.match(referenced: ref, expression: kind, names: &names) {
                 parents[cursor] = parent
+                // the implicit casts and parentheses it sits in, up to the first other cursor
+                var i = path.count - 2
+                while i >= 0, path[i].cursor.kind == CXCursor_UnexposedExpr || path[i].cursor.kind == CXCursor_ParenExpr {
+                    parents[path[i].cursor] = path[i].parent
+                    i -= 1
+                }
                 hits.append((cursor, access))
             }
         }
@@ -493,9 +510,23 @@ struct CursorTable {
         }
     }
 
+    /// Sets the value of a cursor the table holds; does nothing for another.
+    mutating func replaceIfPresent(_ key: CXCursor, with value: CXCursor) {
+        guard count > 0 else { return }
+        let hash = clang_hashCursor(key), mask = entries.count - 1
+        var i = Self.slot(hash, mask)
+        while entries[i].used {
+            if entries[i].hash == hash && clang_equalCursors(entries[i].key, key) != 0 {
+                entries[i].value = value
+                return
+            }
+            i = (i + 1) & mask
+        }
+    }
+
     private mutating func grow() {
         let old = entries
-        entries = Array(repeating: Entry(hash: 0, used: false, key: CXCursor(), value: CXCursor()), count: max(1024, old.count * 2))
+        entries = Array(repeating: Entry(hash: 0, used: false, key: CXCursor(), value: CXCursor()), count: max(64, old.count * 2))
         let mask = entries.count - 1
         for e in old where e.used {
             var i = Self.slot(e.hash, mask)
