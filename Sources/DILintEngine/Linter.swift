@@ -73,6 +73,10 @@ public final class Linter: @unchecked Sendable {
     /// parses on a thread of the same size, so both paths take the same files.
     static let workerStackSize = 16 << 20
 
+    /// Files from this size have their project-rule facts collected beside the file rules, on a
+    /// second thread (below it a thread costs more than it saves).
+    static let factsBesideRulesSize = 1 << 20
+
     /// The enabled file rules, with their options and severity bound.
     private let activeFileRules: [(FileModel) -> [Finding]]
     private let activeProjectRules: [(rule: any ProjectRule, severity: Severity)]
@@ -307,11 +311,24 @@ public final class Linter: @unchecked Sendable {
             let (line, column) = model.buffer.lineColumn(of: a.offset)
             return AccessRecord(path: model.displayPath, line: line, column: column, access: a.access)
         }
+        // A large file's project-rule facts (the call graph, read from libclang's AST) are
+        // collected on a second thread while the file rules run on this one.
+        let facts = FactsCollection(rules: activeProjectRules.map(\.rule), model: model)
+        let beside = !activeProjectRules.isEmpty && model.buffer.bytes.count >= Self.factsBesideRulesSize
+            && model.prepareForRulesBesideFacts()
+        let collected = DispatchSemaphore(value: 0)
+        if beside {
+            let thread = Thread {
+                facts.run()
+                collected.signal()
+            }
+            thread.stackSize = Self.workerStackSize
+            thread.start()
+        }
         for check in activeFileRules { outcome.findings += check(model) }
         model.attachScopes(to: &outcome.findings)
-        for (rule, _) in activeProjectRules {
-            if let facts = rule.collect(model) { outcome.facts[rule.id] = facts }
-        }
+        if beside { collected.wait() } else { facts.run() }
+        outcome.facts = facts.collected
         outcome.suppressions = Suppressions(comments: model.comments, buffer: model.buffer)
         return outcome
     }
@@ -344,6 +361,25 @@ public final class Linter: @unchecked Sendable {
             if let f = at(m.line, m.column, rule: UnusedSuppressionRule.id, m.problem) { kept.append(f) }
         }
         return kept
+    }
+}
+
+/// The project rules' facts of one file, collected on whichever thread runs `run`; read
+/// `collected` after that thread is done.
+private final class FactsCollection: @unchecked Sendable {
+    let rules: [any ProjectRule]
+    let model: FileModel
+    private(set) var collected: [String: Data] = [:]
+
+    init(rules: [any ProjectRule], model: FileModel) {
+        self.rules = rules
+        self.model = model
+    }
+
+    func run() {
+        for rule in rules {
+            if let facts = rule.collect(model) { collected[rule.id] = facts }
+        }
     }
 }
 
