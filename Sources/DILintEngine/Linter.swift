@@ -73,9 +73,9 @@ public final class Linter: @unchecked Sendable {
     /// parses on a thread of the same size, so both paths take the same files.
     static let workerStackSize = 16 << 20
 
-    /// Files from this size have their project-rule facts collected beside the file rules, on a
-    /// second thread (below it a thread costs more than it saves).
-    static let factsBesideRulesSize = 1 << 20
+    /// Files from this many bytes have their project-rule facts collected beside the file rules,
+    /// on a second thread (below it a thread costs more than it saves).
+    var factsBesideRulesSize = 1 << 20
 
     /// The enabled file rules, with their options and severity bound.
     private let activeFileRules: [(FileModel) -> [Finding]]
@@ -314,7 +314,7 @@ public final class Linter: @unchecked Sendable {
         // A large file's project-rule facts (the call graph, read from libclang's AST) are
         // collected on a second thread while the file rules run on this one.
         let facts = FactsCollection(rules: activeProjectRules.map(\.rule), model: model)
-        let beside = !activeProjectRules.isEmpty && model.buffer.bytes.count >= Self.factsBesideRulesSize
+        let beside = !activeProjectRules.isEmpty && model.buffer.bytes.count >= factsBesideRulesSize
             && model.prepareForRulesBesideFacts()
         let collected = DispatchSemaphore(value: 0)
         if beside {

@@ -4,13 +4,14 @@ import CLibClang
 enum Cursors {
     /// Direct children of a cursor, in source order.
     static func children(_ cursor: CXCursor) -> [CXCursor] {
-        final class Box { var list: [CXCursor] = [] }
-        let box = Box()
-        _ = clang_visitChildren(cursor, { child, _, data in
-            Unmanaged<Box>.fromOpaque(data!).takeUnretainedValue().list.append(child)
-            return CXChildVisit_Continue
-        }, Unmanaged.passUnretained(box).toOpaque())
-        return box.list
+        var list: [CXCursor] = []
+        withUnsafeMutablePointer(to: &list) { pointer in
+            _ = clang_visitChildren(cursor, { child, _, data in
+                data!.assumingMemoryBound(to: [CXCursor].self).pointee.append(child)
+                return CXChildVisit_Continue
+            }, pointer)
+        }
+        return list
     }
 
     static func spelling(_ cursor: CXCursor) -> String { clang_getCursorSpelling(cursor).consume() }

@@ -296,9 +296,9 @@ final class CallGraphExtractor {
     /// `if` condition calling `fputs(…) < LIMIT` with `LIMIT` unknown): a node of dependent type
     /// outside templates, or one with no children at all, whose tokens hold a call. The AST keeps
     /// the statement but not the call, so the call is read from the node's tokens.
-    private func recoveryRange(_ c: CXCursor) -> Range<Int>? {
+    private func recoveryRange(_ c: CXCursor, children: () -> [CXCursor]) -> Range<Int>? {
         guard c.kind == CXCursor_UnexposedExpr, current != nil, !insideTemplate,
-              clang_getCursorType(c).kind == CXType_Dependent || Cursors.children(c).isEmpty,
+              clang_getCursorType(c).kind == CXType_Dependent || children().isEmpty,
               let range = Cursors.offsets(c, in: file) else { return nil }
         let t = TokenCursor(file: file)
         let indices = t.indices(in: range)
@@ -442,7 +442,15 @@ final class CallGraphExtractor {
             for child in Cursors.children(c) { visit(child) }
             return
         }
-        if let range = recoveryRange(c) {
+        // the children, asked of libclang once
+        var kids: [CXCursor]?
+        func children() -> [CXCursor] {
+            if let kids { return kids }
+            let read = Cursors.children(c)
+            kids = read
+            return read
+        }
+        if let range = recoveryRange(c, children: children) {
             lostRanges.append(range)
             return
         }
@@ -492,7 +500,7 @@ final class CallGraphExtractor {
             break
         }
         if c.kind == CXCursor_VarDecl { return } // its initializer was read above
-        for child in Cursors.children(c) { visit(child) }
+        for child in children() { visit(child) }
     }
 
     private func add(_ kind: CallSite.Kind, at cursor: CXCursor, detail: String? = nil) {
