@@ -259,9 +259,9 @@ final class CallGraphExtractor {
 
     /// The tokens of a compound statement (braces left out) that none of its statements covers:
     /// statements clang dropped because a name in them did not resolve.
-    private func uncovered(_ compound: CXCursor) {
+    private func uncovered(_ compound: CXCursor, children: [CXCursor]) {
         guard let range = Cursors.offsets(compound, in: file) else { return }
-        var covered = Cursors.children(compound).compactMap { Cursors.offsets($0, in: file) }
+        var covered = children.compactMap { Cursors.offsets($0, in: file) }
         covered.sort { $0.lowerBound < $1.lowerBound }
         let inner = file.tokens(in: range)
         guard inner.count > 2 else { return }
@@ -310,9 +310,9 @@ final class CallGraphExtractor {
     /// declaration stays in the AST but its extent and children end before the initializer,
     /// which clang dropped. The tokens from its end to the next declarator (or the `;`) that
     /// start with `=` and hold a call are read as a lost statement.
-    private func lostInitializers(_ declStmt: CXCursor) {
+    private func lostInitializers(_ declStmt: CXCursor, children: [CXCursor]) {
         guard current != nil, let whole = Cursors.offsets(declStmt, in: file) else { return }
-        let declarators = Cursors.children(declStmt).filter { $0.kind == CXCursor_VarDecl }
+        let declarators = children.filter { $0.kind == CXCursor_VarDecl }
             .compactMap { Cursors.offsets($0, in: file) }.sorted { $0.lowerBound < $1.lowerBound }
         let t = TokenCursor(file: file)
         for (k, r) in declarators.enumerated() {
@@ -482,9 +482,9 @@ final class CallGraphExtractor {
             localNames.insert(Cursors.spelling(c))
             variable(c)
         case CXCursor_CompoundStmt:
-            uncovered(c)
+            uncovered(c, children: children())
         case CXCursor_DeclStmt:
-            lostInitializers(c)
+            lostInitializers(c, children: children())
         case CXCursor_IfStmt:
             if ifTestingAParameterForNull(c) { return }
         case CXCursor_UnaryOperator:
