@@ -368,7 +368,9 @@ public final class Linter: @unchecked Sendable {
 /// `collected` after that thread is done.
 private final class FactsCollection: @unchecked Sendable {
     let rules: [any ProjectRule]
-    let model: FileModel
+    /// Dropped once collected: the thread that collected must not be the one that frees the
+    /// model (libclang's translation unit) while its owner parses the next file.
+    private var model: FileModel?
     private(set) var collected: [String: Data] = [:]
 
     init(rules: [any ProjectRule], model: FileModel) {
@@ -377,9 +379,12 @@ private final class FactsCollection: @unchecked Sendable {
     }
 
     func run() {
-        for rule in rules {
-            if let facts = rule.collect(model) { collected[rule.id] = facts }
+        if let model {
+            for rule in rules {
+                if let facts = rule.collect(model) { collected[rule.id] = facts }
+            }
         }
+        model = nil
     }
 }
 

@@ -48,19 +48,15 @@ struct ByteWriter {
 }
 
 /// The strings a `ByteWriter` wrote, by their UTF-8 bytes, which stay in its buffer: an
-/// open-addressing table of (hash, offset, length, index). A `[String: Int]` hashed every
-/// string through Unicode normalisation (snippets hold `…`): a tenth of a run over a large file.
+/// open-addressing table of 8-byte slots (the hash's high half and the string's index + 1; 0 is
+/// empty) over where each string's bytes are and its hash. A `[String: Int]` hashed every string through
+/// Unicode normalisation (snippets hold `…`): a tenth of a run over a large file.
 private struct StringTable {
-    private struct Entry {
-        var hash: UInt64
-        var offset: Int
-        /// -1 for an empty slot.
-        var length: Int
-        var index: Int
-    }
+    private var slots: [UInt64] = []
+    /// Where the k-th string's bytes are in the buffer, and their hash.
+    private var spans: [(offset: Int, length: Int, hash: UInt64)] = []
 
-    private var entries: [Entry] = []
-    private(set) var count = 0
+    var count: Int { spans.count }
 
     /// A 64-bit hash of the bytes, eight at a time.
     static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
@@ -90,16 +86,20 @@ private struct StringTable {
 
     /// The index of the string with these bytes, if it was written before into `buffer`.
     func index(of utf8: UnsafeBufferPointer<UInt8>, hash: UInt64, in buffer: [UInt8]) -> Int? {
-        guard !entries.isEmpty else { return nil }
-        let mask = entries.count - 1
+        guard !slots.isEmpty else { return nil }
+        let mask = slots.count - 1, tag = hash >> 32
         var slot = Int(truncatingIfNeeded: hash) & mask
         return buffer.withUnsafeBufferPointer { stored -> Int? in
             while true {
-                let e = entries[slot]
-                if e.length < 0 { return nil }
-                if e.hash == hash, e.length == utf8.count, e.offset + e.length <= stored.count,
-                   e.length == 0 || memcmp(stored.baseAddress! + e.offset, utf8.baseAddress!, e.length) == 0 {
-                    return e.index
+                let entry = slots[slot]
+                if entry == 0 { return nil }
+                if entry >> 32 == tag {
+                    let k = Int(truncatingIfNeeded: entry & 0xFFFF_FFFF) - 1
+                    let (offset, length, _) = spans[k]
+                    if length == utf8.count, offset + length <= stored.count,
+                       length == 0 || memcmp(stored.baseAddress! + offset, utf8.baseAddress!, length) == 0 {
+                        return k
+                    }
                 }
                 slot = (slot + 1) & mask
             }
@@ -108,22 +108,22 @@ private struct StringTable {
 
     /// Records the next string (index `count`), whose bytes are at `offset` in the buffer.
     mutating func insert(hash: UInt64, offset: Int, length: Int) {
-        if (count + 1) * 2 > entries.count { grow() }
-        place(Entry(hash: hash, offset: offset, length: length, index: count))
-        count += 1
+        precondition(spans.count < Int(UInt32.max), "a byte buffer of four billion strings")
+        if (spans.count + 1) * 2 > slots.count { grow() }
+        spans.append((offset, length, hash))
+        place(hash: hash, index: spans.count - 1)
     }
 
-    private mutating func place(_ entry: Entry) {
-        let mask = entries.count - 1
-        var slot = Int(truncatingIfNeeded: entry.hash) & mask
-        while entries[slot].length >= 0 { slot = (slot + 1) & mask }
-        entries[slot] = entry
+    private mutating func place(hash: UInt64, index: Int) {
+        let mask = slots.count - 1
+        var slot = Int(truncatingIfNeeded: hash) & mask
+        while slots[slot] != 0 { slot = (slot + 1) & mask }
+        slots[slot] = (hash >> 32) << 32 | UInt64(index + 1)
     }
 
     private mutating func grow() {
-        let old = entries
-        entries = Array(repeating: Entry(hash: 0, offset: 0, length: -1, index: 0), count: max(64, old.count * 2))
-        for e in old where e.length >= 0 { place(e) }
+        slots = Array(repeating: 0, count: max(64, slots.count * 2))
+        for (k, span) in spans.enumerated() { place(hash: span.hash, index: k) }
     }
 }
 

@@ -164,6 +164,21 @@ extension ParsedFile {
         return lo
     }
 
+    /// `tokenIndex(atOrAfter:)`, searched within `hint` (token indices) when the answer lies
+    /// there, as it does for an offset inside the code `hint` covers: a search over a few tokens
+    /// rather than over every token of the file (for each statement of a large file).
+    func tokenIndex(atOrAfter offset: Int, within hint: Range<Int>) -> Int {
+        let lo = max(0, hint.lowerBound), hi = min(tokens.count, hint.upperBound)
+        guard lo <= hi, lo == 0 || tokens[lo - 1].range.lowerBound < offset,
+              hi == tokens.count || tokens[hi].range.lowerBound >= offset else { return tokenIndex(atOrAfter: offset) }
+        var l = lo, h = hi
+        while l < h {
+            let mid = (l + h) / 2
+            if tokens[mid].range.lowerBound < offset { l = mid + 1 } else { h = mid }
+        }
+        return l
+    }
+
     /// Code tokens starting inside `range`.
     func tokens(in range: Range<Int>) -> ArraySlice<SourceToken> {
         let lo = tokenIndex(atOrAfter: range.lowerBound)

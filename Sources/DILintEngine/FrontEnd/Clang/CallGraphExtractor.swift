@@ -76,6 +76,8 @@ final class CallGraphExtractor {
         let functionNames = Set(facts.functions.map(\.symbol.name))
         let namespaces = namespaceBlocks(t)
         for i in 0..<t.count where t.isIdentifier(i) {
+            // every case below is a call `word(` or a store `.word =`: no string made for other names
+            guard t.spells(i + 1, "(") || t.spells(i + 1, "=") else { continue }
             let word = t.text(i)
             var handler: Int?
             var mechanism = HandlerRegistration.Mechanism.sigaction
@@ -267,10 +269,11 @@ final class CallGraphExtractor {
         guard inner.count > 2 else { return }
         var start = inner.startIndex + 1
         let end = inner.endIndex - 1
+        let body = inner.startIndex..<inner.endIndex
         for r in covered {
-            let lo = file.tokenIndex(atOrAfter: r.lowerBound)
+            let lo = file.tokenIndex(atOrAfter: r.lowerBound, within: body)
             if lo > start { lostRanges.append(file.tokens[start].range.lowerBound..<file.tokens[min(lo, end) - 1].range.upperBound) }
-            start = max(start, file.tokenIndex(atOrAfter: r.upperBound))
+            start = max(start, file.tokenIndex(atOrAfter: r.upperBound, within: body))
         }
         if end > start { lostRanges.append(file.tokens[start].range.lowerBound..<file.tokens[end - 1].range.upperBound) }
     }
