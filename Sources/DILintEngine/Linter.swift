@@ -19,8 +19,8 @@ public struct LintResult: Sendable {
     /// tokens (nil when `signal-handler-safety` is off).
     public var handlerFunctionsReadPartly: Int?
 
-    public var errorCount: Int { findings.filter { $0.severity == .error }.count }
-    public var warningCount: Int { findings.filter { $0.severity == .warning }.count }
+    public var errorCount: Int { findings.reduce(0) { $1.severity == .error ? $0 + 1 : $0 } }
+    public var warningCount: Int { findings.reduce(0) { $1.severity == .warning ? $0 + 1 : $0 } }
 }
 
 /// What linting one file produced; cacheable, keyed by the file's content and the run's settings.
@@ -72,6 +72,10 @@ public final class Linter: @unchecked Sendable {
     /// Stack of the threads that parse (deep ASTs recurse in libclang's visitor); a parse worker
     /// parses on a thread of the same size, so both paths take the same files.
     static let workerStackSize = 16 << 20
+
+    /// Files from this many bytes have their project-rule facts collected beside the file rules,
+    /// on a second thread (below it a thread costs more than it saves).
+    var factsBesideRulesSize = 1 << 20
 
     /// The enabled file rules, with their options and severity bound.
     private let activeFileRules: [(FileModel) -> [Finding]]
@@ -242,9 +246,13 @@ public final class Linter: @unchecked Sendable {
     /// What a parse worker sends back for a file (`ParseWorker`): what the in-process path
     /// computes once `prepare` (run by the parent) said `.parse`; the language is detected again
     /// from the same path and bytes.
-    func isolatedOutcome(path: String, bytes: [UInt8], frontEnd: inout ClangFrontEnd?) -> FileOutcome {
+    /// `model` is the parsed file the outcome came from, for the worker to release after it
+    /// replied: freeing a large file's AST and tokens is no part of the parent's wait.
+    func isolatedOutcome(path: String, bytes: [UInt8], frontEnd: inout ClangFrontEnd?) -> (outcome: FileOutcome, model: AnyObject?) {
         let language = bytes.withUnsafeBytes { SourceLanguage.detect(path: path, contents: $0) }
-        return model(path: path, bytes: bytes, language: language, frontEnd: &frontEnd)
+        var parsed: FileModel?
+        let outcome = model(path: path, bytes: bytes, language: language, frontEnd: &frontEnd, keeping: &parsed)
+        return (outcome, parsed)
     }
 
     /// Whether every file must be parsed: project rules need every function, not only the files naming a container.
@@ -272,6 +280,13 @@ public final class Linter: @unchecked Sendable {
 
     /// Parses the file (libclang or swift-syntax) and runs the file rules over its model.
     private func model(path: String, bytes: [UInt8], language: SourceLanguage, frontEnd: inout ClangFrontEnd?) -> FileOutcome {
+        var parsed: FileModel?
+        return model(path: path, bytes: bytes, language: language, frontEnd: &frontEnd, keeping: &parsed)
+    }
+
+    /// The same, handing the parsed file to the caller (`kept`) rather than releasing it.
+    private func model(path: String, bytes: [UInt8], language: SourceLanguage, frontEnd: inout ClangFrontEnd?,
+                       keeping kept: inout FileModel?) -> FileOutcome {
         let model: FileModel
         if language == .swift {
             switch SwiftFrontEnd.model(displayPath: FileCollector.displayPath(path), bytes: bytes, configuration: configuration) {
@@ -285,6 +300,7 @@ public final class Linter: @unchecked Sendable {
             case let .failure(failure): return self.failure(path, failure.reason)
             }
         }
+        kept = model
         return outcome(of: model)
     }
 
@@ -295,11 +311,24 @@ public final class Linter: @unchecked Sendable {
             let (line, column) = model.buffer.lineColumn(of: a.offset)
             return AccessRecord(path: model.displayPath, line: line, column: column, access: a.access)
         }
+        // A large file's project-rule facts (the call graph, read from libclang's AST) are
+        // collected on a second thread while the file rules run on this one.
+        let facts = FactsCollection(rules: activeProjectRules.map(\.rule), model: model)
+        let beside = !activeProjectRules.isEmpty && model.buffer.bytes.count >= factsBesideRulesSize
+            && model.prepareForRulesBesideFacts()
+        let collected = DispatchSemaphore(value: 0)
+        if beside {
+            let thread = Thread {
+                facts.run()
+                collected.signal()
+            }
+            thread.stackSize = Self.workerStackSize
+            thread.start()
+        }
         for check in activeFileRules { outcome.findings += check(model) }
         model.attachScopes(to: &outcome.findings)
-        for (rule, _) in activeProjectRules {
-            if let facts = rule.collect(model) { outcome.facts[rule.id] = facts }
-        }
+        if beside { collected.wait() } else { facts.run() }
+        outcome.facts = facts.collected
         outcome.suppressions = Suppressions(comments: model.comments, buffer: model.buffer)
         return outcome
     }
@@ -332,6 +361,30 @@ public final class Linter: @unchecked Sendable {
             if let f = at(m.line, m.column, rule: UnusedSuppressionRule.id, m.problem) { kept.append(f) }
         }
         return kept
+    }
+}
+
+/// The project rules' facts of one file, collected on whichever thread runs `run`; read
+/// `collected` after that thread is done.
+private final class FactsCollection: @unchecked Sendable {
+    let rules: [any ProjectRule]
+    /// Dropped once collected: the thread that collected must not be the one that frees the
+    /// model (libclang's translation unit) while its owner parses the next file.
+    private var model: FileModel?
+    private(set) var collected: [String: Data] = [:]
+
+    init(rules: [any ProjectRule], model: FileModel) {
+        self.rules = rules
+        self.model = model
+    }
+
+    func run() {
+        if let model {
+            for rule in rules {
+                if let facts = rule.collect(model) { collected[rule.id] = facts }
+            }
+        }
+        model = nil
     }
 }
 

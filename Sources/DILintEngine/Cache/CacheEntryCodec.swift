@@ -22,6 +22,11 @@ enum CacheEntryCodec {
         return bytes
     }
 
+    /// The entry without its digest, for a parse worker's reply (`ParseWorker`): a socket to the
+    /// parent does not damage bytes, and hashing tens of megabytes on both sides cost a tenth of
+    /// a run over a large file. Read with `decodeUndigested`.
+    static func encodeUndigested(_ outcome: FileOutcome) -> [UInt8] { body(outcome) }
+
     static func digest(_ bytes: ArraySlice<UInt8>) -> [UInt8] {
         var hasher = SHA256()
         hasher.update(bytes)
@@ -63,7 +68,12 @@ enum CacheEntryCodec {
         guard bytes.count > digestSize else { throw DigestMismatch() }
         let content = bytes[..<(bytes.count - digestSize)]
         guard digest(content).elementsEqual(bytes[(bytes.count - digestSize)...]) else { throw DigestMismatch() }
-        var r = ByteReader(Array(content))
+        return try decodeUndigested(Array(content))
+    }
+
+    /// What `encodeUndigested` wrote.
+    static func decodeUndigested(_ content: [UInt8]) throws -> FileOutcome {
+        var r = ByteReader(content)
         guard try r.byte() == formatVersion else { throw ByteReader.Malformed() }
         var outcome = FileOutcome()
         outcome.parsed = try r.bool()

@@ -58,7 +58,14 @@ public struct SHA256 {
         while pending.count < 56 { pending.append(0) }
         for shift in stride(from: 56, through: 0, by: -8) { pending.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift))) }
         pending.withUnsafeBytes { compress($0) }
-        return state.flatMap { word in [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: word >> UInt32($0)) } }
+        var digest = [UInt8](repeating: 0, count: 32)
+        for (i, word) in state.enumerated() {
+            digest[4 * i] = UInt8(truncatingIfNeeded: word >> 24)
+            digest[4 * i + 1] = UInt8(truncatingIfNeeded: word >> 16)
+            digest[4 * i + 2] = UInt8(truncatingIfNeeded: word >> 8)
+            digest[4 * i + 3] = UInt8(truncatingIfNeeded: word)
+        }
+        return digest
     }
 
     private mutating func compress(_ block: UnsafeRawBufferPointer) {

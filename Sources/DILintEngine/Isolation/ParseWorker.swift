@@ -54,8 +54,10 @@ public enum ParseWorker {
                 guard let (path, bytes) = try? WorkerFrames.decodeRequest(payload) else {
                     refuse(socket, "the parse worker got a request it cannot read")
                 }
-                let outcome = linter.isolatedOutcome(path: path, bytes: bytes, frontEnd: &frontEnd)
-                guard writeAll(socket, WorkerFrames.frame([WorkerFrames.outcome] + CacheEntryCodec.encode(outcome))) else { exit(0) }
+                let (outcome, model) = linter.isolatedOutcome(path: path, bytes: bytes, frontEnd: &frontEnd)
+                let body = CacheEntryCodec.encodeUndigested(outcome) // a frame of the kind byte and the body, not copied into one
+                guard writeAll(socket, WorkerFrames.header(1 + body.count) + [WorkerFrames.outcome]), writeAll(socket, body) else { exit(0) }
+                withExtendedLifetime(model) {} // released once the parent has the reply
             }
             exit(0)
         }

@@ -93,17 +93,23 @@ extension HeaderMapFile: Equatable {
 /// The messages between a `Linter` and its workers, each a frame: an 8-byte little-endian
 /// length, then that many bytes. Parent to worker: one handshake (`Handshake`), then one request
 /// per file (path and bytes). Worker to parent: one reply per request, a kind byte then the
-/// `CacheEntryCodec` bytes of the file's outcome (`outcome`) or a message (`refused`: the worker
+/// `CacheEntryCodec` bytes of the file's outcome without the entry's digest
+/// (`CacheEntryCodec.encodeUndigested`; `outcome`) or a message (`refused`: the worker
 /// cannot parse at all, such as a configuration that differs).
 enum WorkerFrames {
     static let outcome: UInt8 = 0
     static let refused: UInt8 = 1
-    static let magic = "di-lint parse worker 1"
+    static let magic = "di-lint parse worker 2"
 
     /// The frame holding `payload`.
     static func frame(_ payload: [UInt8]) -> [UInt8] {
-        var length = UInt64(payload.count).littleEndian
-        return withUnsafeBytes(of: &length) { Array($0) } + payload
+        header(payload.count) + payload
+    }
+
+    /// The 8 bytes a frame of `count` payload bytes starts with.
+    static func header(_ count: Int) -> [UInt8] {
+        var length = UInt64(count).littleEndian
+        return withUnsafeBytes(of: &length) { Array($0) }
     }
 
     /// The length a frame starting at `bytes` announces, when its 8 bytes are there.

@@ -12,6 +12,8 @@ final class WorkerProcess {
     /// The last bytes the worker wrote there (what it said before dying: an out-of-memory report).
     private var errorTail: [UInt8] = []
     private var inbox: [UInt8] = []
+    /// What `recv` reads into (allocated once, on the first reply).
+    private var receiveBuffer: [UInt8] = []
     private let timeout: Double
     private let memoryLimit: Int
 
@@ -93,10 +95,14 @@ final class WorkerProcess {
         guard send(WorkerFrames.frame(WorkerFrames.request(path: path, bytes: bytes))) else { return .failed(death()) }
         let deadline = start + UInt64(timeout * 1e9)
         while true {
-            if let length = WorkerFrames.length(inbox[...]), inbox.count - 8 >= length {
-                let payload = Array(inbox[8..<(8 + length)])
-                inbox.removeFirst(8 + length)
-                return reply(payload)
+            if let length = WorkerFrames.length(inbox[...]) {
+                if inbox.count - 8 >= length {
+                    let result = reply(inbox[8..<(8 + length)])
+                    inbox.removeFirst(8 + length)
+                    return result
+                }
+                // a large reply (tens of megabytes for a large file) grows the inbox once
+                if inbox.capacity < 8 + length, length < 1 << 32 { inbox.reserveCapacity(8 + length) }
             }
             let now = DispatchTime.now().uptimeNanoseconds
             guard now < deadline else {
@@ -110,10 +116,10 @@ final class WorkerProcess {
             guard ready > 0 else { continue }
             if errors >= 0 && fds[1].revents != 0 { drainErrors() }
             if fds[0].revents != 0 {
-                var buffer = [UInt8](repeating: 0, count: 1 << 16)
-                let n = buffer.withUnsafeMutableBytes { recv(socket, $0.baseAddress!, $0.count, 0) }
+                if receiveBuffer.isEmpty { receiveBuffer = [UInt8](repeating: 0, count: 1 << 20) }
+                let n = receiveBuffer.withUnsafeMutableBytes { recv(socket, $0.baseAddress!, $0.count, 0) }
                 if n > 0 {
-                    inbox += buffer[..<n]
+                    inbox += receiveBuffer[..<n]
                 } else if n == 0 || (errno != EINTR && errno != EAGAIN) {
                     return .failed(death())
                 }
@@ -121,10 +127,10 @@ final class WorkerProcess {
         }
     }
 
-    private func reply(_ payload: [UInt8]) -> Reply {
+    private func reply(_ payload: ArraySlice<UInt8>) -> Reply {
         switch payload.first {
         case WorkerFrames.outcome?:
-            if let outcome = try? CacheEntryCodec.decode(Array(payload.dropFirst())) {
+            if let outcome = try? CacheEntryCodec.decodeUndigested(Array(payload.dropFirst())) {
                 // libclang recovers from running out of memory (the limit) as from a crash, and the
                 // file fails as "libclang crashed"; what it printed says why. The worker is
                 // replaced: its heap is what is left of a failed parse.

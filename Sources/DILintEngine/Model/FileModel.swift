@@ -36,6 +36,11 @@ protocol FileModel: AnyObject {
     var callGraphFacts: CallGraphFacts? { get }
     /// Fills each finding's enclosing declaration (`Finding.scope`, which baseline fingerprints use).
     func attachScopes(to findings: inout [Finding])
+    /// Computes now every part the file rules read that needs the front end's parser, and says
+    /// whether the model may then be read from two threads at once: the file rules on one, the
+    /// project rules' `collect` (the only user of the parser left) on the other. False (the
+    /// default): one thread only.
+    func prepareForRulesBesideFacts() -> Bool
 }
 
 extension FileModel {
@@ -48,6 +53,7 @@ extension FileModel {
     var lazyInitializers: [LazyInitializer] { [] }
     var types: [TypeModel] { [] }
     var callGraphFacts: CallGraphFacts? { nil }
+    func prepareForRulesBesideFacts() -> Bool { false }
 
     /// A finding at a byte offset of this file.
     func finding(rule: String, offset: Int, severity: Severity, message: String, access: ContainerAccess? = nil) -> Finding {

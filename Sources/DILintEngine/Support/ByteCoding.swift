@@ -6,10 +6,11 @@ import Foundation
 // bytes, later uses the index, so names repeated in every record are stored and decoded once.
 // Hand-written codecs over these cost a fraction of generic `Codable` ones.
 
-/// Appends values to a byte buffer; see `ByteReader` for the layout.
+/// Appends values to a byte buffer; see `ByteReader` for the layout. `bytes` may be appended to
+/// directly (a version byte, raw bytes), never changed otherwise: the string table points into it.
 struct ByteWriter {
     var bytes: [UInt8] = []
-    private var table: [String: Int] = [:]
+    private var table = StringTable()
 
     private mutating func leb(_ value: UInt64) {
         var v = value
@@ -31,15 +32,99 @@ struct ByteWriter {
     }
 
     /// 0 for nil, 1 and the bytes for a string first seen, k + 2 for the k-th string of the table.
+    /// Strings are the same when their UTF-8 bytes are (not under `String`'s Unicode equivalence,
+    /// which would read a string back as the bytes of an equivalent one written before it).
     mutating func string(_ s: String?) {
-        guard let s else { return count(0) }
-        if let k = table[s] { return count(k + 2) }
-        table[s] = table.count
-        count(1)
-        count(s.utf8.count)
-        bytes.append(contentsOf: s.utf8)
+        guard var s else { return count(0) }
+        s.withUTF8 { utf8 in
+            let hash = StringTable.hash(utf8)
+            if let k = table.index(of: utf8, hash: hash, in: bytes) { return count(k + 2) }
+            count(1)
+            count(utf8.count)
+            table.insert(hash: hash, offset: bytes.count, length: utf8.count)
+            bytes.append(contentsOf: utf8)
+        }
+    }
+}
+
+/// The strings a `ByteWriter` wrote, by their UTF-8 bytes, which stay in its buffer: an
+/// open-addressing table of 8-byte slots (the hash's high half and the string's index + 1; 0 is
+/// empty) over where each string's bytes are and its hash. A `[String: Int]` hashed every string through
+/// Unicode normalisation (snippets hold `…`): a tenth of a run over a large file.
+private struct StringTable {
+    private var slots: [UInt64] = []
+    /// Where the k-th string's bytes are in the buffer, and their hash.
+    private var spans: [(offset: Int, length: Int, hash: UInt64)] = []
+
+    var count: Int { spans.count }
+
+    /// A 64-bit hash of the bytes, eight at a time.
+    static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        var h: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(bytes.count)
+        guard let base = bytes.baseAddress else { return mix(h) }
+        let raw = UnsafeRawPointer(base)
+        var i = 0
+        while i + 8 <= bytes.count {
+            h = mix(h ^ raw.loadUnaligned(fromByteOffset: i, as: UInt64.self))
+            i += 8
+        }
+        var tail: UInt64 = 0
+        var shift: UInt64 = 0
+        while i < bytes.count {
+            tail |= UInt64(base[i]) << shift
+            shift += 8
+            i += 1
+        }
+        return mix(h ^ tail)
     }
 
+    private static func mix(_ x: UInt64) -> UInt64 {
+        var z = x &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 31)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 29)
+    }
+
+    /// The index of the string with these bytes, if it was written before into `buffer`.
+    func index(of utf8: UnsafeBufferPointer<UInt8>, hash: UInt64, in buffer: [UInt8]) -> Int? {
+        guard !slots.isEmpty else { return nil }
+        let mask = slots.count - 1, tag = hash >> 32
+        var slot = Int(truncatingIfNeeded: hash) & mask
+        return buffer.withUnsafeBufferPointer { stored -> Int? in
+            while true {
+                let entry = slots[slot]
+                if entry == 0 { return nil }
+                if entry >> 32 == tag {
+                    let k = Int(truncatingIfNeeded: entry & 0xFFFF_FFFF) - 1
+                    let (offset, length, _) = spans[k]
+                    if length == utf8.count, offset + length <= stored.count,
+                       length == 0 || memcmp(stored.baseAddress! + offset, utf8.baseAddress!, length) == 0 {
+                        return k
+                    }
+                }
+                slot = (slot + 1) & mask
+            }
+        }
+    }
+
+    /// Records the next string (index `count`), whose bytes are at `offset` in the buffer.
+    mutating func insert(hash: UInt64, offset: Int, length: Int) {
+        precondition(spans.count < Int(UInt32.max), "a byte buffer of four billion strings")
+        if (spans.count + 1) * 2 > slots.count { grow() }
+        spans.append((offset, length, hash))
+        place(hash: hash, index: spans.count - 1)
+    }
+
+    private mutating func place(hash: UInt64, index: Int) {
+        let mask = slots.count - 1
+        var slot = Int(truncatingIfNeeded: hash) & mask
+        while slots[slot] != 0 { slot = (slot + 1) & mask }
+        slots[slot] = (hash >> 32) << 32 | UInt64(index + 1)
+    }
+
+    private mutating func grow() {
+        slots = Array(repeating: 0, count: max(64, slots.count * 2))
+        for (k, span) in spans.enumerated() { place(hash: span.hash, index: k) }
+    }
 }
 
 /// Reads what `ByteWriter` wrote, checking every length and index: anything off throws

@@ -18,6 +18,20 @@ extension SourceBuffer {
         // Whole UTF-8 characters only.
         while from > start, bytes[from] & 0xC0 == 0x80 { from -= 1 }
         while to < end, bytes[to] & 0xC0 == 0x80 { to += 1 }
+        // Spaces and tabs trimmed byte by byte, the `…` added, one string made: what the general
+        // path below makes, without its three intermediate strings (a snippet per call site).
+        var lo = from, hi = to
+        while lo < hi, bytes[lo] == UInt8(ascii: " ") || bytes[lo] == UInt8(ascii: "\t") { lo += 1 }
+        while hi > lo, bytes[hi - 1] == UInt8(ascii: " ") || bytes[hi - 1] == UInt8(ascii: "\t") { hi -= 1 }
+        if lo < hi, bytes[lo] < 0x80, bytes[hi - 1] < 0x80 {
+            let ellipsis: [UInt8] = [0xE2, 0x80, 0xA6]
+            var utf8: [UInt8] = []
+            utf8.reserveCapacity(hi - lo + 6)
+            if from > start { utf8 += ellipsis }
+            utf8 += bytes[lo..<hi]
+            if to < end { utf8 += ellipsis }
+            return String(decoding: utf8, as: UTF8.self)
+        }
         let text = Self.trimmed(String(decoding: bytes[from..<to], as: UTF8.self))
         return (from > start ? "…" : "") + text + (to < end ? "…" : "")
     }

@@ -100,4 +100,64 @@ final class CacheEntryCodecTests: XCTestCase {
         XCTAssertThrowsError(try CacheEntryCodec.decode([CacheEntryCodec.formatVersion, 1, 0, 0xff, 0xff, 0xff, 0xff, 0x0f]),
                              "a count larger than the entry")
     }
+
+    /// Two strings Swift calls equal (canonically equivalent) but of different bytes are two
+    /// entries of the string table: each reads back with its own bytes.
+    func testCanonicallyEquivalentStringsKeepTheirBytes() throws {
+        let composed = "caf\u{E9} \u{2026}", decomposed = "cafe\u{301} \u{2026}"
+        XCTAssertEqual(composed, decomposed)
+        XCTAssertNotEqual(Array(composed.utf8), Array(decomposed.utf8))
+        var outcome = FileOutcome()
+        outcome.findings = [Finding(rule: "r", path: "a.m", line: 1, column: 1, severity: .error, message: composed, snippet: decomposed),
+                            Finding(rule: "r", path: "a.m", line: 2, column: 1, severity: .error, message: decomposed, snippet: composed)]
+        for decoded in [try CacheEntryCodec.decode(CacheEntryCodec.encode(outcome)),
+                        try CacheEntryCodec.decodeUndigested(CacheEntryCodec.encodeUndigested(outcome))] {
+            XCTAssertEqual(decoded.findings.map { Array($0.message.utf8) }, [Array(composed.utf8), Array(decomposed.utf8)])
+            XCTAssertEqual(decoded.findings.map { $0.snippet.map { Array($0.utf8) } }, [Array(decomposed.utf8), Array(composed.utf8)])
+        }
+    }
+
+    /// The string table's layout, over enough strings to grow it several times: a string first
+    /// seen is 1, its length and bytes; a repeat is its index + 2; nil is 0.
+    func testStringTableLayout() throws {
+        let strings: [String?] = (0..<3000).map { i in
+            switch i % 7 {
+            case 0: return nil
+            case 1: return ""
+            case 2: return "s\(i / 3)"
+            case 3: return "\u{2026}snippet \(i / 2) with a longer text to hash \(i % 50)"
+            default: return "name\(i % 400)"
+            }
+        }
+        var w = ByteWriter()
+        for s in strings { w.string(s) }
+        var expected: [UInt8] = []
+        func leb(_ value: Int) {
+            var v = UInt64(value)
+            while v >= 0x80 { expected.append(UInt8(v & 0x7f) | 0x80); v >>= 7 }
+            expected.append(UInt8(v))
+        }
+        var table: [[UInt8]: Int] = [:]
+        for s in strings {
+            guard let s else { leb(0); continue }
+            let bytes = Array(s.utf8)
+            if let k = table[bytes] { leb(k + 2); continue }
+            table[bytes] = table.count
+            leb(1)
+            leb(bytes.count)
+            expected += bytes
+        }
+        XCTAssertEqual(w.bytes, expected)
+        var r = ByteReader(w.bytes)
+        for s in strings { XCTAssertEqual(try r.optionalString(), s) }
+        XCTAssertTrue(r.atEnd)
+    }
+
+    /// A parse worker's reply is the entry without its digest.
+    func testUndigestedEntryIsTheEntryWithoutItsDigest() throws {
+        let value = everything()
+        XCTAssertEqual(CacheEntryCodec.encodeUndigested(value) + CacheEntryCodec.digest(CacheEntryCodec.encodeUndigested(value)[...]),
+                       CacheEntryCodec.encode(value))
+        XCTAssertEqual(try CacheEntryCodec.decodeUndigested(CacheEntryCodec.encodeUndigested(value)), value)
+    }
 }

@@ -4,13 +4,14 @@ import CLibClang
 enum Cursors {
     /// Direct children of a cursor, in source order.
     static func children(_ cursor: CXCursor) -> [CXCursor] {
-        final class Box { var list: [CXCursor] = [] }
-        let box = Box()
-        _ = clang_visitChildren(cursor, { child, _, data in
-            Unmanaged<Box>.fromOpaque(data!).takeUnretainedValue().list.append(child)
-            return CXChildVisit_Continue
-        }, Unmanaged.passUnretained(box).toOpaque())
-        return box.list
+        var list: [CXCursor] = []
+        withUnsafeMutablePointer(to: &list) { pointer in
+            _ = clang_visitChildren(cursor, { child, _, data in
+                data!.assumingMemoryBound(to: [CXCursor].self).pointee.append(child)
+                return CXChildVisit_Continue
+            }, pointer)
+        }
+        return list
     }
 
     static func spelling(_ cursor: CXCursor) -> String { clang_getCursorSpelling(cursor).consume() }
@@ -161,6 +162,21 @@ extension ParsedFile {
             if tokens[mid].range.lowerBound < offset { lo = mid + 1 } else { hi = mid }
         }
         return lo
+    }
+
+    /// `tokenIndex(atOrAfter:)`, searched within `hint` (token indices) when the answer lies
+    /// there, as it does for an offset inside the code `hint` covers: a search over a few tokens
+    /// rather than over every token of the file (for each statement of a large file).
+    func tokenIndex(atOrAfter offset: Int, within hint: Range<Int>) -> Int {
+        let lo = max(0, hint.lowerBound), hi = min(tokens.count, hint.upperBound)
+        guard lo <= hi, lo == 0 || tokens[lo - 1].range.lowerBound < offset,
+              hi == tokens.count || tokens[hi].range.lowerBound >= offset else { return tokenIndex(atOrAfter: offset) }
+        var l = lo, h = hi
+        while l < h {
+            let mid = (l + h) / 2
+            if tokens[mid].range.lowerBound < offset { l = mid + 1 } else { h = mid }
+        }
+        return l
     }
 
     /// Code tokens starting inside `range`.

@@ -15,6 +15,8 @@ final class CallGraphExtractor {
     private let accesses: [LocatedAccess]
     private let accessRanges: RangeIndex
     private let bridgeNames: Set<String>
+    /// Their lengths in bytes: a token of another length is no bridge name (no string made for it).
+    private let bridgeNameLengths: Set<Int>
     private var facts = CallGraphFacts()
     /// Last lines of `di-lint:signal-handler` comments.
     private let annotationLines: Set<Int>
@@ -24,6 +26,7 @@ final class CallGraphExtractor {
         self.accesses = accesses.filter { $0.access.kind != .injected }
         accessRanges = RangeIndex(self.accesses.map(\.range))
         self.bridgeNames = Set(bridgeNames)
+        bridgeNameLengths = Set(bridgeNames.map(\.utf8.count))
         annotationLines = Set(file.comments.compactMap { comment -> Int? in
             guard file.buffer.text(comment.range).contains(CallGraphExtractor.annotation) else { return nil }
             return file.buffer.lineColumn(of: max(comment.range.lowerBound, comment.range.upperBound - 1)).line
@@ -73,6 +76,8 @@ final class CallGraphExtractor {
         let functionNames = Set(facts.functions.map(\.symbol.name))
         let namespaces = namespaceBlocks(t)
         for i in 0..<t.count where t.isIdentifier(i) {
+            // every case below is a call `word(` or a store `.word =`: no string made for other names
+            guard t.spells(i + 1, "(") || t.spells(i + 1, "=") else { continue }
             let word = t.text(i)
             var handler: Int?
             var mechanism = HandlerRegistration.Mechanism.sigaction
@@ -226,7 +231,8 @@ final class CallGraphExtractor {
         sites = []
         lostRanges = []
         insideTemplate = CallGraphExtractor.isTemplated(cursor)
-        current = Cursors.symbol(cursor)
+        let symbol = Cursors.symbol(cursor)
+        current = symbol
         parameters = [:]
         localNames = []
         for i in 0..<max(0, Int(clang_Cursor_getNumArguments(cursor))) {
@@ -234,38 +240,40 @@ final class CallGraphExtractor {
             parameters[clang_getCursorUSR(parameter).consume()] = i
             localNames.insert(Cursors.spelling(parameter))
         }
-        for child in Cursors.children(cursor) { visit(child) }
+        let children = Cursors.children(cursor)
+        for child in children { visit(child) }
         let unresolved = callsFromLostTokens()
-        let body = Cursors.children(cursor).last { $0.kind == CXCursor_CompoundStmt }
+        let body = children.last { $0.kind == CXCursor_CompoundStmt }
             .flatMap { Cursors.offsets($0, in: file) } ?? range
         for k in accessIndices(in: body) {
             sites.append(CallSite(kind: .container, detail: accesses[k].access.expression, position: position(accesses[k].offset)))
         }
-        for token in tokens(in: body) where token.kind == .identifier {
+        for token in tokens(in: body) where token.kind == .identifier && bridgeNameLengths.contains(token.range.count) {
             let text = file.buffer.text(token.range)
             if bridgeNames.contains(text) {
                 sites.append(CallSite(kind: .bridge, detail: text, position: position(token.range.lowerBound)))
             }
         }
-        facts.functions.append(FunctionFact(symbol: Cursors.symbol(cursor), position: position(range.lowerBound),
+        facts.functions.append(FunctionFact(symbol: symbol, position: position(range.lowerBound),
                                             sites: onePerLine(sites), unresolvedStatements: unresolved))
         current = nil
     }
 
     /// The tokens of a compound statement (braces left out) that none of its statements covers:
     /// statements clang dropped because a name in them did not resolve.
-    private func uncovered(_ compound: CXCursor) {
+    private func uncovered(_ compound: CXCursor, children: [CXCursor]) {
         guard let range = Cursors.offsets(compound, in: file) else { return }
-        var covered = Cursors.children(compound).compactMap { Cursors.offsets($0, in: file) }
+        var covered = children.compactMap { Cursors.offsets($0, in: file) }
         covered.sort { $0.lowerBound < $1.lowerBound }
         let inner = file.tokens(in: range)
         guard inner.count > 2 else { return }
         var start = inner.startIndex + 1
         let end = inner.endIndex - 1
+        let body = inner.startIndex..<inner.endIndex
         for r in covered {
-            let lo = file.tokenIndex(atOrAfter: r.lowerBound)
+            let lo = file.tokenIndex(atOrAfter: r.lowerBound, within: body)
             if lo > start { lostRanges.append(file.tokens[start].range.lowerBound..<file.tokens[min(lo, end) - 1].range.upperBound) }
-            start = max(start, file.tokenIndex(atOrAfter: r.upperBound))
+            start = max(start, file.tokenIndex(atOrAfter: r.upperBound, within: body))
         }
         if end > start { lostRanges.append(file.tokens[start].range.lowerBound..<file.tokens[end - 1].range.upperBound) }
     }
@@ -291,9 +299,9 @@ final class CallGraphExtractor {
     /// `if` condition calling `fputs(…) < LIMIT` with `LIMIT` unknown): a node of dependent type
     /// outside templates, or one with no children at all, whose tokens hold a call. The AST keeps
     /// the statement but not the call, so the call is read from the node's tokens.
-    private func recoveryRange(_ c: CXCursor) -> Range<Int>? {
+    private func recoveryRange(_ c: CXCursor, children: () -> [CXCursor]) -> Range<Int>? {
         guard c.kind == CXCursor_UnexposedExpr, current != nil, !insideTemplate,
-              clang_getCursorType(c).kind == CXType_Dependent || Cursors.children(c).isEmpty,
+              clang_getCursorType(c).kind == CXType_Dependent || children().isEmpty,
               let range = Cursors.offsets(c, in: file) else { return nil }
         let t = TokenCursor(file: file)
         let indices = t.indices(in: range)
@@ -305,9 +313,9 @@ final class CallGraphExtractor {
     /// declaration stays in the AST but its extent and children end before the initializer,
     /// which clang dropped. The tokens from its end to the next declarator (or the `;`) that
     /// start with `=` and hold a call are read as a lost statement.
-    private func lostInitializers(_ declStmt: CXCursor) {
+    private func lostInitializers(_ declStmt: CXCursor, children: [CXCursor]) {
         guard current != nil, let whole = Cursors.offsets(declStmt, in: file) else { return }
-        let declarators = Cursors.children(declStmt).filter { $0.kind == CXCursor_VarDecl }
+        let declarators = children.filter { $0.kind == CXCursor_VarDecl }
             .compactMap { Cursors.offsets($0, in: file) }.sorted { $0.lowerBound < $1.lowerBound }
         let t = TokenCursor(file: file)
         for (k, r) in declarators.enumerated() {
@@ -412,11 +420,14 @@ final class CallGraphExtractor {
     /// Keeps one finding-worthy site per line and kind for messages, bridge and container uses
     /// (`[[A shared] run]` is one problem, not two); calls stay distinct per callee.
     private func onePerLine(_ sites: [CallSite]) -> [CallSite] {
-        var seen = Set<String>()
+        struct Key: Hashable {
+            var line: Int, kind: CallSite.Kind, usr: String?
+        }
+        var seen = Set<Key>()
         return sites.filter { site in
             switch site.kind {
-            case .call, .pointerCall: return seen.insert("\(site.position.line) \(site.kind) \(site.target?.usr ?? "")").inserted
-            default: return seen.insert("\(site.position.line) \(site.kind)").inserted
+            case .call, .pointerCall: return seen.insert(Key(line: site.position.line, kind: site.kind, usr: site.target?.usr ?? "")).inserted
+            default: return seen.insert(Key(line: site.position.line, kind: site.kind, usr: nil)).inserted
             }
         }
     }
@@ -434,7 +445,15 @@ final class CallGraphExtractor {
             for child in Cursors.children(c) { visit(child) }
             return
         }
-        if let range = recoveryRange(c) {
+        // the children, asked of libclang once
+        var kids: [CXCursor]?
+        func children() -> [CXCursor] {
+            if let kids { return kids }
+            let read = Cursors.children(c)
+            kids = read
+            return read
+        }
+        if let range = recoveryRange(c, children: children) {
             lostRanges.append(range)
             return
         }
@@ -466,9 +485,9 @@ final class CallGraphExtractor {
             localNames.insert(Cursors.spelling(c))
             variable(c)
         case CXCursor_CompoundStmt:
-            uncovered(c)
+            uncovered(c, children: children())
         case CXCursor_DeclStmt:
-            lostInitializers(c)
+            lostInitializers(c, children: children())
         case CXCursor_IfStmt:
             if ifTestingAParameterForNull(c) { return }
         case CXCursor_UnaryOperator:
@@ -484,7 +503,7 @@ final class CallGraphExtractor {
             break
         }
         if c.kind == CXCursor_VarDecl { return } // its initializer was read above
-        for child in Cursors.children(c) { visit(child) }
+        for child in children() { visit(child) }
     }
 
     private func add(_ kind: CallSite.Kind, at cursor: CXCursor, detail: String? = nil) {

@@ -46,6 +46,17 @@ final class ClangFileModel: FileModel {
     private(set) lazy var callGraphFacts: CallGraphFacts? =
         CallGraphExtractor(file: parsed, accesses: accesses, bridgeNames: configuration.bridgeNames).extract()
 
+    /// libclang serves one thread at a time: what the file rules read through it (the scopes,
+    /// construction accesses, singleton creations) is computed here, and the brackets every token
+    /// scan shares; the rest they read is tokens. `callGraphFacts` then has libclang to itself.
+    func prepareForRulesBesideFacts() -> Bool {
+        _ = parsed.scopes
+        _ = parsed.brackets
+        _ = constructionAccesses
+        _ = singletonCreations
+        return true
+    }
+
     /// Lambda and block bodies libclang resolved (the token scan finds blocks it did not).
     private func deferredBodies() -> [Range<Int>] {
         final class Box { var ranges: [Range<Int>] = []; let file: ParsedFile; init(_ f: ParsedFile) { file = f } }

@@ -49,11 +49,10 @@ final class ParsedFile {
             clang_tokenize(unit, whole, &raw, &count)
             if let raw {
                 code.reserveCapacity(Int(count))
+                let direct = ParsedFile.directTokenOffsets(unit, raw, Int(count))
                 var s = 0
                 for i in 0..<Int(count) {
-                    let extent = clang_getTokenExtent(unit, raw[i])
-                    let lo = ParsedFile.offset(clang_getRangeStart(extent))
-                    let hi = ParsedFile.offset(clang_getRangeEnd(extent))
+                    let (lo, hi) = direct.map { ParsedFile.directRange(raw[i], base: $0) } ?? ParsedFile.tokenRange(unit, raw[i])
                     while s < skipped.count && skipped[s].upperBound <= lo { s += 1 }
                     if s < skipped.count && skipped[s].contains(lo) { continue }
                     let kind: SourceToken.Kind
@@ -72,6 +71,32 @@ final class ParsedFile {
         }
         tokens = code
         self.comments = comments
+    }
+
+    /// A token's byte range, as libclang gives it.
+    static func tokenRange(_ unit: CXTranslationUnit, _ token: CXToken) -> (Int, Int) {
+        let extent = clang_getTokenExtent(unit, token)
+        return (offset(clang_getRangeStart(extent)), offset(clang_getRangeEnd(extent)))
+    }
+
+    /// A token's byte range read from the token itself: its location's raw encoding (`base` plus
+    /// the offset, for a location in the tokenized file) and its length.
+    static func directRange(_ token: CXToken, base: Int) -> (Int, Int) {
+        let lo = Int(token.int_data.1) - base
+        return (lo, lo + Int(token.int_data.2))
+    }
+
+    /// The `base` of `directRange` for the tokens of one `clang_tokenize`, when the direct ranges
+    /// agree with libclang's (`tokenRange`) on the first and last token and every 64th between;
+    /// nil otherwise, and libclang is asked for every token. Asking it for each of a 10 MB file's
+    /// 1.6 million tokens cost a tenth of the file's run.
+    static func directTokenOffsets(_ unit: CXTranslationUnit, _ tokens: UnsafeMutablePointer<CXToken>, _ count: Int) -> Int? {
+        guard count > 0, tokens[0].int_data.1 & 0x8000_0000 == 0 else { return nil } // a file location, not a macro's
+        let base = Int(tokens[0].int_data.1) - tokenRange(unit, tokens[0]).0
+        for i in Array(stride(from: 0, to: count, by: 64)) + [count - 1] {
+            guard tokens[i].int_data.1 & 0x8000_0000 == 0, directRange(tokens[i], base: base) == tokenRange(unit, tokens[i]) else { return nil }
+        }
+        return base
     }
 
     /// Set by `disposeUnit()`: `unit` and `file` may not be used any more.

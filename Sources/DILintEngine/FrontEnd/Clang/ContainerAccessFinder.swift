@@ -349,8 +349,13 @@ private final class ASTWalk {
     let finder: ContainerAccessFinder
     let file: ParsedFile
     var names = ClassNames()
-    /// Parent of every expression cursor, to find the service an access goes on to.
-    var parents: [CursorKey: CXCursor] = [:]
+    /// Parent of each access's cursor and of the implicit-cast and parenthesis expressions above
+    /// it (what `service(after:)` climbs through), as last visited, to find the service an access
+    /// goes on to. Only those: a table of every expression was a tenth of a large file's run.
+    var parents = CursorTable()
+    /// The cursors from the top-level declaration down to the one being visited, each with the
+    /// parent it was visited under: where an access's cursor sits when it is found.
+    private var path: [(cursor: CXCursor, parent: CXCursor)] = []
     var hits: [(cursor: CXCursor, access: ContainerAccess)] = []
     var macroExpansions: [(range: Range<Int>, name: String)] = []
 
@@ -378,13 +383,27 @@ private final class ASTWalk {
                 return CXChildVisit_Continue
             }
         }
-        if clang_isExpression(kind) != 0 {
-            parents[CursorKey(cursor)] = parent
-            if kind == CXCursor_ObjCMessageExpr || kind == CXCursor_MemberRefExpr || kind == CXCursor_CallExpr {
-                let ref = clang_getCursorReferenced(cursor)
-                if clang_Cursor_isNull(ref) == 0, let access = finder.match(referenced: ref, expression: kind, names: &names) {
-                    hits.append((cursor, access))
+        // the parent was visited before its children: it is on the path, under what was visited after it
+        if parent.kind == CXCursor_TranslationUnit {
+            path.removeAll(keepingCapacity: true)
+        } else {
+            while let top = path.last, clang_equalCursors(top.cursor, parent) == 0 { path.removeLast() }
+        }
+        path.append((cursor, parent))
+        if kind == CXCursor_UnexposedExpr || kind == CXCursor_ParenExpr {
+            // visited again under another parent (a shared subexpression): the last visit counts
+            parents.replaceIfPresent(cursor, with: parent)
+        } else if kind == CXCursor_ObjCMessageExpr || kind == CXCursor_MemberRefExpr || kind == CXCursor_CallExpr {
+            let ref = clang_getCursorReferenced(cursor)
+            if clang_Cursor_isNull(ref) == 0, let access = finder.match(referenced: ref, expression: kind, names: &names) {
+                parents[cursor] = parent
+                // the implicit casts and parentheses it sits in, up to the first other cursor
+                var i = path.count - 2
+                while i >= 0, path[i].cursor.kind == CXCursor_UnexposedExpr || path[i].cursor.kind == CXCursor_ParenExpr {
+                    parents[path[i].cursor] = path[i].parent
+                    i -= 1
                 }
+                hits.append((cursor, access))
             }
         }
         return CXChildVisit_Recurse
@@ -412,7 +431,7 @@ private final class ASTWalk {
     /// The member or message the access is the base/receiver of, skipping implicit casts and parens.
     private func service(after cursor: CXCursor) -> String? {
         var child = cursor
-        while let parent = parents[CursorKey(child)] {
+        while let parent = parents[child] {
             switch parent.kind {
             case CXCursor_UnexposedExpr, CXCursor_ParenExpr:
                 child = parent
@@ -444,10 +463,75 @@ private final class ASTWalk {
     }
 }
 
-/// CXCursor as a dictionary key.
-struct CursorKey: Hashable {
-    let cursor: CXCursor
-    init(_ cursor: CXCursor) { self.cursor = cursor }
-    static func == (a: CursorKey, b: CursorKey) -> Bool { clang_equalCursors(a.cursor, b.cursor) != 0 }
-    func hash(into hasher: inout Hasher) { hasher.combine(clang_hashCursor(cursor)) }
+/// Cursors to cursors, as a dictionary keyed by cursor would hold them (equal under
+/// `clang_equalCursors`; a later value for an equal cursor replaces the earlier), in an
+/// open-addressing table over libclang's hash: a dictionary's hashing and resizing cost a
+/// large file's walk more than libclang's own visit.
+struct CursorTable {
+    private struct Entry {
+        var hash: UInt32
+        var used: Bool
+        var key: CXCursor
+        var value: CXCursor
+    }
+
+    private var entries: [Entry] = []
+    private var count = 0
+
+    private static func slot(_ hash: UInt32, _ mask: Int) -> Int {
+        Int(truncatingIfNeeded: (UInt64(hash) &* 0x9E37_79B9_7F4A_7C15) >> 32) & mask
+    }
+
+    subscript(key: CXCursor) -> CXCursor? {
+        get {
+            guard !entries.isEmpty else { return nil }
+            let hash = clang_hashCursor(key), mask = entries.count - 1
+            var i = Self.slot(hash, mask)
+            while entries[i].used {
+                if entries[i].hash == hash && clang_equalCursors(entries[i].key, key) != 0 { return entries[i].value }
+                i = (i + 1) & mask
+            }
+            return nil
+        }
+        set {
+            guard let newValue else { preconditionFailure("CursorTable holds no removals") }
+            if (count + 1) * 2 > entries.count { grow() }
+            let hash = clang_hashCursor(key), mask = entries.count - 1
+            var i = Self.slot(hash, mask)
+            while entries[i].used {
+                if entries[i].hash == hash && clang_equalCursors(entries[i].key, key) != 0 {
+                    entries[i].value = newValue
+                    return
+                }
+                i = (i + 1) & mask
+            }
+            entries[i] = Entry(hash: hash, used: true, key: key, value: newValue)
+            count += 1
+        }
+    }
+
+    /// Sets the value of a cursor the table holds; does nothing for another.
+    mutating func replaceIfPresent(_ key: CXCursor, with value: CXCursor) {
+        guard count > 0 else { return }
+        let hash = clang_hashCursor(key), mask = entries.count - 1
+        var i = Self.slot(hash, mask)
+        while entries[i].used {
+            if entries[i].hash == hash && clang_equalCursors(entries[i].key, key) != 0 {
+                entries[i].value = value
+                return
+            }
+            i = (i + 1) & mask
+        }
+    }
+
+    private mutating func grow() {
+        let old = entries
+        entries = Array(repeating: Entry(hash: 0, used: false, key: CXCursor(), value: CXCursor()), count: max(64, old.count * 2))
+        let mask = entries.count - 1
+        for e in old where e.used {
+            var i = Self.slot(e.hash, mask)
+            while entries[i].used { i = (i + 1) & mask }
+            entries[i] = e
+        }
+    }
 }
