@@ -103,13 +103,20 @@ final class FixContext {
         return file
     }
 
-    /// The Swift files of the run whose text mentions `name`.
+    /// The Swift files of the run whose text mentions `name` (as of the workspace's overlay,
+    /// cached until `forget()`: the Swift planners ask for the same names again and again).
     func swiftFilesMentioning(_ name: String) -> [String] {
-        runFiles.filter { ($0 as NSString).pathExtension == "swift" && workspace.bytes($0)?.withUnsafeBytes { $0.containsASCII(name) } == true }
+        if let known = mentioning[name] { return known }
+        let found = swiftRunFiles.filter { workspace.bytes($0)?.withUnsafeBytes { $0.containsASCII(name) } == true }
+        mentioning[name] = found
+        return found
     }
 
+    private lazy var swiftRunFiles: [String] = runFiles.filter { ($0 as NSString).pathExtension == "swift" }
+    private var mentioning: [String: [String]] = [:]
+
     /// Drops cached parses (after the overlay changed).
-    func forget() { analyses = [:]; swiftFiles = [:] }
+    func forget() { analyses = [:]; swiftFiles = [:]; mentioning = [:] }
 
     /// Drops the cached parses the change of these files' contents may change: theirs, and those
     /// of the files that included one of them (the rest would parse the same again).
@@ -119,6 +126,7 @@ final class FixContext {
         guard keys.count == changed.count else { forget(); return } // a file that cannot be told apart: all again
         analyses = analyses.filter { path, analysis in !changed.contains(path) && !keys.contains(where: analysis.includes) }
         swiftFiles = swiftFiles.filter { !changed.contains($0.key) }
+        mentioning = [:]
     }
 
     /// Files of the run that may declare an Objective-C interface of `className`: `@interface`,
