@@ -241,34 +241,6 @@ private final class LastRead: @unchecked Sendable {
 /// `B.h`, `C.h`), the directives read as written (a name from a macro is not seen).
 enum IncludedFiles {
     static func names(in bytes: [UInt8]) -> Set<String> {
-        var names = Set<String>()
-        let n = bytes.count
-        var i = 0
-        func skipBlanks() { while i < n, bytes[i] == UInt8(ascii: " ") || bytes[i] == UInt8(ascii: "\t") { i += 1 } }
-        while i < n {
-            // at a line's start
-            skipBlanks()
-            if i < n, bytes[i] == UInt8(ascii: "#") {
-                i += 1
-                skipBlanks()
-                let word = i
-                while i < n, (bytes[i] >= UInt8(ascii: "a") && bytes[i] <= UInt8(ascii: "z")) || bytes[i] == UInt8(ascii: "_") { i += 1 }
-                let directive = String(decoding: bytes[word..<i], as: UTF8.self)
-                if directive == "include" || directive == "import" || directive == "include_next" {
-                    skipBlanks()
-                    if i < n, bytes[i] == UInt8(ascii: "\"") || bytes[i] == UInt8(ascii: "<") {
-                        let close = bytes[i] == UInt8(ascii: "\"") ? UInt8(ascii: "\"") : UInt8(ascii: ">")
-                        i += 1
-                        let start = i
-                        while i < n, bytes[i] != close, bytes[i] != UInt8(ascii: "\n") { i += 1 }
-                        let name = String(decoding: bytes[start..<i], as: UTF8.self)
-                        names.insert((name as NSString).lastPathComponent)
-                    }
-                }
-            }
-            while i < n, bytes[i] != UInt8(ascii: "\n") { i += 1 }
-            i += 1
-        }
-        return names
+        Set(Includers.directives(in: bytes).map { ($0.name as NSString).lastPathComponent })
     }
 }
