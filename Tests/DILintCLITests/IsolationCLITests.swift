@@ -225,37 +225,45 @@ final class IsolationCLITests: XCTestCase {
 
     func testAKilledFixLeavesNoChildParsing() throws {
         let project = try fixProject(["Sources/Slow.m": Self.slow])
-        let root = project.root.resolvingSymlinksInPath().path
-        func fixes() throws -> [String] {
+        // Only the supervisor is killed; its child is mid-parse on a file that takes about 40 s.
+        let (started, left) = try killParent(["fix", "--phase", "inject", "Sources"], in: project.root, matching: "fix", count: 2)
+        XCTAssertEqual(started.count, 2, "the supervisor and its child")
+        XCTAssertEqual(left, [], "the killed supervisor's child is still running")
+    }
+
+    /// Runs di-lint in `root`, waits (up to 5 s) until `count` processes whose command line holds
+    /// `matching` run there, kills di-lint itself, and gives what is left 3 s to end (a child
+    /// checks for its parent every 0.5 s). The processes seen, and those still running (killed now).
+    private func killParent(_ arguments: [String], in root: URL, matching: String, count: Int) throws -> (started: [String], left: [String]) {
+        let path = root.resolvingSymlinksInPath().path
+        func running() throws -> [String] {
             try FileManager.default.contentsOfDirectory(atPath: "/proc").filter { pid in
                 guard Int(pid) != nil, let cwd = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/cwd"),
                       let command = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline") else { return false }
-                return cwd == root && String(decoding: command, as: UTF8.self).contains("fix")
+                return cwd == path && String(decoding: command, as: UTF8.self).contains(matching)
             }
         }
-        // Only the supervisor is killed; its child is mid-parse on a file that takes about 40 s.
         let process = Process()
         process.executableURL = URL(fileURLWithPath: diLintBinary)
-        process.arguments = ["fix", "--phase", "inject", "Sources"]
-        process.currentDirectoryURL = project.root
+        process.arguments = arguments
+        process.currentDirectoryURL = root
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
         var started: [String] = []
-        for _ in 0..<50 where started.count < 2 {
+        for _ in 0..<50 where started.count < count {
             Thread.sleep(forTimeInterval: 0.1)
-            started = try fixes()
+            started = try running()
         }
-        XCTAssertEqual(started.count, 2, "the supervisor and its child")
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
         var left = started
-        for _ in 0..<30 where !left.isEmpty { // the child checks for its parent every 0.5 s
+        for _ in 0..<30 where !left.isEmpty {
             Thread.sleep(forTimeInterval: 0.1)
-            left = try fixes()
+            left = try running()
         }
-        XCTAssertEqual(left, [], "the killed supervisor's child is still running")
         for pid in left { kill(pid_t(pid)!, SIGKILL) }
+        return (started, left)
     }
 
     func testAnIncludeOfDevZeroThroughAMacroRunsOutOfMemoryInItsWorker() throws {
@@ -319,38 +327,11 @@ final class IsolationCLITests: XCTestCase {
 
     func testAKilledRunLeavesNoWorkerParsing() throws {
         let project = try Project(self, files: ["Slow.m": Self.slow])
-        let root = project.root.resolvingSymlinksInPath().path
-        func workers() throws -> [String] {
-            try FileManager.default.contentsOfDirectory(atPath: "/proc").filter { pid in
-                guard Int(pid) != nil, let cwd = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/cwd"),
-                      let command = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline") else { return false }
-                return cwd == root && String(decoding: command, as: UTF8.self).contains("__parse-worker")
-            }
-        }
         // Only the parent is killed (a CI runner's cancel may do so); its worker is mid-parse
         // on a file that takes about 40 s.
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: diLintBinary)
-        process.arguments = ["."]
-        process.currentDirectoryURL = project.root
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        var started: [String] = []
-        for _ in 0..<50 where started.isEmpty {
-            Thread.sleep(forTimeInterval: 0.1)
-            started = try workers()
-        }
+        let (started, left) = try killParent(["."], in: project.root, matching: "__parse-worker", count: 1)
         XCTAssertEqual(started.count, 1, "one worker parses the file")
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
-        var left = started
-        for _ in 0..<30 where !left.isEmpty { // a worker checks for its parent every 0.5 s
-            Thread.sleep(forTimeInterval: 0.1)
-            left = try workers()
-        }
         XCTAssertEqual(left, [], "the killed run's worker is still running")
-        for pid in left { kill(pid_t(pid)!, SIGKILL) }
     }
 
     func testBadParseTimeoutsAndMemoryLimitsAreRefused() throws {

@@ -58,14 +58,14 @@ struct SwiftContainerBuild {
             return refuse("the container's type is not declared among the run's Swift files")
         }
         let containerType = SwiftRunType.merged(declarations)
-        var ownerNames = Set<String>()
-        for type in SwiftRunType.findEach(owner, context: context) ?? [] { ownerNames.formUnion(type.memberNames) }
+        let ownerTypes = SwiftRunType.findEach(owner, context: context) ?? []
+        let ownerNames = ownerTypes.reduce(into: Set<String>()) { $0.formUnion($1.memberNames) }
         let bare = BareReferences()
         bare.walk(builder.call.arguments)
         if let name = bare.names.first(where: { $0 == "self" || ownerNames.contains($0) || containerType.memberNames.contains($0) }) {
             return refuse("its arguments read '\(name)' unqualified, which the container's type would read differently")
         }
-        if let objc = objectiveCReader(owner: owner, name: builder.name) {
+        if let objc = objectiveCReader(owner: owner, declarations: ownerTypes, name: builder.name) {
             return refuse("\(context.display(objc)) reads it")
         }
 
@@ -201,9 +201,9 @@ struct SwiftContainerBuild {
 
     /// An Objective-C or C file of the run that reads the static (`[Owner name]`, `Owner.name`,
     /// by its Swift or `@objc` name).
-    private func objectiveCReader(owner: String, name: String) -> String? {
+    private func objectiveCReader(owner: String, declarations: [SwiftRunType], name: String) -> String? {
         var owners = [owner]
-        for type in SwiftRunType.findEach(owner, context: context) ?? [] {
+        for type in declarations {
             for attribute in type.attributes ?? [] {
                 let text = attribute.trimmedDescription
                 if text.hasPrefix("@objc("), text.hasSuffix(")") { owners.append(String(text.dropFirst(6).dropLast())) }

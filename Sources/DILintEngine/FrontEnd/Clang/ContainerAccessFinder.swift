@@ -482,46 +482,42 @@ struct CursorTable {
         Int(truncatingIfNeeded: (UInt64(hash) &* 0x9E37_79B9_7F4A_7C15) >> 32) & mask
     }
 
+    /// The slot holding `key`, or the empty slot where it would go (`found` false); the table has room.
+    private func probe(_ key: CXCursor, hash: UInt32) -> (slot: Int, found: Bool) {
+        let mask = entries.count - 1
+        var i = Self.slot(hash, mask)
+        while entries[i].used {
+            if entries[i].hash == hash && clang_equalCursors(entries[i].key, key) != 0 { return (i, true) }
+            i = (i + 1) & mask
+        }
+        return (i, false)
+    }
+
     subscript(key: CXCursor) -> CXCursor? {
         get {
             guard !entries.isEmpty else { return nil }
-            let hash = clang_hashCursor(key), mask = entries.count - 1
-            var i = Self.slot(hash, mask)
-            while entries[i].used {
-                if entries[i].hash == hash && clang_equalCursors(entries[i].key, key) != 0 { return entries[i].value }
-                i = (i + 1) & mask
-            }
-            return nil
+            let (i, found) = probe(key, hash: clang_hashCursor(key))
+            return found ? entries[i].value : nil
         }
         set {
             guard let newValue else { preconditionFailure("CursorTable holds no removals") }
             if (count + 1) * 2 > entries.count { grow() }
-            let hash = clang_hashCursor(key), mask = entries.count - 1
-            var i = Self.slot(hash, mask)
-            while entries[i].used {
-                if entries[i].hash == hash && clang_equalCursors(entries[i].key, key) != 0 {
-                    entries[i].value = newValue
-                    return
-                }
-                i = (i + 1) & mask
+            let hash = clang_hashCursor(key)
+            let (i, found) = probe(key, hash: hash)
+            if found {
+                entries[i].value = newValue
+            } else {
+                entries[i] = Entry(hash: hash, used: true, key: key, value: newValue)
+                count += 1
             }
-            entries[i] = Entry(hash: hash, used: true, key: key, value: newValue)
-            count += 1
         }
     }
 
     /// Sets the value of a cursor the table holds; does nothing for another.
     mutating func replaceIfPresent(_ key: CXCursor, with value: CXCursor) {
         guard count > 0 else { return }
-        let hash = clang_hashCursor(key), mask = entries.count - 1
-        var i = Self.slot(hash, mask)
-        while entries[i].used {
-            if entries[i].hash == hash && clang_equalCursors(entries[i].key, key) != 0 {
-                entries[i].value = value
-                return
-            }
-            i = (i + 1) & mask
-        }
+        let (i, found) = probe(key, hash: clang_hashCursor(key))
+        if found { entries[i].value = value }
     }
 
     private mutating func grow() {
