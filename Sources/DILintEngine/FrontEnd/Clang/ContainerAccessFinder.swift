@@ -395,7 +395,7 @@ private final class ASTWalk {
             parents.replaceIfPresent(cursor, with: parent)
         } else if kind == CXCursor_ObjCMessageExpr || kind == CXCursor_MemberRefExpr || kind == CXCursor_CallExpr {
             let ref = clang_getCursorReferenced(cursor)
-            if clang_Cursor_isNull(ref) == 0, let access = finder.match(referenced: ref, expression: kind, names: &names) {
+            if clang_Cursor_isNull(ref) == 0, let access = matched(ref, kind) {
                 parents[cursor] = parent
                 // the implicit casts and parentheses it sits in, up to the first other cursor
                 var i = path.count - 2
@@ -407,6 +407,18 @@ private final class ASTWalk {
             }
         }
         return CXChildVisit_Recurse
+    }
+
+    /// `finder.match` of each declaration and expression kind, asked once: a file calls the same
+    /// few methods many times, and the match reads the declaration's name and class lineage.
+    private var matches: [DeclarationUse: ContainerAccess?] = [:]
+
+    private func matched(_ ref: CXCursor, _ kind: CXCursorKind) -> ContainerAccess? {
+        let key = DeclarationUse(ref, kind)
+        if let known = matches[key] { return known }
+        let access = finder.match(referenced: ref, expression: kind, names: &names)
+        matches[key] = access
+        return access
     }
 
     private func locate(_ hit: (cursor: CXCursor, access: ContainerAccess)) -> LocatedAccess? {
@@ -463,6 +475,20 @@ private final class ASTWalk {
     }
 }
 
+/// A referenced declaration under the identity `clang_equalCursors` gives it (a declaration
+/// cursor's second word is a visiting flag it ignores), with the kind of expression using it.
+private struct DeclarationUse: Hashable {
+    let kind: UInt32, first: UnsafeRawPointer?, second: UnsafeRawPointer?, third: UnsafeRawPointer?, use: UInt32
+
+    init(_ cursor: CXCursor, _ use: CXCursorKind) {
+        kind = cursor.kind.rawValue
+        first = cursor.data.0
+        second = clang_isDeclaration(cursor.kind) != 0 ? nil : cursor.data.1
+        third = cursor.data.2
+        self.use = use.rawValue
+    }
+}
+
 /// Cursors to cursors, as a dictionary keyed by cursor would hold them (equal under
 /// `clang_equalCursors`; a later value for an equal cursor replaces the earlier), in an
 /// open-addressing table over libclang's hash: a dictionary's hashing and resizing cost a
@@ -477,6 +503,24 @@ struct CursorTable {
 
     private var entries: [Entry] = []
     private var count = 0
+    /// A bit per hash of the keys, two bits per slot, read before the table itself: most cursors
+    /// asked about are no key, and a large table's miss costs a cache miss (rebuilt on growth).
+    private var present: [UInt64] = []
+
+    private func presentBit(_ hash: UInt32) -> (word: Int, bit: UInt64) {
+        let h = Int(truncatingIfNeeded: (UInt64(hash) &* 0xC2B2_AE3D_27D4_EB4F) >> 32) & (present.count * 64 - 1)
+        return (h >> 6, 1 << UInt64(h & 63))
+    }
+
+    private func mayHold(_ hash: UInt32) -> Bool {
+        let (word, bit) = presentBit(hash)
+        return present[word] & bit != 0
+    }
+
+    private mutating func markPresent(_ hash: UInt32) {
+        let (word, bit) = presentBit(hash)
+        present[word] |= bit
+    }
 
     private static func slot(_ hash: UInt32, _ mask: Int) -> Int {
         Int(truncatingIfNeeded: (UInt64(hash) &* 0x9E37_79B9_7F4A_7C15) >> 32) & mask
@@ -496,7 +540,9 @@ struct CursorTable {
     subscript(key: CXCursor) -> CXCursor? {
         get {
             guard !entries.isEmpty else { return nil }
-            let (i, found) = probe(key, hash: clang_hashCursor(key))
+            let hash = clang_hashCursor(key)
+            guard mayHold(hash) else { return nil }
+            let (i, found) = probe(key, hash: hash)
             return found ? entries[i].value : nil
         }
         set {
@@ -509,6 +555,7 @@ struct CursorTable {
             } else {
                 entries[i] = Entry(hash: hash, used: true, key: key, value: newValue)
                 count += 1
+                markPresent(hash)
             }
         }
     }
@@ -516,18 +563,22 @@ struct CursorTable {
     /// Sets the value of a cursor the table holds; does nothing for another.
     mutating func replaceIfPresent(_ key: CXCursor, with value: CXCursor) {
         guard count > 0 else { return }
-        let (i, found) = probe(key, hash: clang_hashCursor(key))
+        let hash = clang_hashCursor(key)
+        guard mayHold(hash) else { return }
+        let (i, found) = probe(key, hash: hash)
         if found { entries[i].value = value }
     }
 
     private mutating func grow() {
         let old = entries
         entries = Array(repeating: Entry(hash: 0, used: false, key: CXCursor(), value: CXCursor()), count: max(64, old.count * 2))
+        present = Array(repeating: 0, count: entries.count / 32)
         let mask = entries.count - 1
         for e in old where e.used {
             var i = Self.slot(e.hash, mask)
             while entries[i].used { i = (i + 1) & mask }
             entries[i] = e
+            markPresent(e.hash)
         }
     }
 }
