@@ -28,7 +28,10 @@ struct AccessClassifier {
         let t = TokenCursor(file: file)
         self.t = t
         brackets = file.brackets
-        bridgeTokens = file.tokens.indices.filter { t.isIdentifier($0) && bridgeNames.contains(t.text($0)) }
+        let lengths = Set(bridgeNames.map(\.utf8.count))
+        bridgeTokens = file.tokens.indices.filter {
+            t.isIdentifier($0) && lengths.contains(file.tokens[$0].range.count) && bridgeNames.contains(t.text($0))
+        }
     }
 
     /// Sets each access's kind (fallback, composition root) and adds the accesses made through the bridge.

@@ -39,8 +39,9 @@ final class ClangFileModel: FileModel {
         ClangSingletons(t: tokens, scopes: scopes, assignments: assignments, configuration: configuration).creations()
     private(set) lazy var lifecycleEvents: [[LifecycleEvent]] = {
         let bridgeSets = ClangLifecycleEvents.bridgeSets(assignments, configuration: configuration)
+        let names = ClangLifecycleEvents.Names(configuration: configuration)
         return scopes.map {
-            ClangLifecycleEvents.events(tokens, in: tokens.indices(in: $0.range), bridgeSets: bridgeSets, configuration: configuration)
+            ClangLifecycleEvents.events(tokens, in: tokens.indices(in: $0.range), bridgeSets: bridgeSets, names: names)
         }
     }()
     private(set) lazy var callGraphFacts: CallGraphFacts? =

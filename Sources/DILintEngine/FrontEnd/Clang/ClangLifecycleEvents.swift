@@ -12,23 +12,45 @@ enum ClangLifecycleEvents {
             .map { ($0.nameOffset, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
+    /// The names `events` looks for, worked out once per file.
+    struct Names {
+        let bridgeNames: [String]
+        let setters: Set<String>
+        /// `_set_<bridge>`, `_install`, `_uninstall`: suffixes of C functions that are events.
+        let setterSuffixes: [String]
+        /// Lengths of the identifiers an event's word can have without a suffix (install,
+        /// uninstall, a setter): only those are read as strings.
+        let wordLengths: Set<Int>
+
+        init(configuration: Configuration) {
+            bridgeNames = configuration.bridgeNames
+            setters = configuration.bridgeSetterNames
+            setterSuffixes = bridgeNames.map { "_set_" + $0 }
+            wordLengths = Set((["install", "uninstall"] + Array(setters)).map(\.utf8.count))
+        }
+    }
+
     /// Installs, uninstalls and bridge sets in a token range, with their receivers.
-    static func events(_ t: TokenCursor, in range: Range<Int>, bridgeSets: [Int: Assignment],
-                       configuration: Configuration) -> [LifecycleEvent] {
-        let bridgeNames = configuration.bridgeNames
-        let setters = configuration.bridgeSetterNames
+    static func events(_ t: TokenCursor, in range: Range<Int>, bridgeSets: [Int: Assignment], names: Names) -> [LifecycleEvent] {
         var result: [LifecycleEvent] = []
         func add(_ receiver: String, _ kind: LifecycleEvent.Kind, at offset: Int) {
             result.append(LifecycleEvent(receiver: receiver, kind: kind, offset: t.offset(offset)))
         }
+        let buffer = t.file.buffer
         for i in range where t.isIdentifier(i) {
-            let word = t.text(i)
+            let bytes = t.file.tokens[i].range
+            func ends(with suffix: String) -> Bool {
+                let n = suffix.utf8.count
+                return bytes.count >= n && buffer.spells(bytes.upperBound - n..<bytes.upperBound, suffix)
+            }
+            // the word as a string only when it can be an event's (a large file has a million identifiers)
+            let word = names.wordLengths.contains(bytes.count) ? t.text(i) : ""
             let lifecycle: LifecycleEvent.Kind? = word == "install" ? .install : word == "uninstall" ? .uninstall : nil
             // [receiver install], [receiver setBridge:b]
             if t.spells(i + 1, "]") || t.spells(i + 1, ":"), let open = messageOpen(t, selectorAt: i, range: range) {
                 let receiver = t.joined(open + 1, i)
                 if let lifecycle, !receiver.isEmpty { add(receiver, lifecycle, at: i) }
-                if setters.contains(word), t.spells(i + 1, ":"), !receiver.isEmpty { add(receiver, .bridgeSet, at: open) }
+                if names.setters.contains(word), t.spells(i + 1, ":"), !receiver.isEmpty { add(receiver, .bridgeSet, at: open) }
                 continue
             }
             // receiver.install(), receiver->install()
@@ -38,21 +60,16 @@ enum ClangLifecycleEvents {
                 continue
             }
             // receiver.bridge = b, receiver->bridge = b
-            if let set = bridgeSets[t.offset(i)], let receiver = set.base {
+            if !bridgeSets.isEmpty, let set = bridgeSets[t.offset(i)], let receiver = set.base {
                 result.append(LifecycleEvent(receiver: receiver, kind: .bridgeSet, offset: set.offset))
                 continue
             }
             // C: reporter_install(r, ...), reporter_uninstall(r), reporter_set_bridge(r, b)
-            guard t.spells(i + 1, "("), !(t.spells(i - 1, ".") || t.spells(i - 1, "->")),
+            let kind: LifecycleEvent.Kind? = ends(with: "_uninstall") ? .uninstall : ends(with: "_install") ? .install
+                : names.setterSuffixes.contains(where: ends) ? .bridgeSet : nil
+            guard let kind, t.spells(i + 1, "("), !(t.spells(i - 1, ".") || t.spells(i - 1, "->")),
                   let first = t.arguments(from: i + 1).first, !first.isEmpty else { continue }
-            let receiver = t.joined(first.lowerBound, first.upperBound)
-            if word.hasSuffix("_uninstall") {
-                add(receiver, .uninstall, at: i)
-            } else if word.hasSuffix("_install") {
-                add(receiver, .install, at: i)
-            } else if bridgeNames.contains(where: { word.hasSuffix("_set_" + $0) }) {
-                add(receiver, .bridgeSet, at: i)
-            }
+            add(t.joined(first.lowerBound, first.upperBound), kind, at: i)
         }
         return result
     }

@@ -4,11 +4,14 @@
 enum ClangOwnership {
     static let weakAttributes: Set<String> = ["weak", "assign", "unsafe_unretained"]
     static let weakQualifiers: Set<String> = ["__weak", "__unsafe_unretained"]
+    private static let qualifierLengths = Set(weakQualifiers.map(\.utf8.count))
 
     static func declarations(_ t: TokenCursor) -> [QualifiedDeclaration] {
         var found: [QualifiedDeclaration] = []
+        let tokens = t.file.tokens
         for i in 0..<t.count {
-            if t.spells(i, "property"), t.spells(i - 1, "@"), t.spells(i + 1, "("), let close = t.close(from: i + 1) {
+            let length = tokens[i].range.count
+            if length == 8, t.spells(i, "property"), t.spells(i - 1, "@"), t.spells(i + 1, "("), let close = t.close(from: i + 1) {
                 let attributes = (i + 2..<close).map(t.text)
                 guard let weak = attributes.first(where: weakAttributes.contains),
                       let end = (close..<t.count).first(where: { t.spells($0, ";") }),
@@ -18,7 +21,8 @@ enum ClangOwnership {
                                                   qualifierOffset: t.offset(i + 2 + attributes.firstIndex(of: weak)!)))
                 continue
             }
-            if weakQualifiers.contains(t.text(i)) {
+            // a string only for the tokens a qualifier's length (a large file has millions of tokens)
+            if qualifierLengths.contains(length), weakQualifiers.contains(t.text(i)) {
                 var j = i + 1
                 while j < t.count, ![";", "=", ",", ")", "{", "}"].contains(t.text(j)) { j += 1 }
                 guard let name = declaredName(t, i + 1, j) else { continue }
