@@ -101,4 +101,22 @@ final class LargeFileTests: XCTestCase {
         XCTAssertEqual(two.findings, one.findings)
         XCTAssertEqual(two.accesses, one.accesses)
     }
+
+    /// The macro an access is found through: the index answers as a scan of every expansion in
+    /// visiting (source) order would, with nested and overlapping expansions.
+    func testMacroExpansionIndexAnswersAsTheScan() {
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<300 {
+            var expansions: [(range: Range<Int>, name: String)] = []
+            for k in 0..<Int.random(in: 0..<30, using: &generator) {
+                let lo = Int.random(in: 0..<200, using: &generator)
+                expansions.append((lo..<lo + Int.random(in: 1..<60, using: &generator), "M\(k)"))
+            }
+            expansions.sort { $0.range.lowerBound < $1.range.lowerBound }
+            let index = MacroExpansionIndex(expansions)
+            for offset in -1..<270 {
+                XCTAssertEqual(index.first(containing: offset), expansions.first { $0.range.contains(offset) }?.name, "offset \(offset)")
+            }
+        }
+    }
 }

@@ -358,6 +358,7 @@ private final class ASTWalk {
     private var path: [(cursor: CXCursor, parent: CXCursor)] = []
     var hits: [(cursor: CXCursor, access: ContainerAccess)] = []
     var macroExpansions: [(range: Range<Int>, name: String)] = []
+    private var expansions = MacroExpansionIndex([])
 
     init(finder: ContainerAccessFinder, file: ParsedFile) {
         self.finder = finder
@@ -369,6 +370,7 @@ private final class ASTWalk {
         _ = clang_visitChildren(root, { cursor, parent, data in
             Unmanaged<ASTWalk>.fromOpaque(data!).takeUnretainedValue().visit(cursor, parent)
         }, Unmanaged.passUnretained(self).toOpaque())
+        expansions = MacroExpansionIndex(macroExpansions)
         return hits.compactMap(locate)
     }
 
@@ -434,9 +436,7 @@ private final class ASTWalk {
         }
         let lo = ParsedFile.offset(start)
         let hi = max(lo + 1, ParsedFile.offset(clang_getRangeEnd(extent)))
-        if let macro = macroExpansions.first(where: { $0.range.contains(lo) }) {
-            access.viaMacro = macro.name
-        }
+        access.viaMacro = expansions.first(containing: lo)
         return LocatedAccess(offset: lo, range: lo..<hi, access: access, tokenIndex: nil)
     }
 
@@ -454,8 +454,10 @@ private final class ASTWalk {
             case CXCursor_ObjCMessageExpr:
                 guard let receiver = firstExpressionChild(parent),
                       clang_equalRanges(clang_getCursorExtent(receiver), clang_getCursorExtent(child)) != 0 else { return nil }
-                let selector = clang_getCursorSpelling(parent).consume()
-                return selector.split(separator: ":").first.map(String.init) // nil when the message did not resolve
+                // the selector's first piece; nil when the message did not resolve
+                let selector = clang_getCursorSpelling(parent).consume().utf8
+                guard let start = selector.firstIndex(where: { $0 != UInt8(ascii: ":") }) else { return nil }
+                return String(Substring(selector[start..<(selector[start...].firstIndex(of: UInt8(ascii: ":")) ?? selector.endIndex)]))
             default:
                 return nil
             }
@@ -472,6 +474,39 @@ private final class ASTWalk {
             return CXChildVisit_Break
         }, Unmanaged.passUnretained(box).toOpaque())
         return box.found
+    }
+}
+
+/// The main file's macro expansions, for the first one (in visiting order, which is source
+/// order) holding an offset, found by a binary search: a scan of every expansion for every
+/// access cost a file of many of both the square of its length.
+struct MacroExpansionIndex {
+    /// Indices into `expansions` by range start (stable), with the furthest end up to each.
+    private let expansions: [(range: Range<Int>, name: String)]
+    private let order: [Int]
+    private let furthestEnd: [Int]
+
+    init(_ expansions: [(range: Range<Int>, name: String)]) {
+        self.expansions = expansions
+        order = expansions.indices.sorted { (expansions[$0].range.lowerBound, $0) < (expansions[$1].range.lowerBound, $1) }
+        var end = Int.min
+        furthestEnd = order.map { end = max(end, expansions[$0].range.upperBound); return end }
+    }
+
+    /// The name of the first expansion holding `offset`, nil when none does.
+    func first(containing offset: Int) -> String? {
+        // the first in start order whose end lies past the offset: every one before it ends at or before it
+        var lo = 0, hi = order.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if furthestEnd[mid] > offset { hi = mid } else { lo = mid + 1 }
+        }
+        guard lo < order.count else { return nil }
+        // the one at `lo` ends past the offset (the furthest end grows there); it holds it when it
+        // starts at or before it, and no later one starts earlier
+        let e = expansions[order[lo]]
+        guard e.range.lowerBound <= offset else { return nil }
+        return e.name
     }
 }
 
