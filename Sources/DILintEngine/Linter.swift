@@ -306,13 +306,9 @@ public final class Linter: @unchecked Sendable {
 
     /// The file rules' findings, every access, the project rules' facts and the suppressions of one file.
     private func outcome(of model: FileModel) -> FileOutcome {
-        var outcome = FileOutcome(parsed: true)
-        outcome.accesses = model.accesses.map { a in
-            let (line, column) = model.buffer.lineColumn(of: a.offset)
-            return AccessRecord(path: model.displayPath, line: line, column: column, access: a.access)
-        }
         // A large file's project-rule facts (the call graph, read from libclang's AST) are
-        // collected on a second thread while the file rules run on this one.
+        // collected on a second thread while the accesses are classified and the file rules run
+        // on this one.
         let facts = FactsCollection(rules: activeProjectRules.map(\.rule), model: model)
         let beside = !activeProjectRules.isEmpty && model.buffer.bytes.count >= factsBesideRulesSize
             && model.prepareForRulesBesideFacts()
@@ -324,6 +320,11 @@ public final class Linter: @unchecked Sendable {
             }
             thread.stackSize = Self.workerStackSize
             thread.start()
+        }
+        var outcome = FileOutcome(parsed: true)
+        outcome.accesses = model.accesses.map { a in
+            let (line, column) = model.buffer.lineColumn(of: a.offset)
+            return AccessRecord(path: model.displayPath, line: line, column: column, access: a.access)
         }
         for check in activeFileRules { outcome.findings += check(model) }
         model.attachScopes(to: &outcome.findings)

@@ -6,13 +6,17 @@ final class ClangFileModel: FileModel {
     let parsed: ParsedFile
     let displayPath: String
     let configuration: Configuration
-    let accesses: [LocatedAccess]
+    /// The accesses as found, before `AccessClassifier` (what the call-graph facts read: they
+    /// can be collected while the accesses are classified, on the token stream alone).
+    private let found: [LocatedAccess]
+    private(set) lazy var accesses: [LocatedAccess] =
+        AccessClassifier.classify(found, in: parsed, displayPath: displayPath, configuration: configuration)
 
     init(parsed: ParsedFile, displayPath: String, configuration: Configuration, finder: ContainerAccessFinder) {
         self.parsed = parsed
         self.displayPath = displayPath
         self.configuration = configuration
-        accesses = AccessClassifier.classify(finder.find(in: parsed), in: parsed, displayPath: displayPath, configuration: configuration)
+        found = finder.find(in: parsed)
     }
 
     var language: SourceLanguage { parsed.language }
@@ -25,7 +29,7 @@ final class ClangFileModel: FileModel {
     private(set) lazy var constructionAccesses: [ConstructionAccess] = {
         let inInit = accesses.filter { $0.access.touchesContainer && $0.enclosing?.isInitializer == true }
         guard !inInit.isEmpty else { return [] }
-        let later = deferredBodies() + inInit.compactMap(\.enclosing).flatMap { tokens.blockBodies(in: $0.range) }
+        let later = deferredBodies + inInit.compactMap(\.enclosing).flatMap { tokens.blockBodies(in: $0.range) }
         return inInit.filter { located in !later.contains { $0.contains(located.offset) } }.map { located in
             let e = located.enclosing!
             return ConstructionAccess(access: located,
@@ -44,22 +48,25 @@ final class ClangFileModel: FileModel {
             ClangLifecycleEvents.events(tokens, in: tokens.indices(in: $0.range), bridgeSets: bridgeSets, names: names)
         }
     }()
+    /// Classifying an access changes its kind only; the facts skip injected accesses, which the
+    /// classifier adds: the found ones are the facts' accesses, in the same order.
     private(set) lazy var callGraphFacts: CallGraphFacts? =
-        CallGraphExtractor(file: parsed, accesses: accesses, bridgeNames: configuration.bridgeNames).extract()
+        CallGraphExtractor(file: parsed, accesses: found, bridgeNames: configuration.bridgeNames).extract()
 
     /// libclang serves one thread at a time: what the file rules read through it (the scopes,
-    /// construction accesses, singleton creations) is computed here, and the brackets every token
-    /// scan shares; the rest they read is tokens. `callGraphFacts` then has libclang to itself.
+    /// the lambda and block bodies when an access is in an initializer, singleton creations) is
+    /// computed here, and the brackets every token scan shares; the rest they read, the accesses'
+    /// classification included, is tokens. `callGraphFacts` then has libclang to itself.
     func prepareForRulesBesideFacts() -> Bool {
         _ = parsed.scopes
         _ = parsed.brackets
-        _ = constructionAccesses
+        if found.contains(where: { $0.enclosing?.isInitializer == true }) { _ = deferredBodies }
         _ = singletonCreations
         return true
     }
 
     /// Lambda and block bodies libclang resolved (the token scan finds blocks it did not).
-    private func deferredBodies() -> [Range<Int>] {
+    private lazy var deferredBodies: [Range<Int>] = {
         final class Box { var ranges: [Range<Int>] = []; let file: ParsedFile; init(_ f: ParsedFile) { file = f } }
         let box = Box(parsed)
         _ = clang_visitChildren(clang_getTranslationUnitCursor(parsed.unit), { c, _, data in
@@ -72,5 +79,5 @@ final class ClangFileModel: FileModel {
             return CXChildVisit_Recurse
         }, Unmanaged.passUnretained(box).toOpaque())
         return box.ranges
-    }
+    }()
 }
