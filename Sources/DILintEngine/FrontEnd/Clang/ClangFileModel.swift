@@ -40,7 +40,9 @@ final class ClangFileModel: FileModel {
     private(set) lazy var qualifiedDeclarations: [QualifiedDeclaration] = ClangOwnership.declarations(tokens)
     private(set) lazy var assignments: [Assignment] = ClangAssignments.all(tokens)
     private(set) lazy var singletonCreations: [SingletonCreation] =
-        ClangSingletons(t: tokens, scopes: scopes, assignments: assignments, configuration: configuration).creations()
+        ClangSingletons(t: tokens, scopes: scopes, assignments: assignments, configuration: configuration,
+                        fileScopeVariables: fileScopeVariables).creations()
+    private lazy var fileScopeVariables: [Int] = ClangSingletons.fileScopeVariables(tokens)
     private(set) lazy var lifecycleEvents: [[LifecycleEvent]] = {
         let bridgeSets = ClangLifecycleEvents.bridgeSets(assignments, configuration: configuration)
         let names = ClangLifecycleEvents.Names(configuration: configuration)
@@ -54,14 +56,14 @@ final class ClangFileModel: FileModel {
         CallGraphExtractor(file: parsed, accesses: found, bridgeNames: configuration.bridgeNames).extract()
 
     /// libclang serves one thread at a time: what the file rules read through it (the scopes,
-    /// the lambda and block bodies when an access is in an initializer, singleton creations) is
+    /// the lambda and block bodies when an access is in an initializer, file-scope variables) is
     /// computed here, and the brackets every token scan shares; the rest they read, the accesses'
     /// classification included, is tokens. `callGraphFacts` then has libclang to itself.
     func prepareForRulesBesideFacts() -> Bool {
         _ = parsed.scopes
         _ = parsed.brackets
         if found.contains(where: { $0.enclosing?.isInitializer == true }) { _ = deferredBodies }
-        _ = singletonCreations
+        _ = fileScopeVariables
         return true
     }
 

@@ -15,6 +15,8 @@ struct ClangSingletons {
     let scopes: [CodeScope]
     let assignments: [Assignment]
     let configuration: Configuration
+    /// `fileScopeVariables(t)`: what this reads of libclang, read when libclang is free.
+    let fileScopeVariables: [Int]
 
     func creations() -> [SingletonCreation] {
         let mentionsBridge = configuration.mentionsBridge
@@ -60,10 +62,10 @@ struct ClangSingletons {
         var directInit = false
     }
 
-    /// `static T name [= init];` anywhere, and file-scope variables (which libclang lists even when their type is unknown).
-    private func staticVariables(_ t: TokenCursor) -> [StaticVariable] {
+    /// The first tokens of the main file's file-scope variables libclang lists (even when their
+    /// type is unknown) that are neither `static` nor `extern`.
+    static func fileScopeVariables(_ t: TokenCursor) -> [Int] {
         var starts: [Int] = []
-        for i in 0..<t.count where t.spells(i, "static") { starts.append(i + 1) }
         for c in Cursors.children(clang_getTranslationUnitCursor(t.file.unit)) where c.kind == CXCursor_VarDecl
             && clang_Location_isFromMainFile(clang_getCursorLocation(c)) != 0 {
             if let range = Cursors.offsets(c, in: t.file) {
@@ -71,6 +73,14 @@ struct ClangSingletons {
                 if !t.spells(i, "static") && !t.spells(i, "extern") { starts.append(i) }
             }
         }
+        return starts
+    }
+
+    /// `static T name [= init];` anywhere, and file-scope variables.
+    private func staticVariables(_ t: TokenCursor) -> [StaticVariable] {
+        var starts: [Int] = []
+        for i in 0..<t.count where t.spells(i, "static") { starts.append(i + 1) }
+        starts += fileScopeVariables
         var result: [StaticVariable] = []
         for start in Set(starts).sorted() {
             var j = start
