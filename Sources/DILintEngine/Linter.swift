@@ -248,10 +248,14 @@ public final class Linter: @unchecked Sendable {
     /// from the same path and bytes.
     /// `model` is the parsed file the outcome came from, for the worker to release after it
     /// replied: freeing a large file's AST and tokens is no part of the parent's wait.
-    func isolatedOutcome(path: String, bytes: [UInt8], frontEnd: inout ClangFrontEnd?) -> (outcome: FileOutcome, model: AnyObject?) {
+    /// `whileFactsRun` is handed the outcome without its facts while a second thread collects
+    /// them (a large file's; see `outcome(of:)`).
+    func isolatedOutcome(path: String, bytes: [UInt8], frontEnd: inout ClangFrontEnd?,
+                         whileFactsRun: ((FileOutcome) -> Void)? = nil) -> (outcome: FileOutcome, model: AnyObject?) {
         let language = bytes.withUnsafeBytes { SourceLanguage.detect(path: path, contents: $0) }
         var parsed: FileModel?
-        let outcome = model(path: path, bytes: bytes, language: language, frontEnd: &frontEnd, keeping: &parsed)
+        let outcome = model(path: path, bytes: bytes, language: language, frontEnd: &frontEnd, keeping: &parsed,
+                            whileFactsRun: whileFactsRun)
         return (outcome, parsed)
     }
 
@@ -286,7 +290,7 @@ public final class Linter: @unchecked Sendable {
 
     /// The same, handing the parsed file to the caller (`kept`) rather than releasing it.
     private func model(path: String, bytes: [UInt8], language: SourceLanguage, frontEnd: inout ClangFrontEnd?,
-                       keeping kept: inout FileModel?) -> FileOutcome {
+                       keeping kept: inout FileModel?, whileFactsRun: ((FileOutcome) -> Void)? = nil) -> FileOutcome {
         let model: FileModel
         if language == .swift {
             switch SwiftFrontEnd.model(displayPath: FileCollector.displayPath(path), bytes: bytes, configuration: configuration) {
@@ -301,11 +305,11 @@ public final class Linter: @unchecked Sendable {
             }
         }
         kept = model
-        return outcome(of: model)
+        return outcome(of: model, whileFactsRun: whileFactsRun)
     }
 
     /// The file rules' findings, every access, the project rules' facts and the suppressions of one file.
-    private func outcome(of model: FileModel) -> FileOutcome {
+    private func outcome(of model: FileModel, whileFactsRun: ((FileOutcome) -> Void)? = nil) -> FileOutcome {
         // A large file's project-rule facts (the call graph, read from libclang's AST) are
         // collected on a second thread while the accesses are classified and the file rules run
         // on this one.
@@ -328,9 +332,14 @@ public final class Linter: @unchecked Sendable {
         }
         for check in activeFileRules { outcome.findings += check(model) }
         model.attachScopes(to: &outcome.findings)
-        if beside { collected.wait() } else { facts.run() }
-        outcome.facts = facts.collected
         outcome.suppressions = Suppressions(comments: model.comments, buffer: model.buffer)
+        if beside {
+            whileFactsRun?(outcome)
+            collected.wait()
+        } else {
+            facts.run()
+        }
+        outcome.facts = facts.collected
         return outcome
     }
 

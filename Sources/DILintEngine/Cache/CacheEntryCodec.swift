@@ -33,7 +33,16 @@ enum CacheEntryCodec {
         return Array(hasher.finalize().prefix(digestSize))
     }
 
-    private static func body(_ outcome: FileOutcome) -> [UInt8] {
+    private static func body(_ outcome: FileOutcome) -> [UInt8] { finishBody(beginBody(outcome), outcome) }
+
+    /// An entry's body written up to the facts: what a parse worker writes of a large file's
+    /// outcome while its facts are still being collected (`finishBody` writes the rest; the two
+    /// give `encodeUndigested`'s bytes).
+    struct PartialBody {
+        fileprivate var writer: ByteWriter
+    }
+
+    static func beginBody(_ outcome: FileOutcome) -> PartialBody {
         var w = ByteWriter()
         w.bytes.append(formatVersion)
         w.bool(outcome.parsed)
@@ -47,6 +56,12 @@ enum CacheEntryCodec {
             w.int(a.column)
             w.access(a.access)
         }
+        return PartialBody(writer: w)
+    }
+
+    /// The body's rest, from the facts; `outcome` is the one `beginBody` began with, facts added.
+    static func finishBody(_ partial: PartialBody, _ outcome: FileOutcome) -> [UInt8] {
+        var w = partial.writer
         w.count(outcome.facts.count)
         for (rule, facts) in outcome.facts.sorted(by: { $0.key < $1.key }) {
             w.string(rule)

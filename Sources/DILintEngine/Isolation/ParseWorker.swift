@@ -54,8 +54,12 @@ public enum ParseWorker {
                 guard let (path, bytes) = try? WorkerFrames.decodeRequest(payload) else {
                     refuse(socket, "the parse worker got a request it cannot read")
                 }
-                let (outcome, model) = linter.isolatedOutcome(path: path, bytes: bytes, frontEnd: &frontEnd)
-                let body = CacheEntryCodec.encodeUndigested(outcome) // a frame of the kind byte and the body, not copied into one
+                // a large file's findings are written while its facts are being collected
+                var begun: CacheEntryCodec.PartialBody?
+                let (outcome, model) = linter.isolatedOutcome(path: path, bytes: bytes, frontEnd: &frontEnd,
+                                                              whileFactsRun: { begun = CacheEntryCodec.beginBody($0) })
+                // a frame of the kind byte and the body, not copied into one
+                let body = begun.map { CacheEntryCodec.finishBody($0, outcome) } ?? CacheEntryCodec.encodeUndigested(outcome)
                 guard writeAll(socket, WorkerFrames.header(1 + body.count) + [WorkerFrames.outcome]), writeAll(socket, body) else { exit(0) }
                 withExtendedLifetime(model) {} // released once the parent has the reply
             }

@@ -37,6 +37,18 @@ final class CacheEntryCodecTests: XCTestCase {
         XCTAssertEqual(try CacheEntryCodec.decode(CacheEntryCodec.encode(FileOutcome())), FileOutcome())
     }
 
+    /// A parse worker writes a large file's outcome in two steps, the findings while its facts are
+    /// collected (strings of the first step shared with the second): the bytes of one.
+    func testABodyBegunWithoutTheFactsIsTheWholeBody() throws {
+        let value = everything()
+        var withoutFacts = value
+        withoutFacts.facts = [:]
+        withoutFacts.suppressions = Suppressions()
+        let twoSteps = CacheEntryCodec.finishBody(CacheEntryCodec.beginBody(withoutFacts), value)
+        XCTAssertEqual(twoSteps, CacheEntryCodec.encodeUndigested(value))
+        XCTAssertEqual(try CacheEntryCodec.decodeUndigested(twoSteps), value)
+    }
+
     /// The codec names each field; a field added to a cached type must be added to it (and here).
     func testTheCodecKnowsEveryStoredField() {
         func labels(_ value: Any) -> [String] { Mirror(reflecting: value).children.compactMap(\.label) }
