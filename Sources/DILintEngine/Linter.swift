@@ -19,8 +19,15 @@ public struct LintResult: Sendable {
     /// tokens (nil when `signal-handler-safety` is off).
     public var handlerFunctionsReadPartly: Int?
 
-    public var errorCount: Int { findings.reduce(0) { $1.severity == .error ? $0 + 1 : $0 } }
-    public var warningCount: Int { findings.reduce(0) { $1.severity == .warning ? $0 + 1 : $0 } }
+    // Counted by index: a closure over the elements copied each finding (all its strings).
+    public var errorCount: Int { count { $0.severity == .error } }
+    public var warningCount: Int { count { $0.severity == .warning } }
+
+    func count(where matches: (Finding) -> Bool) -> Int {
+        var n = 0
+        for i in findings.indices where matches(findings[i]) { n += 1 }
+        return n
+    }
 }
 
 /// What linting one file produced; cacheable, keyed by the file's content and the run's settings.
@@ -172,7 +179,8 @@ public final class Linter: @unchecked Sendable {
             var suppressions = outcome.suppressions
             findings += (projectFindingsByFile[path] ?? []).filter { !suppressions.suppresses(rule: $0.rule, line: $0.line) }
         }
-        return LintResult(findings: findings.sorted(by: Finding.ordered),
+        if !Finding.inOrder(findings) { findings.sort(by: Finding.ordered) }
+        return LintResult(findings: findings,
                           filesChecked: files.count,
                           filesParsed: outcomes.filter { $0.parsed && !$0.fromCache }.count,
                           filesFailed: outcomes.filter(\.failed).count,

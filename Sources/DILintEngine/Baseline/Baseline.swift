@@ -215,6 +215,6 @@ public struct Baseline: Equatable, Sendable {
 
 extension LintResult {
     /// Error-severity findings no baseline accepts: these, and only these, fail the run.
-    public var newErrorCount: Int { findings.filter { $0.severity == .error && !$0.baselined }.count }
-    public var baselinedCount: Int { findings.filter(\.baselined).count }
+    public var newErrorCount: Int { count { $0.severity == .error && !$0.baselined } }
+    public var baselinedCount: Int { count { $0.baselined } }
 }

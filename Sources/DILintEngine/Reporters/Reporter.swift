@@ -15,9 +15,12 @@ public struct TextReporter: Reporter {
     public init() {}
 
     public func render(_ result: LintResult) -> String {
-        result.findings.map { f in
-            "\(f.path):\(f.line):\(f.column): \(f.severity.rawValue): \(f.message) [\(f.rule)]\n"
-        }.joined()
+        var text = ""
+        for i in result.findings.indices {
+            let f = result.findings[i]
+            text += "\(f.path):\(f.line):\(f.column): \(f.severity.rawValue): \(f.message) [\(f.rule)]\n"
+        }
+        return text
     }
 
     /// The one-line summary printed on stderr.

@@ -25,7 +25,7 @@ public struct SARIFReporter: Reporter {
         var relative = RelativePaths(root: root)
         let results = result.findings.map { f -> SARIFLog.Result in
             let path = relative[f.path]
-            let column = Self.utf16Column(byteColumn: f.column, line: lines.line(f.line, of: f.path))
+            let column = lines.utf16Column(byteColumn: f.column, line: f.line, of: f.path)
             var item = SARIFLog.Result(
                 ruleId: f.rule, ruleIndex: ruleIndex[f.rule], level: f.severity.rawValue,
                 message: .init(text: f.message),
