@@ -54,29 +54,32 @@ public enum Fingerprints {
     public static func legacy(_ findings: [Finding], root: String) -> [String] {
         var relative = RelativePaths(root: root)
         var lines = SourceLines()
-        var copy = findings
-        number(&copy) { f in
+        return numbered(findings) { f in
             hash([f.rule, relative[f.path], normalize(f.snippet ?? lines.line(f.line, of: f.path)), f.access?.expression ?? ""])
         }
-        return copy.map { $0.fingerprint ?? "" }
     }
 
     /// Sets `fingerprint` to `hash:ordinal`, the ordinal counting equal hashes in report order.
     private static func number(_ findings: inout [Finding], _ hashOf: (Finding) -> String) {
+        let fingerprints = numbered(findings, hashOf)
+        for i in findings.indices { findings[i].fingerprint = fingerprints[i] }
+    }
+
+    /// The fingerprints of `findings`, by index (hashed without the findings held for writing).
+    private static func numbered(_ findings: [Finding], _ hashOf: (Finding) -> String) -> [String] {
         var occurrences: [String: Int] = [:]
         occurrences.reserveCapacity(findings.count)
         // Findings usually come in report order already (`Linter.lint` sorts them); the sort is
         // stable, so then it is the identity and is skipped.
         let order = Finding.inOrder(findings) ? Array(findings.indices) : findings.indices.sorted { Finding.ordered(findings[$0], findings[$1]) }
-        var fingerprints: [String] = []
-        fingerprints.reserveCapacity(findings.count)
+        var fingerprints = [String](repeating: "", count: findings.count)
         for i in order {
             let hash = hashOf(findings[i])
             let occurrence = occurrences[hash, default: 0]
             occurrences[hash] = occurrence + 1
-            fingerprints.append("\(hash):\(occurrence)")
+            fingerprints[i] = "\(hash):\(occurrence)"
         }
-        for (k, i) in order.enumerated() { findings[i].fingerprint = fingerprints[k] }
+        return fingerprints
     }
 
     static func hash(_ parts: [String]) -> String {

@@ -15,10 +15,23 @@ public struct TextReporter: Reporter {
     public init() {}
 
     public func render(_ result: LintResult) -> String {
+        // `path:line:col: severity: message [rule]`, appended field by field: no copy of a finding.
         var text = ""
-        for i in result.findings.indices {
-            let f = result.findings[i]
-            text += "\(f.path):\(f.line):\(f.column): \(f.severity.rawValue): \(f.message) [\(f.rule)]\n"
+        result.findings.withUnsafeBufferPointer { fs in
+            for i in fs.indices {
+                text += fs[i].path
+                text += ":"
+                text += String(fs[i].line)
+                text += ":"
+                text += String(fs[i].column)
+                text += ": "
+                text += fs[i].severity.rawValue
+                text += ": "
+                text += fs[i].message
+                text += " ["
+                text += fs[i].rule
+                text += "]\n"
+            }
         }
         return text
     }
