@@ -100,6 +100,51 @@ public struct JSONReporter: Reporter {
             enum CodingKeys: String, CodingKey {
                 case rule, path, line, column, severity, message, container, accessor, service, kind, viaMacro, fingerprint, baselined, fix
             }
+
+            /// As `encode(to:)` through `JSONReporter`'s encoder, keys sorted; not for items with a fix.
+            func write(to w: inout PrettyJSON) {
+                w.element()
+                w.beginObject()
+                if let container {
+                    w.key("accessor")
+                    if let accessor { w.string(accessor) } else { w.null() }
+                }
+                w.key("baselined")
+                w.bool(baselined)
+                w.key("column")
+                w.int(column)
+                if let container {
+                    w.key("container")
+                    w.string(container)
+                }
+                if let fingerprint {
+                    w.key("fingerprint")
+                    w.string(fingerprint)
+                }
+                if container != nil {
+                    w.key("kind")
+                    if let kind { w.string(kind) } else { w.null() }
+                }
+                w.key("line")
+                w.int(line)
+                w.key("message")
+                w.string(message)
+                w.key("path")
+                w.string(path)
+                w.key("rule")
+                w.string(rule)
+                if container != nil {
+                    w.key("service")
+                    if let service { w.string(service) } else { w.null() }
+                }
+                w.key("severity")
+                w.string(severity)
+                if container != nil, let viaMacro {
+                    w.key("viaMacro")
+                    w.string(viaMacro)
+                }
+                w.endObject()
+            }
         }
         var tool = Tool()
         var summary: Summary
@@ -147,6 +192,18 @@ public struct JSONReporter: Reporter {
     }
 
     public func render(_ result: LintResult) -> String {
-        document(result).rendered()
+        var document = document(result)
+        // The findings are written by hand into what `JSONEncoder` writes for the rest (the
+        // same bytes); findings with a fix keep the encoder's path.
+        guard !document.findings.isEmpty, !document.findings.contains(where: { $0.fix != nil }) else { return document.rendered() }
+        var w = PrettyJSON(arrayAt: 2, capacity: document.findings.count * 512)
+        for item in document.findings { item.write(to: &w) }
+        let findings = document.findings
+        document.findings = []
+        guard let text = PrettyJSON.splice(document.rendered(), key: "findings", indent: 2, elements: w.bytes) else {
+            document.findings = findings
+            return document.rendered()
+        }
+        return text
     }
 }
