@@ -147,12 +147,14 @@ private struct FactsSkim {
         return registrations + annotated + installing + signalArguments > 0
     }
 
+    @inline(__always)
     mutating func byte() throws -> UInt8 {
         guard at < bytes.count else { throw ByteReader.Malformed() }
         defer { at += 1 }
         return bytes[at]
     }
 
+    @inline(__always)
     mutating func leb() throws -> UInt64 {
         var value: UInt64 = 0
         var shift: UInt64 = 0
@@ -173,6 +175,7 @@ private struct FactsSkim {
 
     /// Whether a string is there (nil is not).
     @discardableResult
+    @inline(__always)
     mutating func optionalString() throws -> Bool {
         let tag = try leb()
         switch tag {

@@ -25,15 +25,16 @@ public enum Fingerprints {
         // The hashed text is `rule \0 path \0 scope \0 what` (as `hash` joins it), written into
         // one reused buffer: a joined string and a digest array per finding cost more than the digest.
         var text: [UInt8] = []
-        number(&findings) { f in
+        let all = findings
+        number(&findings) { i in
             text.removeAll(keepingCapacity: true)
-            text.append(contentsOf: f.rule.utf8)
+            text.append(contentsOf: all[i].rule.utf8)
             text.append(0)
-            text.append(contentsOf: relative[f.path].utf8)
+            text.append(contentsOf: relative[all[i].path].utf8)
             text.append(0)
-            if let scope = f.scope { text.append(contentsOf: scope.utf8) }
+            if let scope = all[i].scope { text.append(contentsOf: scope.utf8) }
             text.append(0)
-            if let access = f.access {
+            if let access = all[i].access {
                 text.append(contentsOf: "access".utf8)
                 text.append(0)
                 text.append(contentsOf: access.container.utf8)
@@ -44,7 +45,7 @@ public enum Fingerprints {
             } else {
                 text.append(contentsOf: "line".utf8)
                 text.append(0)
-                text.append(contentsOf: normalize(f.snippet ?? lines.line(f.line, of: f.path)).utf8)
+                text.append(contentsOf: normalize(all[i].snippet ?? lines.line(all[i].line, of: all[i].path)).utf8)
             }
             return text.withUnsafeBytes { SHA256.hexPrefix32($0) }
         }
@@ -54,19 +55,21 @@ public enum Fingerprints {
     public static func legacy(_ findings: [Finding], root: String) -> [String] {
         var relative = RelativePaths(root: root)
         var lines = SourceLines()
-        return numbered(findings) { f in
-            hash([f.rule, relative[f.path], normalize(f.snippet ?? lines.line(f.line, of: f.path)), f.access?.expression ?? ""])
+        return numbered(findings) { i in
+            let f = findings[i]
+            return hash([f.rule, relative[f.path], normalize(f.snippet ?? lines.line(f.line, of: f.path)), f.access?.expression ?? ""])
         }
     }
 
     /// Sets `fingerprint` to `hash:ordinal`, the ordinal counting equal hashes in report order.
-    private static func number(_ findings: inout [Finding], _ hashOf: (Finding) -> String) {
+    /// `hashOf` is given an index of `findings`.
+    private static func number(_ findings: inout [Finding], _ hashOf: (Int) -> String) {
         let fingerprints = numbered(findings, hashOf)
         for i in findings.indices { findings[i].fingerprint = fingerprints[i] }
     }
 
     /// The fingerprints of `findings`, by index (hashed without the findings held for writing).
-    private static func numbered(_ findings: [Finding], _ hashOf: (Finding) -> String) -> [String] {
+    private static func numbered(_ findings: [Finding], _ hashOf: (Int) -> String) -> [String] {
         var occurrences: [String: Int] = [:]
         occurrences.reserveCapacity(findings.count)
         // Findings usually come in report order already (`Linter.lint` sorts them); the sort is
@@ -74,7 +77,7 @@ public enum Fingerprints {
         let order = Finding.inOrder(findings) ? Array(findings.indices) : findings.indices.sorted { Finding.ordered(findings[$0], findings[$1]) }
         var fingerprints = [String](repeating: "", count: findings.count)
         for i in order {
-            let hash = hashOf(findings[i])
+            let hash = hashOf(i)
             let occurrence = occurrences[hash, default: 0]
             occurrences[hash] = occurrence + 1
             fingerprints[i] = "\(hash):\(occurrence)"

@@ -16,24 +16,24 @@ public struct TextReporter: Reporter {
 
     public func render(_ result: LintResult) -> String {
         // `path:line:col: severity: message [rule]`, appended field by field: no copy of a finding.
-        var text = ""
+        var text: [UInt8] = []
         result.findings.withUnsafeBufferPointer { fs in
             for i in fs.indices {
-                text += fs[i].path
-                text += ":"
-                text += String(fs[i].line)
-                text += ":"
-                text += String(fs[i].column)
-                text += ": "
-                text += fs[i].severity.rawValue
-                text += ": "
-                text += fs[i].message
-                text += " ["
-                text += fs[i].rule
-                text += "]\n"
+                text += fs[i].path.utf8
+                text.append(UInt8(ascii: ":"))
+                text += String(fs[i].line).utf8
+                text.append(UInt8(ascii: ":"))
+                text += String(fs[i].column).utf8
+                text += ": ".utf8
+                text += fs[i].severity.rawValue.utf8
+                text += ": ".utf8
+                text += fs[i].message.utf8
+                text += " [".utf8
+                text += fs[i].rule.utf8
+                text += "]\n".utf8
             }
         }
-        return text
+        return String(decoding: text, as: UTF8.self)
     }
 
     /// The one-line summary printed on stderr.
