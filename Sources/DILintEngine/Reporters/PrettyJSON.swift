@@ -23,8 +23,18 @@ struct PrettyJSON {
     private mutating func member() {
         if started[started.count - 1] { bytes.append(UInt8(ascii: ",")) }
         started[started.count - 1] = true
+        newline()
+    }
+
+    private static let spaces = [UInt8](repeating: 0x20, count: 64)
+
+    private mutating func newline() {
         bytes.append(0x0A)
-        for _ in 0..<indent { bytes.append(0x20) }
+        if indent <= PrettyJSON.spaces.count {
+            bytes.append(contentsOf: PrettyJSON.spaces[..<indent])
+        } else {
+            for _ in 0..<indent { bytes.append(0x20) }
+        }
     }
 
     mutating func key(_ name: StaticString) {
@@ -58,8 +68,7 @@ struct PrettyJSON {
         indent -= 2
         // an empty container is written `[`, two newlines, the indentation, `]`
         if !started.removeLast() { bytes.append(0x0A) }
-        bytes.append(0x0A)
-        for _ in 0..<indent { bytes.append(0x20) }
+        newline()
         bytes.append(bracket)
     }
 
@@ -71,27 +80,32 @@ struct PrettyJSON {
 
     mutating func string(_ value: String) {
         var value = value
+        let mark = bytes.count
         let plain: Bool = value.withUTF8 { b in
+            bytes.append(UInt8(ascii: "\""))
+            var start = 0
             var i = 0
             while i < b.count {
                 let c = b[i]
-                if c < 0x20 || c == 0x7F { return false }
-                // U+2028 and U+2029 (E2 80 A8/A9)
-                if c == 0xE2, i + 2 < b.count, b[i + 1] == 0x80, b[i + 2] == 0xA8 || b[i + 2] == 0xA9 { return false }
+                if c == UInt8(ascii: "\"") || c == UInt8(ascii: "\\") {
+                    bytes.append(contentsOf: UnsafeBufferPointer(rebasing: b[start..<i]))
+                    bytes.append(UInt8(ascii: "\\"))
+                    start = i
+                } else if c < 0x20 || c == 0x7F {
+                    return false
+                } else if c == 0xE2, i + 2 < b.count, b[i + 1] == 0x80, b[i + 2] == 0xA8 || b[i + 2] == 0xA9 { // U+2028, U+2029
+                    return false
+                }
                 i += 1
-            }
-            bytes.append(UInt8(ascii: "\""))
-            var start = 0
-            for j in 0..<b.count where b[j] == UInt8(ascii: "\"") || b[j] == UInt8(ascii: "\\") {
-                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: b[start..<j]))
-                bytes.append(UInt8(ascii: "\\"))
-                start = j
             }
             bytes.append(contentsOf: UnsafeBufferPointer(rebasing: b[start...]))
             bytes.append(UInt8(ascii: "\""))
             return true
         }
-        if !plain { bytes.append(contentsOf: PrettyJSON.encoded(value)) }
+        if !plain {
+            bytes.removeSubrange(mark...)
+            bytes.append(contentsOf: PrettyJSON.encoded(value))
+        }
     }
 
     /// `value` as `JSONEncoder` writes a string.
@@ -102,8 +116,9 @@ struct PrettyJSON {
     }
 
     /// `text` (`JSONEncoder` output) with the empty array `[\n\n<indent>]` that follows
-    /// `\n<indent>"<key>" : ` replaced by `[`, the elements, `\n<indent>]`; nil when it has none.
-    static func splice(_ text: String, key: String, indent: Int, elements: [UInt8]) -> String? {
+    /// `\n<indent>"<key>" : ` replaced by `[`, the elements `write` writes, `\n<indent>]`; nil
+    /// when `text` has no such array. One buffer is built, and checked as UTF-8 once.
+    static func splice(_ text: String, key: String, indent: Int, capacity: Int, write: (inout PrettyJSON) -> Void) -> String? {
         let pad = String(repeating: " ", count: indent)
         let empty = Array("\n\(pad)\"\(key)\" : [\n\n\(pad)]".utf8)
         var text = text
@@ -116,16 +131,15 @@ struct PrettyJSON {
                 i += 1
             }
             guard let at else { return nil }
-            var out: [UInt8] = []
-            out.reserveCapacity(b.count + elements.count + indent + 2)
             let head = empty.count - indent - 3 // through `[`
-            out.append(contentsOf: UnsafeBufferPointer(rebasing: b[..<(at + head)]))
-            out.append(contentsOf: elements)
-            out.append(0x0A)
-            out.append(contentsOf: pad.utf8)
-            out.append(UInt8(ascii: "]"))
-            out.append(contentsOf: UnsafeBufferPointer(rebasing: b[(at + empty.count)...]))
-            return String(decoding: out, as: UTF8.self)
+            var w = PrettyJSON(arrayAt: indent, capacity: b.count + capacity)
+            w.bytes.append(contentsOf: UnsafeBufferPointer(rebasing: b[..<(at + head)]))
+            write(&w)
+            w.bytes.append(0x0A)
+            w.bytes.append(contentsOf: pad.utf8)
+            w.bytes.append(UInt8(ascii: "]"))
+            w.bytes.append(contentsOf: UnsafeBufferPointer(rebasing: b[(at + empty.count)...]))
+            return String(decoding: w.bytes, as: UTF8.self)
         }
     }
 }

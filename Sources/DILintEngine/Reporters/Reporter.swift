@@ -196,11 +196,11 @@ public struct JSONReporter: Reporter {
         // The findings are written by hand into what `JSONEncoder` writes for the rest (the
         // same bytes); findings with a fix keep the encoder's path.
         guard !document.findings.isEmpty, !document.findings.contains(where: { $0.fix != nil }) else { return document.rendered() }
-        var w = PrettyJSON(arrayAt: 2, capacity: document.findings.count * 512)
-        for item in document.findings { item.write(to: &w) }
         let findings = document.findings
         document.findings = []
-        guard let text = PrettyJSON.splice(document.rendered(), key: "findings", indent: 2, elements: w.bytes) else {
+        guard let text = PrettyJSON.splice(document.rendered(), key: "findings", indent: 2, capacity: findings.count * 512, write: { w in
+            for i in findings.indices { findings[i].write(to: &w) }
+        }) else {
             document.findings = findings
             return document.rendered()
         }

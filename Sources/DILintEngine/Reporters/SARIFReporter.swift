@@ -21,11 +21,11 @@ public struct SARIFReporter: Reporter {
         guard log.runs.count == 1, !log.runs[0].results.isEmpty, !log.runs[0].results.contains(where: { $0.fixes != nil }) else {
             return log.rendered()
         }
-        var w = PrettyJSON(arrayAt: 6, capacity: log.runs[0].results.count * 1536)
-        for item in log.runs[0].results { item.write(to: &w) }
         let results = log.runs[0].results
         log.runs[0].results = []
-        guard let text = PrettyJSON.splice(log.rendered(), key: "results", indent: 6, elements: w.bytes) else {
+        guard let text = PrettyJSON.splice(log.rendered(), key: "results", indent: 6, capacity: results.count * 1536, write: { w in
+            for i in results.indices { results[i].write(to: &w) }
+        }) else {
             log.runs[0].results = results
             return log.rendered()
         }
