@@ -5,7 +5,7 @@ import Foundation
 /// `Codable` took longer than linting them. The caller writes the keys of each object in sorted
 /// order; strings `JSONEncoder` might escape otherwise than `\"` and `\\` (control characters,
 /// DEL, the line and paragraph separators) are encoded by `JSONEncoder` itself.
-/// `ReporterOutputTests` compares the two writers.
+/// `ReportFastPathTests` compares the two writers.
 struct PrettyJSON {
     private(set) var bytes: [UInt8] = []
     private var indent: Int
