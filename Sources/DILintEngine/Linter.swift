@@ -19,8 +19,18 @@ public struct LintResult: Sendable {
     /// tokens (nil when `signal-handler-safety` is off).
     public var handlerFunctionsReadPartly: Int?
 
-    public var errorCount: Int { findings.reduce(0) { $1.severity == .error ? $0 + 1 : $0 } }
-    public var warningCount: Int { findings.reduce(0) { $1.severity == .warning ? $0 + 1 : $0 } }
+    // Counted by index: a closure over the elements copied each finding (all its strings).
+    public var errorCount: Int {
+        var n = 0
+        for i in findings.indices where findings[i].severity == .error { n += 1 }
+        return n
+    }
+
+    public var warningCount: Int {
+        var n = 0
+        for i in findings.indices where findings[i].severity == .warning { n += 1 }
+        return n
+    }
 }
 
 /// What linting one file produced; cacheable, keyed by the file's content and the run's settings.
@@ -151,7 +161,16 @@ public final class Linter: @unchecked Sendable {
 
         // Project rules report into files (context files included); every finding then meets its
         // file's suppressions.
-        var findingsByFile = Dictionary(grouping: zip(paths, outcomes).flatMap { $1.findings }, by: \.path)
+        var findingsByFile: [String: [Finding]]
+        if selected.count == paths.count && zip(paths, outcomes).allSatisfy({ path, outcome in
+            outcome.findings.indices.allSatisfy { outcome.findings[$0].path == path }
+        }) {
+            // Each file's findings are its own (the usual case): grouped as they are, uncopied.
+            findingsByFile = [:]
+            for (path, outcome) in zip(paths, outcomes) where !outcome.findings.isEmpty { findingsByFile[path] = outcome.findings }
+        } else {
+            findingsByFile = Dictionary(grouping: zip(paths, outcomes).flatMap { $1.findings }, by: \.path)
+        }
         var projectFindingsByFile: [String: [Finding]] = [:]
         var handlerFunctionsReadPartly: Int?
         for (rule, severity) in activeProjectRules {
@@ -166,18 +185,20 @@ public final class Linter: @unchecked Sendable {
         }
         var findings: [Finding] = []
         for (path, outcome) in zip(paths, outcomes) {
-            findings += applySuppressions(findingsByFile[path] ?? [], outcome.suppressions, path: path, complete: complete)
+            let kept = applySuppressions(findingsByFile[path] ?? [], outcome.suppressions, path: path, complete: complete)
+            if findings.isEmpty { findings = kept } else { findings += kept }
         }
         for (path, outcome) in found where !selected.contains(path) {
             var suppressions = outcome.suppressions
             findings += (projectFindingsByFile[path] ?? []).filter { !suppressions.suppresses(rule: $0.rule, line: $0.line) }
         }
-        return LintResult(findings: findings.sorted(by: Finding.ordered),
+        if !Finding.inOrder(findings) { findings.sort(by: Finding.ordered) }
+        return LintResult(findings: findings,
                           filesChecked: files.count,
                           filesParsed: outcomes.filter { $0.parsed && !$0.fromCache }.count,
                           filesFailed: outcomes.filter(\.failed).count,
                           filesCached: outcomes.filter(\.fromCache).count,
-                          accesses: outcomes.flatMap(\.accesses),
+                          accesses: outcomes.count == 1 ? outcomes[0].accesses : outcomes.flatMap(\.accesses),
                           seconds: Date().timeIntervalSince(start),
                           handlerFunctionsReadPartly: handlerFunctionsReadPartly)
     }
@@ -348,7 +369,22 @@ public final class Linter: @unchecked Sendable {
     /// it suppresses may need files outside the run.
     private func applySuppressions(_ findings: [Finding], _ suppressions: Suppressions, path: String, complete: Bool) -> [Finding] {
         var suppressions = suppressions
-        var kept = findings.filter { $0.rule == ParseFailureRule.id || !suppressions.suppresses(rule: $0.rule, line: $0.line) }
+        // The findings suppressed, in order; kept ones are not copied when none is.
+        var suppressed: [Int] = []
+        for i in findings.indices where findings[i].rule != ParseFailureRule.id && suppressions.suppresses(rule: findings[i].rule, line: findings[i].line) {
+            suppressed.append(i)
+        }
+        var kept: [Finding]
+        if suppressed.isEmpty {
+            kept = findings
+        } else {
+            kept = []
+            kept.reserveCapacity(findings.count - suppressed.count)
+            var next = 0
+            for i in findings.indices {
+                if next < suppressed.count && suppressed[next] == i { next += 1 } else { kept.append(findings[i]) }
+            }
+        }
         func at(_ line: Int, _ column: Int, rule: String, _ message: String) -> Finding? {
             guard let severity = configuration.severity(of: rule) else { return nil }
             return Finding(rule: rule, path: path, line: line, column: column, severity: severity, message: message)

@@ -106,6 +106,8 @@ struct NewFindingsOnly: Reporter {
     init(_ base: Reporter) { self.base = base }
 
     func render(_ result: LintResult) -> String {
+        // Without baselined findings the result is shown as it is: no copy of every finding.
+        guard result.baselinedCount > 0 else { return base.render(result) }
         var shown = result
         shown.findings.removeAll(where: \.baselined)
         return base.render(shown)

@@ -43,7 +43,7 @@ struct CallGraph {
             swiftExports.formUnion(f.swiftExports)
             macros.formUnion(f.macros)
         }
-        for (name, usrs) in usrsByName { usrsByName[name] = Array(Set(usrs)).sorted() }
+        for (name, usrs) in usrsByName where usrs.count > 1 { usrsByName[name] = Array(Set(usrs)).sorted() }
         for (path, f) in facts {
             for r in f.registrations {
                 guard r.throughSlot else { registrations.append((path, r, nil)); continue }

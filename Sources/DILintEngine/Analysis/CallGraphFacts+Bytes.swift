@@ -98,6 +98,130 @@ extension CallGraphFacts {
     }
 }
 
+extension CallGraphFacts {
+    /// Whether the encoded facts hold anything a handler walk can start from: a registration,
+    /// an annotated handler, an installing parameter (wrapper registrations start there) or a
+    /// `signal` argument. Reads the layout `init(encoded:)` reads without making its strings;
+    /// true also when the bytes do not read as facts, so that callers decode them in full.
+    static func mayHoldHandlers(encoded data: Data) -> Bool {
+        data.withUnsafeBytes { buffer in
+            var skim = FactsSkim(bytes: buffer)
+            return (try? skim.mayHoldHandlers()) ?? true
+        }
+    }
+}
+
+/// Walks `CallGraphFacts` bytes as `ByteReader` reads them, counting the strings it would make
+/// (later ones may refer back to them) instead of making them.
+private struct FactsSkim {
+    let bytes: UnsafeRawBufferPointer
+    var at = 0
+    var strings = 0
+
+    init(bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
+
+    mutating func mayHoldHandlers() throws -> Bool {
+        guard try byte() == CallGraphFacts.formatVersion else { throw ByteReader.Malformed() }
+        try list { s in // functions
+            try s.symbol()
+            try s.position()
+            try s.list { s in // sites
+                try s.string()
+                try s.optionalSymbol()
+                try s.optionalString()
+                try s.optionalString()
+                try s.position()
+            }
+            _ = try s.leb()
+        }
+        try list { s in try s.symbol(); try s.optionalSymbol() } // stores
+        let registrations = try list { s in try s.symbol(); try s.string(); try s.position(); _ = try s.byte() }
+        let annotated = try list { s in try s.symbol() }
+        try list { s in try s.string() } // swiftExports
+        let installing = try list { s in try s.symbol(); _ = try s.leb(); try s.string() }
+        try list { s in try s.symbol(); _ = try s.leb(); try s.symbol(); _ = try s.leb() } // forwards
+        try list { s in try s.symbol(); _ = try s.leb(); try s.symbol(); try s.position() } // functionArguments
+        try list { s in try s.string() } // macros
+        let signalArguments = try list { s in try s.symbol(); _ = try s.leb(); try s.symbol(); try s.position() }
+        guard at == bytes.count else { throw ByteReader.Malformed() }
+        return registrations + annotated + installing + signalArguments > 0
+    }
+
+    @inline(__always)
+    mutating func byte() throws -> UInt8 {
+        guard at < bytes.count else { throw ByteReader.Malformed() }
+        defer { at += 1 }
+        return bytes[at]
+    }
+
+    @inline(__always)
+    mutating func leb() throws -> UInt64 {
+        var value: UInt64 = 0
+        var shift: UInt64 = 0
+        while true {
+            let b = try byte()
+            guard shift < 64 else { throw ByteReader.Malformed() }
+            value |= UInt64(b & 0x7f) << shift
+            if b < 0x80 { return value }
+            shift += 7
+        }
+    }
+
+    mutating func count() throws -> Int {
+        let v = try leb()
+        guard v <= UInt64(bytes.count - at) else { throw ByteReader.Malformed() }
+        return Int(v)
+    }
+
+    /// Whether a string is there (nil is not).
+    @discardableResult
+    @inline(__always)
+    mutating func optionalString() throws -> Bool {
+        let tag = try leb()
+        switch tag {
+        case 0:
+            return false
+        case 1:
+            at += try count()
+            strings += 1
+            return true
+        default:
+            guard tag - 2 < UInt64(strings) else { throw ByteReader.Malformed() }
+            return true
+        }
+    }
+
+    mutating func string() throws {
+        guard try optionalString() else { throw ByteReader.Malformed() }
+    }
+
+    mutating func symbol() throws {
+        try string()
+        try string()
+    }
+
+    mutating func optionalSymbol() throws {
+        switch try byte() {
+        case 0: return
+        case 1: try symbol()
+        default: throw ByteReader.Malformed()
+        }
+    }
+
+    mutating func position() throws {
+        _ = try leb()
+        _ = try leb()
+        try string()
+    }
+
+    @discardableResult
+    mutating func list(_ element: (inout FactsSkim) throws -> Void) throws -> Int {
+        let n = try count()
+        for _ in 0..<n { try element(&self) }
+        return n
+    }
+}
+
 private extension ByteWriter {
     mutating func symbol(_ s: Symbol) {
         string(s.usr)

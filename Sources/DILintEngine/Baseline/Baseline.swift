@@ -215,6 +215,15 @@ public struct Baseline: Equatable, Sendable {
 
 extension LintResult {
     /// Error-severity findings no baseline accepts: these, and only these, fail the run.
-    public var newErrorCount: Int { findings.filter { $0.severity == .error && !$0.baselined }.count }
-    public var baselinedCount: Int { findings.filter(\.baselined).count }
+    public var newErrorCount: Int {
+        var n = 0
+        for i in findings.indices where findings[i].severity == .error && !findings[i].baselined { n += 1 }
+        return n
+    }
+
+    public var baselinedCount: Int {
+        var n = 0
+        for i in findings.indices where findings[i].baselined { n += 1 }
+        return n
+    }
 }

@@ -109,6 +109,72 @@ public struct SHA256 {
         return hexString(hasher.finalize())
     }
 
+    /// The first 32 hex digits of the digest of `message` (its first 16 bytes), as
+    /// `String(hex(message).prefix(32))`, in one pass with no allocation but the result's.
+    static func hexPrefix32(_ message: UnsafeRawBufferPointer) -> String {
+        var h: (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32) =
+            (0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19)
+        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { w in
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 128) { tail in
+                Self.k.withUnsafeBufferPointer { k in
+                    func block(_ p: UnsafeRawPointer) {
+                        for i in 0..<16 {
+                            w[i] = UInt32(p.load(fromByteOffset: 4 * i, as: UInt8.self)) << 24
+                                | UInt32(p.load(fromByteOffset: 4 * i + 1, as: UInt8.self)) << 16
+                                | UInt32(p.load(fromByteOffset: 4 * i + 2, as: UInt8.self)) << 8
+                                | UInt32(p.load(fromByteOffset: 4 * i + 3, as: UInt8.self))
+                        }
+                        for i in 16..<64 {
+                            let a = w[i - 15], b = w[i - 2]
+                            let s0 = ((a >> 7) | (a << 25)) ^ ((a >> 18) | (a << 14)) ^ (a >> 3)
+                            let s1 = ((b >> 17) | (b << 15)) ^ ((b >> 19) | (b << 13)) ^ (b >> 10)
+                            w[i] = w[i - 16] &+ s0 &+ w[i - 7] &+ s1
+                        }
+                        var (a, b, c, d, e, f, g, hh) = h
+                        for i in 0..<64 {
+                            let s1 = ((e >> 6) | (e << 26)) ^ ((e >> 11) | (e << 21)) ^ ((e >> 25) | (e << 7))
+                            let t1 = hh &+ s1 &+ ((e & f) ^ (~e & g)) &+ k[i] &+ w[i]
+                            let s0 = ((a >> 2) | (a << 30)) ^ ((a >> 13) | (a << 19)) ^ ((a >> 22) | (a << 10))
+                            let t2 = s0 &+ ((a & b) ^ (a & c) ^ (b & c))
+                            hh = g; g = f; f = e; e = d &+ t1
+                            d = c; c = b; b = a; a = t1 &+ t2
+                        }
+                        h = (h.0 &+ a, h.1 &+ b, h.2 &+ c, h.3 &+ d, h.4 &+ e, h.5 &+ f, h.6 &+ g, h.7 &+ hh)
+                    }
+                    let count = message.count
+                    var offset = 0
+                    while count - offset >= 64 {
+                        block(message.baseAddress! + offset)
+                        offset += 64
+                    }
+                    // the padding: 0x80, zeros, the bit length big-endian, to one or two blocks
+                    let rest = count - offset
+                    let padded = rest + 9 <= 64 ? 64 : 128
+                    for i in 0..<padded { tail[i] = 0 }
+                    for i in 0..<rest { tail[i] = message[offset + i] }
+                    tail[rest] = 0x80
+                    let bits = UInt64(count) &* 8
+                    for i in 0..<8 { tail[padded - 1 - i] = UInt8(truncatingIfNeeded: bits >> UInt64(8 * i)) }
+                    let base = UnsafeRawPointer(tail.baseAddress!)
+                    block(base)
+                    if padded == 128 { block(base + 64) }
+                }
+            }
+        }
+        return String(unsafeUninitializedCapacity: 32) { out in
+            let digits: StaticString = "0123456789abcdef"
+            let d = digits.utf8Start
+            func put(_ word: UInt32, at start: Int) {
+                for j in 0..<8 { out[start + j] = d[Int((word >> UInt32(28 - 4 * j)) & 15)] }
+            }
+            put(h.0, at: 0)
+            put(h.1, at: 8)
+            put(h.2, at: 16)
+            put(h.3, at: 24)
+            return 32
+        }
+    }
+
     static func hexString(_ digest: [UInt8]) -> String {
         let digits = Array("0123456789abcdef".utf8)
         var out = [UInt8]()

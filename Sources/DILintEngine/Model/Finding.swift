@@ -103,4 +103,11 @@ extension Finding {
     static func ordered(_ a: Finding, _ b: Finding) -> Bool {
         (a.path, a.line, a.column, a.rule) < (b.path, b.line, b.column, b.rule)
     }
+
+    /// Whether `findings` are in report order already: then a stable sort by `ordered` keeps
+    /// them as they are, and can be skipped.
+    static func inOrder(_ findings: [Finding]) -> Bool {
+        for i in findings.indices.dropFirst() where ordered(findings[i], findings[i - 1]) { return false }
+        return true
+    }
 }

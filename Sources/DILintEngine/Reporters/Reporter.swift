@@ -15,9 +15,25 @@ public struct TextReporter: Reporter {
     public init() {}
 
     public func render(_ result: LintResult) -> String {
-        result.findings.map { f in
-            "\(f.path):\(f.line):\(f.column): \(f.severity.rawValue): \(f.message) [\(f.rule)]\n"
-        }.joined()
+        // `path:line:col: severity: message [rule]`, appended field by field: no copy of a finding.
+        var text: [UInt8] = []
+        result.findings.withUnsafeBufferPointer { fs in
+            for i in fs.indices {
+                text += fs[i].path.utf8
+                text.append(UInt8(ascii: ":"))
+                text += String(fs[i].line).utf8
+                text.append(UInt8(ascii: ":"))
+                text += String(fs[i].column).utf8
+                text += ": ".utf8
+                text += fs[i].severity.rawValue.utf8
+                text += ": ".utf8
+                text += fs[i].message.utf8
+                text += " [".utf8
+                text += fs[i].rule.utf8
+                text += "]\n".utf8
+            }
+        }
+        return String(decoding: text, as: UTF8.self)
     }
 
     /// The one-line summary printed on stderr.
@@ -84,6 +100,51 @@ public struct JSONReporter: Reporter {
             enum CodingKeys: String, CodingKey {
                 case rule, path, line, column, severity, message, container, accessor, service, kind, viaMacro, fingerprint, baselined, fix
             }
+
+            /// As `encode(to:)` through `JSONReporter`'s encoder, keys sorted; not for items with a fix.
+            func write(to w: inout PrettyJSON) {
+                w.element()
+                w.beginObject()
+                if let container {
+                    w.key("accessor")
+                    if let accessor { w.string(accessor) } else { w.null() }
+                }
+                w.key("baselined")
+                w.bool(baselined)
+                w.key("column")
+                w.int(column)
+                if let container {
+                    w.key("container")
+                    w.string(container)
+                }
+                if let fingerprint {
+                    w.key("fingerprint")
+                    w.string(fingerprint)
+                }
+                if container != nil {
+                    w.key("kind")
+                    if let kind { w.string(kind) } else { w.null() }
+                }
+                w.key("line")
+                w.int(line)
+                w.key("message")
+                w.string(message)
+                w.key("path")
+                w.string(path)
+                w.key("rule")
+                w.string(rule)
+                if container != nil {
+                    w.key("service")
+                    if let service { w.string(service) } else { w.null() }
+                }
+                w.key("severity")
+                w.string(severity)
+                if container != nil, let viaMacro {
+                    w.key("viaMacro")
+                    w.string(viaMacro)
+                }
+                w.endObject()
+            }
         }
         var tool = Tool()
         var summary: Summary
@@ -131,6 +192,18 @@ public struct JSONReporter: Reporter {
     }
 
     public func render(_ result: LintResult) -> String {
-        document(result).rendered()
+        var document = document(result)
+        // The findings are written by hand into what `JSONEncoder` writes for the rest (the
+        // same bytes); findings with a fix keep the encoder's path.
+        guard !document.findings.isEmpty, !document.findings.contains(where: { $0.fix != nil }) else { return document.rendered() }
+        let findings = document.findings
+        document.findings = []
+        guard let text = PrettyJSON.splice(document.rendered(), key: "findings", indent: 2, capacity: findings.count * 512, write: { w in
+            for i in findings.indices { findings[i].write(to: &w) }
+        }) else {
+            document.findings = findings
+            return document.rendered()
+        }
+        return text
     }
 }

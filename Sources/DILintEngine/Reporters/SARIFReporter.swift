@@ -15,7 +15,21 @@ public struct SARIFReporter: Reporter {
     static let rootBase = "%SRCROOT%"
 
     public func render(_ result: LintResult) -> String {
-        log(result).rendered()
+        var log = log(result)
+        // The results are written by hand into what `JSONEncoder` writes for the rest (the same
+        // bytes); results with fixes keep the encoder's path.
+        guard log.runs.count == 1, !log.runs[0].results.isEmpty, !log.runs[0].results.contains(where: { $0.fixes != nil }) else {
+            return log.rendered()
+        }
+        let results = log.runs[0].results
+        log.runs[0].results = []
+        guard let text = PrettyJSON.splice(log.rendered(), key: "results", indent: 6, capacity: results.count * 1536, write: { w in
+            for i in results.indices { results[i].write(to: &w) }
+        }) else {
+            log.runs[0].results = results
+            return log.rendered()
+        }
+        return text
     }
 
     func log(_ result: LintResult) -> SARIFLog {
@@ -23,14 +37,17 @@ public struct SARIFReporter: Reporter {
         let ruleIndex = Dictionary(uniqueKeysWithValues: rules.enumerated().map { ($1.id, $0) })
         var lines = SourceLines()
         var relative = RelativePaths(root: root)
+        var uris: [String: String] = [:] // `uriPath` by relative path
         let results = result.findings.map { f -> SARIFLog.Result in
             let path = relative[f.path]
-            let column = Self.utf16Column(byteColumn: f.column, line: lines.line(f.line, of: f.path))
+            let uri = uris[path] ?? Self.uriPath(path)
+            uris[path] = uri
+            let column = lines.utf16Column(byteColumn: f.column, line: f.line, of: f.path)
             var item = SARIFLog.Result(
                 ruleId: f.rule, ruleIndex: ruleIndex[f.rule], level: f.severity.rawValue,
                 message: .init(text: f.message),
                 locations: [.init(physicalLocation: .init(
-                    artifactLocation: .init(uri: Self.uriPath(path), uriBaseId: path.hasPrefix("/") ? nil : Self.rootBase),
+                    artifactLocation: .init(uri: uri, uriBaseId: path.hasPrefix("/") ? nil : Self.rootBase),
                     region: .init(startLine: f.line, startColumn: column, snippet: f.snippet.map { .init(text: $0) })))],
                 partialFingerprints: f.fingerprint.map { [Fingerprints.scheme: $0] },
                 baselineState: f.fingerprint == nil ? nil : (f.baselined ? "unchanged" : "new"),
@@ -159,6 +176,109 @@ struct SARIFLog: Codable {
         var properties: Properties?
         /// Edits that fix the result (`di-lint fix --format sarif`), SARIF's `fix` objects.
         var fixes: [SARIFFix]?
+
+        /// As the synthesized `encode(to:)` through `SARIFLog.rendered`, keys sorted; not for
+        /// results with fixes.
+        func write(to w: inout PrettyJSON) {
+            w.element()
+            w.beginObject()
+            if let baselineState {
+                w.key("baselineState")
+                w.string(baselineState)
+            }
+            w.key("level")
+            w.string(level)
+            w.key("locations")
+            w.beginArray()
+            for l in locations {
+                w.element()
+                w.beginObject()
+                w.key("physicalLocation")
+                w.beginObject()
+                w.key("artifactLocation")
+                w.beginObject()
+                w.key("uri")
+                w.string(l.physicalLocation.artifactLocation.uri)
+                if let base = l.physicalLocation.artifactLocation.uriBaseId {
+                    w.key("uriBaseId")
+                    w.string(base)
+                }
+                w.endObject()
+                w.key("region")
+                w.beginObject()
+                if let snippet = l.physicalLocation.region.snippet {
+                    w.key("snippet")
+                    w.beginObject()
+                    w.key("text")
+                    w.string(snippet.text)
+                    w.endObject()
+                }
+                w.key("startColumn")
+                w.int(l.physicalLocation.region.startColumn)
+                w.key("startLine")
+                w.int(l.physicalLocation.region.startLine)
+                w.endObject()
+                w.endObject()
+                w.endObject()
+            }
+            w.endArray()
+            w.key("message")
+            w.beginObject()
+            w.key("text")
+            w.string(message.text)
+            w.endObject()
+            if let partialFingerprints {
+                w.key("partialFingerprints")
+                w.beginObject()
+                for (key, value) in partialFingerprints.sorted(by: { $0.key < $1.key }) {
+                    w.key(key)
+                    w.string(value)
+                }
+                w.endObject()
+            }
+            if let properties {
+                w.key("properties")
+                w.beginObject()
+                w.key("accessor")
+                w.string(properties.accessor)
+                w.key("container")
+                w.string(properties.container)
+                w.key("kind")
+                w.string(properties.kind)
+                if let service = properties.service {
+                    w.key("service")
+                    w.string(service)
+                }
+                if let viaMacro = properties.viaMacro {
+                    w.key("viaMacro")
+                    w.string(viaMacro)
+                }
+                w.endObject()
+            }
+            w.key("ruleId")
+            w.string(ruleId)
+            if let ruleIndex {
+                w.key("ruleIndex")
+                w.int(ruleIndex)
+            }
+            if let suppressions {
+                w.key("suppressions")
+                w.beginArray()
+                for s in suppressions {
+                    w.element()
+                    w.beginObject()
+                    w.key("justification")
+                    w.string(s.justification)
+                    w.key("kind")
+                    w.string(s.kind)
+                    w.key("status")
+                    w.string(s.status)
+                    w.endObject()
+                }
+                w.endArray()
+            }
+            w.endObject()
+        }
 
         init(ruleId: String, ruleIndex: Int?, level: String, message: Message, locations: [Wrapper],
              partialFingerprints: [String: String]?, baselineState: String?, suppressions: [Suppression]?, properties: Properties?) {

@@ -33,6 +33,12 @@ struct SignalHandlerSafetyRule: ProjectRule {
     /// tokens): where a finding's chain runs through one, its message says so; the count says it
     /// for the handlers with no finding too, whose silence is then no proof.
     func finishReport(facts: [(path: String, facts: Data)], options: Options, severity: Severity, complete: Bool) -> ProjectRuleReport {
+        // With no handler anywhere (none registered, annotated or configured, no function that
+        // installs its parameter) the walks have no root: nothing is reached, nothing reported.
+        // Telling so from the bytes spares decoding every file's facts and building the graph.
+        if options.handlers.isEmpty && !facts.contains(where: { CallGraphFacts.mayHoldHandlers(encoded: $0.facts) }) {
+            return ProjectRuleReport(findings: [], handlerFunctionsReadPartly: 0)
+        }
         let decoded = facts.compactMap { item in
             (try? CallGraphFacts(encoded: item.facts)).map { (path: item.path, facts: $0) }
         }
