@@ -453,6 +453,19 @@ final class CallGraphExtractor {
     /// Keeps one finding-worthy site per line and kind for messages, bridge and container uses
     /// (`[[A shared] run]` is one problem, not two); calls stay distinct per callee.
     private func onePerLine(_ sites: [CallSite]) -> [CallSite] {
+        if sites.count <= 8 {
+            // a few sites: each compared with those kept (the same keys as the set's below, no set made per function)
+            func sameKey(_ a: CallSite, _ b: CallSite) -> Bool {
+                guard a.position.line == b.position.line, a.kind == b.kind else { return false }
+                switch a.kind {
+                case .call, .pointerCall: return (a.target?.usr ?? "") == (b.target?.usr ?? "")
+                default: return true
+                }
+            }
+            var kept: [CallSite] = []
+            for site in sites where !kept.contains(where: { sameKey($0, site) }) { kept.append(site) }
+            return kept
+        }
         struct Key: Hashable {
             var line: Int, kind: CallSite.Kind, usr: String?
         }
