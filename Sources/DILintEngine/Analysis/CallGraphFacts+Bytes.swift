@@ -8,6 +8,14 @@ extension CallGraphFacts {
 
     var encoded: Data {
         var w = ByteWriter()
+        // room for every snippet and a little more per record: no copies while the buffer grows
+        // (the snippets are most of the bytes: 50 MB on a 10 MB line of 80,000 functions)
+        var room = 64
+        for f in functions {
+            room += f.position.snippet.utf8.count + 64
+            for s in f.sites { room += s.position.snippet.utf8.count + 64 }
+        }
+        w.bytes.reserveCapacity(room)
         w.bytes.append(Self.formatVersion)
         w.list(functions) { w, f in
             w.symbol(f.symbol)

@@ -62,8 +62,17 @@ enum Cursors {
     /// `seam::Writer::put` for C++ members and namespaced functions (inline namespaces such as
     /// libc++'s `__1` left out); the plain name for C.
     static func qualifiedName(_ cursor: CXCursor) -> String {
-        var parts = [spelling(cursor)]
+        let name = spelling(cursor)
         var parent = clang_getCursorSemanticParent(cursor)
+        // C, and anything at file scope: the name alone (what joining one part gives)
+        switch parent.kind {
+        case CXCursor_Namespace, CXCursor_ClassDecl, CXCursor_StructDecl, CXCursor_UnionDecl, CXCursor_ClassTemplate,
+             CXCursor_ClassTemplatePartialSpecialization:
+            break
+        default:
+            return name
+        }
+        var parts = [name]
         while !isNull(parent) {
             switch parent.kind {
             case CXCursor_Namespace:

@@ -8,6 +8,7 @@ final class CallGraphExtractor {
     static let annotation = "di-lint:signal-handler"
     /// Fields of `struct sigaction` that hold the handler.
     static let sigactionFields: Set<String> = ["sa_handler", "sa_sigaction"]
+    static let sigactionFieldLengths = Set(sigactionFields.map(\.utf8.count))
     /// Functions whose second argument becomes a signal handler.
     static let signalInstallers: Set<String> = ["signal", "bsd_signal", "sysv_signal", "sigset"]
 
@@ -21,8 +22,14 @@ final class CallGraphExtractor {
     /// Last lines of `di-lint:signal-handler` comments.
     private let annotationLines: Set<Int>
 
-    init(file: ParsedFile, accesses: [LocatedAccess], bridgeNames: [String]) {
+    /// Whether each definition's subtree is read from libclang once (`CursorTree`) and token
+    /// searches start in the function's tokens; false asks libclang per question and searches
+    /// every token, as before: the tests compare the two.
+    private let readsSubtrees: Bool
+
+    init(file: ParsedFile, accesses: [LocatedAccess], bridgeNames: [String], readsSubtrees: Bool = true) {
         self.file = file
+        self.readsSubtrees = readsSubtrees
         self.accesses = accesses.filter { $0.access.kind != .injected }
         accessRanges = RangeIndex(self.accesses.map(\.range))
         self.bridgeNames = Set(bridgeNames)
@@ -74,10 +81,14 @@ final class CallGraphExtractor {
         let known = Set(facts.registrations.map(\.handler.name))
         // The functions read so far, by name once, not searched for each call (the loop adds none).
         let functionNames = Set(facts.functions.map(\.symbol.name))
-        let namespaces = namespaceBlocks(t)
+        let namespaces = namespaceBlocks
         for i in 0..<t.count where t.isIdentifier(i) {
             // every case below is a call `word(` or a store `.word =`: no string made for other names
             guard t.spells(i + 1, "(") || t.spells(i + 1, "=") else { continue }
+            // `word =` without `(` is only `x.sa_handler =` / `x.sa_sigaction =` below: no string made for other stores
+            if !t.spells(i + 1, "("), !(t.isMemberOperator(i - 1) && CallGraphExtractor.sigactionFieldLengths.contains(file.tokens[i].range.count)) {
+                continue
+            }
             let word = t.text(i)
             var handler: Int?
             var mechanism = HandlerRegistration.Mechanism.sigaction
@@ -166,14 +177,19 @@ final class CallGraphExtractor {
 
     private func declarations(in parent: CXCursor) {
         for c in Cursors.children(parent) {
+            let inMainFile = Cursors.isInMainFile(c, file)
             // a namespace opened by a macro (`PLCR_CPP_BEGIN_NS`) is not "from" the main file, its contents are
-            guard Cursors.isInMainFile(c, file) || (Cursors.isContainer(c) && clang_Location_isInSystemHeader(clang_getCursorLocation(c)) == 0)
+            guard inMainFile || (Cursors.isContainer(c) && clang_Location_isInSystemHeader(clang_getCursorLocation(c)) == 0)
             else { continue }
             switch c.kind {
-            case _ where Cursors.isFunction(c) && Cursors.isInMainFile(c, file):
+            case _ where Cursors.isFunction(c) && inMainFile:
+                // a definition's subtree read once, for its annotation and its body
+                let definition = clang_isCursorDefinition(c) != 0
+                if definition && readsSubtrees { tree.load(c) }
+                defer { tree.clear() }
                 if isAnnotated(c) { facts.annotated.append(Cursors.symbol(c)) }
-                if clang_isCursorDefinition(c) != 0 { function(c) }
-            case CXCursor_VarDecl where Cursors.isInMainFile(c, file):
+                if definition { function(c) }
+            case CXCursor_VarDecl where inMainFile:
                 variable(c)
             case _ where Cursors.isContainer(c):
                 declarations(in: c)
@@ -184,10 +200,10 @@ final class CallGraphExtractor {
     }
 
     private func isAnnotated(_ function: CXCursor) -> Bool {
-        if Cursors.children(function).contains(where: {
+        if kids(function).contains(where: {
             $0.kind == CXCursor_AnnotateAttr && Cursors.spelling($0) == CallGraphExtractor.annotation
         }) { return true }
-        guard !annotationLines.isEmpty, let range = Cursors.offsets(function, in: file) else { return false }
+        guard !annotationLines.isEmpty, let range = offsets(function) else { return false }
         let line = file.buffer.lineColumn(of: range.lowerBound).line
         return annotationLines.contains(line) || annotationLines.contains(line - 1)
     }
@@ -200,6 +216,9 @@ final class CallGraphExtractor {
     private var parameters: [String: Int] = [:]
     /// Names of the current function's parameters and locals: a call through one is no call by name.
     private var localNames = Set<String>()
+    /// The current function's local variables: their names join `localNames` when a lost
+    /// statement needs them (a spelling per variable otherwise made for nothing).
+    private var locals: [CXCursor] = []
     /// Token ranges of the current body the AST did not cover (statements that did not resolve).
     private var lostRanges: [Range<Int>] = []
     /// Whether the function being read is a template or a member of one (dependent types are normal there).
@@ -226,7 +245,9 @@ final class CallGraphExtractor {
     }
 
     private func function(_ cursor: CXCursor) {
-        guard let range = Cursors.offsets(cursor, in: file) else { return }
+        guard let range = offsets(cursor) else { return }
+        if readsSubtrees { hint = file.tokenIndex(atOrAfter: range.lowerBound)..<file.tokenIndex(atOrAfter: range.upperBound) }
+        defer { hint = 0..<0 }
         definitionRanges.append(range)
         sites = []
         lostRanges = []
@@ -235,20 +256,22 @@ final class CallGraphExtractor {
         current = symbol
         parameters = [:]
         localNames = []
+        locals = []
         for i in 0..<max(0, Int(clang_Cursor_getNumArguments(cursor))) {
             let parameter = clang_Cursor_getArgument(cursor, UInt32(i))
             parameters[clang_getCursorUSR(parameter).consume()] = i
             localNames.insert(Cursors.spelling(parameter))
         }
-        let children = Cursors.children(cursor)
+        let children = kids(cursor)
         for child in children { visit(child) }
         let unresolved = callsFromLostTokens()
         let body = children.last { $0.kind == CXCursor_CompoundStmt }
-            .flatMap { Cursors.offsets($0, in: file) } ?? range
+            .flatMap { offsets($0) } ?? range
         for k in accessIndices(in: body) {
             sites.append(CallSite(kind: .container, detail: accesses[k].access.expression, position: position(accesses[k].offset)))
         }
-        for token in tokens(in: body) where token.kind == .identifier && bridgeNameLengths.contains(token.range.count) {
+        for token in bridgeNameLengths.isEmpty ? [] : tokens(in: body)
+        where token.kind == .identifier && bridgeNameLengths.contains(token.range.count) {
             let text = file.buffer.text(token.range)
             if bridgeNames.contains(text) {
                 sites.append(CallSite(kind: .bridge, detail: text, position: position(token.range.lowerBound)))
@@ -261,11 +284,11 @@ final class CallGraphExtractor {
 
     /// The tokens of a compound statement (braces left out) that none of its statements covers:
     /// statements clang dropped because a name in them did not resolve.
-    private func uncovered(_ compound: CXCursor, children: [CXCursor]) {
-        guard let range = Cursors.offsets(compound, in: file) else { return }
-        var covered = children.compactMap { Cursors.offsets($0, in: file) }
+    private func uncovered(_ compound: CXCursor, children: CursorList) {
+        guard let range = offsets(compound) else { return }
+        var covered = children.compactMap { offsets($0) }
         covered.sort { $0.lowerBound < $1.lowerBound }
-        let inner = file.tokens(in: range)
+        let inner = tokens(in: range)
         guard inner.count > 2 else { return }
         var start = inner.startIndex + 1
         let end = inner.endIndex - 1
@@ -299,12 +322,12 @@ final class CallGraphExtractor {
     /// `if` condition calling `fputs(…) < LIMIT` with `LIMIT` unknown): a node of dependent type
     /// outside templates, or one with no children at all, whose tokens hold a call. The AST keeps
     /// the statement but not the call, so the call is read from the node's tokens.
-    private func recoveryRange(_ c: CXCursor, children: () -> [CXCursor]) -> Range<Int>? {
+    private func recoveryRange(_ c: CXCursor, children: () -> CursorList) -> Range<Int>? {
         guard c.kind == CXCursor_UnexposedExpr, current != nil, !insideTemplate,
               clang_getCursorType(c).kind == CXType_Dependent || children().isEmpty,
-              let range = Cursors.offsets(c, in: file) else { return nil }
+              let range = offsets(c) else { return nil }
         let t = TokenCursor(file: file)
-        let indices = t.indices(in: range)
+        let indices = tokenIndices(in: range)
         guard indices.contains(where: { t.isIdentifier($0) && t.spells($0 + 1, "(") && indices.contains($0 + 1) }) else { return nil }
         return range
     }
@@ -313,15 +336,15 @@ final class CallGraphExtractor {
     /// declaration stays in the AST but its extent and children end before the initializer,
     /// which clang dropped. The tokens from its end to the next declarator (or the `;`) that
     /// start with `=` and hold a call are read as a lost statement.
-    private func lostInitializers(_ declStmt: CXCursor, children: [CXCursor]) {
-        guard current != nil, let whole = Cursors.offsets(declStmt, in: file) else { return }
+    private func lostInitializers(_ declStmt: CXCursor, children: CursorList) {
+        guard current != nil, let whole = offsets(declStmt) else { return }
         let declarators = children.filter { $0.kind == CXCursor_VarDecl }
-            .compactMap { Cursors.offsets($0, in: file) }.sorted { $0.lowerBound < $1.lowerBound }
+            .compactMap { offsets($0) }.sorted { $0.lowerBound < $1.lowerBound }
         let t = TokenCursor(file: file)
         for (k, r) in declarators.enumerated() {
             let boundary = k + 1 < declarators.count ? declarators[k + 1].lowerBound : whole.upperBound
             guard r.upperBound < boundary else { continue }
-            let indices = t.indices(in: r.upperBound..<boundary)
+            let indices = tokenIndices(in: r.upperBound..<boundary)
             guard let first = indices.first, t.spells(first, "="),
                   indices.contains(where: { t.isIdentifier($0) && indices.contains($0 + 1) && t.spells($0 + 1, "(") })
             else { continue }
@@ -332,7 +355,15 @@ final class CallGraphExtractor {
     /// Calls read from the statements the AST lost; returns how many statements that was.
     private func callsFromLostTokens() -> Int {
         var statements = 0
-        for range in lostRanges {
+        // a range of nothing but `;` (an expression statement's, which its extent leaves out)
+        // holds no statement and no call: no reader for it
+        let ranges = lostRanges.filter { range in
+            tokenIndices(in: range).contains { !file.buffer.spells(file.tokens[$0].range, ";") }
+        }
+        if !ranges.isEmpty {
+            for c in locals { localNames.insert(Cursors.spelling(c)) }
+        }
+        for range in ranges {
             let reader = LostStatementReader(file: file, range: range, macroExpansions: macroExpansions,
                                              variables: localNames.union(globalNames))
             statements += reader.statements
@@ -368,7 +399,7 @@ final class CallGraphExtractor {
             }
             return lo > 0 && furthestEnd[lo - 1] > offset
         }
-        let namespaces = namespaceBlocks(t)
+        let namespaces = namespaceBlocks
         var i = 0
         while i < t.count {
             defer { i += 1 }
@@ -408,18 +439,33 @@ final class CallGraphExtractor {
     }
 
     /// `namespace a::b { … }` blocks in the tokens (named ones), outermost first.
-    private func namespaceBlocks(_ t: TokenCursor) -> [(name: String, tokens: ClosedRange<Int>)] {
+    private lazy var namespaceBlocks: [(name: String, tokens: ClosedRange<Int>)] = {
+        let t = TokenCursor(file: file)
         var result: [(name: String, tokens: ClosedRange<Int>)] = []
-        for i in 0..<t.count where t.spells(i, "namespace") {
+        // nine bytes first: no comparison for other tokens
+        for i in 0..<t.count where file.tokens[i].range.count == 9 && t.spells(i, "namespace") {
             guard let (name, open) = qualifiedName(t, from: i + 1), t.spells(open, "{"), let close = t.close(from: open) else { continue }
             result.append((name, open...close))
         }
         return result
-    }
+    }()
 
     /// Keeps one finding-worthy site per line and kind for messages, bridge and container uses
     /// (`[[A shared] run]` is one problem, not two); calls stay distinct per callee.
     private func onePerLine(_ sites: [CallSite]) -> [CallSite] {
+        if sites.count <= 8 {
+            // a few sites: each compared with those kept (the same keys as the set's below, no set made per function)
+            func sameKey(_ a: CallSite, _ b: CallSite) -> Bool {
+                guard a.position.line == b.position.line, a.kind == b.kind else { return false }
+                switch a.kind {
+                case .call, .pointerCall: return (a.target?.usr ?? "") == (b.target?.usr ?? "")
+                default: return true
+                }
+            }
+            var kept: [CallSite] = []
+            for site in sites where !kept.contains(where: { sameKey($0, site) }) { kept.append(site) }
+            return kept
+        }
         struct Key: Hashable {
             var line: Int, kind: CallSite.Kind, usr: String?
         }
@@ -440,18 +486,18 @@ final class CallGraphExtractor {
         defer { if c.kind == CXCursor_CXXNewExpr { insideNew -= 1 } }
         // a container access is one finding, not also a call or a message
         if c.kind == CXCursor_CallExpr || c.kind == CXCursor_ObjCMessageExpr || c.kind == CXCursor_MemberRefExpr,
-           let start = Cursors.offsets(c, in: file)?.lowerBound,
+           let start = offsets(c)?.lowerBound,
            accessRanges.contains(start) {
-            for child in Cursors.children(c) { visit(child) }
+            for child in kids(c) { visit(child) }
             return
         }
         // the children, asked of libclang once
-        var kids: [CXCursor]?
-        func children() -> [CXCursor] {
-            if let kids { return kids }
-            let read = Cursors.children(c)
-            kids = read
-            return read
+        var read: CursorList?
+        func children() -> CursorList {
+            if let read { return read }
+            let list = kids(c)
+            read = list
+            return list
         }
         if let range = recoveryRange(c, children: children) {
             lostRanges.append(range)
@@ -470,7 +516,7 @@ final class CallGraphExtractor {
         case CXCursor_CXXDeleteExpr:
             add(.cxxDelete, at: c)
         case CXCursor_CXXThrowExpr:
-            add(.cxxThrow, at: c, detail: Cursors.children(c).isEmpty ? "rethrow" : nil)
+            add(.cxxThrow, at: c, detail: kids(c).isEmpty ? "rethrow" : nil)
         case CXCursor_ObjCAtThrowStmt:
             add(.objcRuntime, at: c, detail: "@throw")
         case CXCursor_ObjCAtSynchronizedStmt:
@@ -482,7 +528,7 @@ final class CallGraphExtractor {
         case CXCursor_BinaryOperator:
             assignment(c)
         case CXCursor_VarDecl:
-            localNames.insert(Cursors.spelling(c))
+            locals.append(c)
             variable(c)
         case CXCursor_CompoundStmt:
             uncovered(c, children: children())
@@ -520,7 +566,7 @@ final class CallGraphExtractor {
             return
         }
         if ref.kind == CXCursor_StructDecl || ref.kind == CXCursor_ClassDecl { return } // implicit constructor
-        let callee = Cursors.children(c).first.map(Cursors.stripped)
+        let callee = kids(c).first.map(stripped)
         let slotCursor: CXCursor
         switch ref.kind {
         case CXCursor_VarDecl, CXCursor_FieldDecl, CXCursor_ParmDecl:
@@ -572,9 +618,9 @@ final class CallGraphExtractor {
 
     /// The slot an expression designates: a variable, a field, or an array's variable.
     private func slot(of expression: CXCursor) -> CXCursor? {
-        var c = Cursors.stripped(expression)
-        while c.kind == CXCursor_ArraySubscriptExpr, let base = Cursors.children(c).first {
-            c = Cursors.stripped(base)
+        var c = stripped(expression)
+        while c.kind == CXCursor_ArraySubscriptExpr, let base = kids(c).first {
+            c = stripped(base)
         }
         guard c.kind == CXCursor_DeclRefExpr || c.kind == CXCursor_MemberRefExpr else { return nil }
         let ref = clang_getCursorReferenced(c)
@@ -585,8 +631,8 @@ final class CallGraphExtractor {
     }
 
     private func assignment(_ c: CXCursor) {
-        let kids = Cursors.children(c)
-        guard kids.count == 2, let lhsRange = Cursors.offsets(kids[0], in: file),
+        let kids = kids(c)
+        guard kids.count == 2, let lhsRange = offsets(kids[0]),
               let op = firstToken(from: lhsRange.upperBound),
               file.buffer.spells(op.range, "="),
               Cursors.isFunctionPointer(clang_getCursorType(kids[0])),
@@ -595,8 +641,8 @@ final class CallGraphExtractor {
     }
 
     private func store(into slot: CXCursor, value: CXCursor, at site: CXCursor) {
-        if Cursors.isIntegerConstant(value) { return }
-        let target = Cursors.functionReference(value)
+        if isIntegerConstant(value) { return }
+        let target = functionReference(value)
         let slotSymbol = Cursors.symbol(slot)
         facts.stores.append(PointerStore(slot: slotSymbol, value: target.map(Cursors.symbol)))
         guard slot.kind == CXCursor_FieldDecl, CallGraphExtractor.sigactionFields.contains(Cursors.spelling(slot)) else { return }
@@ -605,7 +651,7 @@ final class CallGraphExtractor {
         } else if let index = parameterIndex(value) {
             // a wrapper: `void install(int sig, handler_t h) { sa.sa_handler = h; … }`; not where `h` is null
             // (`if (h) sa.sa_handler = trampoline; else sa.sa_handler = h;` installs SIG_DFL, never `h`)
-            guard !nullParameters.contains(clang_getCursorUSR(clang_getCursorReferenced(Cursors.stripped(value))).consume()) else { return }
+            guard !nullParameters.contains(clang_getCursorUSR(clang_getCursorReferenced(stripped(value))).consume()) else { return }
             facts.installingParameters.append(ParameterUse(function: current!, index: index, mechanism: .sigaction))
         } else if let source = self.slot(of: value), source.kind != CXCursor_ParmDecl {
             // a table: `sa.sa_handler = entry->handler` registers every function stored into `handler`
@@ -620,7 +666,7 @@ final class CallGraphExtractor {
     /// `if (h) … else …`, `if (!h)`, `if (h == NULL)` on a parameter `h`: visits each branch
     /// knowing whether `h` is null there. False (nothing visited) for any other `if`.
     private func ifTestingAParameterForNull(_ c: CXCursor) -> Bool {
-        let kids = Cursors.children(c)
+        let kids = kids(c)
         guard kids.count >= 2, let (usr, nullWhenTrue) = nullTest(kids[0]) else { return false }
         visit(kids[0])
         for (i, branch) in kids.dropFirst().prefix(2).enumerated() {
@@ -634,19 +680,19 @@ final class CallGraphExtractor {
 
     /// The parameter a condition tests for null, and whether the condition holds when it is null.
     private func nullTest(_ condition: CXCursor) -> (usr: String, nullWhenTrue: Bool)? {
-        guard current != nil, let range = Cursors.offsets(condition, in: file) else { return nil }
+        guard current != nil, let range = offsets(condition) else { return nil }
         func parameter(_ e: CXCursor) -> String? {
-            let ref = clang_getCursorReferenced(Cursors.stripped(e))
-            return ref.kind == CXCursor_ParmDecl && Cursors.stripped(e).kind == CXCursor_DeclRefExpr ? clang_getCursorUSR(ref).consume() : nil
+            let ref = clang_getCursorReferenced(stripped(e))
+            return ref.kind == CXCursor_ParmDecl && stripped(e).kind == CXCursor_DeclRefExpr ? clang_getCursorUSR(ref).consume() : nil
         }
-        let inner = Cursors.stripped(condition)
+        let inner = stripped(condition)
         if inner.kind == CXCursor_BinaryOperator {
-            let kids = Cursors.children(inner)
-            guard kids.count == 2, let lhs = Cursors.offsets(kids[0], in: file), let op = firstToken(from: lhs.upperBound),
+            let kids = kids(inner)
+            guard kids.count == 2, let lhs = offsets(kids[0]), let op = firstToken(from: lhs.upperBound),
                   file.buffer.spells(op.range, "==") || file.buffer.spells(op.range, "!=") else { return nil }
             let equal = file.buffer.spells(op.range, "==")
-            if Cursors.isIntegerConstant(kids[1]), let usr = parameter(kids[0]) { return (usr, equal) }
-            if Cursors.isIntegerConstant(kids[0]), let usr = parameter(kids[1]) { return (usr, equal) }
+            if isIntegerConstant(kids[1]), let usr = parameter(kids[0]) { return (usr, equal) }
+            if isIntegerConstant(kids[0]), let usr = parameter(kids[1]) { return (usr, equal) }
             return nil
         }
         guard let usr = parameter(condition), let first = firstToken(from: range.lowerBound) else { return nil }
@@ -656,7 +702,7 @@ final class CallGraphExtractor {
     /// The index of the current function's parameter an expression names, if it names one.
     private func parameterIndex(_ expression: CXCursor) -> Int? {
         guard current != nil else { return nil }
-        let c = Cursors.stripped(expression)
+        let c = stripped(expression)
         guard c.kind == CXCursor_DeclRefExpr else { return nil }
         let ref = clang_getCursorReferenced(c)
         return ref.kind == CXCursor_ParmDecl ? parameters[clang_getCursorUSR(ref).consume()] : nil
@@ -670,7 +716,7 @@ final class CallGraphExtractor {
         let symbol = Cursors.symbol(callee)
         for i in 0..<count {
             let argument = clang_Cursor_getArgument(call, UInt32(i))
-            if let function = Cursors.functionReference(argument) {
+            if let function = functionReference(argument) {
                 facts.functionArguments.append(FunctionArgument(callee: symbol, argument: i, value: Cursors.symbol(function),
                                                                 position: position(of: call)))
             } else if Cursors.isFunctionPointer(clang_getCursorType(argument)), let index = parameterIndex(argument), let current {
@@ -680,7 +726,7 @@ final class CallGraphExtractor {
     }
 
     private func variable(_ c: CXCursor) {
-        guard let initializer = Cursors.children(c).last(where: { clang_isExpression($0.kind) != 0 }) else { return }
+        guard let initializer = kids(c).last(where: { clang_isExpression($0.kind) != 0 }) else { return }
         stores(from: initializer, slot: c, type: clang_getCursorType(c))
         visitInitializer(initializer)
     }
@@ -688,7 +734,7 @@ final class CallGraphExtractor {
     /// Calls and messages inside a local variable's initializer still belong to the function.
     private func visitInitializer(_ initializer: CXCursor) {
         guard initializer.kind != CXCursor_InitListExpr else {
-            for child in Cursors.children(initializer) { visitInitializer(child) }
+            for child in kids(initializer) { visitInitializer(child) }
             return
         }
         visit(initializer)
@@ -702,7 +748,7 @@ final class CallGraphExtractor {
             if let slot, Cursors.isFunctionPointer(type) { store(into: slot, value: expression, at: expression) }
             return
         }
-        let values = Cursors.children(expression).filter { clang_isExpression($0.kind) != 0 }
+        let values = kids(expression).filter { clang_isExpression($0.kind) != 0 }
         switch canonical.kind {
         case CXType_ConstantArray, CXType_IncompleteArray, CXType_VariableArray:
             let element = clang_getArrayElementType(canonical)
@@ -727,7 +773,7 @@ final class CallGraphExtractor {
     /// `.a.b = value` inside an initializer list: the last field named, and the value.
     private func designatedField(_ c: CXCursor) -> (CXCursor, CXCursor)? {
         guard c.kind == CXCursor_UnexposedExpr else { return nil }
-        let kids = Cursors.children(c)
+        let kids = kids(c)
         guard let member = kids.last(where: { $0.kind == CXCursor_MemberRef }), let value = kids.last,
               clang_isExpression(value.kind) != 0 else { return nil }
         let field = clang_getCursorReferenced(member)
@@ -737,15 +783,15 @@ final class CallGraphExtractor {
     /// `[index] = value` inside an array initializer.
     private func designatedValue(_ c: CXCursor) -> CXCursor? {
         guard c.kind == CXCursor_UnexposedExpr else { return nil }
-        let kids = Cursors.children(c).filter { clang_isExpression($0.kind) != 0 }
+        let kids = kids(c).filter { clang_isExpression($0.kind) != 0 }
         return kids.count >= 2 ? kids.last : nil
     }
 
     /// `&slot` hands the slot to code that may write anything into it.
     private func addressTaken(_ c: CXCursor) {
-        guard let range = Cursors.offsets(c, in: file), let first = tokens(in: range).first,
+        guard let range = offsets(c), let first = tokens(in: range).first,
               file.buffer.spells(first.range, "&"),
-              let operand = Cursors.children(c).first, Cursors.isFunctionPointer(clang_getCursorType(operand)),
+              let operand = kids(c).first, Cursors.isFunctionPointer(clang_getCursorType(operand)),
               let slot = slot(of: operand) else { return }
         facts.stores.append(PointerStore(slot: Cursors.symbol(slot), value: nil))
     }
@@ -768,14 +814,16 @@ final class CallGraphExtractor {
         if mechanism == .signal, let index = parameterIndex(value), let current {
             facts.installingParameters.append(ParameterUse(function: current, index: index, mechanism: .signal))
         }
-        guard let handler = Cursors.functionReference(value) else { return }
+        guard let handler = functionReference(value) else { return }
         facts.registrations.append(HandlerRegistration(handler: Cursors.symbol(handler), mechanism: mechanism, position: position(of: call)))
     }
 
     // MARK: Positions and tokens
 
     private func position(of cursor: CXCursor) -> SitePosition {
-        position(Cursors.mainFileOffset(clang_getRangeStart(clang_getCursorExtent(cursor)), file) ?? 0)
+        // the extent's start: the offsets' when both ends are in the main file (cached for the subtree's cursors)
+        if let range = offsets(cursor) { return position(range.lowerBound) }
+        return position(Cursors.mainFileOffset(clang_getRangeStart(clang_getCursorExtent(cursor)), file) ?? 0)
     }
 
     private func position(_ offset: Int) -> SitePosition {
@@ -785,11 +833,72 @@ final class CallGraphExtractor {
 
     /// Code tokens starting inside `range`.
     private func tokens(in range: Range<Int>) -> ArraySlice<SourceToken> {
-        file.tokens(in: range)
+        let lo = tokenIndex(atOrAfter: range.lowerBound)
+        var end = lo
+        while end < file.tokens.count && file.tokens[end].range.lowerBound < range.upperBound { end += 1 }
+        return file.tokens[lo..<end]
+    }
+
+    /// `TokenCursor.indices(in:)`, searched within the current function's tokens.
+    private func tokenIndices(in range: Range<Int>) -> Range<Int> {
+        let lo = tokenIndex(atOrAfter: range.lowerBound)
+        return lo..<max(lo, tokenIndex(atOrAfter: range.upperBound))
     }
 
     private func firstToken(from offset: Int) -> SourceToken? {
-        let i = file.tokenIndex(atOrAfter: offset)
+        let i = tokenIndex(atOrAfter: offset)
         return i < file.tokens.count ? file.tokens[i] : nil
+    }
+
+    /// Token indices of the function being read: the searches for its offsets look there first
+    /// (`tokenIndex(atOrAfter:within:)` checks the answer lies there; a search of the whole
+    /// file's tokens otherwise).
+    private var hint = 0..<0
+
+    private func tokenIndex(atOrAfter offset: Int) -> Int {
+        hint.isEmpty ? file.tokenIndex(atOrAfter: offset) : file.tokenIndex(atOrAfter: offset, within: hint)
+    }
+
+    // MARK: The subtree of the function being read
+
+    /// The current definition's subtree (empty between definitions).
+    private let tree = CursorTree()
+
+
+    /// A cursor's children: from the subtree, else from libclang.
+    private func kids(_ c: CXCursor) -> CursorList { tree.children(c) }
+
+    /// `Cursors.offsets`, once per cursor of the subtree.
+    private func offsets(_ c: CXCursor) -> Range<Int>? { tree.offsets(c, in: file) }
+
+    /// `Cursors.stripped` over the subtree.
+    private func stripped(_ expression: CXCursor) -> CXCursor {
+        var c = expression
+        while true {
+            switch c.kind {
+            case CXCursor_UnexposedExpr, CXCursor_ParenExpr, CXCursor_UnaryOperator, CXCursor_CStyleCastExpr,
+                 CXCursor_CXXStaticCastExpr, CXCursor_CXXReinterpretCastExpr, CXCursor_CXXFunctionalCastExpr:
+                let list = kids(c).filter { clang_isExpression($0.kind) != 0 }
+                guard list.count == 1 || (c.kind != CXCursor_UnexposedExpr && !list.isEmpty) else { return c }
+                c = list[list.count - 1]
+            default:
+                return c
+            }
+        }
+    }
+
+    /// `Cursors.functionReference` over the subtree.
+    private func functionReference(_ expression: CXCursor) -> CXCursor? {
+        let c = stripped(expression)
+        guard c.kind == CXCursor_DeclRefExpr else { return nil }
+        let ref = clang_getCursorReferenced(c)
+        return Cursors.isFunction(ref) ? ref : nil
+    }
+
+    /// `Cursors.isIntegerConstant` over the subtree.
+    private func isIntegerConstant(_ expression: CXCursor) -> Bool {
+        let c = stripped(expression)
+        return c.kind == CXCursor_IntegerLiteral || c.kind == CXCursor_GNUNullExpr
+            || c.kind == CXCursor_CXXNullPtrLiteralExpr || c.kind == CXCursor_ObjCBoolLiteralExpr
     }
 }
