@@ -7,11 +7,11 @@ final class CallGraphFactsBytesTests: XCTestCase {
     private func everything() -> CallGraphFacts {
         let main = Symbol(usr: "c:@F@on_crash", name: "on_crash")
         let slot = Symbol(usr: "c:@handlers", name: "handlers")
-        let here = SitePosition(line: 3, column: -1, snippet: "on_crash(sig);")
+        let here = SitePosition(line: 3, column: -1, offset: 77)
         return CallGraphFacts(
             functions: [FunctionFact(symbol: main, position: here, sites: [
                 CallSite(kind: .call, target: Symbol(usr: "c:@F@write", name: "write"), trait: .swift, detail: nil, position: here),
-                CallSite(kind: .objcMessage, target: nil, trait: nil, detail: "dateProvider", position: SitePosition(line: Int.max, column: 0, snippet: "ü")),
+                CallSite(kind: .objcMessage, target: nil, trait: nil, detail: "dateProvider", position: SitePosition(line: Int.max, column: 0, offset: Int.min)),
                 CallSite(kind: .pointerCall, target: slot, trait: .systemInline, detail: "", position: here),
             ], unresolvedStatements: 3)],
             stores: [PointerStore(slot: slot, value: main), PointerStore(slot: slot, value: nil)],
@@ -39,7 +39,7 @@ final class CallGraphFactsBytesTests: XCTestCase {
                                        "installingParameters", "forwards", "functionArguments", "macros", "signalArguments"])
         XCTAssertEqual(labels(facts.functions[0]), ["symbol", "position", "sites", "unresolvedStatements"])
         XCTAssertEqual(labels(facts.functions[0].sites[0]), ["kind", "target", "trait", "detail", "position"])
-        XCTAssertEqual(labels(facts.functions[0].position), ["line", "column", "snippet"])
+        XCTAssertEqual(labels(facts.functions[0].position), ["line", "column", "offset"])
         XCTAssertEqual(labels(facts.functions[0].symbol), ["usr", "name"])
         XCTAssertEqual(labels(facts.stores[0]), ["slot", "value"])
         XCTAssertEqual(labels(facts.registrations[0]), ["handler", "mechanism", "position", "throughSlot"])

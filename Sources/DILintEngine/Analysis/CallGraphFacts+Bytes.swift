@@ -4,17 +4,13 @@ import Foundation
 /// each run, cached ones included, so this is hand-written (JSON cost a fifth of a warm run on
 /// sentry-cocoa). `CallGraphFactsBytesTests` trips when a field is added and not here.
 extension CallGraphFacts {
-    static let formatVersion: UInt8 = 3
+    static let formatVersion: UInt8 = 4
 
     var encoded: Data {
         var w = ByteWriter()
-        // room for every snippet and a little more per record: no copies while the buffer grows
-        // (the snippets are most of the bytes: 50 MB on a 10 MB line of 80,000 functions)
+        // room for every record: no copies while the buffer grows
         var room = 64
-        for f in functions {
-            room += f.position.snippet.utf8.count + 64
-            for s in f.sites { room += s.position.snippet.utf8.count + 64 }
-        }
+        for f in functions { room += 64 * (1 + f.sites.count) }
         w.bytes.reserveCapacity(room)
         w.bytes.append(Self.formatVersion)
         w.list(functions) { w, f in
@@ -219,7 +215,7 @@ private struct FactsSkim {
     mutating func position() throws {
         _ = try leb()
         _ = try leb()
-        try string()
+        _ = try leb()
     }
 
     @discardableResult
@@ -244,7 +240,7 @@ private extension ByteWriter {
     mutating func position(_ p: SitePosition) {
         int(p.line)
         int(p.column)
-        string(p.snippet)
+        int(p.offset)
     }
 }
 
@@ -253,5 +249,5 @@ private extension ByteReader {
 
     mutating func optionalSymbol() throws -> Symbol? { try bool() ? try symbol() : nil }
 
-    mutating func position() throws -> SitePosition { SitePosition(line: try int(), column: try int(), snippet: try string()) }
+    mutating func position() throws -> SitePosition { SitePosition(line: try int(), column: try int(), offset: try int()) }
 }

@@ -58,11 +58,13 @@ struct Symbol: Hashable, Comparable {
     static func < (a: Symbol, b: Symbol) -> Bool { (a.name, a.usr) < (b.name, b.usr) }
 }
 
-/// A place in a file, with its line's text (findings carry it for stable fingerprints).
+/// A place in a file. A finding made there reads its snippet from the file (`SourceSnippets`):
+/// the facts keep the byte offset, not the text (a snippet per site was most of a large file's
+/// facts, written, cached and read back whether or not a finding needed it).
 struct SitePosition: Equatable {
     var line: Int
     var column: Int
-    var snippet: String
+    var offset: Int
 }
 
 struct FunctionFact: Equatable {

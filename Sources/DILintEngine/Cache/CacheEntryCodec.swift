@@ -33,7 +33,10 @@ enum CacheEntryCodec {
         return Array(hasher.finalize().prefix(digestSize))
     }
 
-    private static func body(_ outcome: FileOutcome) -> [UInt8] { finishBody(beginBody(outcome), outcome) }
+    private static func body(_ outcome: FileOutcome) -> [UInt8] {
+        var begun = beginBody(outcome)
+        return finishBody(&begun, outcome)
+    }
 
     /// An entry's body written up to the facts: what a parse worker writes of a large file's
     /// outcome while its facts are still being collected (`finishBody` writes the rest; the two
@@ -60,8 +63,10 @@ enum CacheEntryCodec {
     }
 
     /// The body's rest, from the facts; `outcome` is the one `beginBody` began with, facts added.
-    static func finishBody(_ partial: PartialBody, _ outcome: FileOutcome) -> [UInt8] {
-        var w = partial.writer
+    /// Takes the begun bytes over (not copied: a large file's findings are megabytes).
+    static func finishBody(_ partial: inout PartialBody, _ outcome: FileOutcome) -> [UInt8] {
+        var w = ByteWriter()
+        swap(&w, &partial.writer)
         w.count(outcome.facts.count)
         for (rule, facts) in outcome.facts.sorted(by: { $0.key < $1.key }) {
             w.string(rule)
@@ -86,9 +91,9 @@ enum CacheEntryCodec {
         return try decodeUndigested(Array(content))
     }
 
-    /// What `encodeUndigested` wrote.
-    static func decodeUndigested(_ content: [UInt8]) throws -> FileOutcome {
-        var r = ByteReader(content)
+    /// What `encodeUndigested` wrote, from offset `start` of `content` to its end.
+    static func decodeUndigested(_ content: [UInt8], from start: Int = 0) throws -> FileOutcome {
+        var r = ByteReader(content, from: start)
         guard try r.byte() == formatVersion else { throw ByteReader.Malformed() }
         var outcome = FileOutcome()
         outcome.parsed = try r.bool()

@@ -29,7 +29,7 @@ public final class IncrementalCache: OutcomeCache, @unchecked Sendable {
     private static let noArguments = CanonicalDescription.of([String]())
 
     /// Layout version of the directory; bump it when the entry format changes.
-    static let layout = "v4"
+    static let layout = "v5"
 
     /// Told about each entry found damaged (its digest does not match); the file is re-parsed.
     public var warn: (@Sendable (String) -> Void)?

@@ -59,7 +59,12 @@ public enum ParseWorker {
                 let (outcome, model) = linter.isolatedOutcome(path: path, bytes: bytes, frontEnd: &frontEnd,
                                                               whileFactsRun: { begun = CacheEntryCodec.beginBody($0) })
                 // a frame of the kind byte and the body, not copied into one
-                let body = begun.map { CacheEntryCodec.finishBody($0, outcome) } ?? CacheEntryCodec.encodeUndigested(outcome)
+                let body: [UInt8]
+                if begun != nil {
+                    body = CacheEntryCodec.finishBody(&begun!, outcome) // in place: the begun bytes are not copied
+                } else {
+                    body = CacheEntryCodec.encodeUndigested(outcome)
+                }
                 guard writeAll(socket, WorkerFrames.header(1 + body.count) + [WorkerFrames.outcome]), writeAll(socket, body) else { exit(0) }
                 withExtendedLifetime(model) {} // released once the parent has the reply
             }

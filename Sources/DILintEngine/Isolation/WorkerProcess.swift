@@ -96,8 +96,14 @@ final class WorkerProcess {
         let deadline = start + UInt64(timeout * 1e9)
         while true {
             if let length = WorkerFrames.length(inbox[...]) {
+                if inbox.count == 8 + length {
+                    // the reply is all the inbox holds (as always: one request at a time): read in place
+                    let frame = inbox
+                    inbox = []
+                    return reply(frame, at: 8)
+                }
                 if inbox.count - 8 >= length {
-                    let result = reply(inbox[8..<(8 + length)])
+                    let result = reply(Array(inbox[8..<(8 + length)]), at: 0)
                     inbox.removeFirst(8 + length)
                     return result
                 }
@@ -127,10 +133,11 @@ final class WorkerProcess {
         }
     }
 
-    private func reply(_ payload: ArraySlice<UInt8>) -> Reply {
-        switch payload.first {
+    /// The reply whose kind byte is at `start` of `frame`, the rest of `frame` its body.
+    private func reply(_ frame: [UInt8], at start: Int) -> Reply {
+        switch start < frame.count ? frame[start] : nil {
         case WorkerFrames.outcome?:
-            if let outcome = try? CacheEntryCodec.decodeUndigested(Array(payload.dropFirst())) {
+            if let outcome = try? CacheEntryCodec.decodeUndigested(frame, from: start + 1) {
                 // libclang recovers from running out of memory (the limit) as from a crash, and the
                 // file fails as "libclang crashed"; what it printed says why. The worker is
                 // replaced: its heap is what is left of a failed parse.
@@ -146,7 +153,7 @@ final class WorkerProcess {
             }
             return .failed(death(kill: true, fallback: "the parse worker sent a reply that does not decode"))
         case WorkerFrames.refused?:
-            var r = ByteReader(Array(payload.dropFirst()))
+            var r = ByteReader(frame, from: start + 1)
             let message = (try? r.string()) ?? "the parse worker refused to parse"
             _ = reap(kill: true)
             return .failed(message)

@@ -53,9 +53,10 @@ struct SignalHandlerSafetyRule: ProjectRule {
             violations += walk.violations.filter { seen.insert("\($0.path):\($0.position.line):\($0.position.column)").inserted }
             partlyRead.formUnion(walk.reachedReadPartly)
         }
+        var sources = SourceSnippets()
         let findings = violations.map { v in
             Finding(rule: id, path: v.path, line: v.position.line, column: v.position.column, severity: severity,
-                    message: v.message, snippet: v.position.snippet)
+                    message: v.message, snippet: sources.snippet(path: v.path, line: v.position.line, at: v.position.offset))
         }
         return ProjectRuleReport(findings: findings, handlerFunctionsReadPartly: partlyRead.count)
     }
@@ -188,7 +189,7 @@ private struct HandlerWalk {
     }
 
     private func resolve(_ symbol: Symbol) -> [String] {
-        let site = CallSite(kind: .call, target: symbol, position: SitePosition(line: 0, column: 0, snippet: ""))
+        let site = CallSite(kind: .call, target: symbol, position: SitePosition(line: 0, column: 0, offset: 0))
         guard case let .functions(usrs)? = graph.resolve(site).first else { return [] }
         return usrs
     }

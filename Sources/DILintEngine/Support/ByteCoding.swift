@@ -138,6 +138,12 @@ struct ByteReader {
 
     init(_ bytes: [UInt8]) { self.bytes = bytes }
 
+    /// Reads `bytes` from offset `start` (the bytes before it are not read).
+    init(_ bytes: [UInt8], from start: Int) {
+        self.bytes = bytes
+        at = min(max(0, start), bytes.count)
+    }
+
     var atEnd: Bool { at == bytes.count }
 
     mutating func byte() throws -> UInt8 {

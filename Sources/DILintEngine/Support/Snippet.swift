@@ -49,3 +49,17 @@ extension SourceBuffer {
         return String(text[lo..<hi])
     }
 }
+
+/// Snippets of findings made after the parse, from offsets (the call-graph facts keep no text):
+/// each file read once, each snippet the one the parse would have made of the same bytes.
+struct SourceSnippets {
+    private var buffers: [String: SourceBuffer?] = [:]
+
+    /// The snippet at `offset` on `line` of `path`; "" when the file cannot be read.
+    mutating func snippet(path: String, line: Int, at offset: Int) -> String {
+        if buffers[path] == nil {
+            buffers[path] = .some((try? InputFile.read(path, limit: Int(Int32.max))).map { SourceBuffer(bytes: $0) })
+        }
+        return buffers[path]!.map { $0.snippet(line: line, at: offset) } ?? ""
+    }
+}

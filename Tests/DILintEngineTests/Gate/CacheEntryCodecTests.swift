@@ -44,7 +44,8 @@ final class CacheEntryCodecTests: XCTestCase {
         var withoutFacts = value
         withoutFacts.facts = [:]
         withoutFacts.suppressions = Suppressions()
-        let twoSteps = CacheEntryCodec.finishBody(CacheEntryCodec.beginBody(withoutFacts), value)
+        var begun = CacheEntryCodec.beginBody(withoutFacts)
+        let twoSteps = CacheEntryCodec.finishBody(&begun, value)
         XCTAssertEqual(twoSteps, CacheEntryCodec.encodeUndigested(value))
         XCTAssertEqual(try CacheEntryCodec.decodeUndigested(twoSteps), value)
     }

@@ -828,7 +828,7 @@ final class CallGraphExtractor {
 
     private func position(_ offset: Int) -> SitePosition {
         let (line, column) = file.buffer.lineColumn(of: offset)
-        return SitePosition(line: line, column: column, snippet: file.buffer.snippet(line: line, at: offset))
+        return SitePosition(line: line, column: column, offset: offset)
     }
 
     /// Code tokens starting inside `range`.
