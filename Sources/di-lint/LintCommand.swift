@@ -52,7 +52,11 @@ struct LintCommand: ParsableCommand {
             LintFixes.attach(to: &result.findings, files: prepared.files, configuration: prepared.configuration,
                              compileArguments: prepared.linter.compileArguments, root: prepared.root)
         }
-        Fingerprints.assign(to: &result.findings, root: prepared.root)
+        // Fingerprints match a baseline and are shown in JSON and SARIF; a text or GitHub report
+        // of a run with no baseline shows none (a SHA-256 per finding, a tenth of a large file's run).
+        if accepted != nil || writeBaseline != nil || format == .json || format == .sarif {
+            Fingerprints.assign(to: &result.findings, root: prepared.root)
+        }
         if let accepted, let baseline {
             accepted.apply(to: &result, lintedFiles: prepared.files, root: prepared.root)
             // In writes of 64 KiB, not one per line: a baseline of a million stale entries made a
