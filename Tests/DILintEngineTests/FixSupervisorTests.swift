@@ -27,7 +27,11 @@ final class FixSupervisorTests: XCTestCase {
         let fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         dup2(fd, 2)
         close(fd)
+        // the child starts where this process is: a directory of its own (an earlier test's may be gone)
+        let previous = FileManager.default.currentDirectoryPath
+        FileManager.default.changeCurrentDirectoryPath(directory.path)
         let status = FixSupervisor.run(arguments: [child], executable: child)
+        FileManager.default.changeCurrentDirectoryPath(previous)
         dup2(saved, 2)
         close(saved)
         return (status, try String(contentsOfFile: log, encoding: .utf8))
