@@ -96,8 +96,10 @@ enum Cursors {
         return Symbol(usr: usr.isEmpty ? "name:" + name : usr, name: name)
     }
 
-    /// Skips implicit casts, parentheses, `&`/`*` and C casts down to the expression that names something.
-    static func stripped(_ expression: CXCursor) -> CXCursor {
+    /// Skips implicit casts, parentheses, `&`/`*` and C casts down to the expression that names
+    /// something. `children` reads a cursor's children (libclang's by default; the call-graph
+    /// extractor's from its subtree).
+    static func stripped<Kids: RandomAccessCollection<CXCursor>>(_ expression: CXCursor, children: (CXCursor) -> Kids) -> CXCursor {
         var c = expression
         while true {
             switch c.kind {
@@ -112,20 +114,27 @@ enum Cursors {
         }
     }
 
+    static func stripped(_ expression: CXCursor) -> CXCursor { stripped(expression, children: Cursors.children) }
+
     /// The function an expression names (`f`, `&f`, `(cb_t)f`), if any.
-    static func functionReference(_ expression: CXCursor) -> CXCursor? {
-        let c = stripped(expression)
+    static func functionReference<Kids: RandomAccessCollection<CXCursor>>(_ expression: CXCursor,
+                                                                          children: (CXCursor) -> Kids) -> CXCursor? {
+        let c = stripped(expression, children: children)
         guard c.kind == CXCursor_DeclRefExpr else { return nil }
         let ref = clang_getCursorReferenced(c)
         return isFunction(ref) ? ref : nil
     }
 
+    static func functionReference(_ expression: CXCursor) -> CXCursor? { functionReference(expression, children: Cursors.children) }
+
     /// Whether an expression is a null (or other integer) constant: `NULL`, `0`, `nil`, `SIG_DFL`.
-    static func isIntegerConstant(_ expression: CXCursor) -> Bool {
-        let c = stripped(expression)
+    static func isIntegerConstant<Kids: RandomAccessCollection<CXCursor>>(_ expression: CXCursor, children: (CXCursor) -> Kids) -> Bool {
+        let c = stripped(expression, children: children)
         return c.kind == CXCursor_IntegerLiteral || c.kind == CXCursor_GNUNullExpr
             || c.kind == CXCursor_CXXNullPtrLiteralExpr || c.kind == CXCursor_ObjCBoolLiteralExpr
     }
+
+    static func isIntegerConstant(_ expression: CXCursor) -> Bool { isIntegerConstant(expression, children: Cursors.children) }
 
     /// Pointer to function (or block), looking through typedefs.
     static func isFunctionPointer(_ type: CXType) -> Bool {

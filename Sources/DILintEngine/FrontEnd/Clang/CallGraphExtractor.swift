@@ -872,33 +872,11 @@ final class CallGraphExtractor {
     private func offsets(_ c: CXCursor) -> Range<Int>? { tree.offsets(c, in: file) }
 
     /// `Cursors.stripped` over the subtree.
-    private func stripped(_ expression: CXCursor) -> CXCursor {
-        var c = expression
-        while true {
-            switch c.kind {
-            case CXCursor_UnexposedExpr, CXCursor_ParenExpr, CXCursor_UnaryOperator, CXCursor_CStyleCastExpr,
-                 CXCursor_CXXStaticCastExpr, CXCursor_CXXReinterpretCastExpr, CXCursor_CXXFunctionalCastExpr:
-                let list = kids(c).filter { clang_isExpression($0.kind) != 0 }
-                guard list.count == 1 || (c.kind != CXCursor_UnexposedExpr && !list.isEmpty) else { return c }
-                c = list[list.count - 1]
-            default:
-                return c
-            }
-        }
-    }
+    private func stripped(_ expression: CXCursor) -> CXCursor { Cursors.stripped(expression, children: kids) }
 
     /// `Cursors.functionReference` over the subtree.
-    private func functionReference(_ expression: CXCursor) -> CXCursor? {
-        let c = stripped(expression)
-        guard c.kind == CXCursor_DeclRefExpr else { return nil }
-        let ref = clang_getCursorReferenced(c)
-        return Cursors.isFunction(ref) ? ref : nil
-    }
+    private func functionReference(_ expression: CXCursor) -> CXCursor? { Cursors.functionReference(expression, children: kids) }
 
     /// `Cursors.isIntegerConstant` over the subtree.
-    private func isIntegerConstant(_ expression: CXCursor) -> Bool {
-        let c = stripped(expression)
-        return c.kind == CXCursor_IntegerLiteral || c.kind == CXCursor_GNUNullExpr
-            || c.kind == CXCursor_CXXNullPtrLiteralExpr || c.kind == CXCursor_ObjCBoolLiteralExpr
-    }
+    private func isIntegerConstant(_ expression: CXCursor) -> Bool { Cursors.isIntegerConstant(expression, children: kids) }
 }
