@@ -1,8 +1,10 @@
 /// SHA-256 (FIPS 180-4), for content-addressed cache keys, fingerprints and shard assignment.
 /// Foundation on Linux has no digest API, and the package takes no crypto dependency for this.
 public struct SHA256 {
-    private var state: [UInt32] = [0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
-                                   0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19]
+    /// The eight state words.
+    typealias State = (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32)
+    private static let initial: State = (0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19)
+    private var state = SHA256.initial
     private var pending: [UInt8] = []
     private var length: UInt64 = 0
 
@@ -59,7 +61,8 @@ public struct SHA256 {
         for shift in stride(from: 56, through: 0, by: -8) { pending.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift))) }
         pending.withUnsafeBytes { compress($0) }
         var digest = [UInt8](repeating: 0, count: 32)
-        for (i, word) in state.enumerated() {
+        let words = [state.0, state.1, state.2, state.3, state.4, state.5, state.6, state.7]
+        for (i, word) in words.enumerated() {
             digest[4 * i] = UInt8(truncatingIfNeeded: word >> 24)
             digest[4 * i + 1] = UInt8(truncatingIfNeeded: word >> 16)
             digest[4 * i + 2] = UInt8(truncatingIfNeeded: word >> 8)
@@ -71,30 +74,35 @@ public struct SHA256 {
     private mutating func compress(_ block: UnsafeRawBufferPointer) {
         length &+= 64
         withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { w in
-            for i in 0..<16 {
-                w[i] = UInt32(block[4 * i]) << 24 | UInt32(block[4 * i + 1]) << 16 | UInt32(block[4 * i + 2]) << 8 | UInt32(block[4 * i + 3])
-            }
-            for i in 16..<64 {
-                let s0 = rotr(w[i - 15], 7) ^ rotr(w[i - 15], 18) ^ (w[i - 15] >> 3)
-                let s1 = rotr(w[i - 2], 17) ^ rotr(w[i - 2], 19) ^ (w[i - 2] >> 10)
-                w[i] = w[i - 16] &+ s0 &+ w[i - 7] &+ s1
-            }
-            var a = state[0], b = state[1], c = state[2], d = state[3]
-            var e = state[4], f = state[5], g = state[6], h = state[7]
-            Self.k.withUnsafeBufferPointer { k in
-                for i in 0..<64 {
-                    let t1 = h &+ (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) &+ ((e & f) ^ (~e & g)) &+ k[i] &+ w[i]
-                    let t2 = (rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)) &+ ((a & b) ^ (a & c) ^ (b & c))
-                    h = g; g = f; f = e; e = d &+ t1
-                    d = c; c = b; b = a; a = t1 &+ t2
-                }
-            }
-            state[0] &+= a; state[1] &+= b; state[2] &+= c; state[3] &+= d
-            state[4] &+= e; state[5] &+= f; state[6] &+= g; state[7] &+= h
+            Self.compress(&state, block.baseAddress!, schedule: w)
         }
     }
 
-    private func rotr(_ x: UInt32, _ n: UInt32) -> UInt32 { (x >> n) | (x << (32 - n)) }
+    /// One 64-byte block into `h`; `schedule` is room for 64 words.
+    private static func compress(_ h: inout State, _ p: UnsafeRawPointer, schedule w: UnsafeMutableBufferPointer<UInt32>) {
+        func rotr(_ x: UInt32, _ n: UInt32) -> UInt32 { (x >> n) | (x << (32 - n)) }
+        for i in 0..<16 {
+            w[i] = UInt32(p.load(fromByteOffset: 4 * i, as: UInt8.self)) << 24
+                | UInt32(p.load(fromByteOffset: 4 * i + 1, as: UInt8.self)) << 16
+                | UInt32(p.load(fromByteOffset: 4 * i + 2, as: UInt8.self)) << 8
+                | UInt32(p.load(fromByteOffset: 4 * i + 3, as: UInt8.self))
+        }
+        for i in 16..<64 {
+            let s0 = rotr(w[i - 15], 7) ^ rotr(w[i - 15], 18) ^ (w[i - 15] >> 3)
+            let s1 = rotr(w[i - 2], 17) ^ rotr(w[i - 2], 19) ^ (w[i - 2] >> 10)
+            w[i] = w[i - 16] &+ s0 &+ w[i - 7] &+ s1
+        }
+        var (a, b, c, d, e, f, g, hh) = h
+        k.withUnsafeBufferPointer { k in
+            for i in 0..<64 {
+                let t1 = hh &+ (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) &+ ((e & f) ^ (~e & g)) &+ k[i] &+ w[i]
+                let t2 = (rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)) &+ ((a & b) ^ (a & c) ^ (b & c))
+                hh = g; g = f; f = e; e = d &+ t1
+                d = c; c = b; b = a; a = t1 &+ t2
+            }
+        }
+        h = (h.0 &+ a, h.1 &+ b, h.2 &+ c, h.3 &+ d, h.4 &+ e, h.5 &+ f, h.6 &+ g, h.7 &+ hh)
+    }
 
     /// Lower-case hex digest of `bytes`.
     public static func hex<Bytes: Sequence>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {
@@ -112,53 +120,26 @@ public struct SHA256 {
     /// The first 32 hex digits of the digest of `message` (its first 16 bytes), as
     /// `String(hex(message).prefix(32))`, in one pass with no allocation but the result's.
     static func hexPrefix32(_ message: UnsafeRawBufferPointer) -> String {
-        var h: (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32) =
-            (0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19)
+        var h = initial
         withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { w in
             withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 128) { tail in
-                Self.k.withUnsafeBufferPointer { k in
-                    func block(_ p: UnsafeRawPointer) {
-                        for i in 0..<16 {
-                            w[i] = UInt32(p.load(fromByteOffset: 4 * i, as: UInt8.self)) << 24
-                                | UInt32(p.load(fromByteOffset: 4 * i + 1, as: UInt8.self)) << 16
-                                | UInt32(p.load(fromByteOffset: 4 * i + 2, as: UInt8.self)) << 8
-                                | UInt32(p.load(fromByteOffset: 4 * i + 3, as: UInt8.self))
-                        }
-                        for i in 16..<64 {
-                            let a = w[i - 15], b = w[i - 2]
-                            let s0 = ((a >> 7) | (a << 25)) ^ ((a >> 18) | (a << 14)) ^ (a >> 3)
-                            let s1 = ((b >> 17) | (b << 15)) ^ ((b >> 19) | (b << 13)) ^ (b >> 10)
-                            w[i] = w[i - 16] &+ s0 &+ w[i - 7] &+ s1
-                        }
-                        var (a, b, c, d, e, f, g, hh) = h
-                        for i in 0..<64 {
-                            let s1 = ((e >> 6) | (e << 26)) ^ ((e >> 11) | (e << 21)) ^ ((e >> 25) | (e << 7))
-                            let t1 = hh &+ s1 &+ ((e & f) ^ (~e & g)) &+ k[i] &+ w[i]
-                            let s0 = ((a >> 2) | (a << 30)) ^ ((a >> 13) | (a << 19)) ^ ((a >> 22) | (a << 10))
-                            let t2 = s0 &+ ((a & b) ^ (a & c) ^ (b & c))
-                            hh = g; g = f; f = e; e = d &+ t1
-                            d = c; c = b; b = a; a = t1 &+ t2
-                        }
-                        h = (h.0 &+ a, h.1 &+ b, h.2 &+ c, h.3 &+ d, h.4 &+ e, h.5 &+ f, h.6 &+ g, h.7 &+ hh)
-                    }
-                    let count = message.count
-                    var offset = 0
-                    while count - offset >= 64 {
-                        block(message.baseAddress! + offset)
-                        offset += 64
-                    }
-                    // the padding: 0x80, zeros, the bit length big-endian, to one or two blocks
-                    let rest = count - offset
-                    let padded = rest + 9 <= 64 ? 64 : 128
-                    for i in 0..<padded { tail[i] = 0 }
-                    for i in 0..<rest { tail[i] = message[offset + i] }
-                    tail[rest] = 0x80
-                    let bits = UInt64(count) &* 8
-                    for i in 0..<8 { tail[padded - 1 - i] = UInt8(truncatingIfNeeded: bits >> UInt64(8 * i)) }
-                    let base = UnsafeRawPointer(tail.baseAddress!)
-                    block(base)
-                    if padded == 128 { block(base + 64) }
+                let count = message.count
+                var offset = 0
+                while count - offset >= 64 {
+                    compress(&h, message.baseAddress! + offset, schedule: w)
+                    offset += 64
                 }
+                // the padding: 0x80, zeros, the bit length big-endian, to one or two blocks
+                let rest = count - offset
+                let padded = rest + 9 <= 64 ? 64 : 128
+                for i in 0..<padded { tail[i] = 0 }
+                for i in 0..<rest { tail[i] = message[offset + i] }
+                tail[rest] = 0x80
+                let bits = UInt64(count) &* 8
+                for i in 0..<8 { tail[padded - 1 - i] = UInt8(truncatingIfNeeded: bits >> UInt64(8 * i)) }
+                let base = UnsafeRawPointer(tail.baseAddress!)
+                compress(&h, base, schedule: w)
+                if padded == 128 { compress(&h, base + 64, schedule: w) }
             }
         }
         return String(unsafeUninitializedCapacity: 32) { out in

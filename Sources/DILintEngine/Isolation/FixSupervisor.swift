@@ -268,16 +268,7 @@ public enum FixSupervisor {
             (0..<4).reduce(UInt32(0)) { $0 | UInt32(bytes[offset + $1]) << (8 * UInt32($1)) }
         }
 
-        private func readStatus() {
-            var buffer = [UInt8](repeating: 0, count: 1 << 16)
-            let n = buffer.withUnsafeMutableBytes { read(status, $0.baseAddress!, $0.count) }
-            if n > 0 {
-                statusInbox += buffer[..<n]
-            } else if n == 0 || errno != EINTR {
-                close(status)
-                status = -1
-            }
-        }
+        private func readStatus() { Self.readSome(&status, into: &statusInbox) }
 
         /// Reads what is in the standard-error pipe now, without waiting.
         private func drainErrors() {
@@ -288,14 +279,18 @@ public enum FixSupervisor {
             }
         }
 
-        private func readErrors() {
+        private func readErrors() { Self.readSome(&errors, into: &errorBytes) }
+
+        /// One read of what `fd` holds, appended to `bytes`; at its end (or an error) `fd` is
+        /// closed and set to -1.
+        private static func readSome(_ fd: inout Int32, into bytes: inout [UInt8]) {
             var buffer = [UInt8](repeating: 0, count: 1 << 16)
-            let n = buffer.withUnsafeMutableBytes { read(errors, $0.baseAddress!, $0.count) }
+            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) }
             if n > 0 {
-                errorBytes += buffer[..<n]
+                bytes += buffer[..<n]
             } else if n == 0 || errno != EINTR {
-                close(errors)
-                errors = -1
+                close(fd)
+                fd = -1
             }
         }
     }
