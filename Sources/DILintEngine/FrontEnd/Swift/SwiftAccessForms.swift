@@ -176,25 +176,52 @@ enum SwiftAccessForms {
     /// `typeMembers`: per type name, what its declarations and extensions in the file declare
     /// (`memberNames(in:)`); a nested type's bare name also finds an outer type's members.
     static func isDeclaredNearer(_ name: String, than node: Syntax, onSelf: Bool, typeMembers: [String: Set<String>] = [:]) -> Bool {
-        func binds(_ pattern: PatternSyntax) -> Bool {
-            if let identifier = pattern.as(IdentifierPatternSyntax.self) { return identifier.identifier.text == name }
-            if let tuple = pattern.as(TuplePatternSyntax.self) { return tuple.elements.contains { binds($0.pattern) } }
-            if let binding = pattern.as(ValueBindingPatternSyntax.self) { return binds(binding.pattern) }
-            return false
-        }
-        func declares(_ decl: DeclSyntax) -> Bool {
-            if let variable = decl.as(VariableDeclSyntax.self) { return variable.bindings.contains { binds($0.pattern) } }
-            if let function = decl.as(FunctionDeclSyntax.self) { return function.name.text == name }
-            return false
-        }
-        func conditionsBind(_ conditions: ConditionElementListSyntax) -> Bool {
-            conditions.contains { element in
-                guard let binding = element.condition.as(OptionalBindingConditionSyntax.self) else { return false }
-                return binds(binding.pattern)
+        nearestDeclaration(of: name, at: node, onSelf: onSelf, typeMembers: typeMembers) != nil
+    }
+
+    /// What declares a name, as far as the file shows it: its annotated type (`typeName`'s
+    /// spelling) and initial value, either of which may be absent; `opaque` when the file gives
+    /// no way to tell (a member declared in another declaration of the type, a closure's
+    /// untyped parameter).
+    struct Declaration {
+        var type: String?
+        var value: ExprSyntax?
+        var opaque = false
+    }
+
+    /// The declaration `name` at `node` finds (`isDeclaredNearer`'s lookup), or nil when the file
+    /// declares it nowhere in reach. A member declared in another declaration of the type in the
+    /// file is found without a type.
+    static func nearestDeclaration(of name: String, at node: Syntax, onSelf: Bool,
+                                   typeMembers: [String: Set<String>] = [:]) -> Declaration? {
+        func binding(_ pattern: PatternSyntax, type: TypeSyntax?, value: ExprSyntax?) -> Declaration? {
+            if let identifier = pattern.as(IdentifierPatternSyntax.self) {
+                return identifier.identifier.text == name ? Declaration(type: type.flatMap { typeName($0.trimmedDescription) }, value: value) : nil
             }
+            if let tuple = pattern.as(TuplePatternSyntax.self) {
+                return tuple.elements.lazy.compactMap { binding($0.pattern, type: nil, value: nil) }.first
+            }
+            if let bound = pattern.as(ValueBindingPatternSyntax.self) { return binding(bound.pattern, type: type, value: value) }
+            return nil
         }
-        func parametersBind(_ clause: FunctionParameterClauseSyntax) -> Bool {
-            clause.parameters.contains { ($0.secondName ?? $0.firstName).text == name }
+        func declaration(_ decl: DeclSyntax) -> Declaration? {
+            if let variable = decl.as(VariableDeclSyntax.self) {
+                return variable.bindings.lazy.compactMap {
+                    binding($0.pattern, type: $0.typeAnnotation?.type, value: $0.initializer?.value)
+                }.first
+            }
+            if let function = decl.as(FunctionDeclSyntax.self), function.name.text == name { return Declaration() }
+            return nil
+        }
+        func conditions(_ list: ConditionElementListSyntax, before end: AbsolutePosition? = nil) -> Declaration? {
+            list.lazy.filter { end == nil || $0.endPosition <= end! }.compactMap { element -> Declaration? in
+                guard let bound = element.condition.as(OptionalBindingConditionSyntax.self) else { return nil }
+                return binding(bound.pattern, type: bound.typeAnnotation?.type, value: bound.initializer?.value)
+            }.first
+        }
+        func parameters(_ clause: FunctionParameterClauseSyntax) -> Declaration? {
+            clause.parameters.first { ($0.secondName ?? $0.firstName).text == name }
+                .map { Declaration(type: typeName($0.type.trimmedDescription), value: $0.defaultValue?.value) }
         }
         var child = node
         var current = node.parent
@@ -202,32 +229,40 @@ enum SwiftAccessForms {
             defer { child = n; current = n.parent }
             if let group = n.asProtocol(DeclGroupSyntax.self) {
                 // the type's own member (in this body or another declaration of the type in the file) wins
-                if group.memberBlock.members.contains(where: { declares($0.decl) }) { return true }
-                if let type = declaredTypeName(group), typeMembers[type]?.contains(name) == true { return true }
-                if onSelf { return false }
+                if let found = group.memberBlock.members.lazy.compactMap({ declaration($0.decl) }).first { return found }
+                if let type = declaredTypeName(group), typeMembers[type]?.contains(name) == true { return Declaration(opaque: true) }
+                if onSelf { return nil }
                 continue // a nested type sees its outer types' members
             }
             if onSelf { continue }
             if let list = n.as(CodeBlockItemListSyntax.self) {
                 for item in list {
                     if item.position >= child.position { break }
-                    if let decl = item.item.as(DeclSyntax.self), declares(decl) { return true }
-                    if let guardStmt = item.item.as(GuardStmtSyntax.self), conditionsBind(guardStmt.conditions) { return true }
+                    if let decl = item.item.as(DeclSyntax.self), let found = declaration(decl) { return found }
+                    if let guardStmt = item.item.as(GuardStmtSyntax.self), let found = conditions(guardStmt.conditions) { return found }
                 }
             }
-            if let ifExpr = n.as(IfExprSyntax.self), child.id == ifExpr.body.id, conditionsBind(ifExpr.conditions) { return true }
-            if let whileStmt = n.as(WhileStmtSyntax.self), child.id == whileStmt.body.id, conditionsBind(whileStmt.conditions) { return true }
-            if let function = n.as(FunctionDeclSyntax.self), parametersBind(function.signature.parameterClause) { return true }
-            if let initializer = n.as(InitializerDeclSyntax.self), parametersBind(initializer.signature.parameterClause) { return true }
-            if let subscriptDecl = n.as(SubscriptDeclSyntax.self), parametersBind(subscriptDecl.parameterClause) { return true }
-            if let closure = n.as(ClosureExprSyntax.self), let parameters = closure.signature?.parameterClause {
-                switch parameters {
-                case let .simpleInput(shorthand): if shorthand.contains(where: { $0.name.text == name }) { return true }
-                case let .parameterClause(clause): if clause.parameters.contains(where: { ($0.secondName ?? $0.firstName).text == name }) { return true }
+            if let ifExpr = n.as(IfExprSyntax.self), child.id == ifExpr.body.id, let found = conditions(ifExpr.conditions) { return found }
+            // a later condition sees the bindings of the earlier ones
+            if let list = n.as(ConditionElementListSyntax.self), let found = conditions(list, before: child.position) { return found }
+            if let whileStmt = n.as(WhileStmtSyntax.self), child.id == whileStmt.body.id, let found = conditions(whileStmt.conditions) { return found }
+            if let forStmt = n.as(ForStmtSyntax.self), child.id == forStmt.body.id,
+               let found = binding(forStmt.pattern, type: forStmt.typeAnnotation?.type, value: nil) { return found }
+            if let function = n.as(FunctionDeclSyntax.self), let found = parameters(function.signature.parameterClause) { return found }
+            if let initializer = n.as(InitializerDeclSyntax.self), let found = parameters(initializer.signature.parameterClause) { return found }
+            if let subscriptDecl = n.as(SubscriptDeclSyntax.self), let found = parameters(subscriptDecl.parameterClause) { return found }
+            if let closure = n.as(ClosureExprSyntax.self), let clause = closure.signature?.parameterClause {
+                switch clause {
+                case let .simpleInput(shorthand): if shorthand.contains(where: { $0.name.text == name }) { return Declaration(opaque: true) }
+                case let .parameterClause(list):
+                    if let parameter = list.parameters.first(where: { ($0.secondName ?? $0.firstName).text == name }) {
+                        let type = parameter.type.flatMap { typeName($0.trimmedDescription) }
+                        return Declaration(type: type, opaque: type == nil)
+                    }
                 }
             }
         }
-        return false
+        return nil
     }
 
     /// The name of the type a declaration group declares or extends.

@@ -100,7 +100,11 @@ struct SwiftContainerAccessFinder {
         }
 
         override func visit(_ node: MemberAccessExprSyntax) -> SyntaxVisitorContinueKind {
-            if let bridge = finder.bridgeReference(node.base) { injected(node, bridge: bridge) }
+            if let bridge = finder.bridgeReference(node.base),
+               finder.isBridge(SwiftAccessForms.nearestDeclaration(of: bridge.name, at: Syntax(node), onSelf: bridge.onSelf,
+                                                                   typeMembers: membersByType(from: Syntax(node)))) {
+                injected(node, bridge: bridge.name)
+            }
             guard let base = node.base else { return .visitChildren }
             let member = node.declName.baseName.text
             if let type = SwiftAccessForms.containerType(of: base, known: { self.finder.accessorsByType[$0] != nil }, aliases: aliases, at: Syntax(node)),
@@ -174,18 +178,65 @@ struct SwiftContainerAccessFinder {
         }
     }
 
-    /// The bridge name when `base` is `bridge`, `self.bridge`, `bridge?` or `bridge!`.
-    private func bridgeReference(_ base: ExprSyntax?) -> String? {
+    /// The bridge name when `base` is `bridge`, `self.bridge`, `bridge?` or `bridge!`; `onSelf` for `self.bridge`.
+    private func bridgeReference(_ base: ExprSyntax?) -> (name: String, onSelf: Bool)? {
         var expression = base
         if let wrapped = expression?.as(OptionalChainingExprSyntax.self) { expression = wrapped.expression }
         if let wrapped = expression?.as(ForceUnwrapExprSyntax.self) { expression = wrapped.expression }
-        if let ref = expression?.as(DeclReferenceExprSyntax.self), bridgeNames.contains(ref.baseName.text) { return ref.baseName.text }
+        if let ref = expression?.as(DeclReferenceExprSyntax.self), bridgeNames.contains(ref.baseName.text) { return (ref.baseName.text, false) }
         if let member = expression?.as(MemberAccessExprSyntax.self), member.base?.as(DeclReferenceExprSyntax.self)?.baseName.text == "self",
            bridgeNames.contains(member.declName.baseName.text) {
-            return member.declName.baseName.text
+            return (member.declName.baseName.text, true)
         }
         return nil
     }
+
+    /// A name of the `bridge` list is the bridge where the file declares it as one — of the
+    /// bridge type, a provider or services protocol, a protocol composition, built from one, or
+    /// bound from another bridge (`if let bridge = self.bridge`) — or where the file cannot tell:
+    /// declared nowhere in reach (a parameter or property of code the file does not show), a
+    /// closure's untyped parameter, a member declared elsewhere in the file. A `String` parameter
+    /// or a local of another value that happens to be named `bridge` is not.
+    fileprivate func isBridge(_ declaration: SwiftAccessForms.Declaration?, depth: Int = 0) -> Bool {
+        guard let declaration else { return true }
+        if declaration.opaque { return true }
+        if let type = declaration.type { return isBridgeType(type) }
+        guard var value = declaration.value, depth < 8 else { return false }
+        while true { // `self.bridge!`, `bridge as? CrashBridge`, `(bridge)`
+            if let wrapped = value.as(ForceUnwrapExprSyntax.self) { value = wrapped.expression; continue }
+            if let wrapped = value.as(OptionalChainingExprSyntax.self) { value = wrapped.expression; continue }
+            if let tuple = value.as(TupleExprSyntax.self), tuple.elements.count == 1, let only = tuple.elements.first { value = only.expression; continue }
+            if let cast = value.as(AsExprSyntax.self) { return isBridgeType(cast.type.trimmedDescription) }
+            if let sequence = value.as(SequenceExprSyntax.self), sequence.elements.count == 3, // unfolded `x as? T`
+               sequence.elements.dropFirst().first?.is(UnresolvedAsExprSyntax.self) == true,
+               let type = sequence.elements.last?.as(TypeExprSyntax.self) {
+                return isBridgeType(type.type.trimmedDescription)
+            }
+            break
+        }
+        if let reference = bridgeReference(value) {
+            return isBridge(SwiftAccessForms.nearestDeclaration(of: reference.name, at: Syntax(value), onSelf: reference.onSelf),
+                            depth: depth + 1)
+        }
+        if let member = value.as(MemberAccessExprSyntax.self), bridgeNames.contains(member.declName.baseName.text) {
+            return true // `integration.bridge`: another object's bridge
+        }
+        if let call = value.as(FunctionCallExprSyntax.self), let callee = call.calledExpression.as(DeclReferenceExprSyntax.self),
+           callee.baseName.text.first?.isUppercase == true {
+            return isBridgeType(callee.baseName.text) // `let bridge = CrashBridge(…)`; `String(…)` is not
+        }
+        return false
+    }
+
+    private func isBridgeType(_ spelling: String) -> Bool {
+        if spelling.contains("&") { return true } // a composition of providers
+        guard let spelling = SwiftAccessForms.typeName(spelling) else { return false }
+        let name = spelling.split(separator: "<").first.map { $0.split(separator: ".").last.map(String.init) ?? "" } ?? spelling
+        return name == configuration.bridgeType || Self.bridgeTypeSuffixes.contains { name.hasSuffix($0) }
+    }
+
+    /// How the seeds and the migrations seen name a facade's type or the protocols it conforms to.
+    private static let bridgeTypeSuffixes = ["Bridge", "Provider", "Providing", "Services", "Facade"]
 
     /// The member the access goes on to: `.crashReporter` in `C.shared.crashReporter`,
     /// through `?`, `!` and `.pointee`.
