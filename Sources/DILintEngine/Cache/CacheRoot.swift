@@ -54,11 +54,24 @@ enum CacheRoot {
     static func prepare(_ path: String, inputs: [String], readOnly: Bool, warn: (String) -> Void) throws -> Int32? {
         func failure(_ problem: String) -> ConfigError { .file(path: path, problem: problem) }
         var st = stat()
-        if stat(path, &st) != 0 {
-            if readOnly {
-                warn("--cache \(path): \(String(cString: strerror(errno))); nothing is read from it (--cache-read-only)")
-                return nil
-            }
+        let exists = stat(path, &st) == 0
+        if !exists && readOnly {
+            warn("--cache \(path): \(String(cString: strerror(errno))); nothing is read from it (--cache-read-only)")
+            return nil
+        }
+        // Checked before anything is made or written; a directory still to be made holds
+        // neither inputs nor anything git could check out.
+        if exists { try refuseInputs(path, inputs: inputs) }
+        switch exists ? trackedFile(under: path) : nil {
+        case .none:
+            break
+        case let .tracked(file)?:
+            throw failure("cannot be the cache directory: git tracks '\(file)' in it, and a committed cache is content a change could forge; untrack it (git rm -r --cached \(path)) and list it in .gitignore")
+        case let .unknown(problem)?:
+            warn("--cache \(path): cannot tell whether git tracks files in it (\(problem)); the cache is not used for this run")
+            return nil
+        }
+        if !exists {
             do {
                 try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
             } catch {
@@ -68,17 +81,6 @@ enum CacheRoot {
         let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard fd >= 0 else { throw failure("cannot open it as the cache directory (\(String(cString: strerror(errno))))") }
         do {
-            try refuseInputs(path, fd: fd, inputs: inputs)
-            switch trackedFile(under: path) {
-            case .none:
-                break
-            case let .tracked(file)?:
-                throw failure("cannot be the cache directory: git tracks '\(file)' in it, and a committed cache is content a change could forge; untrack it (git rm -r --cached \(path)) and list it in .gitignore")
-            case let .unknown(problem)?:
-                warn("--cache \(path): cannot tell whether git tracks files in it (\(problem)); the cache is not used for this run")
-                close(fd)
-                return nil
-            }
             try checkMarker(path, fd: fd, readOnly: readOnly)
         } catch {
             close(fd)
@@ -89,7 +91,7 @@ enum CacheRoot {
 
     /// Refuses a root that is an input of the run or holds one (the linted tree, an ancestor of a
     /// linted file or of the config): pruning and tagging are for a directory of di-lint's own.
-    private static func refuseInputs(_ path: String, fd: Int32, inputs: [String]) throws {
+    private static func refuseInputs(_ path: String, inputs: [String]) throws {
         guard let root = resolved(path) else { return }
         let prefix = root.hasSuffix("/") ? root : root + "/"
         for input in inputs {
