@@ -41,8 +41,11 @@ struct RunOptions: ParsableArguments {
     @Flag(inversion: .prefixedNo, help: "Find the tree's headers by bare name (\"X.h\", <Dir/X.h>) without flags, after every flag (overrides the config's header-map; default: off).")
     var headerMap: Bool?
 
-    @Option(help: ArgumentHelp("Keep per-file outcomes in this directory and reuse them for unchanged files (.di-lint-cache is the usual name).", valueName: "dir"))
+    @Option(help: ArgumentHelp("Keep per-file outcomes in this directory and reuse them for unchanged files (.di-lint-cache is the usual name; a directory of di-lint's own, never tracked by git).", valueName: "dir"))
     var cache: String?
+
+    @Flag(help: "Read the --cache directory's entries, never write, touch or prune it (a CI gate's cache restored from its protected branch's runs).")
+    var cacheReadOnly = false
 
     @Option(help: ArgumentHelp("Delete cache entries no run has used for this many days (checked at most once a day).", valueName: "days"))
     var cacheMaxAge: Double = 30
@@ -64,6 +67,8 @@ struct RunOptions: ParsableArguments {
         } catch {
             throw ValidationError("--\(error)")
         }
+        if cacheReadOnly && cache == nil { throw ValidationError("--cache-read-only needs --cache DIR") }
+        guard cacheMaxAge > 0 else { throw ValidationError("--cache-max-age must be a positive number of days") }
     }
 
     /// A configured linter and the files it is to lint.
@@ -149,10 +154,10 @@ struct RunOptions: ParsableArguments {
             if let compileCommands { linter.compileArguments = try CompilationDatabase.load(directory: compileCommands) }
             if let cache {
                 let store = try IncrementalCache(directory: cache, configuration: configuration,
-                                                 compileArguments: linter.compileArguments, parseEveryFile: parseEveryFile)
-                guard cacheMaxAge > 0 else { throw ConfigError.invalid("--cache-max-age must be a positive number of days") }
+                                                 compileArguments: linter.compileArguments, parseEveryFile: parseEveryFile,
+                                                 inputs: paths + [configPath].compactMap { $0 }, readOnly: cacheReadOnly,
+                                                 warn: { note("di-lint: warning: \($0)") })
                 store.maxAge = cacheMaxAge * 86_400
-                store.warn = { note("di-lint: warning: \($0)") }
                 linter.cache = store
             }
         } catch {

@@ -6,9 +6,11 @@ import Foundation
 /// `CacheEntryCodecTests` trips when a field is added to a cached type and not here; change
 /// `IncrementalCache.layout` with the layout.
 ///
-/// An entry ends with the first `digestSize` bytes of the SHA-256 of what precedes it: a damaged
-/// entry that would still decode (a flipped byte in a line number, a severity, a count) is
-/// caught by the digest and recomputed, never trusted.
+/// An entry ends with the first `digestSize` bytes of the SHA-256 of its binding (the cache key
+/// it is stored under: `IncrementalCache` passes it) and what precedes it: a damaged entry that
+/// would still decode (a flipped byte in a line number, a severity, a count) is caught by the
+/// digest and recomputed, never trusted, and so is an entry copied, renamed or linked to the key
+/// of another file, another content or other settings.
 enum CacheEntryCodec {
     static let formatVersion: UInt8 = 2
     static let digestSize = 16
@@ -16,9 +18,9 @@ enum CacheEntryCodec {
     /// The entry does not end with the digest of its content.
     struct DigestMismatch: Error {}
 
-    static func encode(_ outcome: FileOutcome) -> [UInt8] {
+    static func encode(_ outcome: FileOutcome, binding: String = "") -> [UInt8] {
         var bytes = body(outcome)
-        bytes += digest(bytes[...])
+        bytes += digest(bytes[...], binding: binding)
         return bytes
     }
 
@@ -27,8 +29,9 @@ enum CacheEntryCodec {
     /// a run over a large file. Read with `decodeUndigested`.
     static func encodeUndigested(_ outcome: FileOutcome) -> [UInt8] { body(outcome) }
 
-    static func digest(_ bytes: ArraySlice<UInt8>) -> [UInt8] {
+    static func digest(_ bytes: ArraySlice<UInt8>, binding: String = "") -> [UInt8] {
         var hasher = SHA256()
+        if !binding.isEmpty { hasher.update(binding) }
         hasher.update(bytes)
         return Array(hasher.finalize().prefix(digestSize))
     }
@@ -84,10 +87,10 @@ enum CacheEntryCodec {
         return w.bytes
     }
 
-    static func decode(_ bytes: [UInt8]) throws -> FileOutcome {
+    static func decode(_ bytes: [UInt8], binding: String = "") throws -> FileOutcome {
         guard bytes.count > digestSize else { throw DigestMismatch() }
         let content = bytes[..<(bytes.count - digestSize)]
-        guard digest(content).elementsEqual(bytes[(bytes.count - digestSize)...]) else { throw DigestMismatch() }
+        guard digest(content, binding: binding).elementsEqual(bytes[(bytes.count - digestSize)...]) else { throw DigestMismatch() }
         return try decodeUndigested(Array(content))
     }
 

@@ -5,6 +5,8 @@ import Foundation
 /// A digest is only remembered for a file whose ctime is over two seconds old when it is hashed:
 /// a file being written as it is read, or modified within the file system's timestamp granularity
 /// after, is never trusted. The file is plain text, one line per file; bad lines are skipped.
+/// A file written by another user (its owner is not the effective uid) or reached through a
+/// symbolic link is not read: a digest in it could make a changed file look unchanged.
 final class DigestIndex: @unchecked Sendable {
     struct Stamp: Equatable {
         var device: UInt64, inode: UInt64, size: Int64
@@ -30,14 +32,34 @@ final class DigestIndex: @unchecked Sendable {
         var fields: [String] { ["\(device)", "\(inode)", "\(size)", "\(mtime)", "\(mtimeNanos)", "\(ctime)", "\(ctimeNanos)"] }
     }
 
-    private let file: URL
+    /// The directory holding the file (a descriptor), and the file's name in it.
+    private let directory: Int32, name: String
+    private let ownsDirectory: Bool
     private let lock = NSLock()
     private var entries: [String: (stamp: Stamp, digest: String)] = [:]
     private var changed = false
 
+    /// The index in file `name` of the directory open at `directory` (the caller keeps it open).
+    init(directory: Int32, name: String) {
+        (self.directory, self.name, ownsDirectory) = (directory, name, false)
+        load()
+    }
+
+    /// The index in `file`.
     init(file: URL) {
-        self.file = file
-        guard let bytes = readFileBytes(file.path) else { return }
+        directory = open(file.deletingLastPathComponent().path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        (name, ownsDirectory) = (file.lastPathComponent, true)
+        load()
+    }
+
+    deinit {
+        if ownsDirectory && directory >= 0 { close(directory) }
+    }
+
+    private func load() {
+        var st = stat()
+        guard let bytes = readFileBytes(name, status: &st, directory: directory, flags: O_NOFOLLOW),
+              st.st_uid == geteuid() else { return }
         var start = 0
         while start < bytes.count {
             let end = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) ?? bytes.count
@@ -106,23 +128,35 @@ final class DigestIndex: @unchecked Sendable {
         defer { lock.unlock() }
         guard changed else { return }
         let text = entries.map { path, e in ([e.digest] + e.stamp.fields + [path]).joined(separator: "\t") }.joined(separator: "\n") + "\n"
-        writeAtomically(Data(text.utf8), to: file)
+        writeAtomically(Array(text.utf8), directory: directory, name: name)
         changed = false
     }
 }
 
-/// Writes through a temporary file in the same directory renamed into place, so readers see the
-/// old file or the new one, never a part. No fsync: the cache may lose an entry, not corrupt one
-/// that is then trusted (entries that do not decode are recomputed).
+/// Writes file `name` (a path relative to the directory open at `directory`) through a temporary
+/// file beside it renamed into place, so readers see the old file or the new one, never a part;
+/// neither open follows a symbolic link at the end of the path. No fsync: the cache may lose an
+/// entry, not corrupt one that is then trusted (entries that do not decode are recomputed).
+/// False, with `errno` set, when it could not be written.
 @discardableResult
-func writeAtomically(_ data: Data, to url: URL) -> Bool {
-    let temporary = url.deletingLastPathComponent().appendingPathComponent(".tmp-\(UUID().uuidString)").path
-    let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL, 0o644)
+func writeAtomically(_ bytes: [UInt8], directory: Int32, name: String) -> Bool {
+    let folder = name.lastIndex(of: "/").map { String(name[...$0]) } ?? ""
+    let temporary = folder + ".tmp-\(UUID().uuidString)"
+    let fd = openat(directory, temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
     guard fd >= 0 else { return false }
-    let written = data.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+    var written = 0
+    while written < bytes.count {
+        let n = bytes[written...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        if n < 0 && errno == EINTR { continue }
+        guard n > 0 else { break }
+        written += n
+    }
+    let error = written == bytes.count ? 0 : (errno == 0 ? EIO : errno)
     close(fd)
-    guard written == data.count, rename(temporary, url.path) == 0 else {
-        unlink(temporary)
+    guard error == 0, renameat(directory, temporary, directory, name) == 0 else {
+        let saved = error == 0 ? errno : error
+        unlinkat(directory, temporary, 0)
+        errno = saved
         return false
     }
     return true

@@ -34,8 +34,9 @@ public enum ChangedFiles {
         return (direct, includers)
     }
 
-    /// Runs git and returns its standard output; a failure throws `failure` with git's own words.
-    static func git(_ arguments: [String], in directory: String, failure: String) throws -> String {
+    /// Runs git and returns its standard output; a failure throws `failure` with git's own words
+    /// (`needs`: the option that needed git, for when it cannot be started).
+    static func git(_ arguments: [String], in directory: String, failure: String, needs: String = "--changed-since") throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["git", "-C", directory] + arguments
@@ -45,7 +46,7 @@ public enum ChangedFiles {
         do {
             try process.run()
         } catch {
-            throw ConfigError.invalid("--changed-since needs git, which could not be started: \(error.localizedDescription)")
+            throw ConfigError.invalid("\(needs) needs git, which could not be started: \(error.localizedDescription)")
         }
         // Drain stdout before waiting, so a long file list cannot fill the pipe and block git;
         // git's few lines of stderr fit in the pipe's buffer.

@@ -6,9 +6,11 @@ import Foundation
 ///
 /// Only regular files are read, opened without blocking (a FIFO never stalls the open): for
 /// anything else `errno` is 0 on return and `status` says what it is. A file growing past
-/// `limit` while read gives nil with `errno` EFBIG.
-func readFileBytes(_ path: String, status: UnsafeMutablePointer<stat>? = nil, limit: Int = .max) -> [UInt8]? {
-    let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
+/// `limit` while read gives nil with `errno` EFBIG. A relative `path` is taken from the directory
+/// open at `directory` (`openat`), and `flags` (`O_NOFOLLOW`) are added to the open's.
+func readFileBytes(_ path: String, status: UnsafeMutablePointer<stat>? = nil, limit: Int = .max,
+                   directory: Int32 = AT_FDCWD, flags: Int32 = 0) -> [UInt8]? {
+    let fd = openat(directory, path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY | flags)
     guard fd >= 0 else { return nil }
     defer { close(fd) }
     var st = stat()

@@ -115,7 +115,7 @@ final class CacheTests: XCTestCase {
         try make(layout.appendingPathComponent("cd/" + String(repeating: "cd", count: 32) + ".bin"), days: 2)  // recent
         try make(layout.appendingPathComponent("ab/.tmp-killed"), days: 0.1)                                   // a killed run's
         try make(layout.appendingPathComponent(".tmp-writing"), days: 0)                                       // being written now
-        try make(directory.appendingPathComponent("v1/ef/old.bin"), days: 0)
+        try make(directory.appendingPathComponent("v1/ef/" + String(repeating: "ef", count: 32) + ".bin"), days: 0)
         try make(directory.appendingPathComponent("v2/digests.tsv"), days: 0)
         try make(directory.appendingPathComponent("notes.txt"), days: 90) // not ours: left alone
 

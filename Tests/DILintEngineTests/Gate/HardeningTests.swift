@@ -77,14 +77,15 @@ final class HardeningTests: XCTestCase {
             let url = layout.appendingPathComponent(entry)
             var bytes = [UInt8](try Data(contentsOf: url))
             let body = Array(bytes.dropLast(CacheEntryCodec.digestSize))
-            var outcome = try XCTUnwrap(try? CacheEntryCodec.decode(bytes))
+            let key = url.deletingPathExtension().lastPathComponent // an entry's digest covers its key
+            var outcome = try XCTUnwrap(try? CacheEntryCodec.decode(bytes, binding: key))
             guard !outcome.findings.isEmpty else { continue }
             outcome.findings[0].line += 40
-            let damaged = Array(CacheEntryCodec.encode(outcome).dropLast(CacheEntryCodec.digestSize))
+            let damaged = Array(CacheEntryCodec.encode(outcome, binding: key).dropLast(CacheEntryCodec.digestSize))
             XCTAssertEqual(damaged.count, body.count, "same length, different line")
             bytes = damaged + bytes.suffix(CacheEntryCodec.digestSize)
             try Data(bytes).write(to: url)
-            XCTAssertThrowsError(try CacheEntryCodec.decode(bytes))
+            XCTAssertThrowsError(try CacheEntryCodec.decode(bytes, binding: key))
         }
         let cache = try IncrementalCache(directory: directory.path, configuration: try project.configuration)
         let warnings = WarningLog()
@@ -155,7 +156,7 @@ final class HardeningTests: XCTestCase {
 }
 
 /// Warnings a cache reports, gathered from any thread.
-private final class WarningLog: @unchecked Sendable {
+final class WarningLog: @unchecked Sendable {
     private let lock = NSLock()
     private var stored: [String] = []
     func add(_ line: String) { lock.lock(); stored.append(line); lock.unlock() }
