@@ -109,7 +109,9 @@ struct FixJournal {
         result.committed = lines.contains { $0.commit == true }
         for line in lines {
             guard let file = line.path, let temporary = line.temporary, let old = line.old, let new = line.new else { continue }
-            guard tree.contains(file), temporary == FixApplier.temporaryDirectory(of: file) + "/" + (temporary as NSString).lastPathComponent,
+            let directory = FixApplier.temporaryDirectory(of: file)
+            guard tree.contains(file), FixWorkspace.realPath(directory) == directory, // no link on the way out of the tree
+                  temporary == directory + "/" + (temporary as NSString).lastPathComponent,
                   FixApplier.isTemporaryName((temporary as NSString).lastPathComponent, of: (file as NSString).lastPathComponent) else {
                 result.problems.append("\(path): an entry outside the tree or not naming a fix temporary (\(file), \(temporary)); ignored")
                 continue
