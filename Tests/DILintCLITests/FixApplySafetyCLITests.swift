@@ -54,7 +54,8 @@ final class FixApplySafetyCLITests: XCTestCase {
         XCTAssertEqual(link(root + "/Sources/Store.m", root + "/store-hard-link"), 0)
         XCTAssertEqual(symlink("Sources/missing/../Store.h", root + "/dangling-then-header"), 0)
         for (patch, role) in [(".di-lint.yml", "the config file"), ("config-link", "the config file"), ("Sources/Store.m", "a linted file"),
-                              ("store-hard-link", "a linted file"), ("./Sources/../Sources/Store.h", "a linted file")] {
+                              ("store-hard-link", "a linted file"), ("./Sources/../Sources/Store.h", "a linted file"),
+                              ("dangling-then-header", "a linted file")] {
             let run = try project.run("fix", "--phase", "inject", ".", "--patch", patch)
             XCTAssertEqual(run.status, 2, "\(patch): \(run.stderr)")
             XCTAssertTrue(run.stderr.contains("--patch \(patch) is \(role)"), run.stderr)
