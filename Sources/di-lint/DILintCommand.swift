@@ -12,11 +12,13 @@ struct DILintCommand: ParsableCommand {
         defaultSubcommand: LintCommand.self)
 }
 
-/// Exit codes: 0 clean, 1 findings at error severity, 2 usage or configuration error.
+/// Exit codes: 0 clean, 1 findings at error severity, 2 usage or configuration error; 3 a
+/// `fix --apply` that failed and could not put every file back.
 enum ExitStatus {
     static let clean: Int32 = 0
     static let findings: Int32 = 1
     static let usage: Int32 = 2
+    static let partlyWritten: Int32 = 3
 }
 
 /// A bad config, baseline, cache directory or git ref: exits 2 with the message alone, no usage text.

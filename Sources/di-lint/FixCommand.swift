@@ -10,8 +10,11 @@ struct FixCommand: ParsableCommand {
         abstract: "Rewrite container accesses: inject the bridge with a fallback, or finish by removing the fallbacks.",
         discussion: """
         A dry run by default: the unified diff on standard output (git apply accepts it) and a summary on standard \
-        error. Every edit is re-parsed and re-linted in memory before it is shown or written. Exits 0 when everything \
-        in scope was fixed, 1 when manual items or refused groups remain, 2 on a usage or configuration error.
+        error. Every edit is re-parsed and re-linted in memory before it is shown or written. Only regular files \
+        inside the repository (the directory holding .git, else the working directory) are rewritten. --apply writes \
+        every file or none, under a lock on the tree. Exits 0 when everything in scope was fixed, 1 when manual items \
+        or refused groups remain, 2 on a usage or configuration error or an apply that wrote nothing (the tree is as \
+        before), 3 when an apply failed and could not put every file back (they are listed).
         """)
 
     @OptionGroup var options: RunOptions
@@ -31,7 +34,13 @@ struct FixCommand: ParsableCommand {
     @Option(help: "Output: diff (a unified diff), json (the plan: groups, edits, manual items, checks) or sarif (results with fixes).")
     var format: FixOutputFormat = .diff
 
+    /// Whether the run writes to standard output (the diff of a dry run, the JSON or SARIF plan).
+    var writesStandardOutput: Bool { format != .diff || (patch == nil && !apply) }
+
     mutating func run() throws {
+        // a report for a standard output that was closed fails before the work (the child
+        // process below gets /dev/null in its place, as this process did, and could not tell)
+        if StandardStreams.outputWasClosed && writesStandardOutput { throw StandardStreams.closedOutput }
         // Isolated (the default): the run is a child process that a file crashing libclang,
         // running it out of memory or parsing past the deadline ends; that file is left out
         // (a manual item) and the run starts again (see FixSupervisor).
@@ -40,12 +49,25 @@ struct FixCommand: ParsableCommand {
             throw ExitCode(FixSupervisor.run(arguments: CommandLine.arguments))
         }
         let prepared = try options.prepare()
+        try prepared.checkOutput(patch, option: "--patch", baselines: [])
+        // an apply that ended midway (killed) is undone first, unless another fix is writing the tree now
+        let tree = FixTree.locate()
+        do {
+            var st = stat()
+            if lstat(tree.journalPath, &st) == 0, let lock = try tree.lock(wait: 0) {
+                FixApplier.recoverInterrupted(tree, note: note)
+                lock.release()
+            }
+        } catch {
+            throw RunFailure(error)
+        }
         supervision?.start(configuration: prepared.configuration)
         let fixer = Fixer(configuration: prepared.configuration)
         fixer.compileArguments = prepared.linter.compileArguments
         fixer.services = Set(services)
         fixer.supervision = supervision
         fixer.leftOut = supervision?.leftOut ?? [:]
+        fixer.tree = tree
         let plan = fixer.plan(files: prepared.files, phase: phase)
         switch format {
         case .json:
@@ -53,22 +75,24 @@ struct FixCommand: ParsableCommand {
         case .sarif:
             try StandardStreams.writeOutput(plan.sarif(root: prepared.root))
         case .diff:
+            // the files' bytes as they are: a diff of a file that is not UTF-8 applies to it
             let diff = plan.unifiedDiff()
             FixTrace.mark("diff")
             if let patch {
                 do { try OutputFile.write(Data(diff), to: patch) } catch { throw RunFailure(error) }
             } else if !apply {
-                try StandardStreams.writeOutput(String(decoding: diff, as: UTF8.self))
+                try diff.withUnsafeBufferPointer { try StandardStreams.writeOutput(bytes: $0) }
             }
         }
         plan.details.forEach(note)
         if apply {
             do {
-                let written = try FixApplier.apply(plan)
+                let written = try FixApplier.apply(plan, tree: tree, note: note)
                 note("di-lint fix: wrote \(written.count) file\(written.count == 1 ? "" : "s")")
-            } catch {
-                note("di-lint fix: error: \(error)")
-                throw ExitCode(ExitStatus.findings)
+            } catch let failure as FixApplier.Failure {
+                note("di-lint fix: error: \(failure)")
+                failure.details.forEach { note("di-lint fix: \($0)") }
+                throw ExitCode(failure.unchanged ? ExitStatus.usage : ExitStatus.partlyWritten)
             }
         }
         note("di-lint fix: \(plan.summary)\(apply ? "" : " (dry run; --apply writes)")")

@@ -82,6 +82,8 @@ struct RunOptions: ParsableArguments {
         /// Directories and files the walk could not take; reported as `parse-failure` findings.
         var problems: [FileCollector.Problem] = []
         var showProgress = false
+        /// `-p`'s `compile_commands.json`, an input no output may overwrite.
+        var compileDatabase: String?
 
         /// Lints the files and saves what the cache learned.
         func lint() -> LintResult {
@@ -103,10 +105,12 @@ struct RunOptions: ParsableArguments {
             return result
         }
 
-        /// Refuses an output file that is one of the run's inputs: a linted file, the config, a baseline.
+        /// Refuses an output file that is one of the run's inputs: a linted file, the config, a
+        /// baseline, the compilation database.
         func checkOutput(_ output: String?, option: String = "--output", baselines: [String?]) throws {
             try refuseOverwriting(output, option: option, inputs: [configPath].compactMap { $0 }.map { ("the config file", $0) }
-                + baselines.compactMap { $0 }.map { ("the baseline", $0) } + files.map { ("a linted file", $0) })
+                + baselines.compactMap { $0 }.map { ("the baseline", $0) } + files.map { ("a linted file", $0) }
+                + [compileDatabase].compactMap { $0 }.map { ("the compilation database", $0) })
         }
     }
 
@@ -164,7 +168,8 @@ struct RunOptions: ParsableArguments {
             throw RunFailure(error)
         }
         return Prepared(configuration: configuration, configPath: configPath, linter: linter, files: files, root: root,
-                        problems: problems, showProgress: ProgressLine.enabled(quiet: quiet))
+                        problems: problems, showProgress: ProgressLine.enabled(quiet: quiet),
+                        compileDatabase: compileCommands.map { $0 + "/compile_commands.json" })
     }
 
     /// The configuration, the file it was read from, and the recipe it was built by (the parse

@@ -25,11 +25,21 @@ enum StandardStreams {
 
     /// Writes all of `text` to standard output; throws a `RunFailure` naming the error.
     static func writeOutput(_ text: String) throws {
-        guard !outputWasClosed else { throw RunFailure(message: "cannot write the report: standard output is closed") }
-        if let error = write(text, to: 1) {
+        var text = text
+        try text.withUTF8 { try writeOutput(bytes: $0) }
+    }
+
+    /// Writes these bytes to standard output as they are (a diff holds the files' bytes, which
+    /// need not be UTF-8); throws a `RunFailure` naming the error.
+    static func writeOutput(bytes: UnsafeBufferPointer<UInt8>) throws {
+        guard !outputWasClosed else { throw closedOutput }
+        if let error = write(bytes, to: 1) {
             throw RunFailure(message: "cannot write the report to standard output (\(String(cString: strerror(error))))")
         }
     }
+
+    /// The failure of a run that writes to a standard output that was closed when it started.
+    static let closedOutput = RunFailure(message: "cannot write the report: standard output is closed")
 
     /// One line on standard error; errors there are ignored (there is nowhere left to say them).
     static func note(_ line: String) {
@@ -38,23 +48,21 @@ enum StandardStreams {
 
     /// Text on standard error as it is.
     static func raw(_ text: String) {
-        _ = write(text, to: 2)
+        var text = text
+        _ = text.withUTF8 { write($0, to: 2) }
     }
 
     /// The `errno` of a failed write, or nil when every byte went out.
-    private static func write(_ text: String, to fd: Int32) -> Int32? {
-        var text = text
-        return text.withUTF8 { buffer -> Int32? in
-            var offset = 0
-            while offset < buffer.count {
-                let n = Glibc.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    return errno
-                }
-                offset += n
+    private static func write(_ buffer: UnsafeBufferPointer<UInt8>, to fd: Int32) -> Int32? {
+        var offset = 0
+        while offset < buffer.count {
+            let n = Glibc.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+            if n < 0 {
+                if errno == EINTR { continue }
+                return errno
             }
-            return nil
+            offset += n
         }
+        return nil
     }
 }

@@ -136,6 +136,7 @@ public enum ManualReason: String, Codable, Sendable, CaseIterable, Error {
     case typeNotInRun = "the Swift type is not declared exactly once (or once per #if clause) in the run"
     case callersRelyOnDefault = "callers still rely on the bridge parameter's default"
     case notParsed = "the file could not be parsed (its accesses are not planned)"
+    case notWritable = "fix does not rewrite the file"
     case parameterDefault = "a parameter's default value (the service is injected on its own already)"
     case protocolInitializer = "the initializer may be a protocol's requirement (a new parameter breaks the conformance)"
 }

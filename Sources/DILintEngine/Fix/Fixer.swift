@@ -24,6 +24,10 @@ public final class Fixer {
     public var leftOut: [String: String] = [:]
     /// Set in the process `FixSupervisor` started: each parse is reported to it.
     public var supervision: FixSupervision?
+    /// The tree the fix may write (`di-lint fix`): a file of the run it may not rewrite (see
+    /// `FixTree.problem`) is a manual item naming why, and never planned; a group with an edit
+    /// of such a file is refused. Nil: no such check (an engine caller's own files).
+    public var tree: FixTree?
     /// Rounds of verification after which groups still failing are refused without another try.
     static let maxRounds = 6
 
@@ -34,19 +38,32 @@ public final class Fixer {
     /// Plans (and verifies) the phase over the files; writes nothing.
     public func plan(files: [String], phase: FixPhase) -> FixPlan {
         var seen = Set<String>()
-        let pairs = files.compactMap { path -> (real: String, display: String)? in
+        var pairs = files.compactMap { path -> (real: String, display: String)? in
             let real = FixWorkspace.realPath(path)
             return seen.insert(real).inserted ? (real, FileCollector.displayPath(path)) : nil
         }
-        let workspace = FixWorkspace(configuration: configuration, compileArguments: compileArguments)
-        workspace.deadline.supervision = supervision
-        workspace.deadline.leftOut = leftOut
-        let context = FixContext(configuration: configuration, workspace: workspace, services: services, files: pairs)
         var plan = FixPlan(phase: phase)
         // the files whose text may hold an access (lint's pre-filter: the access's shape, not
         // its words anywhere), and for finish those naming the bridge
         let prefilter = ContainerPrefilter(specs: configuration.containers)
         let bridgeNames = phase == .finish ? configuration.bridgeNames : []
+        if let tree {
+            // a file fix may not rewrite is left out (not parsed), a manual item when it may hold an access
+            pairs = pairs.filter { pair in
+                guard let why = tree.problem(writing: pair.real, shownAs: pair.display) else { return true }
+                let candidate = readFileBytes(pair.real).map { bytes in
+                    bytes.withUnsafeBytes { raw in prefilter.mayContainAccess(raw) || bridgeNames.contains { raw.containsASCII($0) } }
+                } ?? true
+                if candidate {
+                    plan.manual.append(ManualItem(path: pair.display, line: 1, column: 1, expression: "", reason: .notWritable, detail: why))
+                }
+                return false
+            }
+        }
+        let workspace = FixWorkspace(configuration: configuration, compileArguments: compileArguments)
+        workspace.deadline.supervision = supervision
+        workspace.deadline.leftOut = leftOut
+        let context = FixContext(configuration: configuration, workspace: workspace, services: services, files: pairs)
         let candidates = context.runFiles.filter { path in
             workspace.bytes(path)?.withUnsafeBytes { raw in
                 prefilter.mayContainAccess(raw) || bridgeNames.contains { raw.containsASCII($0) }
@@ -93,6 +110,11 @@ public final class Fixer {
     private func verify(_ plan: inout FixPlan, context: FixContext, planned: [FixFileAnalysis]) {
         let workspace = context.workspace
         let touched = Set(plan.groups.flatMap { $0.edits.map(\.path) })
+        if let tree {
+            for path in touched.sorted() {
+                if let why = tree.problem(writing: path, shownAs: path) { refuse(&plan, touching: path, "\(context.display(path)): \(why)") }
+            }
+        }
         var before: [String: BeforeEdits] = [:]
         context.prefetch(touched.filter { ($0 as NSString).pathExtension != "swift" })
         for path in touched {

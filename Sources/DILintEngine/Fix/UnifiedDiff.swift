@@ -1,5 +1,8 @@
+import Foundation
+
 /// A unified diff (`git apply` and `patch -p1` read it) of a file before and after its edits,
-/// with three lines of context; bytes are kept as they are (CRLF lines stay CRLF).
+/// with three lines of context; bytes are kept as they are (CRLF lines stay CRLF, bytes that are
+/// not UTF-8 stay those bytes), and a name with special bytes is quoted as git quotes it.
 enum UnifiedDiff {
     static let context = 3
 
@@ -42,7 +45,9 @@ enum UnifiedDiff {
             if !before.isEmpty || !after.isEmpty { changes.append((start, before.count, after)) }
         }
         guard !changes.isEmpty else { return [] }
-        var out = Array("--- a/\(path)\n+++ b/\(path)\n".utf8)
+        // as git writes them: a name with a blank ends in a tab (GNU patch reads the name up to it)
+        let tab = path.utf8.contains(UInt8(ascii: " ")) ? "\t" : ""
+        var out = Array("--- \(quoted("a/" + path))\(tab)\n+++ \(quoted("b/" + path))\(tab)\n".utf8)
         var delta = 0 // new line number minus old, before the current hunk
         var i = 0
         while i < changes.count {
@@ -77,6 +82,32 @@ enum UnifiedDiff {
             i = j + 1
         }
         return out
+    }
+
+    /// A file name as git's diff writes it (`quote_c_style`, with `core.quotePath` at its
+    /// default): as it is unless it holds a control byte, a double quote, a backslash or a byte
+    /// of 0x7F or more; then in double quotes, with C escapes (`\t`, `\n`, `\"`…) and the other
+    /// such bytes in octal (`ü` is `\303\274`).
+    static func quoted(_ name: String) -> String {
+        let bytes = Array(name.utf8)
+        guard bytes.contains(where: { $0 < 0x20 || $0 >= 0x7F || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else { return name }
+        var out = "\""
+        for b in bytes {
+            switch b {
+            case 0x07: out += "\\a"
+            case 0x08: out += "\\b"
+            case 0x09: out += "\\t"
+            case 0x0A: out += "\\n"
+            case 0x0B: out += "\\v"
+            case 0x0C: out += "\\f"
+            case 0x0D: out += "\\r"
+            case UInt8(ascii: "\""): out += "\\\""
+            case UInt8(ascii: "\\"): out += "\\\\"
+            case let b where b < 0x20 || b >= 0x7F: out += String(format: "\\%03o", b)
+            default: out.unicodeScalars.append(UnicodeScalar(b))
+            }
+        }
+        return out + "\""
     }
 
     /// Lines with their terminators (the last may have none).

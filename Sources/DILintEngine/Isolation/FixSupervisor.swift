@@ -25,7 +25,10 @@ public enum FixSupervisor {
     public static func run(arguments: [String], executable: String = "/proc/self/exe") -> Int32 {
         var leftOut: [(path: String, reason: String)] = []
         var serial = false
+        ForwardedSignals.install()
+        defer { ForwardedSignals.uninstall() }
         while true {
+            if let signal = ForwardedSignals.received { ForwardedSignals.end(signal) }
             let child: Child
             switch Child.start(executable: executable, arguments: arguments, leftOut: leftOut, serial: serial) {
             case .success(let started): child = started
@@ -33,15 +36,14 @@ public enum FixSupervisor {
                 writeErrors("di-lint fix: error: \(message) (--no-isolation runs without a child process)\n")
                 return 2
             }
+            ForwardedSignals.watch(child.pid)
             let end = child.wait()
+            ForwardedSignals.watch(0)
             switch end.failure {
             case nil:
                 writeErrors(end.errors)
-                if let signal = end.signal {
-                    // a signal from outside (a closed pipe, an interrupt): the run ends as the child did
-                    Glibc.signal(signal, SIG_DFL)
-                    raise(signal)
-                }
+                // a signal from outside (a closed pipe, an interrupt): the run ends as the child did
+                if let signal = end.signal ?? ForwardedSignals.received { ForwardedSignals.end(signal) }
                 return end.status
             case let (reason, paths)? where paths.count == 1:
                 guard !leftOut.contains(where: { $0.path == paths[0] }) else {
@@ -62,6 +64,48 @@ public enum FixSupervisor {
                     + "--no-isolation runs the fix in di-lint's own process\n").utf8))
                 return 2
             }
+        }
+    }
+
+    /// `SIGTERM`, `SIGINT` and `SIGHUP` to the supervisor are passed on to the child, which is
+    /// the process that writes (an apply under way finishes or undoes its work before the signal
+    /// ends it, see `HeldSignals`); the supervisor waits for it, then ends the same way. The
+    /// handler only records the signal and calls `kill`, both safe in a handler. A signal the
+    /// process was started with ignored stays ignored.
+    private enum ForwardedSignals {
+        nonisolated(unsafe) private static var child: pid_t = 0
+        nonisolated(unsafe) private static var recorded: Int32 = 0
+        nonisolated(unsafe) private static var previous: [(Int32, __sighandler_t?)] = []
+
+        static func install() {
+            recorded = 0
+            previous = [SIGTERM, SIGINT, SIGHUP].map { signal in
+                (signal, installUnlessIgnored(signal) { received in
+                    ForwardedSignals.recorded = received
+                    if ForwardedSignals.child > 0 { kill(ForwardedSignals.child, received) }
+                })
+            }
+        }
+
+        /// The dispositions as they were before `install`.
+        static func uninstall() {
+            for (signal, handler) in previous { Glibc.signal(signal, handler) }
+            previous = []
+        }
+
+        /// The child signals go to (0: none); one that came before it started is passed on now.
+        static func watch(_ pid: pid_t) {
+            child = pid
+            if pid > 0, recorded != 0 { kill(pid, recorded) }
+        }
+
+        static var received: Int32? { recorded == 0 ? nil : recorded }
+
+        /// Ends the process by `signal`, as its default action does.
+        static func end(_ signal: Int32) -> Never {
+            Glibc.signal(signal, SIG_DFL)
+            raise(signal)
+            _exit(128 + signal)
         }
     }
 
@@ -324,7 +368,8 @@ public final class FixSupervision: @unchecked Sendable {
         let setup = (try? JSONSerialization.jsonObject(with: Data(json.utf8))) as? [String: Any] ?? [:]
         var leftOut: [String: String] = [:]
         for pair in setup["leftOut"] as? [[String]] ?? [] where pair.count == 2 { leftOut[pair[0]] = pair[1] }
-        if let parent = setup["parent"] as? Int { ParseWorker.watchParent(Int32(parent)) }
+        // the supervisor gone (killed): the run ends as by SIGTERM, an apply under way finished first
+        if let parent = setup["parent"] as? Int { ParseWorker.watchParent(Int32(parent), signal: SIGTERM) }
         return FixSupervision(leftOut: leftOut, serial: setup["serial"] as? Bool ?? false)
     }
 

@@ -87,11 +87,17 @@ public enum ParseWorker {
         setrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &space)
     }
 
-    /// Ends the process when its parent is gone (a killed run leaves no worker parsing on).
-    static func watchParent(_ parent: Int32) {
+    /// Ends the process when its parent is gone (a killed run leaves no worker parsing on): at
+    /// once, or by sending it `signal` (a process that must finish what it writes first
+    /// handles it, see `HeldSignals`).
+    static func watchParent(_ parent: Int32, signal: Int32? = nil) {
         let thread = Thread {
             while true {
-                if getppid() != parent { _exit(0) }
+                if getppid() != parent {
+                    guard let signal else { _exit(0) }
+                    kill(getpid(), signal)
+                    return
+                }
                 usleep(500_000)
             }
         }
