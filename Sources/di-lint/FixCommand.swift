@@ -46,6 +46,9 @@ struct FixCommand: ParsableCommand {
         fixer.services = Set(services)
         fixer.supervision = supervision
         fixer.leftOut = supervision?.leftOut ?? [:]
+        if let seconds = prepared.linter.runTimeout {
+            fixer.runBudget = RunBudget(seconds: seconds, from: supervision?.started ?? RunBudget.now())
+        }
         let plan = fixer.plan(files: prepared.files, phase: phase)
         switch format {
         case .json:

@@ -16,6 +16,8 @@ final class FixParseDeadline: @unchecked Sendable {
     var supervision: FixSupervision?
     /// Files left out of the run by the supervisor (real path → why), set before the first parse.
     var leftOut: [String: String] = [:]
+    /// The run's budget: once spent, no parse starts (each throws, naming the budget).
+    var budget: RunBudget?
     private let lock = NSLock()
     private var running: [Int: (path: String, start: UInt64)] = [:]
     private var next = 0
@@ -26,9 +28,11 @@ final class FixParseDeadline: @unchecked Sendable {
 
     deinit { stop() }
 
-    /// Runs a parse of `path` under the deadline; throws `ParseFailure` for a file left out.
+    /// Runs a parse of `path` under the deadline; throws `ParseFailure` for a file left out, and
+    /// once the run's budget is spent.
     func parsing<R>(_ path: String, _ body: () throws -> R) throws -> R {
         if let why = leftOut[path] { throw ParseFailure(reason: why) }
+        if let budget, budget.isSpent { throw ParseFailure(reason: budget.spentBefore) }
         if let supervision { return try supervision.parsing(path, body) }
         let id = begin(path)
         defer { end(id) }

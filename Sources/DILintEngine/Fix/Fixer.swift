@@ -24,6 +24,9 @@ public final class Fixer {
     public var leftOut: [String: String] = [:]
     /// Set in the process `FixSupervisor` started: each parse is reported to it.
     public var supervision: FixSupervision?
+    /// The run's budget (`--run-timeout`): once spent, a file still to be parsed is not (a
+    /// manual item, or its group refused in the verification).
+    public var runBudget: RunBudget?
     /// Rounds of verification after which groups still failing are refused without another try.
     static let maxRounds = 6
 
@@ -41,6 +44,7 @@ public final class Fixer {
         let workspace = FixWorkspace(configuration: configuration, compileArguments: compileArguments)
         workspace.deadline.supervision = supervision
         workspace.deadline.leftOut = leftOut
+        workspace.deadline.budget = runBudget
         let context = FixContext(configuration: configuration, workspace: workspace, services: services, files: pairs)
         var plan = FixPlan(phase: phase)
         // the files whose text may hold an access (lint's pre-filter: the access's shape, not

@@ -25,9 +25,11 @@ public enum FixSupervisor {
     public static func run(arguments: [String], executable: String = "/proc/self/exe") -> Int32 {
         var leftOut: [(path: String, reason: String)] = []
         var serial = false
+        // the run's budget counts from here, over every child started
+        let started = RunBudget.now()
         while true {
             let child: Child
-            switch Child.start(executable: executable, arguments: arguments, leftOut: leftOut, serial: serial) {
+            switch Child.start(executable: executable, arguments: arguments, leftOut: leftOut, serial: serial, started: started) {
             case .success(let started): child = started
             case .failure(let message):
                 writeErrors("di-lint fix: error: \(message) (--no-isolation runs without a child process)\n")
@@ -89,8 +91,8 @@ public enum FixSupervisor {
             self.errors = errors
         }
 
-        static func start(executable: String, arguments: [String], leftOut: [(path: String, reason: String)], serial: Bool)
-            -> Result<Child, StartFailure> {
+        static func start(executable: String, arguments: [String], leftOut: [(path: String, reason: String)], serial: Bool,
+                          started: UInt64 = RunBudget.now()) -> Result<Child, StartFailure> {
             var statusPipe: [Int32] = [-1, -1], errorPipe: [Int32] = [-1, -1]
             // sockets: socketpair sets close-on-exec atomically (as WorkerProcess's)
             let type = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
@@ -107,7 +109,8 @@ public enum FixSupervisor {
             defer { posix_spawn_file_actions_destroy(&actions) }
             posix_spawn_file_actions_adddup2(&actions, errorPipe[1], 2)
             posix_spawn_file_actions_adddup2(&actions, statusPipe[1], FixSupervisor.statusDescriptor)
-            let setup: [String: Any] = ["parent": Int(getpid()), "serial": serial, "leftOut": leftOut.map { [$0.path, $0.reason] }]
+            let setup: [String: Any] = ["parent": Int(getpid()), "serial": serial, "leftOut": leftOut.map { [$0.path, $0.reason] },
+                                        "started": String(started)]
             let json = (try? JSONSerialization.data(withJSONObject: setup)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
             let environment = WorkerProcess.environment().filter { !$0.hasPrefix(FixSupervisor.environmentKey + "=") }
                 + ["\(FixSupervisor.environmentKey)=\(json)"]
@@ -305,13 +308,16 @@ public final class FixSupervision: @unchecked Sendable {
     public let leftOut: [String: String]
     /// Parse one file at a time (a failure with several parses under way names none).
     let serial: Bool
+    /// When the supervisor started the run (`RunBudget.now()`): the run's budget counts from there.
+    public let started: UInt64?
     private let lock = NSLock()
     private let serialLock = NSLock()
     private var next: UInt32 = 0
 
-    private init(leftOut: [String: String], serial: Bool) {
+    private init(leftOut: [String: String], serial: Bool, started: UInt64?) {
         self.leftOut = leftOut
         self.serial = serial
+        self.started = started
     }
 
     /// The supervision when this process is the supervised child (the variable is then
@@ -325,7 +331,8 @@ public final class FixSupervision: @unchecked Sendable {
         var leftOut: [String: String] = [:]
         for pair in setup["leftOut"] as? [[String]] ?? [] where pair.count == 2 { leftOut[pair[0]] = pair[1] }
         if let parent = setup["parent"] as? Int { ParseWorker.watchParent(Int32(parent)) }
-        return FixSupervision(leftOut: leftOut, serial: setup["serial"] as? Bool ?? false)
+        return FixSupervision(leftOut: leftOut, serial: setup["serial"] as? Bool ?? false,
+                              started: (setup["started"] as? String).flatMap { UInt64($0) })
     }
 
     /// Call once the configuration is known, before any parse: limits this process's address
