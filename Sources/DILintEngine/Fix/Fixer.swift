@@ -45,6 +45,7 @@ public final class Fixer {
         workspace.deadline.supervision = supervision
         workspace.deadline.leftOut = leftOut
         workspace.deadline.budget = runBudget
+        workspace.deadline.parsedBefore = supervision?.parsedBefore ?? []
         let context = FixContext(configuration: configuration, workspace: workspace, services: services, files: pairs)
         var plan = FixPlan(phase: phase)
         // the files whose text may hold an access (lint's pre-filter: the access's shape, not

@@ -25,17 +25,21 @@ public enum FixSupervisor {
     public static func run(arguments: [String], executable: String = "/proc/self/exe") -> Int32 {
         var leftOut: [(path: String, reason: String)] = []
         var serial = false
-        // the run's budget counts from here, over every child started
+        // the run's budget counts from here, over every child started; a child may parse again
+        // after it the files an earlier child parsed to the end
         let started = RunBudget.now()
+        var parsed = Set<String>()
         while true {
             let child: Child
-            switch Child.start(executable: executable, arguments: arguments, leftOut: leftOut, serial: serial, started: started) {
+            switch Child.start(executable: executable, arguments: arguments, leftOut: leftOut, serial: serial, started: started,
+                               parsed: parsed) {
             case .success(let started): child = started
             case .failure(let message):
                 writeErrors("di-lint fix: error: \(message) (--no-isolation runs without a child process)\n")
                 return 2
             }
             let end = child.wait()
+            parsed.formUnion(child.parsed)
             switch end.failure {
             case nil:
                 writeErrors(end.errors)
@@ -84,6 +88,8 @@ public enum FixSupervisor {
         private var running: [UInt32: (path: String, start: UInt64, output: Int)] = [:]
         private var timeout = 60.0
         private var memoryLimit = 0
+        /// The files whose parse ended without failing.
+        private(set) var parsed = Set<String>()
 
         private init(pid: pid_t, status: Int32, errors: Int32) {
             self.pid = pid
@@ -92,7 +98,7 @@ public enum FixSupervisor {
         }
 
         static func start(executable: String, arguments: [String], leftOut: [(path: String, reason: String)], serial: Bool,
-                          started: UInt64 = RunBudget.now()) -> Result<Child, StartFailure> {
+                          started: UInt64 = RunBudget.now(), parsed: Set<String> = []) -> Result<Child, StartFailure> {
             var statusPipe: [Int32] = [-1, -1], errorPipe: [Int32] = [-1, -1]
             // sockets: socketpair sets close-on-exec atomically (as WorkerProcess's)
             let type = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
@@ -109,8 +115,10 @@ public enum FixSupervisor {
             defer { posix_spawn_file_actions_destroy(&actions) }
             posix_spawn_file_actions_adddup2(&actions, errorPipe[1], 2)
             posix_spawn_file_actions_adddup2(&actions, statusPipe[1], FixSupervisor.statusDescriptor)
+            // the files parsed before, sent on the status socket (a list too long for the environment)
+            let parsedList = (try? JSONSerialization.data(withJSONObject: parsed.sorted())).map { [UInt8]($0) } ?? []
             let setup: [String: Any] = ["parent": Int(getpid()), "serial": serial, "leftOut": leftOut.map { [$0.path, $0.reason] },
-                                        "started": String(started)]
+                                        "started": String(started), "parsedBytes": parsedList.count]
             let json = (try? JSONSerialization.data(withJSONObject: setup)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
             let environment = WorkerProcess.environment().filter { !$0.hasPrefix(FixSupervisor.environmentKey + "=") }
                 + ["\(FixSupervisor.environmentKey)=\(json)"]
@@ -125,6 +133,14 @@ public enum FixSupervisor {
             guard spawned == 0 else {
                 close(statusPipe[0]); close(errorPipe[0])
                 return .failure(StartFailure("cannot start the fix process (\(executable): \(String(cString: strerror(spawned))))"))
+            }
+            // the child reads it first thing; one that ends before has it fail here (no SIGPIPE), and reports nothing
+            var sent = 0
+            while sent < parsedList.count {
+                let n = parsedList.withUnsafeBytes { send(statusPipe[0], $0.baseAddress! + sent, parsedList.count - sent, Int32(MSG_NOSIGNAL)) }
+                if n < 0 && errno == EINTR { continue }
+                guard n > 0 else { break }
+                sent += n
             }
             return .success(Child(pid: pid, status: statusPipe[0], errors: errorPipe[0]))
         }
@@ -259,6 +275,7 @@ public enum FixSupervisor {
                     // allocation that failed as from a crash, with its heap left as it was
                     drainErrors()
                     if text == "failed", let why = saidWhy { return (why, Self.paths(running)) }
+                    if text.isEmpty, let path = running[id]?.path { parsed.insert(path) }
                     running[id] = nil
                 default:
                     break
@@ -310,14 +327,17 @@ public final class FixSupervision: @unchecked Sendable {
     let serial: Bool
     /// When the supervisor started the run (`RunBudget.now()`): the run's budget counts from there.
     public let started: UInt64?
+    /// Files an earlier child parsed to the end (real paths): parsed again after the budget is spent.
+    public let parsedBefore: Set<String>
     private let lock = NSLock()
     private let serialLock = NSLock()
     private var next: UInt32 = 0
 
-    private init(leftOut: [String: String], serial: Bool, started: UInt64?) {
+    private init(leftOut: [String: String], serial: Bool, started: UInt64?, parsedBefore: Set<String>) {
         self.leftOut = leftOut
         self.serial = serial
         self.started = started
+        self.parsedBefore = parsedBefore
     }
 
     /// The supervision when this process is the supervised child (the variable is then
@@ -331,8 +351,20 @@ public final class FixSupervision: @unchecked Sendable {
         var leftOut: [String: String] = [:]
         for pair in setup["leftOut"] as? [[String]] ?? [] where pair.count == 2 { leftOut[pair[0]] = pair[1] }
         if let parent = setup["parent"] as? Int { ParseWorker.watchParent(Int32(parent)) }
+        var parsedBefore = Set<String>()
+        if let count = setup["parsedBytes"] as? Int, count > 0 {
+            var bytes = [UInt8](repeating: 0, count: count)
+            var done = 0
+            while done < count {
+                let n = bytes.withUnsafeMutableBytes { read(FixSupervisor.statusDescriptor, $0.baseAddress! + done, count - done) }
+                if n < 0 && errno == EINTR { continue }
+                guard n > 0 else { _exit(2) } // the supervisor is gone
+                done += n
+            }
+            parsedBefore = Set((try? JSONSerialization.jsonObject(with: Data(bytes))) as? [String] ?? [])
+        }
         return FixSupervision(leftOut: leftOut, serial: setup["serial"] as? Bool ?? false,
-                              started: (setup["started"] as? String).flatMap { UInt64($0) })
+                              started: (setup["started"] as? String).flatMap { UInt64($0) }, parsedBefore: parsedBefore)
     }
 
     /// Call once the configuration is known, before any parse: limits this process's address
