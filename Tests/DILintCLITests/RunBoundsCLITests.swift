@@ -110,18 +110,19 @@ final class RunBoundsCLITests: XCTestCase {
     }
 
     func testHeadersThatIncludeEachOtherUnguardedUntilTheEntriesExplodeFailAtOnce() throws {
-        // 32 includes a level: h4 enters 33,825 headers (clang: about a minute here), h0 2^40;
-        // before, each such header was parsed to the deadline (5 here, one after another)
+        // 32 includes a level: a parse of h4 enters 33,825 headers (h5, h6, h7 again and again;
+        // clang: about a minute here), of h0 32^7; h5 1,057, in a moment. Before, each such
+        // header was parsed to the deadline (5 s here, one after another)
         let project = try Project(self, files: Self.includeChain(levels: 8, times: 32))
         let run = try BoundedRun.run(["--parse-every-file", "--parse-timeout", "5", "--jobs", "1", "."], in: project.root, seconds: 120)
         assertBounded(run, status: 1, names: "h0.h")
         XCTAssertLessThan(run.seconds, 5, "no header is parsed to the deadline")
-        XCTAssertTrue(run.stdout.contains("h4.h:1:1: error: file not linted: its includes would enter headers 33825 times "
+        XCTAssertTrue(run.stdout.contains("h4.h:1:1: error: file not linted: its includes would enter headers again 33821 times "
             + "(h4.h includes h5.h 32 times, h5.h includes h6.h 32 times, h6.h includes h7.h 32 times): headers without an include guard "
             + "or #pragma once, each included more than once by the one before; di-lint does not parse a file whose includes enter "
-            + "headers more than 32768 times [parse-failure]"), run.stdout)
-        XCTAssertTrue(run.stdout.contains("h0.h:1:1: error: file not linted: its includes would enter headers 35468117025 times (h0.h includes h1.h 32 times, h1.h includes h2.h 32 times, h2.h includes h3.h 32 times, h3.h includes h4.h 32 times, … (7 headers deep))"), run.stdout)
-        for k in 1...3 { XCTAssertTrue(run.stdout.contains("h\(k).h:1:1: error: file not linted: its includes would enter headers"), run.stdout) }
+            + "headers again more than 8192 times [parse-failure]"), run.stdout)
+        XCTAssertTrue(run.stdout.contains("h0.h:1:1: error: file not linted: its includes would enter headers again 35468117017 times (h0.h includes h1.h 32 times, h1.h includes h2.h 32 times, h2.h includes h3.h 32 times, h3.h includes h4.h 32 times, … (7 headers deep))"), run.stdout)
+        for k in 1...3 { XCTAssertTrue(run.stdout.contains("h\(k).h:1:1: error: file not linted: its includes would enter headers again"), run.stdout) }
         for k in 5...7 { XCTAssertFalse(run.stdout.contains("h\(k).h:1:1"), "h\(k).h enters few headers: \(run.stdout)") }
         XCTAssertTrue(run.stderr.contains("8 files (3 parsed, 5 not linted)"), run.stderr)
     }

@@ -10,12 +10,13 @@ import Foundation
 /// (bounded) and checked in turn. `-include`/`-imacros` files of the arguments are checked too.
 /// Names computed by macros (`#include HEADER`) are not resolved.
 ///
-/// The same walk counts the header entries the preprocessor would make (`entries`): a header
-/// without an include guard or `#pragma once` is entered again, with all it includes, at each
-/// `#include` of it, so headers that include such a header twice, each in turn, double the
+/// The same walk counts the header entries the preprocessor would make (`IncludeGraph`): a
+/// header without an include guard or `#pragma once` is entered again, with all it includes, at
+/// each `#include` of it, so headers that include such a header twice, each in turn, double the
 /// count per level (2^40 entries from 41 headers of 44 bytes). clang's time grows faster than
-/// the count (measured: `clang -fsyntax-only` 4.9 s at 8,192 entries, 16 s at 16,384), so past
-/// `maxEntries` the file fails at once, naming the headers, instead of parsing to the deadline.
+/// the count (measured on a loaded 2-core machine: `clang -fsyntax-only` 1.8 s at 4,096
+/// entries, 4.9 s at 8,192, 16 s at 16,384), so past `maxReentries` entries of a header
+/// entered before the file fails at once, naming the headers, instead of parsing to the deadline.
 final class IncludeCheck: @unchecked Sendable {
     let limit: Int
     /// Include directives of headers already read, by path (a header is read once per run).
@@ -23,10 +24,10 @@ final class IncludeCheck: @unchecked Sendable {
     private let lock = NSLock()
     /// Headers followed from one source at most (bounds the work on a huge include graph).
     static let maxHeaders = 20_000
-    /// Header entries one source may make (see `entries`): above `maxHeaders`, so that headers
-    /// that are each entered once (guarded) never reach it; past it clang takes about a minute
-    /// (the default parse deadline) or more.
-    static let maxEntries = 1 << 15
+    /// Entries of headers entered before that one source's includes may make: headers that are
+    /// each entered once (guarded) make none, a header of X-macros included again and again a
+    /// few hundred at most; past it clang takes seconds, and four times as long at twice as many.
+    static let maxReentries = 1 << 13
 
     init(limit: Int) {
         self.limit = limit
@@ -69,13 +70,13 @@ final class IncludeCheck: @unchecked Sendable {
             }
         }
         let entries = graph.entries()
-        if entries.count > Self.maxEntries {
+        if entries.again > Self.maxReentries {
             let chain = entries.heaviest.map { "\(($0.file as NSString).lastPathComponent) includes "
                 + "\(($0.included as NSString).lastPathComponent) \($0.times == 1 ? "once" : $0.times == 2 ? "twice" : "\($0.times) times")" }
             let shown = chain.prefix(4).joined(separator: ", ") + (chain.count > 4 ? ", … (\(chain.count) headers deep)" : "")
-            return "its includes would enter headers \(entries.count >= IncludeGraph.saturated ? "more than 2^60" : String(entries.count)) times "
+            return "its includes would enter headers again \(entries.again >= IncludeGraph.saturated ? "more than 2^60" : String(entries.again)) times "
                 + "(\(shown)): headers without an include guard or #pragma once, each included more than once by the one before; "
-                + "di-lint does not parse a file whose includes enter headers more than \(Self.maxEntries) times"
+                + "di-lint does not parse a file whose includes enter headers again more than \(Self.maxReentries) times"
         }
         return nil
     }
@@ -151,6 +152,8 @@ struct IncludeGraph {
     /// Each file's includes of files that are entered again each time, in order (`#include` of
     /// the same file twice: twice).
     private var edges: [String: [String]] = [:]
+    /// The files an include enters, the root too.
+    private var entered: Set<String>
 
     /// Counts saturate here.
     static let saturated = 1 << 60
@@ -158,20 +161,23 @@ struct IncludeGraph {
     init(root: String, rootIncludedOnce: Bool) {
         self.root = root
         files = [root]
+        entered = [root]
         if rootIncludedOnce { includedOnce.insert(root) }
     }
 
     mutating func include(_ file: String, from includer: String, imported: Bool) {
         if imported { includedOnce.insert(file) }
         edges[includer, default: []].append(file)
+        entered.insert(file)
     }
 
-    /// The header entries of one parse of the root, and the chain of includes that makes the
-    /// most of them (each file, the file it includes most, and how often).
+    /// The header entries of one parse of the root, those of a file entered before (`again`:
+    /// the entries past one per file), and the chain of includes that makes the most of them
+    /// (each file, the file it includes most, and how often).
     /// A file included once counts once, with what it includes; any other file counts at each
     /// inclusion, with what it includes (an inclusion of a file being entered already, a cycle,
     /// counts one: clang stops a cycle at its include depth limit with a fatal error).
-    func entries() -> (count: Int, heaviest: [(file: String, included: String, times: Int)]) {
+    func entries() -> (count: Int, again: Int, heaviest: [(file: String, included: String, times: Int)]) {
         // entries(f) = 1 + the entries of each inclusion of a file entered again each time, in
         // post-order without recursion (a chain can be `IncludeCheck.maxHeaders` deep)
         var memo: [String: Int] = [:]
@@ -217,6 +223,6 @@ struct IncludeGraph {
             heaviest.append((file, next, count))
             file = next
         }
-        return (count, heaviest)
+        return (count, count >= Self.saturated ? count : max(0, count - entered.count), heaviest)
     }
 }
