@@ -80,8 +80,9 @@ public final class Linter: @unchecked Sendable {
     public var isolation: WorkerIsolation?
     /// Seconds the run may parse for, from the start of `lint` (nil: no bound). Once spent, each
     /// file still needing a parse is a `parse-failure` naming the budget, and a parse worker
-    /// still parsing one is killed; outcomes from the cache, and files the pre-filter passes,
-    /// are still taken. Without `isolation` a parse under way finishes (it cannot be stopped).
+    /// still parsing one is killed; outcomes from the cache, and files that need no parse (the
+    /// pre-filter finds no container in them), are still taken. Without `isolation` a parse
+    /// under way finishes (it cannot be stopped).
     public var runTimeout: Double?
 
     /// Stack of the threads that parse (deep ASTs recurse in libclang's visitor); a parse worker

@@ -58,7 +58,7 @@ public struct Configuration: Sendable {
     public var parseTimeout: Double = 60
     /// Address-space limit of each parse worker, in MiB (`parse-memory-limit:`).
     public var parseMemoryLimit: Int = 4096
-    /// Seconds a whole `lint` or `report` run may parse for (`run-timeout:`; see `Linter.runTimeout`).
+    /// Seconds a whole run may parse for (`run-timeout:`; see `Linter.runTimeout`, `Fixer.runBudget`).
     /// An hour: 60 parse deadlines, and far above any whole run measured (the largest tree in
     /// the README's figures takes minutes); a run of slow files still ends with a report.
     public var runTimeout: Double = 3600

@@ -95,7 +95,8 @@ final class WorkerProcess {
         errorTail = []
         guard send(WorkerFrames.frame(WorkerFrames.request(path: path, bytes: bytes))) else { return .failed(death()) }
         let fileDeadline = start + UInt64(timeout * 1e9)
-        let deadline = min(fileDeadline, budget.map { start + $0.left } ?? .max)
+        let budgetEnd = budget.map { start.addingReportingOverflow($0.left) }.map { $0.overflow ? UInt64.max : $0.partialValue }
+        let deadline = min(fileDeadline, budgetEnd ?? .max)
         while true {
             if let length = WorkerFrames.length(inbox[...]) {
                 if inbox.count == 8 + length {
