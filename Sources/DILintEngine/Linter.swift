@@ -78,6 +78,12 @@ public final class Linter: @unchecked Sendable {
     /// Parse in worker processes, under a per-file deadline and a memory limit (nil: on this
     /// process's threads). See `WorkerIsolation`.
     public var isolation: WorkerIsolation?
+    /// Seconds the run may parse for, from the start of `lint` (nil: no bound). Once spent, each
+    /// file still needing a parse is a `parse-failure` naming the budget, and a parse worker
+    /// still parsing one is killed; outcomes from the cache, and files that need no parse (the
+    /// pre-filter finds no container in them), are still taken. Without `isolation` a parse
+    /// under way finishes (it cannot be stopped).
+    public var runTimeout: Double?
 
     /// Stack of the threads that parse (deep ASTs recurse in libclang's visitor); a parse worker
     /// parses on a thread of the same size, so both paths take the same files.
@@ -109,6 +115,7 @@ public final class Linter: @unchecked Sendable {
         let context = activeProjectRules.isEmpty || cache == nil ? [] : contextFiles
         let all = files + context
         progress?.start(total: files.count)
+        let budget = runTimeout.map { RunBudget(seconds: $0) }
         let queue = WorkQueue(count: all.count, progress: progress, counted: files.count)
         let workers = max(1, min(jobs, all.count))
         let handshake = isolation.map { isolation in
@@ -123,7 +130,7 @@ public final class Linter: @unchecked Sendable {
                 var frontEnd: ClangFrontEnd?
                 var worker: WorkerProcess?
                 func parse(_ path: String, _ bytes: [UInt8]) -> FileOutcome {
-                    self.parse(path, bytes: bytes, frontEnd: &frontEnd, worker: &worker, handshake: handshake)
+                    self.parse(path, bytes: bytes, frontEnd: &frontEnd, worker: &worker, handshake: handshake, budget: budget)
                 }
                 while let work = queue.take() {
                     switch work {
@@ -234,11 +241,13 @@ public final class Linter: @unchecked Sendable {
 
     /// Lints a file the cache did not have, here or in the thread's worker process, and stores the outcome.
     private func parse(_ path: String, bytes: [UInt8], frontEnd: inout ClangFrontEnd?, worker: inout WorkerProcess?,
-                       handshake: [UInt8]?) -> FileOutcome {
+                       handshake: [UInt8]?, budget: RunBudget? = nil) -> FileOutcome {
         let result: FileOutcome
         switch prepare(path: path, bytes: bytes) {
         case let .done(outcome):
             result = outcome
+        case .parse where budget?.isSpent == true:
+            return failure(path, budget!.spentBefore)
         case .parse where isolation != nil:
             if let gone = worker, !gone.isAlive {
                 gone.stop()
@@ -250,7 +259,7 @@ public final class Linter: @unchecked Sendable {
                 case let .failure(failure): return self.failure(path, failure.reason)
                 }
             }
-            switch worker!.outcome(path: path, bytes: bytes) {
+            switch worker!.outcome(path: path, bytes: bytes, budget: budget) {
             case let .outcome(outcome):
                 result = outcome
             case let .failed(reason):

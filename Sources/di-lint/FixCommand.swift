@@ -68,6 +68,9 @@ struct FixCommand: ParsableCommand {
         fixer.supervision = supervision
         fixer.leftOut = supervision?.leftOut ?? [:]
         fixer.tree = tree
+        if let seconds = prepared.linter.runTimeout {
+            fixer.runBudget = RunBudget(seconds: seconds, from: supervision?.started ?? RunBudget.now())
+        }
         let plan = fixer.plan(files: prepared.files, phase: phase)
         switch format {
         case .json:

@@ -53,6 +53,9 @@ struct RunOptions: ParsableArguments {
     @Option(help: ArgumentHelp("lint, report: a file whose parse takes longer is a parse-failure, its worker killed; fix: a manual item, the others fixed (over the config's parse-timeout; default 60).", valueName: "seconds"))
     var parseTimeout: String?
 
+    @Option(help: ArgumentHelp("A budget for the whole run: past it no file is parsed; lint, report: each file left is a parse-failure, a parse under way has its worker killed; fix: a manual item (over the config's run-timeout; default 3600).", valueName: "seconds"))
+    var runTimeout: String?
+
     @Option(help: ArgumentHelp("lint, report: address-space limit of each parse worker; a file needing more is a parse-failure (fix: of its process; a manual item) (over the config's parse-memory-limit; default 4096).", valueName: "MiB"))
     var parseMemoryLimit: String?
 
@@ -63,6 +66,7 @@ struct RunOptions: ParsableArguments {
         if let jobs, !(1...1024).contains(jobs) { throw ValidationError("--jobs must be a number of worker threads from 1 to 1024, not \(jobs)") }
         do {
             _ = try parseTimeout.map { try Configuration.parseTimeout($0) }
+            _ = try runTimeout.map { try Configuration.runTimeout($0) }
             _ = try parseMemoryLimit.map { try Configuration.parseMemoryLimit($0) }
         } catch {
             throw ValidationError("--\(error)")
@@ -150,6 +154,8 @@ struct RunOptions: ParsableArguments {
         linter.contextFiles = context
         linter.parseEveryFile = parseEveryFile
         if let jobs { linter.jobs = jobs }
+        // the run's budget is the parent's: the workers' configuration keeps the config file's
+        linter.runTimeout = try runTimeout.map { try Configuration.runTimeout($0) } ?? configuration.runTimeout
         if !noIsolation {
             linter.isolation = WorkerIsolation(recipe: recipe, timeout: configuration.parseTimeout,
                                                memoryLimit: configuration.parseMemoryLimit << 20)

@@ -58,6 +58,10 @@ public struct Configuration: Sendable {
     public var parseTimeout: Double = 60
     /// Address-space limit of each parse worker, in MiB (`parse-memory-limit:`).
     public var parseMemoryLimit: Int = 4096
+    /// Seconds a whole run may parse for (`run-timeout:`; see `Linter.runTimeout`, `Fixer.runBudget`).
+    /// An hour: 60 parse deadlines, and far above any whole run measured (the largest tree in
+    /// the README's figures takes minutes); a run of slow files still ends with a report.
+    public var runTimeout: Double = 3600
     /// Names of the injected bridge (property, ivar, parameter, global).
     public var bridgeNames: [String] = ["bridge"]
     /// The bridge's type, for the declarations `di-lint fix` adds (`bridge-type:`).
@@ -118,7 +122,7 @@ public struct Configuration: Sendable {
     static let topLevelKeys: Set<String> = ["containers", "exclude", "rules", "clang-flags", "header-map", "max-file-size",
                                             "bridge", "fallback", "composition-root", "bridge-type", "bridge-header",
                                             "swift-bridge-default", "ambient-properties",
-                                            "parse-timeout", "parse-memory-limit"]
+                                            "parse-timeout", "parse-memory-limit", "run-timeout"]
 
     /// Parses the YAML text of a config.
     public static func parse(yaml text: String, baseDirectory: String) throws -> Configuration {
@@ -145,6 +149,9 @@ public struct Configuration: Sendable {
         }
         if let t = root["parse-timeout"] {
             config.parseTimeout = try parseTimeout(t)
+        }
+        if let t = root["run-timeout"] {
+            config.runTimeout = try runTimeout(t)
         }
         if let m = root["parse-memory-limit"] {
             config.parseMemoryLimit = try parseMemoryLimit(m)
@@ -200,9 +207,22 @@ public struct Configuration: Sendable {
 
     /// A `parse-timeout` / `--parse-timeout` value: seconds, more than 0 and at most a day.
     public static func parseTimeout(_ value: Any) throws -> Double {
+        try seconds(value, key: "parse-timeout", max: maxParseTimeout)
+    }
+
+    /// Longest `run-timeout` (a week): a larger one is a typo.
+    static let maxRunTimeout: Double = 7 * 86_400
+
+    /// A `run-timeout` / `--run-timeout` value: seconds, more than 0 and at most a week.
+    public static func runTimeout(_ value: Any) throws -> Double {
+        try seconds(value, key: "run-timeout", max: maxRunTimeout)
+    }
+
+    /// A number of seconds above 0 and at most `max` (an integer, a number or their text).
+    private static func seconds(_ value: Any, key: String, max: Double) throws -> Double {
         let seconds = (value as? Int).map(Double.init) ?? (value as? Double) ?? (value as? String).flatMap { Double($0) }
-        guard let seconds, seconds.isFinite, seconds > 0, seconds <= maxParseTimeout else {
-            throw ConfigError.invalid("parse-timeout must be a number of seconds above 0 and at most \(Int(maxParseTimeout)), not '\(value)'")
+        guard let seconds, seconds.isFinite, seconds > 0, seconds <= max else {
+            throw ConfigError.invalid("\(key) must be a number of seconds above 0 and at most \(Int(max)), not '\(value)'")
         }
         return seconds
     }

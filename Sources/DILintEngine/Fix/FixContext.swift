@@ -83,7 +83,7 @@ final class FixContext {
                 clang_disposeIndex(index)
                 group.leave()
             }
-            thread.stackSize = 16 << 20
+            thread.stackSize = Linter.workerStackSize
             thread.start()
         }
         group.wait()
@@ -94,13 +94,47 @@ final class FixContext {
         }
     }
 
-    /// A Swift file parsed and analysed (as of the workspace's overlay), cached until `forget()`.
+    /// A Swift file parsed and analysed (as of the workspace's overlay), cached until `forget()`;
+    /// nil when it cannot be read or parsed (why: `failures`).
     func swiftFile(_ realPath: String) -> SwiftFixFile? {
         if let known = swiftFiles[realPath] { return known }
         guard let bytes = workspace.bytes(realPath) else { return nil }
-        let file = SwiftFixFile(path: realPath, display: display(realPath), bytes: bytes, configuration: configuration)
+        guard let file = parseSwift(realPath, bytes: bytes) else { return nil }
         swiftFiles[realPath] = file
         return file
+    }
+
+    /// A Swift file's `bytes` parsed, analysed and linted as `lint` does, under the same bounds:
+    /// reported to the supervisor as a parse (its deadline, memory limit and crash containment;
+    /// the in-process deadline without one), on a thread with the stack lint's parse threads
+    /// have (swift-syntax's parser recurses per nesting level and chain link). Nil when the file
+    /// was left out of the run; why is in `failures`.
+    func parseSwift(_ realPath: String, bytes: [UInt8]) -> SwiftFixFile? {
+        let display = display(realPath)
+        do {
+            return try workspace.deadline.parsing(realPath) {
+                Self.onParseStack { [configuration] in
+                    SwiftFixFile(path: realPath, display: display, bytes: bytes, configuration: configuration)
+                }
+            }
+        } catch {
+            failures[realPath] = (error as? ParseFailure)?.reason ?? "\(error)"
+            return nil
+        }
+    }
+
+    /// `body`'s result, computed on a thread with the stack of lint's parse threads (`Linter.workerStackSize`).
+    static func onParseStack<R>(_ body: @escaping () -> R) -> R {
+        let box = ParseStackResult<R>()
+        let thread = Thread {
+            box.value = body()
+            box.done.signal()
+        }
+        thread.name = "di-lint fix Swift parse"
+        thread.stackSize = Linter.workerStackSize
+        thread.start()
+        box.done.wait()
+        return box.value!
     }
 
     /// The Swift files of the run whose text mentions `name` (as of the workspace's overlay,
@@ -171,6 +205,12 @@ final class FixContext {
         return ManualItem(path: display(analysis.path), line: line, column: column, expression: located.access.expression,
                           reason: reason, detail: detail)
     }
+}
+
+/// What `FixContext.onParseStack`'s thread computed.
+private final class ParseStackResult<R>: @unchecked Sendable {
+    var value: R?
+    let done = DispatchSemaphore(value: 0)
 }
 
 /// Analyses collected from the prefetch threads.

@@ -16,6 +16,12 @@ final class FixParseDeadline: @unchecked Sendable {
     var supervision: FixSupervision?
     /// Files left out of the run by the supervisor (real path → why), set before the first parse.
     var leftOut: [String: String] = [:]
+    /// The run's budget: once spent, no parse starts (each throws, naming the budget) but those
+    /// of files parsed to the end before, in this run or an earlier one of the supervisor's
+    /// (`parsedBefore`): their edits are verified, and a run started again plans them again.
+    var budget: RunBudget?
+    /// Files parsed to the end before (real paths); set before the first parse, added to by each.
+    var parsedBefore: Set<String> = []
     private let lock = NSLock()
     private var running: [Int: (path: String, start: UInt64)] = [:]
     private var next = 0
@@ -26,13 +32,26 @@ final class FixParseDeadline: @unchecked Sendable {
 
     deinit { stop() }
 
-    /// Runs a parse of `path` under the deadline; throws `ParseFailure` for a file left out.
+    /// Runs a parse of `path` under the deadline; throws `ParseFailure` for a file left out, and
+    /// once the run's budget is spent.
     func parsing<R>(_ path: String, _ body: () throws -> R) throws -> R {
         if let why = leftOut[path] { throw ParseFailure(reason: why) }
-        if let supervision { return try supervision.parsing(path, body) }
-        let id = begin(path)
-        defer { end(id) }
-        return try body()
+        if let budget {
+            lock.lock()
+            let known = parsedBefore.contains(path)
+            lock.unlock()
+            if !known && budget.isSpent { throw ParseFailure(reason: budget.spentBefore) }
+        }
+        let result: R
+        if let supervision {
+            result = try supervision.parsing(path, body)
+        } else {
+            let id = begin(path)
+            defer { end(id) }
+            result = try body()
+        }
+        if budget != nil { lock.lock(); parsedBefore.insert(path); lock.unlock() }
+        return result
     }
 
     /// Ends the watch (the watchdog thread returns at its next look).

@@ -28,6 +28,9 @@ public final class Fixer {
     /// `FixTree.problem`) is a manual item naming why, and never planned; a group with an edit
     /// of such a file is refused. Nil: no such check (an engine caller's own files).
     public var tree: FixTree?
+    /// The run's budget (`--run-timeout`): once spent, a file still to be parsed is not (a
+    /// manual item, or its group refused in the verification).
+    public var runBudget: RunBudget?
     /// Rounds of verification after which groups still failing are refused without another try.
     static let maxRounds = 6
 
@@ -63,6 +66,8 @@ public final class Fixer {
         let workspace = FixWorkspace(configuration: configuration, compileArguments: compileArguments)
         workspace.deadline.supervision = supervision
         workspace.deadline.leftOut = leftOut
+        workspace.deadline.budget = runBudget
+        workspace.deadline.parsedBefore = supervision?.parsedBefore ?? []
         let context = FixContext(configuration: configuration, workspace: workspace, services: services, files: pairs)
         let candidates = context.runFiles.filter { path in
             workspace.bytes(path)?.withUnsafeBytes { raw in
@@ -82,9 +87,15 @@ public final class Fixer {
             plan.manual.append(ManualItem(path: context.display(path), line: 1, column: 1, expression: "", reason: .notParsed, detail: why))
         }
         // a Swift file that nests past what the parser takes (see SwiftNesting) is lint's
-        // parse-failure: listed, not planned from the part of it that was read
-        let swift = candidates.filter { ($0 as NSString).pathExtension == "swift" }.filter { path in
-            guard let why = context.swiftFile(path)?.source.problem else { return true }
+        // parse-failure: listed, not planned from the part of it that was read; one left out of
+        // the run (its parse crashed, ran out of memory or outlived the deadline) is listed above
+        let swift = candidates.filter { ($0 as NSString).pathExtension == "swift" && leftOut[$0] == nil }.filter { path in
+            guard let file = context.swiftFile(path) else {
+                plan.manual.append(ManualItem(path: context.display(path), line: 1, column: 1, expression: "",
+                                              reason: .notParsed, detail: context.failures[path] ?? "cannot read it"))
+                return false
+            }
+            guard let why = file.source.problem else { return true }
             plan.manual.append(ManualItem(path: context.display(path), line: 1, column: 1, expression: "",
                                           reason: .notParsed, detail: why))
             return false
@@ -198,7 +209,9 @@ public final class Fixer {
             return SwiftFixPlanner(context: context).check(path, edits: edits, plan: &plan)
         }
         guard let before else { return "could not be parsed before the edits" }
-        guard let after = context.analysis(path) else { return "could not be re-parsed after the edits" }
+        guard let after = context.analysis(path) else {
+            return "could not be re-parsed after the edits" + (context.failures[path].map { " (\($0))" } ?? "")
+        }
         let new = Self.newErrors(before: before, after: after, bridgeType: configuration.bridgeType)
         plan.diagnostics[context.display(path)] = DiagnosticCounts(before: before.errors.count, after: after.errors.count, new: new)
         if let first = new.first { return "re-parse of \(context.display(path)): new error '\(first)'" }

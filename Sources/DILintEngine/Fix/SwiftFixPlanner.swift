@@ -13,7 +13,9 @@ struct SwiftFixPlanner {
         guard let original = context.workspace.diskBytes(path), let after = context.swiftFile(path) else {
             return "\(display) could not be read after the edits"
         }
-        let before = SwiftFixFile(path: path, display: display, bytes: original, configuration: context.configuration)
+        guard let before = context.parseSwift(path, bytes: original) else {
+            return "\(display) could not be parsed as it is on disk (\(context.failures[path] ?? "left out of the run"))"
+        }
         let new = Set(after.errors).subtracting(before.errors).sorted()
         plan.diagnostics[display] = DiagnosticCounts(before: before.errors.count, after: after.errors.count, new: new)
         if let first = new.first { return "re-parse of \(display): new syntax error \(first)" }

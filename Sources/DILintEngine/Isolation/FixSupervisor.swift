@@ -27,10 +27,15 @@ public enum FixSupervisor {
         var serial = false
         ForwardedSignals.install()
         defer { ForwardedSignals.uninstall() }
+        // the run's budget counts from here, over every child started; a child may parse again
+        // after it the files an earlier child parsed to the end
+        let started = RunBudget.now()
+        var parsed = Set<String>()
         while true {
             if let signal = ForwardedSignals.received { ForwardedSignals.end(signal) }
             let child: Child
-            switch Child.start(executable: executable, arguments: arguments, leftOut: leftOut, serial: serial) {
+            switch Child.start(executable: executable, arguments: arguments, leftOut: leftOut, serial: serial, started: started,
+                               parsed: parsed) {
             case .success(let started): child = started
             case .failure(let message):
                 writeErrors("di-lint fix: error: \(message) (--no-isolation runs without a child process)\n")
@@ -39,6 +44,7 @@ public enum FixSupervisor {
             ForwardedSignals.watch(child.pid)
             let end = child.wait()
             ForwardedSignals.watch(0)
+            parsed.formUnion(child.parsed)
             switch end.failure {
             case nil:
                 writeErrors(end.errors)
@@ -126,6 +132,8 @@ public enum FixSupervisor {
         private var running: [UInt32: (path: String, start: UInt64, output: Int)] = [:]
         private var timeout = 60.0
         private var memoryLimit = 0
+        /// The files whose parse ended without failing.
+        private(set) var parsed = Set<String>()
 
         private init(pid: pid_t, status: Int32, errors: Int32) {
             self.pid = pid
@@ -133,8 +141,8 @@ public enum FixSupervisor {
             self.errors = errors
         }
 
-        static func start(executable: String, arguments: [String], leftOut: [(path: String, reason: String)], serial: Bool)
-            -> Result<Child, StartFailure> {
+        static func start(executable: String, arguments: [String], leftOut: [(path: String, reason: String)], serial: Bool,
+                          started: UInt64 = RunBudget.now(), parsed: Set<String> = []) -> Result<Child, StartFailure> {
             var statusPipe: [Int32] = [-1, -1], errorPipe: [Int32] = [-1, -1]
             // sockets: socketpair sets close-on-exec atomically (as WorkerProcess's)
             let type = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
@@ -151,7 +159,10 @@ public enum FixSupervisor {
             defer { posix_spawn_file_actions_destroy(&actions) }
             posix_spawn_file_actions_adddup2(&actions, errorPipe[1], 2)
             posix_spawn_file_actions_adddup2(&actions, statusPipe[1], FixSupervisor.statusDescriptor)
-            let setup: [String: Any] = ["parent": Int(getpid()), "serial": serial, "leftOut": leftOut.map { [$0.path, $0.reason] }]
+            // the files parsed before, sent on the status socket (a list too long for the environment)
+            let parsedList = (try? JSONSerialization.data(withJSONObject: parsed.sorted())).map { [UInt8]($0) } ?? []
+            let setup: [String: Any] = ["parent": Int(getpid()), "serial": serial, "leftOut": leftOut.map { [$0.path, $0.reason] },
+                                        "started": String(started), "parsedBytes": parsedList.count]
             let json = (try? JSONSerialization.data(withJSONObject: setup)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
             let environment = WorkerProcess.environment().filter { !$0.hasPrefix(FixSupervisor.environmentKey + "=") }
                 + ["\(FixSupervisor.environmentKey)=\(json)"]
@@ -166,6 +177,14 @@ public enum FixSupervisor {
             guard spawned == 0 else {
                 close(statusPipe[0]); close(errorPipe[0])
                 return .failure(StartFailure("cannot start the fix process (\(executable): \(String(cString: strerror(spawned))))"))
+            }
+            // the child reads it first thing; one that ends before has it fail here (no SIGPIPE), and reports nothing
+            var sent = 0
+            while sent < parsedList.count {
+                let n = parsedList.withUnsafeBytes { send(statusPipe[0], $0.baseAddress! + sent, parsedList.count - sent, Int32(MSG_NOSIGNAL)) }
+                if n < 0 && errno == EINTR { continue }
+                guard n > 0 else { break }
+                sent += n
             }
             return .success(Child(pid: pid, status: statusPipe[0], errors: errorPipe[0]))
         }
@@ -300,6 +319,7 @@ public enum FixSupervisor {
                     // allocation that failed as from a crash, with its heap left as it was
                     drainErrors()
                     if text == "failed", let why = saidWhy { return (why, Self.paths(running)) }
+                    if text.isEmpty, let path = running[id]?.path { parsed.insert(path) }
                     running[id] = nil
                 default:
                     break
@@ -349,13 +369,19 @@ public final class FixSupervision: @unchecked Sendable {
     public let leftOut: [String: String]
     /// Parse one file at a time (a failure with several parses under way names none).
     let serial: Bool
+    /// When the supervisor started the run (`RunBudget.now()`): the run's budget counts from there.
+    public let started: UInt64?
+    /// Files an earlier child parsed to the end (real paths): parsed again after the budget is spent.
+    public let parsedBefore: Set<String>
     private let lock = NSLock()
     private let serialLock = NSLock()
     private var next: UInt32 = 0
 
-    private init(leftOut: [String: String], serial: Bool) {
+    private init(leftOut: [String: String], serial: Bool, started: UInt64?, parsedBefore: Set<String>) {
         self.leftOut = leftOut
         self.serial = serial
+        self.started = started
+        self.parsedBefore = parsedBefore
     }
 
     /// The supervision when this process is the supervised child (the variable is then
@@ -370,7 +396,20 @@ public final class FixSupervision: @unchecked Sendable {
         for pair in setup["leftOut"] as? [[String]] ?? [] where pair.count == 2 { leftOut[pair[0]] = pair[1] }
         // the supervisor gone (killed): the run ends as by SIGTERM, an apply under way finished first
         if let parent = setup["parent"] as? Int { ParseWorker.watchParent(Int32(parent), signal: SIGTERM) }
-        return FixSupervision(leftOut: leftOut, serial: setup["serial"] as? Bool ?? false)
+        var parsedBefore = Set<String>()
+        if let count = setup["parsedBytes"] as? Int, count > 0 {
+            var bytes = [UInt8](repeating: 0, count: count)
+            var done = 0
+            while done < count {
+                let n = bytes.withUnsafeMutableBytes { read(FixSupervisor.statusDescriptor, $0.baseAddress! + done, count - done) }
+                if n < 0 && errno == EINTR { continue }
+                guard n > 0 else { _exit(2) } // the supervisor is gone
+                done += n
+            }
+            parsedBefore = Set((try? JSONSerialization.jsonObject(with: Data(bytes))) as? [String] ?? [])
+        }
+        return FixSupervision(leftOut: leftOut, serial: setup["serial"] as? Bool ?? false,
+                              started: (setup["started"] as? String).flatMap { UInt64($0) }, parsedBefore: parsedBefore)
     }
 
     /// Call once the configuration is known, before any parse: limits this process's address

@@ -88,12 +88,15 @@ final class WorkerProcess {
             + ["SWIFT_BACKTRACE=enable=no"]
     }
 
-    /// Lints one file in the worker. After `.failed` the worker is gone; start another.
-    func outcome(path: String, bytes: [UInt8]) -> Reply {
+    /// Lints one file in the worker, until the file's deadline or the run's `budget` ends,
+    /// whichever comes first. After `.failed` the worker is gone; start another.
+    func outcome(path: String, bytes: [UInt8], budget: RunBudget? = nil) -> Reply {
         let start = DispatchTime.now().uptimeNanoseconds
         errorTail = []
         guard send(WorkerFrames.frame(WorkerFrames.request(path: path, bytes: bytes))) else { return .failed(death()) }
-        let deadline = start + UInt64(timeout * 1e9)
+        let fileDeadline = start + UInt64(timeout * 1e9)
+        let budgetEnd = budget.map { start.addingReportingOverflow($0.left) }.map { $0.overflow ? UInt64.max : $0.partialValue }
+        let deadline = min(fileDeadline, budgetEnd ?? .max)
         while true {
             if let length = WorkerFrames.length(inbox[...]) {
                 if inbox.count == 8 + length {
@@ -113,6 +116,7 @@ final class WorkerProcess {
             let now = DispatchTime.now().uptimeNanoseconds
             guard now < deadline else {
                 _ = reap(kill: true)
+                if let budget, deadline < fileDeadline { return .failed(budget.spentDuring) }
                 return .failed("took longer than \(Self.seconds(timeout)) s to parse (the parse worker was killed; see --parse-timeout)")
             }
             let wait = Int32(min(Double(deadline - now) / 1e6 + 1, Double(Int32.max)))

@@ -835,12 +835,16 @@ rationale: |
   A file fails only when it cannot be read, is binary (has a NUL byte), is larger than
   `max-file-size`, libclang gives up on it, or it is Swift nested or chained past what
   swift-syntax's parser takes in bounded time and stack (brackets, generic `<`, `#if` or string
-  interpolations past 128 deep, `[` nested first in `[` past about 11 deep, a chain past 1,000 `try`, `?.` or
-  trailing-closure links). Under `di-lint lint` (parse workers, the default) a file also fails
+  interpolations past 128 deep, `[` nested first in `[` past about 11 deep, a chain past 1,000 `try`, `?.`,
+  trailing-closure or `else if` links), or its includes would enter headers again more than 8,192
+  times (headers without an include guard or `#pragma once` that include the next twice, level
+  after level: "its includes would enter headers again …"). Under `di-lint lint` (parse workers, the default) a file also fails
   when its parse takes longer than `parse-timeout` ("took longer than 60 s to parse"), crashes
   the parser ("the parser crashed (signal 11, SIGSEGV)": libclang 14 on Objective-C messages
   nested thousands deep through a macro) or needs more than `parse-memory-limit` ("ran out of
-  memory": an include of `/dev/zero` through a macro). The finding names the reason; the run goes on with
+  memory": an include of `/dev/zero` through a macro), and when the whole run's `run-timeout`
+  is spent before or while it is parsed ("the run's budget of 3600 s was spent before it was
+  parsed"). The finding names the reason; the run goes on with
   the other files. Lower the severity in `.di-lint.yml` to let such files pass the gate.
 options: []
 example-config: |

@@ -12,7 +12,9 @@
 ///   summed over the file.
 /// - Chains: prefix keywords (`try try …`), postfix links (`a?.b?.c…`, `.map { }.map { }…`),
 ///   `else if` and `->` chains are parsed recursively without a nesting level; the longest chain
-///   of one expression or statement is counted.
+///   of one expression or statement is counted. An `if` statement's `else` links are counted
+///   on their own, over its conditions (`else if x == 1 {`, `else if let y = z {`): the chain
+///   goes on while the next token after a block's `}` is `else`.
 ///
 /// The scan skips comments and string text (but not interpolations, which are code). It
 /// over-estimates rather than under-estimates: a `<` right after a name counts as a generic
@@ -63,6 +65,10 @@ struct SwiftNesting {
         /// For a `[`: whether its first element is being read, and the lookahead steps estimated for it.
         var first = true
         var work = 0
+        /// The `else` links of the `if` statement at this level so far, and whether the last
+        /// token at this level was a `}` (after which only `else` goes on with the statement).
+        var elses = 0
+        var afterBlock = false
     }
 
     private static let chainWords: Set<String> = ["try", "await", "else", "as", "is", "some", "any", "consume", "copy", "each",
@@ -177,6 +183,15 @@ struct SwiftNesting {
                 while end < n && isIdentifier(bytes[end]) { end += 1 }
                 if end - i <= 10 { word = String(decoding: bytes[i..<end], as: UTF8.self) }
             }
+            // an `if` statement's `else` links: a token after a block's `}` other than `else` starts another statement
+            let top = stack.count - 1
+            if word == "else" {
+                stack[top].elses += 1
+                chain = max(chain, stack[top].elses)
+            } else if stack[top].afterBlock {
+                stack[top].elses = 0
+            }
+            stack[top].afterBlock = false
             if newline {
                 newline = false
                 let continues = c == UInt8(ascii: ".") || c == UInt8(ascii: "?") || c == UInt8(ascii: "!")
@@ -238,7 +253,8 @@ struct SwiftNesting {
             case UInt8(ascii: "]"):
                 popAngles(); _ = close(.square)
             case UInt8(ascii: "}"):
-                popAngles(); _ = close(.brace)
+                popAngles()
+                if close(.brace) != nil { stack[stack.count - 1].afterBlock = true }
             case UInt8(ascii: "<"):
                 let next = at(i + 1)
                 if (isIdentifier(previous) || previous == UInt8(ascii: ">")) && (isIdentifier(next) || next == UInt8(ascii: "(")
