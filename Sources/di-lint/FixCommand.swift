@@ -50,17 +50,28 @@ struct FixCommand: ParsableCommand {
         }
         let prepared = try options.prepare()
         try prepared.checkOutput(patch, option: "--patch", baselines: [])
-        // an apply that ended midway (killed) is undone first, unless another fix is writing the tree now
+        // an apply holds the tree's lock from before it plans until it has written, so that two
+        // applies run one after the other, each planning on what the other wrote; an apply that
+        // ended midway (killed) is undone first, unless another fix is writing the tree now
         let tree = FixTree.locate()
+        var held: FixTree.Lock?
         do {
-            var st = stat()
-            if lstat(tree.journalPath, &st) == 0, let lock = try tree.lock(wait: 0) {
+            if apply {
+                held = try tree.lock(wait: FixApplier.lockWait) {
+                    note("di-lint fix: waiting for another di-lint fix that is writing this tree (\(tree.lockPath))")
+                }
                 FixApplier.recoverInterrupted(tree, note: note)
-                lock.release()
+            } else {
+                var st = stat()
+                if lstat(tree.journalPath, &st) == 0, let lock = try tree.lock(wait: 0) {
+                    FixApplier.recoverInterrupted(tree, note: note)
+                    lock.release()
+                }
             }
         } catch {
             throw RunFailure(error)
         }
+        defer { held?.release() }
         supervision?.start(configuration: prepared.configuration)
         let fixer = Fixer(configuration: prepared.configuration)
         fixer.compileArguments = prepared.linter.compileArguments
@@ -90,7 +101,7 @@ struct FixCommand: ParsableCommand {
         plan.details.forEach(note)
         if apply {
             do {
-                let written = try FixApplier.apply(plan, tree: tree, note: note)
+                let written = try FixApplier.apply(plan, tree: tree, held: held, note: note)
                 note("di-lint fix: wrote \(written.count) file\(written.count == 1 ? "" : "s")")
             } catch let failure as FixApplier.Failure {
                 note("di-lint fix: error: \(failure)")

@@ -53,15 +53,17 @@ public enum FixApplier {
     public static let lockWait = 60.0
 
     /// Writes the plan's edits; returns the real paths written. `tree` nil: no lock, journal or
-    /// tree check (an engine caller's own files). `note`: lines for standard error (waiting for
-    /// the lock, files put back after an interrupted run).
+    /// tree check (an engine caller's own files). `held`: the tree's lock, taken by the caller
+    /// before it planned (so that no other apply writes between the plan and the write).
+    /// `note`: lines for standard error (waiting for the lock, files put back after an
+    /// interrupted run).
     @discardableResult
-    public static func apply(_ plan: FixPlan, tree: FixTree? = nil, lockWait: Double = lockWait,
+    public static func apply(_ plan: FixPlan, tree: FixTree? = nil, held: FixTree.Lock? = nil, lockWait: Double = lockWait,
                              note: (String) -> Void = { _ in }) throws -> [String] {
         let files = plan.editsByFile.sorted { $0.key < $1.key }
         guard !files.isEmpty else { return [] }
         var lock: FixTree.Lock?
-        if let tree {
+        if let tree, held == nil {
             do {
                 lock = try tree.lock(wait: lockWait) { note("di-lint fix: waiting for another di-lint fix that is writing this tree (\(tree.lockPath))") }
             } catch {
