@@ -50,7 +50,7 @@ struct CallGraph {
                 // every function stored into the table's field (or the variable) is a handler
                 for case let value? in stores[r.handler.usr] ?? [] {
                     registrations.append((path, HandlerRegistration(handler: value, mechanism: r.mechanism, position: r.position),
-                                          "table field '\(r.handler.name)'"))
+                                          "table field '\(ChainText.shown(r.handler.name))'"))
                 }
             }
         }
@@ -58,7 +58,7 @@ struct CallGraph {
         for (path, f) in facts {
             for a in f.signalArguments where usrsByName[a.callee.name] == nil && !macros.contains(a.callee.name) {
                 registrations.append((path, HandlerRegistration(handler: a.value, mechanism: .signal, position: a.position),
-                                      "through '\(a.callee.name)', undefined in the run,"))
+                                      "through '\(ChainText.shown(a.callee.name))', undefined in the run,"))
             }
         }
     }
@@ -90,7 +90,7 @@ struct CallGraph {
             for a in f.functionArguments {
                 guard let mechanism = installer(a.callee, a.argument) else { continue }
                 result.append((path, HandlerRegistration(handler: a.value, mechanism: mechanism, position: a.position),
-                               "through '\(a.callee.name)'"))
+                               "through '\(ChainText.shown(a.callee.name))'"))
             }
         }
         return result

@@ -915,7 +915,11 @@ rationale: |
   calls into Swift (functions declared with `external_source_symbol(language="Swift")` or
   `swift_name`, names exported from Swift with `@_cdecl` in a Swift file of the run, and
   Swift-mangled names `$s…`, `$S…`, `_T0…`); and any container access or use of the bridge
-  (the configured `bridge` names).
+  (the configured `bridge` names). A chain of more than eight functions is shown as its first
+  three and last three with the count between (`h → f0 → f1 → … (15,994 more) … → f15997 →
+  f15998 → f15999 → malloc`), a name longer than 256 characters is cut with `…`, and the
+  functions read only partly are named up to three and counted beyond: a message's size does
+  not grow with the chain.
 
   The async-signal-safe list is POSIX's (XSH 2.4.3 of POSIX.1-2017, plus the POSIX.1-2024
   additions), which since POSIX.1-2008 TC2 (2016) includes `memcpy`, `memset`, `strlen` and
