@@ -832,8 +832,10 @@ pitfall: >-
   direct container accesses through unseen.
 rationale: |
   Missing headers are normal and are not failures: di-lint falls back to libclang's token stream.
-  A file fails only when it cannot be read, is binary (has a NUL byte), is larger than
-  `max-file-size`, libclang gives up on it, or it is Swift nested or chained past what
+  A file fails only when it cannot be read, is binary (has a NUL byte), is a symbolic link out of
+  its repository (the nearest directory above it holding `.git`; with none, the working
+  directory) or to nothing (a link inside the repository is linted at its target, a linked
+  directory walked there, each file once), is larger than `max-file-size`, libclang gives up on it, or it is Swift nested or chained past what
   swift-syntax's parser takes in bounded time and stack (brackets, generic `<`, `#if` or string
   interpolations past 128 deep, `[` nested first in `[` past about 11 deep, a chain past 1,000 `try`, `?.` or
   trailing-closure links). Under `di-lint lint` (parse workers, the default) a file also fails
