@@ -95,4 +95,78 @@ final class SilentSkipCLITests: XCTestCase {
         XCTAssertEqual(message(run, path: "Sources/gone.m"),
                        "file not linted: a symbolic link to ../generated/gone.m that leads nowhere (No such file or directory)")
     }
+
+    // MARK: D16: configs the repository's owner may not have written
+
+    /// A config turning the gate off (`exclude: ["**"]`) above a repository `repo/` holding an access.
+    private func configAbove() throws -> (project: Project, repository: URL) {
+        let project = try Project(self, files: ["repo/Sources/evil.m": Self.evil])
+        try project.write(".di-lint.yml", "containers: [Container.sharedInstance]\nexclude: [\"**\"]\n")
+        let repository = project.root.appendingPathComponent("repo")
+        try FileManager.default.createDirectory(at: repository.appendingPathComponent(".git"), withIntermediateDirectories: true)
+        return (project, repository)
+    }
+
+    private func lint(in directory: URL, _ arguments: String...) throws -> CLIRunner.Run {
+        try CLIRunner.run(["lint", "Sources", "--container", "Container.sharedInstance"] + arguments, in: directory)
+    }
+
+    private func requireRoot() throws {
+        try XCTSkipUnless(geteuid() == 0, "giving a file to another user needs root (CI runs as root)")
+    }
+
+    func testConfigAboveTheRepositoryIsNamed() throws {
+        let (project, repository) = try configAbove()
+        let run = try lint(in: repository)
+        XCTAssertEqual(run.status, 0, "the config is used: \(run.stdout)")
+        let config = project.root.appendingPathComponent(".di-lint.yml").path
+        XCTAssertTrue(run.stderr.contains("di-lint: note: using the config \(config), found above the repository \(repository.resolvingSymlinksInPath().path) (the directory holding .git)"),
+                      run.stderr)
+        // a config in the repository is the one used, and not named
+        try project.write("repo/.di-lint.yml", "containers: [Container.sharedInstance]\n")
+        let inside = try lint(in: repository)
+        XCTAssertEqual(inside.status, 1, inside.stderr)
+        XCTAssertFalse(inside.stderr.contains("note:"), inside.stderr)
+    }
+
+    func testConfigInADirectoryEveryUserMayWriteIsIgnored() throws {
+        let (project, repository) = try configAbove()
+        XCTAssertEqual(chmod(project.root.path, 0o777), 0)
+        let run = try lint(in: repository)
+        XCTAssertEqual(run.status, 1, "the config is not used, the access is found: \(run.stderr)")
+        XCTAssertTrue(run.stdout.contains("Sources/evil.m:2:20: error: direct access"), run.stdout)
+        let config = project.root.appendingPathComponent(".di-lint.yml").path
+        XCTAssertTrue(run.stderr.contains("di-lint: warning: ignoring the config \(config): its directory \(project.root.path) is writable by every user, so anyone may have put it there; pass --config \(config) to use it"),
+                      run.stderr)
+        // named, it is used
+        XCTAssertEqual(try lint(in: repository, "--config", config).status, 0)
+    }
+
+    func testConfigOfAnotherUserIsNamedAndIgnoredWhenEveryUserMayWriteIt() throws {
+        try requireRoot()
+        let (project, repository) = try configAbove()
+        let config = project.root.appendingPathComponent(".di-lint.yml").path
+        XCTAssertEqual(chown(config, 65534, 65534), 0)
+        XCTAssertEqual(chmod(config, 0o644), 0)
+        let named = try lint(in: repository)
+        XCTAssertEqual(named.status, 0, named.stdout)
+        XCTAssertTrue(named.stderr.contains("di-lint: note: using the config \(config), owned by \(ownerName(65534)), not by the user running di-lint"), named.stderr)
+
+        XCTAssertEqual(chmod(config, 0o666), 0)
+        let ignored = try lint(in: repository)
+        XCTAssertEqual(ignored.status, 1, ignored.stderr)
+        XCTAssertTrue(ignored.stderr.contains("di-lint: warning: ignoring the config \(config): it is owned by \(ownerName(65534)) and writable by every user (mode 0666)"), ignored.stderr)
+
+        // --config: used, with a warning when others than its owner may write it
+        XCTAssertEqual(chmod(config, 0o664), 0)
+        let explicit = try lint(in: repository, "--config", "../.di-lint.yml")
+        XCTAssertEqual(explicit.status, 0, explicit.stdout)
+        XCTAssertTrue(explicit.stderr.contains("di-lint: warning: the config ../.di-lint.yml is owned by \(ownerName(65534)) and writable by its group (mode 0664)"), explicit.stderr)
+        XCTAssertEqual(chmod(config, 0o644), 0)
+        XCTAssertFalse(try lint(in: repository, "--config", "../.di-lint.yml").stderr.contains("warning"))
+    }
+
+    private func ownerName(_ uid: uid_t) -> String {
+        getpwuid(uid).map { "user '\(String(cString: $0.pointee.pw_name))' (uid \(uid))" } ?? "uid \(uid)"
+    }
 }
