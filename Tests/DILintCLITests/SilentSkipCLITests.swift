@@ -169,4 +169,38 @@ final class SilentSkipCLITests: XCTestCase {
     private func ownerName(_ uid: uid_t) -> String {
         getpwuid(uid).map { "user '\(String(cString: $0.pointee.pw_name))' (uid \(uid))" } ?? "uid \(uid)"
     }
+
+    // MARK: D18: report counts what it could not lint
+
+    func testReportCountsAFileItCouldNotLintAsNotLinted() throws {
+        let project = try Project(self, files: ["Sources/A.m": Self.evil,
+                                                "Sources/Big.m": Self.evil + "// " + String(repeating: "x", count: 400) + "\n"])
+        try project.write(".di-lint.yml", "containers: [Container.sharedInstance]\nmax-file-size: 300\n")
+        let json = try project.run("report", "Sources", "--format", "json")
+        XCTAssertEqual(json.status, 1, "a file could not be linted: \(json.stderr)")
+        XCTAssertEqual(json.json["filesLinted"] as? Int, 1, json.stdout)
+        XCTAssertEqual(json.json["filesNotLinted"] as? Int, 1, json.stdout)
+        let notLinted = try XCTUnwrap(json.json["notLinted"] as? [[String: Any]], json.stdout)
+        XCTAssertEqual(notLinted.map { $0["path"] as? String }, ["Sources/Big.m"])
+        XCTAssertEqual(notLinted.first?["reason"] as? String, "file not linted: it is 480 bytes, over the 300-byte limit (max-file-size)")
+        XCTAssertEqual((json.json["total"] as? [String: Any])?["direct"] as? Int, 1, "Big.m's access is not counted")
+
+        let markdown = try project.run("report", "Sources")
+        XCTAssertEqual(markdown.status, 1)
+        XCTAssertTrue(markdown.stdout.contains("1 container access in 1 of 1 linted file; "), markdown.stdout)
+        XCTAssertTrue(markdown.stdout.contains("**1 file could not be linted**: its accesses are not counted.\n\n| Not linted | Why |\n|---|---|\n| Sources/Big.m | file not linted: it is 480 bytes, over the 300-byte limit (max-file-size) |\n"),
+                      markdown.stdout)
+
+        // parse-failure lowered to a warning: the gate lets it pass, the totals still say it
+        try project.write(".di-lint.yml", "containers: [Container.sharedInstance]\nmax-file-size: 300\nrules:\n  parse-failure: warning\n")
+        let lowered = try project.run("report", "Sources", "--format", "json")
+        XCTAssertEqual(lowered.status, 0, lowered.stderr)
+        XCTAssertEqual(lowered.json["filesNotLinted"] as? Int, 1, lowered.stdout)
+
+        // every file linted: exit 0, nothing listed
+        let clean = try project.run("report", "Sources/A.m", "--format", "json")
+        XCTAssertEqual(clean.status, 0, clean.stderr)
+        XCTAssertEqual(clean.json["filesNotLinted"] as? Int, 0)
+        XCTAssertEqual((clean.json["notLinted"] as? [Any])?.count, 0)
+    }
 }
