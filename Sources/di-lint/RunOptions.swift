@@ -92,9 +92,10 @@ struct RunOptions: ParsableArguments {
                 for p in problems {
                     result.findings.append(Finding(rule: "parse-failure", path: p.path, line: 1, column: 1, severity: severity, message: p.problem))
                 }
-                result.filesFailed += problems.count
-                result.filesChecked += problems.count
             }
+            // not linted, whether the rule reports it or not (as a file whose parse failed)
+            result.filesFailed += problems.count
+            result.filesChecked += problems.count
             return result
         }
 

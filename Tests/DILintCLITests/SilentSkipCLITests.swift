@@ -87,6 +87,16 @@ final class SilentSkipCLITests: XCTestCase {
         XCTAssertEqual(excluded.status, 0, excluded.stdout + excluded.stderr)
     }
 
+    func testFixNamesTheLinksItDoesNotFollow() throws {
+        let project = try repository()
+        let elsewhere = try Project(self, files: ["outside.m": Self.evil])
+        try link("Sources/outside.m", to: elsewhere.root.appendingPathComponent("outside.m").path, in: project)
+        let run = try project.run("fix", "--phase", "inject", "Sources")
+        XCTAssertEqual(run.status, 1, run.stderr)
+        XCTAssertTrue(run.stderr.contains("di-lint fix: not fixed: Sources/outside.m: file not linted: a symbolic link to "), run.stderr)
+        XCTAssertEqual(try elsewhere.read("outside.m"), Self.evil)
+    }
+
     func testLinkThatLeadsNowhereIsNamed() throws {
         let project = try repository()
         try link("Sources/gone.m", to: "../generated/gone.m", in: project)

@@ -134,11 +134,7 @@ public struct FileCollector {
 
         /// Where the link `path` (in the directory `directory`) leads, if it may be followed.
         mutating func resolve(link path: String, in directory: String) -> Target {
-            guard let real = RepositoryRoot.realPath(path) else {
-                let why = String(cString: strerror(errno))
-                let to = (try? FileManager.default.destinationOfSymbolicLink(atPath: path)).map { " to \($0)" } ?? ""
-                return .outside("a symbolic link\(to) that leads nowhere (\(why))")
-            }
+            guard let real = RepositoryRoot.realPath(path) else { return .outside(Self.leadsNowhere(path)) }
             guard let parent = RepositoryRoot.realPath(directory) else {
                 return .outside("a symbolic link in a directory that cannot be resolved (\(String(cString: strerror(errno))))")
             }
@@ -211,11 +207,7 @@ public struct FileCollector {
         private mutating func follow(_ path: String, in directory: String, linted: Bool) {
             var st = stat()
             guard stat(path, &st) == 0 else {
-                if linted {
-                    let why = String(cString: strerror(errno))
-                    let to = (try? FileManager.default.destinationOfSymbolicLink(atPath: path)).map { " to \($0)" } ?? ""
-                    problems.append(Problem(path: path, problem: "file not linted: a symbolic link\(to) that leads nowhere (\(why))"))
-                }
+                if linted { problems.append(Problem(path: path, problem: "file not linted: " + Self.leadsNowhere(path))) }
                 return
             }
             let kind = st.st_mode & S_IFMT
@@ -224,12 +216,16 @@ public struct FileCollector {
             case let .outside(why):
                 problems.append(Problem(path: path, problem: "\(kind == S_IFDIR ? "directory" : "file") not linted: \(why)"))
             case let .inside(target):
-                if kind == S_IFDIR {
-                    walk(target, throughLink: true)
-                } else if !collector.isExcluded(target) {
-                    add(target, throughLink: true)
-                }
+                guard !collector.isExcluded(target) else { return }
+                if kind == S_IFDIR { walk(target, throughLink: true) } else { add(target, throughLink: true) }
             }
+        }
+
+        /// Why a link whose target does not resolve is not followed (call with `errno` still set).
+        static func leadsNowhere(_ path: String) -> String {
+            let why = String(cString: strerror(errno))
+            let to = (try? FileManager.default.destinationOfSymbolicLink(atPath: path)).map { " to \($0)" } ?? ""
+            return "a symbolic link\(to) that leads nowhere (\(why))"
         }
 
         /// The files, sorted, each once: by name as shown, and a file reached through a link
