@@ -69,4 +69,21 @@ final class SignalChainBoundTests: XCTestCase {
             XCTAssertTrue(f.message.contains("x…' (signal at long.c:4)"), String(f.message.prefix(700)))
         }
     }
+
+    /// Wrappers that pass their parameter on to the next, written outermost first: each is found
+    /// installing (a worklist; the fixed point before took one pass over every forward per wrapper).
+    func testWrappersWrittenOutermostFirstAreAllInstallers() throws {
+        let n = 300
+        var lines = ["#include <signal.h>", "#include <stdlib.h>", "typedef void (*handler_t)(int);"]
+        lines += (0..<n).map { "void w\($0)(handler_t fn);" }
+        lines += (0..<n).reversed().map { i in "void w\(i)(handler_t fn){ \(i == 0 ? "signal(SIGSEGV, fn);" : "w\(i - 1)(fn);") }" }
+        lines += ["void outer(int s){ malloc(1); }", "void middle(int s){ free(0); }",
+                  "void install(void){ w\(n - 1)(outer); w\(n / 2)(middle); }"]
+        let file = try temporaryDirectory(self).appendingPathComponent("wrappers.c")
+        try (lines.joined(separator: "\n") + "\n").write(to: file, atomically: true, encoding: .utf8)
+        let messages = try lint([file.path], configYAML: "containers: [C.shared]").findings.map(\.message)
+        XCTAssertEqual(messages.count, 2, "\(messages)")
+        XCTAssertTrue(messages.contains { $0.hasPrefix("'malloc' is not async-signal-safe (allocates); reached from signal handler 'outer' (signal through 'w299' at wrappers.c:") }, "\(messages)")
+        XCTAssertTrue(messages.contains { $0.hasPrefix("'free' is not async-signal-safe (allocates); reached from signal handler 'middle' (signal through 'w150' at wrappers.c:") }, "\(messages)")
+    }
 }
