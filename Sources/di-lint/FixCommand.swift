@@ -99,6 +99,8 @@ struct FixCommand: ParsableCommand {
             }
         }
         plan.details.forEach(note)
+        // what the walk could not take (a symbolic link out of the repository, an unreadable directory)
+        for p in prepared.problems { note("di-lint fix: not fixed: \(p.path): \(p.problem)") }
         if apply {
             do {
                 let written = try FixApplier.apply(plan, tree: tree, held: held, note: note)
@@ -110,7 +112,7 @@ struct FixCommand: ParsableCommand {
             }
         }
         note("di-lint fix: \(plan.summary)\(apply ? "" : " (dry run; --apply writes)")")
-        throw ExitCode(plan.isComplete ? ExitStatus.clean : ExitStatus.findings)
+        throw ExitCode(plan.isComplete && prepared.problems.isEmpty ? ExitStatus.clean : ExitStatus.findings)
     }
 }
 

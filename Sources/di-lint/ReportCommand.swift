@@ -7,7 +7,7 @@ struct ReportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "report",
         abstract: "Report migration progress per file and per service: direct, fallback and injected accesses.",
-        discussion: "Migrated % = injected / (direct + fallback + injected); accesses inside the composition root are listed but not counted. A fallback still reaches the container when no bridge is injected, so a file with only fallbacks is 0% migrated (status 'bridged'). Exits 0 unless the options or config are wrong (2).")
+        discussion: "Migrated % = injected / (direct + fallback + injected); accesses inside the composition root are listed but not counted. A fallback still reaches the container when no bridge is injected, so a file with only fallbacks is 0% migrated (status 'bridged'). A file that could not be linted is counted and listed as such, its accesses unknown. Exits 0, 1 when a file could not be linted (while parse-failure is at error severity, as lint's gate), 2 when the options or config are wrong.")
 
     @OptionGroup var options: RunOptions
 
@@ -23,8 +23,12 @@ struct ReportCommand: ParsableCommand {
         let prepared = try options.prepare()
         try prepared.checkOutput(output, baselines: [])
         let result = prepared.lint()
-        let progress = MigrationProgress(accesses: result.accesses, filesLinted: result.filesChecked)
+        let progress = MigrationProgress(result: result)
         try emit(format == .json ? progress.json() : progress.markdown(), to: output)
         note(TextReporter.summary(result))
+        // the totals miss what those files hold: a gate, as lint's parse-failure is
+        if result.filesFailed > 0 && prepared.configuration.severity(of: "parse-failure") == .error {
+            throw ExitCode(ExitStatus.findings)
+        }
     }
 }

@@ -7,7 +7,7 @@ struct RunOptions: ParsableArguments {
     @Argument(help: "Files and directories to lint.")
     var paths: [String] = ["."]
 
-    @Option(help: "Configuration file (default: .di-lint.yml found from the working directory upward).")
+    @Option(help: "Configuration file (default: .di-lint.yml found from the working directory upward; not one in a directory every user may write).")
     var config: String?
 
     @Option(name: .customLong("container"),
@@ -103,9 +103,10 @@ struct RunOptions: ParsableArguments {
                 for p in problems {
                     result.findings.append(Finding(rule: "parse-failure", path: p.path, line: 1, column: 1, severity: severity, message: p.problem))
                 }
-                result.filesFailed += problems.count
-                result.filesChecked += problems.count
             }
+            // not linted, whether the rule reports it or not (as a file whose parse failed)
+            result.filesFailed += problems.count
+            result.filesChecked += problems.count
             return result
         }
 
@@ -182,7 +183,10 @@ struct RunOptions: ParsableArguments {
     /// workers build theirs by it).
     private func loadConfiguration() throws -> (Configuration, String?, ConfigurationRecipe) {
         let configuration: Configuration
-        let path = config ?? Configuration.discover(from: FileManager.default.currentDirectoryPath)
+        let choice = config.map { ConfigurationDiscovery.explicit($0) }
+            ?? ConfigurationDiscovery.discover(from: FileManager.default.currentDirectoryPath)
+        choice.notes.forEach(note)
+        let path = choice.path
         let recipe = ConfigurationRecipe(configPath: path, containers: containers, exclude: exclude, headerMap: headerMap,
                                          parseTimeout: try parseTimeout.map { try Configuration.parseTimeout($0) },
                                          parseMemoryLimit: try parseMemoryLimit.map { try Configuration.parseMemoryLimit($0) })

@@ -50,7 +50,7 @@ struct CallGraph {
                 // every function stored into the table's field (or the variable) is a handler
                 for case let value? in stores[r.handler.usr] ?? [] {
                     registrations.append((path, HandlerRegistration(handler: value, mechanism: r.mechanism, position: r.position),
-                                          "table field '\(r.handler.name)'"))
+                                          "table field '\(ChainText.shown(r.handler.name))'"))
                 }
             }
         }
@@ -58,7 +58,7 @@ struct CallGraph {
         for (path, f) in facts {
             for a in f.signalArguments where usrsByName[a.callee.name] == nil && !macros.contains(a.callee.name) {
                 registrations.append((path, HandlerRegistration(handler: a.value, mechanism: .signal, position: a.position),
-                                      "through '\(a.callee.name)', undefined in the run,"))
+                                      "through '\(ChainText.shown(a.callee.name))', undefined in the run,"))
             }
         }
     }
@@ -73,16 +73,22 @@ struct CallGraph {
             guard case let .functions(usrs) = resolve(function: callee) else { return nil }
             return usrs.lazy.compactMap { installing["\($0)#\(argument)"] }.first
         }
-        var changed = true
-        while changed {
-            changed = false
-            for (_, f) in facts {
-                for forward in f.forwards where installing["\(forward.function.usr)#\(forward.parameter)"] == nil {
-                    if let mechanism = installer(forward.callee, forward.argument) {
-                        installing["\(forward.function.usr)#\(forward.parameter)"] = mechanism
-                        changed = true
-                    }
-                }
+        // A worklist over the forwards waiting on each parameter: each forward is looked at when
+        // a parameter it passes to becomes installing, not on every pass of a fixed point (a
+        // chain of n wrappers written outermost first took n passes over n forwards).
+        let forwards = facts.flatMap(\.facts.forwards)
+        var waiting: [String: [Int]] = [:] // "usr#index" → the forwards passing to it
+        for (i, forward) in forwards.enumerated() {
+            guard case let .functions(usrs) = resolve(function: forward.callee) else { continue }
+            for usr in usrs { waiting["\(usr)#\(forward.argument)", default: []].append(i) }
+        }
+        var queue = Array(installing.keys)
+        while let key = queue.popLast() {
+            for i in waiting[key] ?? [] {
+                let forward = forwards[i], parameter = "\(forward.function.usr)#\(forward.parameter)"
+                guard installing[parameter] == nil, let mechanism = installer(forward.callee, forward.argument) else { continue }
+                installing[parameter] = mechanism
+                queue.append(parameter)
             }
         }
         var result: [(path: String, registration: HandlerRegistration, via: String?)] = []
@@ -90,7 +96,7 @@ struct CallGraph {
             for a in f.functionArguments {
                 guard let mechanism = installer(a.callee, a.argument) else { continue }
                 result.append((path, HandlerRegistration(handler: a.value, mechanism: mechanism, position: a.position),
-                               "through '\(a.callee.name)'"))
+                               "through '\(ChainText.shown(a.callee.name))'"))
             }
         }
         return result

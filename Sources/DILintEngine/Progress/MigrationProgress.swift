@@ -77,11 +77,30 @@ public struct MigrationProgress: Equatable, Sendable {
     /// Services reached, by name; accesses that reach no service are under `(container)`.
     public var services: [Row]
     public var total: MigrationCounts
+    /// Files linted: their accesses are counted.
     public var filesLinted: Int
+    /// Files that could not be linted (`parse-failure`): whatever accesses they hold are not counted.
+    public var filesNotLinted: Int
+    /// Those files with why, where the run reported them (none when `parse-failure` is off).
+    public var notLinted: [NotLinted]
+
+    public struct NotLinted: Codable, Equatable, Sendable {
+        public var path: String
+        public var reason: String
+    }
 
     public static let noService = "(container)"
 
-    public init(accesses: [AccessRecord], filesLinted: Int) {
+    /// The progress of a run: its accesses, and the files it linted and could not.
+    public init(result: LintResult) {
+        var seen = Set<String>()
+        let failures = result.findings.filter { $0.rule == ParseFailureRule.id && seen.insert($0.path).inserted }
+        self.init(accesses: result.accesses, filesLinted: result.filesChecked - result.filesFailed,
+                  filesNotLinted: result.filesFailed,
+                  notLinted: failures.map { NotLinted(path: $0.path, reason: $0.message) })
+    }
+
+    public init(accesses: [AccessRecord], filesLinted: Int, filesNotLinted: Int = 0, notLinted: [NotLinted] = []) {
         var byFile: [String: MigrationCounts] = [:], byService: [String: MigrationCounts] = [:]
         var total = MigrationCounts()
         for record in accesses {
@@ -94,6 +113,8 @@ public struct MigrationProgress: Equatable, Sendable {
         services = byService.map { Row(name: $0, counts: $1) }.sorted { $0.name < $1.name }
         self.total = total
         self.filesLinted = filesLinted
+        self.filesNotLinted = filesNotLinted
+        self.notLinted = notLinted
     }
 
     // MARK: Rendering
@@ -101,7 +122,9 @@ public struct MigrationProgress: Equatable, Sendable {
     /// Two Markdown tables (files, services) with a total row each.
     public func markdown() -> String {
         func percent(_ c: MigrationCounts) -> String { c.percentMigrated.map { String(format: "%.1f%%", $0) } ?? "–" }
-        func cell(_ s: String) -> String { s.replacingOccurrences(of: "|", with: "\\|") }
+        func cell(_ s: String) -> String {
+            s.replacingOccurrences(of: "|", with: "\\|").replacingOccurrences(of: "\n", with: "\\n").replacingOccurrences(of: "\r", with: "\\r")
+        }
         func table(_ title: String, _ rows: [Row]) -> String {
             var out = "| \(title) | Direct | Fallback | Injected | Migrated | Status | Composition root |\n|---|---:|---:|---:|---:|---|---:|\n"
             for r in rows {
@@ -115,6 +138,14 @@ public struct MigrationProgress: Equatable, Sendable {
         var out = "# Container migration progress\n\n"
         out += "\(total.accesses) container access\(total.accesses == 1 ? "" : "es") in \(files.count) of \(filesLinted) linted file\(filesLinted == 1 ? "" : "s"); "
         out += "\(percent(total)) migrated (injected / (direct + fallback + injected); composition-root accesses are allowed and not counted).\n\n"
+        if filesNotLinted > 0 {
+            out += "**\(filesNotLinted) file\(filesNotLinted == 1 ? "" : "s") could not be linted**: \(filesNotLinted == 1 ? "its" : "their") accesses are not counted.\n\n"
+            if !notLinted.isEmpty {
+                out += "| Not linted | Why |\n|---|---|\n"
+                for f in notLinted { out += "| \(cell(f.path)) | \(cell(f.reason)) |\n" }
+                out += "\n"
+            }
+        }
         out += "## By file\n\n" + table("File", files)
         out += "\n## By service\n\n" + table("Service", services)
         return out
@@ -142,6 +173,8 @@ public struct MigrationProgress: Equatable, Sendable {
         var tool = JSONReporter.Document.Tool()
         var definition = "percentMigrated = 100 * injected / (direct + fallback + injected)"
         var filesLinted: Int
+        var filesNotLinted: Int
+        var notLinted: [NotLinted]
         var total: Row
         var files: [Row]
         var services: [Row]
@@ -154,7 +187,7 @@ public struct MigrationProgress: Equatable, Sendable {
                   accesses: c.accesses,
                   percentMigrated: c.percentMigrated, status: c.status.rawValue)
         }
-        let document = Document(filesLinted: filesLinted, total: row("total", total),
+        let document = Document(filesLinted: filesLinted, filesNotLinted: filesNotLinted, notLinted: notLinted, total: row("total", total),
                                 files: files.map { row($0.name, $0.counts) }, services: services.map { row($0.name, $0.counts) })
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]

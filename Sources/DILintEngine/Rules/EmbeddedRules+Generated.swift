@@ -832,8 +832,10 @@ pitfall: >-
   direct container accesses through unseen.
 rationale: |
   Missing headers are normal and are not failures: di-lint falls back to libclang's token stream.
-  A file fails only when it cannot be read, is binary (has a NUL byte), is larger than
-  `max-file-size`, libclang gives up on it, or it is Swift nested or chained past what
+  A file fails only when it cannot be read, is binary (has a NUL byte), is a symbolic link out of
+  its repository (the nearest directory above it holding `.git`; with none, the working
+  directory) or to nothing (a link inside the repository is linted at its target, a linked
+  directory walked there, each file once), is larger than `max-file-size`, libclang gives up on it, or it is Swift nested or chained past what
   swift-syntax's parser takes in bounded time and stack (brackets, generic `<`, `#if` or string
   interpolations past 128 deep, `[` nested first in `[` past about 11 deep, a chain past 1,000 `try`, `?.`,
   trailing-closure or `else if` links), or its includes would enter headers again more than 8,192
@@ -919,7 +921,11 @@ rationale: |
   calls into Swift (functions declared with `external_source_symbol(language="Swift")` or
   `swift_name`, names exported from Swift with `@_cdecl` in a Swift file of the run, and
   Swift-mangled names `$s…`, `$S…`, `_T0…`); and any container access or use of the bridge
-  (the configured `bridge` names).
+  (the configured `bridge` names). A chain of more than eight functions is shown as its first
+  three and last three with the count between (`h → f0 → f1 → … (15,994 more) … → f15997 →
+  f15998 → f15999 → malloc`), a name longer than 256 characters is cut with `…`, and the
+  functions read only partly are named up to three and counted beyond: a message's size does
+  not grow with the chain.
 
   The async-signal-safe list is POSIX's (XSH 2.4.3 of POSIX.1-2017, plus the POSIX.1-2024
   additions), which since POSIX.1-2008 TC2 (2016) includes `memcpy`, `memset`, `strlen` and

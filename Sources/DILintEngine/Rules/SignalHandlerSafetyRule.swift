@@ -77,6 +77,22 @@ private struct HandlerWalk {
         var how: String
     }
 
+    /// How a function was reached, with what its messages show of the chain, kept per function
+    /// so that a message costs the same however long the chain: a chain of 16,000 calls made
+    /// each of its 16,000 findings spell all the hops before it (1.3 GB of text).
+    struct Reach {
+        /// The caller's USR; nil for a root.
+        var caller: String?
+        var root: Root
+        /// Functions from the root to this one, both counted.
+        var length: Int
+        /// The chain's first `ChainText.headHops` functions (USRs); shared with the callers'.
+        var head: [String]
+        /// Functions on the chain read only partly, from the tokens: how many, and the first few.
+        var partlyCount: Int
+        var partlyFirst: [String]
+    }
+
     struct Violation {
         var path: String
         var position: SitePosition
@@ -94,8 +110,8 @@ private struct HandlerWalk {
     /// definition may be defined in a file the run did not see, and is not reported.
     let complete: Bool
     private(set) var violations: [Violation] = []
-    /// How each reached function was reached: its caller's USR (nil for a root) and its root.
-    private var reachedFrom: [String: (caller: String?, root: Root)] = [:]
+    /// How each reached function was reached.
+    private var reachedFrom: [String: Reach] = [:]
     /// The functions each reached function leads into (the walk's edges).
     private var edges: [String: [String]] = [:]
     /// The walk's roots in order, each with its handler's name.
@@ -114,7 +130,7 @@ private struct HandlerWalk {
         for (usr, root) in roots(configuredHandlers: configuredHandlers) {
             rootOrder.append((usr, root.symbol.name))
             guard reachedFrom[usr] == nil else { continue }
-            reachedFrom[usr] = (nil, root)
+            reachedFrom[usr] = reach(usr, caller: nil, root: root)
             queue.append(usr)
         }
         var next = 0
@@ -122,13 +138,13 @@ private struct HandlerWalk {
         while next < queue.count {
             let usr = queue[next]
             next += 1
-            if trace { FileHandle.standardError.write(Data("di-lint: reached \(chain(to: usr).joined(separator: " → "))\n".utf8)) }
+            if trace { FileHandle.standardError.write(Data("di-lint: reached \(chainText(to: usr))\n".utf8)) }
             for definition in graph.definitions[usr] ?? [] {
                 for site in definition.function.sites {
                     let callees = examine(site, in: definition, caller: usr)
                     edges[usr, default: []] += callees
                     for callee in callees where reachedFrom[callee] == nil {
-                        reachedFrom[callee] = (usr, reachedFrom[usr]!.root)
+                        reachedFrom[callee] = reach(callee, caller: usr, root: reachedFrom[usr]!.root)
                         queue.append(callee)
                     }
                 }
@@ -144,23 +160,34 @@ private struct HandlerWalk {
     /// message also names the other handlers that reach it (the maintainers' chain may start there).
     private mutating func nameOtherHandlers() {
         guard rootOrder.count > 1, !violations.isEmpty else { return }
-        var handlersReaching: [String: [String]] = [:] // function USR → handler names, in root order
+        // function USR → the first handler names reaching it (in root order), how many there are,
+        // and the last one counted: the names a message shows, not every handler per function
+        var handlersReaching: [String: (names: [String], count: Int, last: String)] = [:]
         for root in rootOrder {
             var seen: Set<String> = [root.usr], queue = [root.usr], next = 0
             while next < queue.count {
                 let usr = queue[next]
                 next += 1
-                if handlersReaching[usr]?.last != root.name { handlersReaching[usr, default: []].append(root.name) }
+                if let known = handlersReaching[usr] {
+                    // roots are in name order: a name's USRs follow each other
+                    if known.last != root.name {
+                        handlersReaching[usr] = (known.names.count < 6 ? known.names + [root.name] : known.names, known.count + 1, root.name)
+                    }
+                } else {
+                    handlersReaching[usr] = ([root.name], 1, root.name)
+                }
                 for callee in edges[usr] ?? [] where seen.insert(callee).inserted { queue.append(callee) }
             }
         }
         for i in violations.indices {
+            guard let reaching = handlersReaching[violations[i].caller] else { continue }
             let first = reachedFrom[violations[i].caller]?.root.symbol.name
-            var others: [String] = []
-            for name in handlersReaching[violations[i].caller] ?? [] where name != first && !others.contains(name) { others.append(name) }
-            guard !others.isEmpty else { continue }
-            let shown = others.prefix(5).map { "'\($0)'" }.joined(separator: ", ")
-            violations[i].message += "; also reached from \(shown)\(others.count > 5 ? " and \(others.count - 5) more" : "")"
+            let others = reaching.names.filter { $0 != first }
+            // the first handler reaches the function (the walk came from it), so it is counted
+            let count = reaching.count - (first == nil ? 0 : 1)
+            guard count > 0 else { continue }
+            let shown = others.prefix(5).map { "'\(ChainText.shown($0))'" }.joined(separator: ", ")
+            violations[i].message += "; also reached from \(shown)\(count > 5 ? " and \(count - 5) more" : "")"
         }
     }
 
@@ -173,16 +200,16 @@ private struct HandlerWalk {
             // a handler named in the tokens is the registering file's own `static` one where it has one
             let usrs = resolve(r.handler)
             let own = usrs.filter { usr in CallGraph.filePrefix(usr) != nil && graph.definitions[usr]?.contains { $0.path == path } == true }
-            for usr in own.isEmpty ? usrs : own { result.append((usr, Root(symbol: r.handler, how: "\(kind) '\(r.handler.name)' (\(where_))"))) }
+            for usr in own.isEmpty ? usrs : own { result.append((usr, Root(symbol: r.handler, how: "\(kind) '\(ChainText.shown(r.handler.name))' (\(where_))"))) }
         }
         guard context == .signal else { return result.sorted { ($0.1.symbol.name, $0.0) < ($1.1.symbol.name, $1.0) } }
         for symbol in graph.annotated {
-            for usr in resolve(symbol) { result.append((usr, Root(symbol: symbol, how: "handler '\(symbol.name)' (annotated di-lint:signal-handler)"))) }
+            for usr in resolve(symbol) { result.append((usr, Root(symbol: symbol, how: "handler '\(ChainText.shown(symbol.name))' (annotated di-lint:signal-handler)"))) }
         }
         for name in configuredHandlers {
             for usr in graph.definitions(named: name) {
                 let symbol = graph.definitions[usr]![0].function.symbol
-                result.append((usr, Root(symbol: symbol, how: "handler '\(name)' (configured)")))
+                result.append((usr, Root(symbol: symbol, how: "handler '\(ChainText.shown(name))' (configured)")))
             }
         }
         return result.sorted { ($0.1.symbol.name, $0.0) < ($1.1.symbol.name, $1.0) }
@@ -236,43 +263,94 @@ private struct HandlerWalk {
     }
 
     private func externalProblem(_ symbol: Symbol, trait: CallSite.CalleeTrait?) -> String? {
-        let name = symbol.name
-        if trait == .swift || AsyncSignalSafeFunctions.isSwiftMangled(name) || graph.swiftExports.contains(name) {
+        let name = ChainText.shown(symbol.name)
+        if trait == .swift || AsyncSignalSafeFunctions.isSwiftMangled(symbol.name) || graph.swiftExports.contains(symbol.name) {
             return "'\(name)' is Swift code; the Swift runtime is not async-signal-safe"
         }
-        if trait == .systemInline || AsyncSignalSafeFunctions.isSafe(name, allow: allow) { return nil }
-        if graph.macros.contains(name) { return nil } // a macro the parse could not expand, not a call
-        if !strict && SafeInPracticeFunctions.reasons[name] != nil { return nil }
-        if context == .terminate && AsyncSignalSafeFunctions.exceptionInspection.contains(name) { return nil }
-        if let reason = AsyncSignalSafeFunctions.reasons[name] { return "'\(name)' is not async-signal-safe (\(reason))" }
+        if trait == .systemInline || AsyncSignalSafeFunctions.isSafe(symbol.name, allow: allow) { return nil }
+        if graph.macros.contains(symbol.name) { return nil } // a macro the parse could not expand, not a call
+        if !strict && SafeInPracticeFunctions.reasons[symbol.name] != nil { return nil }
+        if context == .terminate && AsyncSignalSafeFunctions.exceptionInspection.contains(symbol.name) { return nil }
+        if let reason = AsyncSignalSafeFunctions.reasons[symbol.name] { return "'\(name)' is not async-signal-safe (\(reason))" }
         guard complete else { return nil } // maybe defined in a file outside the run
         return "'\(name)' is not on the async-signal-safe list (no definition in the run; add it to 'allow' if it is safe)"
     }
 
     private mutating func report(_ what: String, step: String, site: CallSite, in definition: CallGraph.Definition, caller: String) {
         let how = reachedFrom[caller]?.root.how ?? "a handler"
-        var message = "\(what); reached from \(how): \((chain(to: caller) + [step]).joined(separator: " → "))"
-        let partly = chainUSRs(to: caller).compactMap { usr in
-            graph.unresolvedStatements[usr].map { "'\(name(usr))' (\($0) statement\($0 == 1 ? "" : "s"))" }
-        }
-        if !partly.isEmpty {
-            message += ". Note: read only partly, from the tokens (names from headers the parse cannot see, or code under #if on an unknown macro): \(partly.joined(separator: ", "))"
+        var message = "\(what); reached from \(how): \(chainText(to: caller, then: ChainText.shown(step)))"
+        if let reach = reachedFrom[caller], reach.partlyCount > 0 {
+            var partly = reach.partlyFirst.map { usr in
+                let n = graph.unresolvedStatements[usr] ?? 0
+                return "'\(ChainText.shown(name(usr)))' (\(n) statement\(n == 1 ? "" : "s"))"
+            }.joined(separator: ", ")
+            if reach.partlyCount > reach.partlyFirst.count {
+                partly += " and \(ChainText.grouped(reach.partlyCount - reach.partlyFirst.count)) more on the chain"
+            }
+            message += ". Note: read only partly, from the tokens (names from headers the parse cannot see, or code under #if on an unknown macro): \(partly)"
         }
         violations.append(Violation(path: definition.path, position: site.position, message: message, caller: caller))
     }
 
     private func name(_ usr: String) -> String { graph.definitions[usr]?.first?.function.symbol.name ?? usr }
 
-    /// Names from the root to a reached function.
-    private func chain(to usr: String) -> [String] { chainUSRs(to: usr).map(name) }
+    /// What is known of `usr`'s chain, from its caller's: constant work and (the head shared) space per function.
+    private func reach(_ usr: String, caller: String?, root: Root) -> Reach {
+        let partly = graph.unresolvedStatements[usr] != nil
+        guard let caller, let from = reachedFrom[caller] else {
+            return Reach(caller: nil, root: root, length: 1, head: [usr], partlyCount: partly ? 1 : 0, partlyFirst: partly ? [usr] : [])
+        }
+        return Reach(caller: caller, root: root, length: from.length + 1,
+                     head: from.head.count < ChainText.headHops ? from.head + [usr] : from.head,
+                     partlyCount: from.partlyCount + (partly ? 1 : 0),
+                     partlyFirst: partly && from.partlyFirst.count < ChainText.partlyShown ? from.partlyFirst + [usr] : from.partlyFirst)
+    }
 
-    private func chainUSRs(to usr: String) -> [String] {
-        var usrs: [String] = []
+    /// The chain from the root to `usr` (then `step`), `h → f → g → malloc`; past
+    /// `ChainText.wholeUpTo` functions only its first and last few, with the count left out
+    /// between them: a message's size does not grow with the chain.
+    private func chainText(to usr: String, then step: String? = nil) -> String {
+        guard let reach = reachedFrom[usr] else { return [ChainText.shown(name(usr)), step].compactMap { $0 }.joined(separator: " → ") }
+        // the last functions, walking back from `usr` (the whole chain when it is short)
+        let whole = reach.length <= ChainText.wholeUpTo
+        var tail: [String] = []
         var cursor: String? = usr
-        while let u = cursor, let entry = reachedFrom[u] {
-            usrs.append(u)
+        while let u = cursor, let entry = reachedFrom[u], whole || tail.count < ChainText.tailHops {
+            tail.append(u)
             cursor = entry.caller
         }
-        return usrs.reversed()
+        var hops = whole ? [] : reach.head.map { ChainText.shown(name($0)) } + ["… (\(ChainText.grouped(reach.length - reach.head.count - tail.count)) more) …"]
+        hops += tail.reversed().map { ChainText.shown(name($0)) }
+        if let step { hops.append(step) }
+        return hops.joined(separator: " → ")
+    }
+}
+
+/// How the rule's messages show a chain and the names in it, so that a message's size is bounded
+/// whatever the input: the JSON of a run stays linear in its sources.
+enum ChainText {
+    /// A chain of up to this many functions is shown whole; a longer one as its first
+    /// `headHops`, the count of those left out, and its last `tailHops`.
+    static let wholeUpTo = 8
+    static let headHops = 3
+    static let tailHops = 3
+    /// Functions read only partly that a message names (the others counted).
+    static let partlyShown = 3
+    /// Longest name shown; a longer one is cut with `…` (a generated 100 KB name in each of a
+    /// thousand messages would be 100 MB).
+    static let maxName = 256
+
+    static func shown(_ name: String) -> String {
+        guard name.utf8.count > maxName else { return name }
+        // by scalars: one character may be a base and any number of combining marks
+        return String(String.UnicodeScalarView(name.unicodeScalars.prefix(maxName))) + "…"
+    }
+
+    /// `15995` as `15,995`.
+    static func grouped(_ n: Int) -> String {
+        var digits = Array(String(n))
+        var i = digits.count - 3
+        while i > 0 { digits.insert(",", at: i); i -= 3 }
+        return String(digits)
     }
 }
