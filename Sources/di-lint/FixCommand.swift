@@ -82,7 +82,13 @@ struct FixCommand: ParsableCommand {
         if let seconds = prepared.linter.runTimeout {
             fixer.runBudget = RunBudget(seconds: seconds, from: supervision?.started ?? RunBudget.now())
         }
-        let plan = fixer.plan(files: prepared.files, phase: phase)
+        var plan = fixer.plan(files: prepared.files, phase: phase)
+        // what the walk could not take (a symbolic link out of the repository, an unreadable
+        // directory) is a manual item, in every output
+        for p in prepared.problems {
+            let detail = p.problem.hasPrefix("file not linted: ") ? String(p.problem.dropFirst("file not linted: ".count)) : p.problem
+            plan.manual.append(ManualItem(path: p.path, line: 1, column: 1, expression: "", reason: .notWritable, detail: detail))
+        }
         switch format {
         case .json:
             try StandardStreams.writeOutput(plan.json())
@@ -99,8 +105,6 @@ struct FixCommand: ParsableCommand {
             }
         }
         plan.details.forEach(note)
-        // what the walk could not take (a symbolic link out of the repository, an unreadable directory)
-        for p in prepared.problems { note("di-lint fix: not fixed: \(p.path): \(p.problem)") }
         if apply {
             do {
                 let written = try FixApplier.apply(plan, tree: tree, held: held, note: note)
@@ -112,7 +116,7 @@ struct FixCommand: ParsableCommand {
             }
         }
         note("di-lint fix: \(plan.summary)\(apply ? "" : " (dry run; --apply writes)")")
-        throw ExitCode(plan.isComplete && prepared.problems.isEmpty ? ExitStatus.clean : ExitStatus.findings)
+        throw ExitCode(plan.isComplete ? ExitStatus.clean : ExitStatus.findings)
     }
 }
 

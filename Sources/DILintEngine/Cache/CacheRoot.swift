@@ -118,11 +118,7 @@ enum CacheRoot {
     static func trackedFile(under path: String) -> Tracking? {
         let url = URL(fileURLWithPath: path).standardizedFileURL
         let parent = url.deletingLastPathComponent().path
-        var directory = parent
-        while access(directory + "/.git", F_OK) != 0 {
-            guard directory != "/", !directory.isEmpty else { return nil }
-            directory = (directory as NSString).deletingLastPathComponent
-        }
+        guard RepositoryRoot.enclosing(parent) != nil else { return nil }
         do {
             let listed = try ChangedFiles.git(["--literal-pathspecs", "ls-files", "-z", "--", url.lastPathComponent], in: parent,
                                               failure: "git ls-files failed", needs: "--cache")

@@ -113,6 +113,15 @@ public struct ManualItem: Codable, Equatable, Sendable {
     public var reason: ManualReason
     /// Extra detail (the blocking accesses of a service, the enclosing method).
     public var detail: String?
+
+    public init(path: String, line: Int, column: Int, expression: String, reason: ManualReason, detail: String? = nil) {
+        self.path = path
+        self.line = line
+        self.column = column
+        self.expression = expression
+        self.reason = reason
+        self.detail = detail
+    }
 }
 
 /// Why an access was not rewritten.

@@ -22,14 +22,7 @@ public struct FixTree: Sendable {
 
     /// The tree of the repository holding `directory` (the working directory by default).
     public static func locate(from directory: String = FileManager.default.currentDirectoryPath) -> FixTree {
-        var current = FixWorkspace.realPath(directory)
-        while true {
-            var st = stat()
-            if lstat(join(current, ".git"), &st) == 0 { return FixTree(root: current) }
-            let parent = (current as NSString).deletingLastPathComponent
-            if parent == current || parent.isEmpty { return FixTree(root: directory) }
-            current = parent
-        }
+        FixTree(root: RepositoryRoot.enclosing(directory) ?? directory)
     }
 
     /// The git directory of a repository root: `.git` when it is a directory, the directory a
