@@ -45,8 +45,8 @@ struct ResponseFiles {
             if let known = sizes[path] { size = Self.saturating(size, known); continue }
             var st = stat()
             guard stat(path, &st) == 0 else { continue } // libclang cannot open it either: the argument stays
-            let named = "a command's response file \(Excerpt.quoted("@" + name))" + (from.map { ", named in \(Excerpt.quoted($0))" } ?? "")
-                + (path == name ? "" : " (\(Excerpt.quoted(path)))")
+            let named = "a command's response file \(Excerpt.quoted("@" + name, limit: 4096))" + (from.map { ", named in \(Excerpt.quoted($0, limit: 4096))" } ?? "")
+                + (path == name ? "" : " (\(Excerpt.quoted(path, limit: 4096)))")
             if let problem = InputFile.problem(st, limit: Self.maxBytes) {
                 throw refusal("\(named): \(problem.replacingOccurrences(of: "(max-file-size)", with: "for response files"))")
             }
@@ -58,7 +58,7 @@ struct ResponseFiles {
             var expanded = bytes.count
             for token in Self.gnuTokens(bytes) where token.first == UInt8(ascii: "@") {
                 guard let nested = String(validating: token.dropFirst(), as: UTF8.self) else {
-                    throw refusal("the response file \(Excerpt.quoted(path)) names a response file whose name is not UTF-8")
+                    throw refusal("the response file \(Excerpt.quoted(path, limit: 4096)) names a response file whose name is not UTF-8")
                 }
                 let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
                 expanded = Self.saturating(expanded, try expandedSize(nested, bases: bases + [directory], from: path))
