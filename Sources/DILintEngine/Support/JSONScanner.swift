@@ -205,9 +205,9 @@ struct JSONScanner {
             }
         }
         let number = try self.number()
-        guard number.scale >= 0 else { throw outOfRange(number, "is not a whole number") }
-        guard let value = number.integer else { throw outOfRange(number, "is out of range (integers here are from \(Int.min) to \(Int.max))") }
-        return value
+        if let value = number.integer { return value }
+        if number.scale < 0 { throw outOfRange(number, "is not a whole number") }
+        throw outOfRange(number, "is out of range (integers here are from \(Int.min) to \(Int.max))")
     }
 
     /// A JSON number as a `Double`; one past the largest finite double is refused.
