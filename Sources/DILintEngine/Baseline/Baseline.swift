@@ -247,7 +247,10 @@ public struct Baseline: Equatable, Sendable {
             let place = at(context.codingPath)
             return "missing '\(key.stringValue)'" + (place.isEmpty ? "" : " in \(place)")
         case let .typeMismatch(type, context):
-            return "\(at(context.codingPath)) should be \(type == String.self ? "a string" : type == Int.self ? "a number" : "a \(type)")"
+            let name = "\(type)"
+            let expected = type == String.self ? "a string" : type == Int.self || type == Double.self ? "a number" : type == Bool.self ? "true or false"
+                : name.hasPrefix("Dictionary") ? "an object" : name.hasPrefix("Array") ? "an array" : "a \(name)"
+            return "\(at(context.codingPath)) should be \(expected)"
         case let .valueNotFound(_, context):
             return "\(at(context.codingPath)) is null"
         case let .dataCorrupted(context):
