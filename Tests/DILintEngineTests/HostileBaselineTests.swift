@@ -52,6 +52,34 @@ final class HostileBaselineTests: XCTestCase {
         XCTAssertThrowsError(try Baseline.load(path: path)) { XCTAssertTrue("\($0)".contains("(truncated?)"), "\($0)") }
     }
 
+    /// Baselines and the stale entries of JSON and SARIF reports, written by hand, are the bytes
+    /// `JSONEncoder` writes: every optional field present or not, strings of every byte class.
+    func testBaselinesAndStaleEntriesWrittenByHandAreWhatTheEncoderWrites() throws {
+        let texts = ["", "a\"b\\c/d", "\u{0}\u{1F}\u{7F}", "é€😀", "\u{2028}\u{2029}", "line\nbreak\ttab", "%SRCROOT%"]
+        var entries: [BaselineEntry] = []
+        for (i, text) in texts.enumerated() {
+            entries.append(BaselineEntry(fingerprint: "\(text):\(i)", rule: "r\(text)", path: "p\(text).m", line: i + 1,
+                                         snippet: i % 2 == 0 ? text : nil, expression: i % 3 == 0 ? text : nil, scope: i % 4 == 0 ? text : nil,
+                                         scheme: i % 5 == 0 ? 1 : nil))
+        }
+        struct File: Encodable { var version: Int; var tool: String?; var toolVersion: String?; var entries: [BaselineEntry] }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        for list in [entries, [entries[1]], []] {
+            let baseline = Baseline(entries: list)
+            let file = File(version: Baseline.formatVersion, tool: "di-lint", toolVersion: DILintVersion.current, entries: baseline.entries)
+            XCTAssertEqual(baseline.text(), String(decoding: try encoder.encode(file), as: UTF8.self) + "\n")
+
+            var result = LintResult(findings: [Finding(rule: "container-access", path: "/abs/a.m", line: 2, column: 3, severity: .error, message: "m")],
+                                    filesChecked: 1, filesParsed: 1, filesFailed: 0, seconds: 0.5)
+            result.staleBaselineEntries = list
+            let document = JSONReporter().document(result)
+            XCTAssertEqual(document.text(), document.rendered())
+            let log = SARIFReporter(root: "/abs").log(result)
+            XCTAssertEqual(log.text(), log.rendered())
+        }
+    }
+
     /// Integers are read exactly, whatever their digits, fraction and exponent: as `Decimal`
     /// reads them (exact to 38 digits), and as `JSONDecoder` reads them into an `Int` whenever it
     /// reads them (it goes through a double: 9.223372036854775807e18 is past `Int.max` to it).

@@ -178,7 +178,7 @@ def large(path, size):
         out.write('{"entries":[')
         written, i = 12, 0
         while written < size:
-            e = '%s{"fingerprint":"%s:0","line":%d,"path":"Sources/F%d.m","rule":"container-access"}' % (
+            e = '%s{"fingerprint":"%s:0","line":%d,"path":"F%d.m","rule":"container-access"}' % (
                 "," if i else "", hashlib.md5(str(i).encode()).hexdigest(), i % 5000 + 1, i // 100)
             out.write(e)
             written += len(e)
