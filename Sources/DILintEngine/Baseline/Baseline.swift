@@ -158,6 +158,21 @@ public struct Baseline: Equatable, Sendable {
     /// exists, so a run over part of the tree (`--changed-since`, `--shard`, a sub-directory)
     /// never calls the rest of the baseline stale.
     public func apply(to result: inout LintResult, lintedFiles: [String], root: String) {
+        result.staleBaselineEntries = entries.filter(staleness(marking: &result, lintedFiles: lintedFiles, root: root))
+    }
+
+    /// `apply`, for a baseline not needed afterwards: its entries are filtered in place into the
+    /// stale ones, which move into `result` (a copy of a million entries is a hundred megabytes
+    /// more); the baseline is left empty.
+    public mutating func applyTakingStale(to result: inout LintResult, lintedFiles: [String], root: String) {
+        let stale = staleness(marking: &result, lintedFiles: lintedFiles, root: root)
+        entries.removeAll { !stale($0) }
+        result.staleBaselineEntries = entries
+        entries = []
+    }
+
+    /// Marks the findings the baseline accepts, and returns the test of an entry being stale.
+    private func staleness(marking result: inout LintResult, lintedFiles: [String], root: String) -> (BaselineEntry) -> Bool {
         var relative = RelativePaths(root: root)
         let linted = Set(lintedFiles.map { relative[$0] })
         // The findings are few and the entries may be a million: the sets are of the findings'
@@ -187,7 +202,7 @@ public struct Baseline: Equatable, Sendable {
         // Entries come grouped by path (the file's order): a path is looked up once per run of it.
         var exists: [String: Bool] = [:]
         var lastPath: String?, lastInScope = false
-        result.staleBaselineEntries = entries.filter { e in
+        return { e in
             let hit = e.scheme == 1 ? matchedLegacy : matched
             guard hit.isEmpty || !hit.contains(e.fingerprint) else { return false }
             if let lastPath, lastPath == e.path { return lastInScope }
