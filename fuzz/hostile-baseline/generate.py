@@ -173,12 +173,13 @@ def inputs(directory, count, seed, seed_files):
         open(os.path.join(directory, "%06d.%s" % (i, kind)), "wb").write(data)
 
 def large(path, size):
-    """A compact baseline (no white space) of about `size` bytes in di-lint's layout."""
+    """A compact baseline (no white space) of about `size` bytes in di-lint's layout (entries in
+    the order di-lint writes them: by path, then line)."""
     with open(path, "w") as out:
         out.write('{"entries":[')
         written, i = 12, 0
         while written < size:
-            e = '%s{"fingerprint":"%s:0","line":%d,"path":"F%d.m","rule":"container-access"}' % (
+            e = '%s{"fingerprint":"%s:0","line":%d,"path":"F%06d.m","rule":"container-access"}' % (
                 "," if i else "", hashlib.md5(str(i).encode()).hexdigest(), i % 5000 + 1, i // 100)
             out.write(e)
             written += len(e)

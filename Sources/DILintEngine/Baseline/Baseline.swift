@@ -81,10 +81,16 @@ public struct Baseline: Equatable, Sendable {
     public var entries: [BaselineEntry]
 
     public init(entries: [BaselineEntry]) {
-        let inOrder = { (a: BaselineEntry, b: BaselineEntry) in (a.path, a.line, a.fingerprint) < (b.path, b.line, b.fingerprint) }
         // A file di-lint wrote is in order already: one pass instead of a sort.
-        let sorted = zip(entries, entries.dropFirst()).allSatisfy { !inOrder($1, $0) }
-        self.entries = sorted ? entries : entries.sorted(by: inOrder)
+        self.entries = Self.isSorted(entries) ? entries : entries.sorted(by: Self.inOrder)
+    }
+
+    private static func inOrder(_ a: BaselineEntry, _ b: BaselineEntry) -> Bool {
+        (a.path, a.line, a.fingerprint) < (b.path, b.line, b.fingerprint)
+    }
+
+    private static func isSorted(_ entries: [BaselineEntry]) -> Bool {
+        zip(entries, entries.dropFirst()).allSatisfy { !inOrder($1, $0) }
     }
 
     /// A baseline accepting every finding (which must carry fingerprints).
@@ -106,16 +112,17 @@ public struct Baseline: Equatable, Sendable {
     /// Reads a baseline; errors name the file and what is wrong with it.
     public static func load(path: String) throws -> Baseline {
         func fail(_ problem: String) -> ConfigError { .file(path: path, problem: problem) }
-        // The file's bytes live only inside `decode`, not beside the entries built from them.
-        let (version, decoded) = try decode(path: path, fail: fail)
+        // The file is read as it streams in: its bytes are never all held beside the entries.
+        var (version, entries) = try decode(path: path, fail: fail)
         guard version == formatVersion || version == 1 else {
             throw fail("baseline format version \(version) is not supported (this di-lint reads versions 1 and \(formatVersion))")
         }
-        var entries = decoded
         for i in entries.indices {
             if let problem = entries[i].problem { throw fail("entries[\(i)]: \(problem)") }
             if version == 1 { entries[i].scheme = 1 }
         }
+        // sorted here, in place: the array is this function's alone (`init` would sort a copy)
+        if !isSorted(entries) { entries.sort(by: inOrder) }
         return Baseline(entries: entries)
     }
 
