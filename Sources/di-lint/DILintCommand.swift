@@ -54,14 +54,14 @@ enum Main {
         } catch let code as ExitCode {
             exit(code.rawValue)
         } catch let failure as RunFailure {
-            StandardStreams.note("di-lint: error: \(failure)")
+            StandardStreams.note("di-lint: error: " + Excerpt.message("\(failure)"))
             exit(ExitStatus.usage)
         } catch {
             let exitCode = DILintCommand.exitCode(for: error)
             if exitCode == .success {
                 DILintCommand.exit(withError: error) // --help, --version
             }
-            StandardStreams.note(DILintCommand.fullMessage(for: error))
+            StandardStreams.note(Excerpt.message(DILintCommand.fullMessage(for: error)))
             exit(ExitStatus.usage)
         }
     }

@@ -44,7 +44,7 @@ struct LintCommand: ParsableCommand {
         try prepared.checkOutput(output, baselines: [baseline, writeBaseline])
         try prepared.checkOutput(writeBaseline, option: "--write-baseline", baselines: [baseline])
         // Read the baseline before linting, so a broken one fails fast.
-        let accepted: Baseline?
+        var accepted: Baseline?
         do { accepted = try baseline.map { try Baseline.load(path: $0) } } catch { throw RunFailure(error) }
 
         var result = prepared.lint()
@@ -57,17 +57,23 @@ struct LintCommand: ParsableCommand {
         if accepted != nil || writeBaseline != nil || format == .json || format == .sarif {
             Fingerprints.assign(to: &result.findings, root: prepared.root)
         }
-        if let accepted, let baseline {
-            accepted.apply(to: &result, lintedFiles: prepared.files, root: prepared.root)
+        if let baseline {
+            // Unless it is to be updated the baseline is not needed after this: its stale entries move into the result, not copied.
+            if updateBaseline {
+                accepted?.apply(to: &result, lintedFiles: prepared.files, root: prepared.root)
+            } else {
+                accepted?.applyTakingStale(to: &result, lintedFiles: prepared.files, root: prepared.root)
+            }
             // In writes of 64 KiB, not one per line: a baseline of a million stale entries made a
             // million system calls.
             var stale = ""
             for e in result.staleBaselineEntries {
-                stale += "di-lint: stale baseline entry (fixed): \(e.path):\(e.line): [\(e.rule)] \(e.snippet ?? e.expression ?? "")\n"
+                // a baseline di-lint wrote has short fields; a hand-made one may not: a line is cut at 1 KiB
+                stale += Excerpt.message("di-lint: stale baseline entry (fixed): \(e.path):\(e.line): [\(e.rule)] \(e.snippet ?? e.expression ?? "")", limit: 1024) + "\n"
                 if stale.utf8.count >= 1 << 16 { StandardStreams.raw(stale); stale = "" }
             }
             if !stale.isEmpty { StandardStreams.raw(stale) }
-            if updateBaseline && (!result.staleBaselineEntries.isEmpty || accepted.hasLegacyEntries) {
+            if updateBaseline, let accepted, !result.staleBaselineEntries.isEmpty || accepted.hasLegacyEntries {
                 let updated = accepted.updated(with: result, root: prepared.root)
                 do { try updated.write(to: baseline) } catch { throw RunFailure(error) }
                 note("di-lint: removed \(result.staleBaselineEntries.count) stale entr\(result.staleBaselineEntries.count == 1 ? "y" : "ies") from \(baseline)")
@@ -76,6 +82,7 @@ struct LintCommand: ParsableCommand {
                 }
             }
         }
+        accepted = nil // a large baseline's entries are most of the run's memory; the stale ones are kept in the result
         if let writeBaseline {
             do { try Baseline(findings: result.findings, root: prepared.root).write(to: writeBaseline) } catch { throw RunFailure(error) }
             for i in result.findings.indices { result.findings[i].baselined = true }

@@ -205,7 +205,16 @@ struct RunOptions: ParsableArguments {
 /// Writes a report to `--output FILE` or standard output.
 func emit(_ text: String, to output: String?) throws {
     guard let output else { return try StandardStreams.writeOutput(text) }
-    do { try OutputFile.write(Data(text.utf8), to: output) } catch { throw RunFailure(error) }
+    var text = text
+    do {
+        // the text's own bytes, not a copy (a report of a million stale entries is hundreds of megabytes)
+        try text.withUTF8 { bytes in
+            guard let base = bytes.baseAddress else { return try OutputFile.write(Data(), to: output) }
+            try OutputFile.write(Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: base), count: bytes.count, deallocator: .none), to: output)
+        }
+    } catch {
+        throw RunFailure(error)
+    }
 }
 
 /// One line on standard error.

@@ -52,7 +52,7 @@ final class HandlerReadPartlyTests: XCTestCase {
                                                                          seconds: 0, handlerFunctionsReadPartly: n),
                                   findings: [], stale: [])
         }
-        let merged = ReportMerge.mergeJSON([document(2), document(3), document(nil)])
+        let merged = try ReportMerge.mergeJSON([document(2), document(3), document(nil)])
         let json = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(merged.text.utf8)) as? [String: Any])
         XCTAssertEqual((json["summary"] as? [String: Any])?["handlerFunctionsReadPartly"] as? Int, 3)
     }

@@ -16,6 +16,58 @@ public struct BaselineEntry: Codable, Equatable, Sendable {
     /// 1 for an entry of a format-1 baseline, whose fingerprint hashes the line's text
     /// (`Fingerprints.legacy`); absent for structural fingerprints.
     public var scheme: Int?
+
+    /// What makes the entry one di-lint cannot have written, or nil: a fingerprint without its
+    /// `:ordinal`, a line before the first, an unknown scheme. (`merge` checks shards' stale
+    /// entries with it too.)
+    var problem: String? {
+        if fingerprint.isEmpty || !fingerprint.utf8.contains(UInt8(ascii: ":")) { return "\(Excerpt.quoted(fingerprint)) is not a fingerprint" }
+        if line < 1 { return "line \(line) is not a line number (1 or more)" }
+        if let scheme, scheme != 1 { return "scheme \(scheme) is not known (1 or none)" }
+        return nil
+    }
+}
+
+extension BaselineEntry {
+    /// As `encode(to:)` through a `JSONEncoder` writing pretty-printed sorted keys: baselines and
+    /// the stale entries of reports (see `PrettyJSON`).
+    func write(to w: inout PrettyJSON) {
+        w.element()
+        w.beginObject()
+        if let expression {
+            w.key("expression")
+            w.string(expression)
+        }
+        w.key("fingerprint")
+        w.string(fingerprint)
+        w.key("line")
+        w.int(line)
+        w.key("path")
+        w.string(path)
+        w.key("rule")
+        w.string(rule)
+        if let scheme {
+            w.key("scheme")
+            w.int(scheme)
+        }
+        if let scope {
+            w.key("scope")
+            w.string(scope)
+        }
+        if let snippet {
+            w.key("snippet")
+            w.string(snippet)
+        }
+        w.endObject()
+    }
+
+    /// About the bytes `write` takes for these entries, their members at `indent` (to reserve once).
+    static func writtenSize(_ entries: [BaselineEntry], indent: Int) -> Int {
+        entries.reduce(0) { size, e in
+            size + e.fingerprint.utf8.count + e.path.utf8.count + e.rule.utf8.count + (e.snippet?.utf8.count ?? 0)
+                + (e.expression?.utf8.count ?? 0) + (e.scope?.utf8.count ?? 0) + 8 * indent + 100
+        }
+    }
 }
 
 /// A baseline: the findings a legacy codebase already has, accepted so that only new ones fail.
@@ -29,10 +81,16 @@ public struct Baseline: Equatable, Sendable {
     public var entries: [BaselineEntry]
 
     public init(entries: [BaselineEntry]) {
-        let inOrder = { (a: BaselineEntry, b: BaselineEntry) in (a.path, a.line, a.fingerprint) < (b.path, b.line, b.fingerprint) }
         // A file di-lint wrote is in order already: one pass instead of a sort.
-        let sorted = zip(entries, entries.dropFirst()).allSatisfy { !inOrder($1, $0) }
-        self.entries = sorted ? entries : entries.sorted(by: inOrder)
+        self.entries = Self.isSorted(entries) ? entries : entries.sorted(by: Self.inOrder)
+    }
+
+    private static func inOrder(_ a: BaselineEntry, _ b: BaselineEntry) -> Bool {
+        (a.path, a.line, a.fingerprint) < (b.path, b.line, b.fingerprint)
+    }
+
+    private static func isSorted(_ entries: [BaselineEntry]) -> Bool {
+        zip(entries, entries.dropFirst()).allSatisfy { !inOrder($1, $0) }
     }
 
     /// A baseline accepting every finding (which must carry fingerprints).
@@ -54,58 +112,52 @@ public struct Baseline: Equatable, Sendable {
     /// Reads a baseline; errors name the file and what is wrong with it.
     public static func load(path: String) throws -> Baseline {
         func fail(_ problem: String) -> ConfigError { .file(path: path, problem: problem) }
-        // The file's bytes live only inside `decode`, not beside the entries built from them.
-        let (version, decoded) = try decode(path: path, fail: fail)
+        // The file is read as it streams in: its bytes are never all held beside the entries.
+        var (version, entries) = try decode(path: path, fail: fail)
         guard version == formatVersion || version == 1 else {
             throw fail("baseline format version \(version) is not supported (this di-lint reads versions 1 and \(formatVersion))")
         }
-        var entries = decoded
         for i in entries.indices {
-            let e = entries[i]
-            if e.fingerprint.isEmpty || !e.fingerprint.utf8.contains(UInt8(ascii: ":")) { throw fail("entries[\(i)]: '\(e.fingerprint)' is not a fingerprint") }
-            if let scheme = e.scheme, scheme != 1 { throw fail("entries[\(i)]: scheme \(scheme) is not known (1 or none)") }
+            if let problem = entries[i].problem { throw fail("entries[\(i)]: \(problem)") }
             if version == 1 { entries[i].scheme = 1 }
         }
+        // sorted here, in place: the array is this function's alone (`init` would sort a copy)
+        if !isSorted(entries) { entries.sort(by: inOrder) }
         return Baseline(entries: entries)
     }
 
-    /// The version and entries of a baseline file: `BaselineScanner` for a file in the shape
-    /// di-lint writes, `JSONDecoder` for any other (and for its errors).
+    /// The version and entries of a baseline file, read as it streams in (`BaselineScanner`).
     private static func decode(path: String, fail: (String) -> ConfigError) throws -> (version: Int, entries: [BaselineEntry]) {
         guard FileManager.default.fileExists(atPath: path) else { throw fail("no such baseline file (create one with --write-baseline)") }
-        let bytes: [UInt8]
         do {
-            bytes = try InputFile.read(path, limit: maxFileSize)
+            return try BaselineScanner.read(path: path, limit: maxFileSize)
         } catch let refused as InputFile.Refused {
             throw fail("cannot read the baseline: " + refused.problem.replacingOccurrences(of: "(max-file-size)", with: "for a baseline"))
+        } catch let problem as BaselineScanner.Problem {
+            throw fail(problem.description)
         }
-        if let read = BaselineScanner.read(bytes) { return read }
-        return try decodeWithJSONDecoder(Data(bytes), fail: fail)
-    }
-
-    /// `JSONDecoder`'s reading of a baseline file, its errors told as the file's problem. One
-    /// parse: the decoder's own errors tell bad JSON and a wrong shape apart (a second, untyped
-    /// parse first doubled the time and tripled the memory of a large baseline).
-    static func decodeWithJSONDecoder(_ data: Data, fail: (String) -> ConfigError) throws -> (version: Int, entries: [BaselineEntry]) {
-        let file: File
-        do {
-            file = try JSONDecoder().decode(File.self, from: data)
-        } catch DecodingError.dataCorrupted(let context) where context.codingPath.isEmpty {
-            throw fail("not valid JSON (truncated or corrupt); restore it from version control or write a new one with --write-baseline")
-        } catch DecodingError.typeMismatch(_, let context) where context.codingPath.isEmpty {
-            throw fail("not a di-lint baseline: expected a JSON object with 'version' and 'entries'")
-        } catch let error as DecodingError {
-            throw fail("not a valid baseline: \(Self.describe(error))")
-        }
-        return (file.version, file.entries)
     }
 
     /// Writes the baseline atomically (see `OutputFile`).
     public func write(to path: String) throws {
+        try OutputFile.write(Data(text().utf8), to: path)
+    }
+
+    /// The file's text: what `JSONEncoder` writes (pretty-printed, keys sorted), the entries written
+    /// by `PrettyJSON` (encoding a million entries through `Codable` took gigabytes).
+    func text() -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        let data = try encoder.encode(File(version: Self.formatVersion, tool: "di-lint", toolVersion: DILintVersion.current, entries: entries))
-        try OutputFile.write(data + Data("\n".utf8), to: path)
+        // strings and integers only: encoding never throws
+        func encoded(_ entries: [BaselineEntry]) -> String {
+            let file = File(version: Self.formatVersion, tool: "di-lint", toolVersion: DILintVersion.current, entries: entries)
+            return String(decoding: try! encoder.encode(file), as: UTF8.self) + "\n"
+        }
+        let entries = entries
+        guard !entries.isEmpty else { return encoded([]) }
+        return PrettyJSON.splice(encoded([]), key: "entries", indent: 2, capacity: BaselineEntry.writtenSize(entries, indent: 4), write: { w in
+            for i in entries.indices { entries[i].write(to: &w) }
+        }) ?? encoded(entries)
     }
 
     /// Marks the findings the baseline accepts and records the entries in scope that matched no
@@ -113,6 +165,21 @@ public struct Baseline: Equatable, Sendable {
     /// exists, so a run over part of the tree (`--changed-since`, `--shard`, a sub-directory)
     /// never calls the rest of the baseline stale.
     public func apply(to result: inout LintResult, lintedFiles: [String], root: String) {
+        result.staleBaselineEntries = entries.filter(staleness(marking: &result, lintedFiles: lintedFiles, root: root))
+    }
+
+    /// `apply`, for a baseline not needed afterwards: its entries are filtered in place into the
+    /// stale ones, which move into `result` (a copy of a million entries is a hundred megabytes
+    /// more); the baseline is left empty.
+    public mutating func applyTakingStale(to result: inout LintResult, lintedFiles: [String], root: String) {
+        let stale = staleness(marking: &result, lintedFiles: lintedFiles, root: root)
+        entries.removeAll { !stale($0) }
+        result.staleBaselineEntries = entries
+        entries = []
+    }
+
+    /// Marks the findings the baseline accepts, and returns the test of an entry being stale.
+    private func staleness(marking result: inout LintResult, lintedFiles: [String], root: String) -> (BaselineEntry) -> Bool {
         var relative = RelativePaths(root: root)
         let linted = Set(lintedFiles.map { relative[$0] })
         // The findings are few and the entries may be a million: the sets are of the findings'
@@ -142,7 +209,7 @@ public struct Baseline: Equatable, Sendable {
         // Entries come grouped by path (the file's order): a path is looked up once per run of it.
         var exists: [String: Bool] = [:]
         var lastPath: String?, lastInScope = false
-        result.staleBaselineEntries = entries.filter { e in
+        return { e in
             let hit = e.scheme == 1 ? matchedLegacy : matched
             guard hit.isEmpty || !hit.contains(e.fingerprint) else { return false }
             if let lastPath, lastPath == e.path { return lastInScope }
@@ -202,7 +269,10 @@ public struct Baseline: Equatable, Sendable {
             let place = at(context.codingPath)
             return "missing '\(key.stringValue)'" + (place.isEmpty ? "" : " in \(place)")
         case let .typeMismatch(type, context):
-            return "\(at(context.codingPath)) should be \(type == String.self ? "a string" : type == Int.self ? "a number" : "a \(type)")"
+            let name = "\(type)"
+            let expected = type == String.self ? "a string" : type == Int.self || type == Double.self ? "a number" : type == Bool.self ? "true or false"
+                : name.hasPrefix("Dictionary") ? "an object" : name.hasPrefix("Array") ? "an array" : "a \(name)"
+            return "\(at(context.codingPath)) should be \(expected)"
         case let .valueNotFound(_, context):
             return "\(at(context.codingPath)) is null"
         case let .dataCorrupted(context):

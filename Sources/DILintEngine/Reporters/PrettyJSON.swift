@@ -4,10 +4,14 @@ import Foundation
 /// writes it, for the findings of a report: encoding a hundred thousand findings through
 /// `Codable` took longer than linting them. The caller writes the keys of each object in sorted
 /// order; strings `JSONEncoder` might escape otherwise than `\"` and `\\` (control characters,
-/// DEL, the line and paragraph separators) are encoded by `JSONEncoder` itself.
+/// DEL, the line and paragraph separators) are encoded by `JSONEncoder` itself. `splice` moves the
+/// bytes written into the result's text a megabyte at a time, so the two are not both whole.
 /// `ReportFastPathTests` compares the two writers.
 struct PrettyJSON {
     private(set) var bytes: [UInt8] = []
+    /// When set (`splice`), the text of `bytes` moved out at element boundaries, a megabyte at a
+    /// time: a report of a million stale entries is never held as bytes and as text at once.
+    private var flushed: String?
     private var indent: Int
     /// Whether the object or array being written has had a member yet.
     private var started: [Bool] = []
@@ -51,7 +55,13 @@ struct PrettyJSON {
     }
 
     /// An array element's place.
-    mutating func element() { member() }
+    mutating func element() {
+        if flushed != nil, bytes.count >= 1 << 20 {
+            flushed!.append(String(decoding: bytes, as: UTF8.self))
+            bytes.removeAll(keepingCapacity: true)
+        }
+        member()
+    }
 
     mutating func beginObject() { open(UInt8(ascii: "{")) }
     mutating func endObject() { close(UInt8(ascii: "}")) }
@@ -132,14 +142,19 @@ struct PrettyJSON {
             }
             guard let at else { return nil }
             let head = empty.count - indent - 3 // through `[`
-            var w = PrettyJSON(arrayAt: indent, capacity: b.count + capacity)
+            var w = PrettyJSON(arrayAt: indent, capacity: min(b.count + capacity, 2 << 20))
+            w.flushed = ""
+            w.flushed!.reserveCapacity(b.count + capacity)
             w.bytes.append(contentsOf: UnsafeBufferPointer(rebasing: b[..<(at + head)]))
             write(&w)
             w.bytes.append(0x0A)
             w.bytes.append(contentsOf: pad.utf8)
             w.bytes.append(UInt8(ascii: "]"))
             w.bytes.append(contentsOf: UnsafeBufferPointer(rebasing: b[(at + empty.count)...]))
-            return String(decoding: w.bytes, as: UTF8.self)
+            var text = w.flushed!
+            w.flushed = nil // `text` holds the only reference: appended to in place
+            text.append(String(decoding: w.bytes, as: UTF8.self))
+            return text
         }
     }
 }

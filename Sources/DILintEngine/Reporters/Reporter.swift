@@ -170,10 +170,37 @@ public struct JSONReporter: Reporter {
                     handlerFunctionsReadPartly: handlerFunctionsReadPartly)
         }
 
+        /// The document through `JSONEncoder`. Its numbers are finite (`seconds` is a run's
+        /// measured time, or a shard's that `merge` checked), the only thing it could throw on.
         func rendered() -> String {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
             return String(decoding: try! encoder.encode(self), as: UTF8.self) + "\n"
+        }
+
+        /// `rendered()`'s text, the findings (but those with a fix) and the stale entries written
+        /// by hand into what `JSONEncoder` writes for the rest: encoding a hundred thousand
+        /// findings, or a million stale entries, through `Codable` cost more time and memory than
+        /// linting them.
+        func text() -> String {
+            var document = self
+            let findings = findings, stale = stale
+            let fast = !findings.isEmpty && !findings.contains(where: { $0.fix != nil })
+            if fast { document.findings = [] }
+            document.stale = []
+            var text = document.rendered()
+            if fast {
+                guard let spliced = PrettyJSON.splice(text, key: "findings", indent: 2, capacity: findings.count * 512, write: { w in
+                    for i in findings.indices { findings[i].write(to: &w) }
+                }) else { return rendered() }
+                text = spliced
+            }
+            if !stale.isEmpty {
+                guard let spliced = PrettyJSON.splice(text, key: "stale", indent: 2, capacity: BaselineEntry.writtenSize(stale, indent: 4),
+                                                      write: { w in for i in stale.indices { stale[i].write(to: &w) } }) else { return rendered() }
+                text = spliced
+            }
+            return text
         }
     }
 
@@ -192,18 +219,6 @@ public struct JSONReporter: Reporter {
     }
 
     public func render(_ result: LintResult) -> String {
-        var document = document(result)
-        // The findings are written by hand into what `JSONEncoder` writes for the rest (the
-        // same bytes); findings with a fix keep the encoder's path.
-        guard !document.findings.isEmpty, !document.findings.contains(where: { $0.fix != nil }) else { return document.rendered() }
-        let findings = document.findings
-        document.findings = []
-        guard let text = PrettyJSON.splice(document.rendered(), key: "findings", indent: 2, capacity: findings.count * 512, write: { w in
-            for i in findings.indices { findings[i].write(to: &w) }
-        }) else {
-            document.findings = findings
-            return document.rendered()
-        }
-        return text
+        document(result).text()
     }
 }

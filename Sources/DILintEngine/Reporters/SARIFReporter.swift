@@ -15,21 +15,7 @@ public struct SARIFReporter: Reporter {
     static let rootBase = "%SRCROOT%"
 
     public func render(_ result: LintResult) -> String {
-        var log = log(result)
-        // The results are written by hand into what `JSONEncoder` writes for the rest (the same
-        // bytes); results with fixes keep the encoder's path.
-        guard log.runs.count == 1, !log.runs[0].results.isEmpty, !log.runs[0].results.contains(where: { $0.fixes != nil }) else {
-            return log.rendered()
-        }
-        let results = log.runs[0].results
-        log.runs[0].results = []
-        guard let text = PrettyJSON.splice(log.rendered(), key: "results", indent: 6, capacity: results.count * 1536, write: { w in
-            for i in results.indices { results[i].write(to: &w) }
-        }) else {
-            log.runs[0].results = results
-            return log.rendered()
-        }
-        return text
+        log(result).text()
     }
 
     func log(_ result: LintResult) -> SARIFLog {
@@ -316,9 +302,34 @@ struct SARIFLog: Codable {
         var properties: RunProperties?
     }
 
+    /// The log through `JSONEncoder` (it has no floating-point number, the only thing it could throw on).
     func rendered() -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         return String(decoding: try! encoder.encode(self), as: UTF8.self) + "\n"
+    }
+
+    /// `rendered()`'s text, the results (but those with fixes) and the stale entries of a
+    /// one-run log written by hand into what `JSONEncoder` writes for the rest (the same bytes).
+    func text() -> String {
+        guard runs.count == 1 else { return rendered() }
+        var log = self
+        let results = runs[0].results, stale = runs[0].properties?.diLint.stale ?? []
+        let fast = !results.isEmpty && !results.contains(where: { $0.fixes != nil })
+        if fast { log.runs[0].results = [] }
+        if !stale.isEmpty { log.runs[0].properties?.diLint.stale = [] }
+        var text = log.rendered()
+        if fast {
+            guard let spliced = PrettyJSON.splice(text, key: "results", indent: 6, capacity: results.count * 1536, write: { w in
+                for i in results.indices { results[i].write(to: &w) }
+            }) else { return rendered() }
+            text = spliced
+        }
+        if !stale.isEmpty {
+            guard let spliced = PrettyJSON.splice(text, key: "stale", indent: 10, capacity: BaselineEntry.writtenSize(stale, indent: 12),
+                                                  write: { w in for i in stale.indices { stale[i].write(to: &w) } }) else { return rendered() }
+            text = spliced
+        }
+        return text
     }
 }

@@ -10,20 +10,13 @@ import Foundation
 /// open at `directory` (`openat`), and `flags` (`O_NOFOLLOW`) are added to the open's.
 func readFileBytes(_ path: String, status: UnsafeMutablePointer<stat>? = nil, limit: Int = .max,
                    directory: Int32 = AT_FDCWD, flags: Int32 = 0) -> [UInt8]? {
-    let fd = openat(directory, path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY | flags)
-    guard fd >= 0 else { return nil }
-    defer { close(fd) }
     var st = stat()
-    guard fstat(fd, &st) == 0 else { return nil }
+    guard let fd = openRegularFile(path, status: &st, limit: limit, directory: directory, flags: flags) else {
+        status?.pointee = st
+        return nil
+    }
+    defer { close(fd) }
     status?.pointee = st
-    guard st.st_mode & S_IFMT == S_IFREG else {
-        errno = 0
-        return nil
-    }
-    guard Int(st.st_size) <= limit else {
-        errno = 0
-        return nil
-    }
     var bytes = [UInt8](repeating: 0, count: max(Int(st.st_size), 0))
     var filled = 0
     while true {
@@ -49,4 +42,25 @@ func readFileBytes(_ path: String, status: UnsafeMutablePointer<stat>? = nil, li
     }
     bytes.removeSubrange(filled...)
     return bytes
+}
+
+/// A descriptor open for reading on the regular file at `path` of at most `limit` bytes, or nil.
+/// Opened without blocking (a FIFO never stalls the open) and checked with `fstat` on the open
+/// descriptor, so what is read is what was checked. For a file that is not regular or is over the
+/// limit `errno` is 0 on return and `status` says what it is; otherwise `errno` says why.
+func openRegularFile(_ path: String, status: inout stat, limit: Int, directory: Int32 = AT_FDCWD, flags: Int32 = 0) -> Int32? {
+    let fd = openat(directory, path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY | flags)
+    guard fd >= 0 else { return nil }
+    guard fstat(fd, &status) == 0 else {
+        let error = errno
+        close(fd)
+        errno = error
+        return nil
+    }
+    guard status.st_mode & S_IFMT == S_IFREG, Int(status.st_size) <= limit else {
+        close(fd)
+        errno = 0
+        return nil
+    }
+    return fd
 }

@@ -46,14 +46,30 @@ public enum InputFile {
     /// `fstat` on the open descriptor, so a FIFO or device put in the file's place after a check
     /// is refused too; never reads more than `limit + 1` bytes.
     public static func read(_ path: String, limit: Int) throws -> [UInt8] {
-        func refuse(_ problem: String) -> Refused { Refused(path: path, problem: problem) }
         var st = stat()
-        guard let bytes = readFileBytes(path, status: &st, limit: limit) else {
-            let error = errno
-            if error == 0, let problem = problem(st, limit: limit) { throw refuse(problem) }
-            if error == EFBIG { throw refuse("it grew past the \(limit)-byte limit (max-file-size) while being read") }
-            throw refuse("cannot read it (\(String(cString: strerror(error))))")
-        }
+        guard let bytes = readFileBytes(path, status: &st, limit: limit) else { throw refusal(path, st, limit: limit) }
         return bytes
+    }
+
+    /// A descriptor open for reading on a regular file within `limit` (checked as `read` checks
+    /// it), and the file's size, for a reader that takes the file in pieces; the caller closes it
+    /// and stops at `limit` bytes (`grewPastLimit`).
+    static func open(_ path: String, limit: Int) throws -> (descriptor: Int32, size: Int) {
+        var st = stat()
+        guard let fd = openRegularFile(path, status: &st, limit: limit) else { throw refusal(path, st, limit: limit) }
+        return (fd, Int(st.st_size))
+    }
+
+    /// Why a file could not be read, from `errno` after `readFileBytes` or `openRegularFile`.
+    private static func refusal(_ path: String, _ status: stat, limit: Int) -> Refused {
+        let error = errno
+        if error == 0, let problem = problem(status, limit: limit) { return Refused(path: path, problem: problem) }
+        if error == EFBIG { return grewPastLimit(path, limit: limit) }
+        return Refused(path: path, problem: "cannot read it (\(String(cString: strerror(error))))")
+    }
+
+    /// A file that grew past `limit` while it was read.
+    static func grewPastLimit(_ path: String, limit: Int) -> Refused {
+        Refused(path: path, problem: "it grew past the \(limit)-byte limit (max-file-size) while being read")
     }
 }

@@ -9,7 +9,16 @@ public enum OutputFile {
         if stat(path, &st) == 0 && (st.st_mode & S_IFMT) != S_IFREG {
             guard let handle = FileHandle(forWritingAtPath: path) else { throw failure(path) }
             defer { try? handle.close() }
-            try handle.write(contentsOf: data)
+            // Written with `write(2)`: FileHandle's error on a full device is a Cocoa error
+            // ("NSCocoaErrorDomain Code=640"), not one naming the file and the problem.
+            let fd = handle.fileDescriptor
+            var written = 0
+            while written < data.count {
+                let n = data[data.startIndex + written ..< data.endIndex].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+                if n < 0 && errno == EINTR { continue }
+                guard n > 0 else { throw failure(path) }
+                written += n
+            }
             return
         }
         let url = URL(fileURLWithPath: path)

@@ -102,10 +102,12 @@ final class BaselineTests: XCTestCase {
     }
 
     /// `BaselineScanner` reads what di-lint writes and every other text of the baseline's shape
-    /// to exactly what `JSONDecoder` reads, and leaves anything outside its subset to it.
+    /// to exactly what `JSONDecoder` reads, and refuses what `JSONDecoder` refuses (and a key
+    /// given twice, which `JSONDecoder` reads as its first value), saying what is wrong.
     func testTheBaselineScannerReadsWhatJSONDecoderReads() throws {
+        struct File: Decodable { var version: Int; var tool: String?; var toolVersion: String?; var entries: [BaselineEntry] }
         func decoded(_ text: String) -> (version: Int, entries: [BaselineEntry])? {
-            try? Baseline.decodeWithJSONDecoder(Data(text.utf8), fail: { ConfigError.file(path: "b.json", problem: $0) })
+            (try? JSONDecoder().decode(File.self, from: Data(text.utf8))).map { ($0.version, $0.entries) }
         }
         let entry = #""fingerprint": "ab:0", "rule": "r", "path": "p.m", "line": 3"#
         let accepted = [
@@ -116,33 +118,70 @@ final class BaselineTests: XCTestCase {
             #"{"version": 2, "entries": [{\#(entry), "snippet": "a\"b\\c\/d\b\f\n\r\t\u00e9\u20AC\ud83d\ude00 é€😀 \u0000"}]}"#,
             #"{"version": 2, "entries": [{"line": -12, "path": "Sources/Very/Long/Path/Of/A/File.m", "rule": "container-access", "fingerprint": "x:1"}, {\#(entry)}, {\#(entry)}]}"#,
             #"{"version": 2, "entries": [{"fingerprint": "", "rule": "", "path": "", "line": 0, "scheme": 7}]}"#,
+            #"{"version": 2, "entries": [], "extra": [1, {"a": [true, false, null, -1.5e-3, "s"]}]}"#,
+            #"{"vers\u0069on": 2, "entries": [{\#(entry), "unknown": {"x": 1e400}}]}"#,
+            #"{"version": 2.0, "entries": []}"#, #"{"version": 2e0, "entries": []}"#, #"{"version": 200E-2, "entries": []}"#,
+            #"{"version": -0, "entries": []}"#, #"{"version": 1234567890123456789, "entries": []}"#,
+            #"{"version": 9223372036854775807, "entries": [{"fingerprint": "a:0", "rule": "r", "path": "p", "line": -9223372036854775808}]}"#,
+            #"{"version": 2, "entries": [{"fingerprint": "a:0", "rule": "r", "path": "p", "line": 0.000000000000000000000e99999}]}"#,
+            "\u{FEFF}{\"version\": 2, \"entries\": []}",
+            #"{"version": 2, "entries": [{\#(entry)},]}"#, #"{"version": 2, "entries": [{\#(entry),}], }"#,
         ]
         for text in accepted {
-            let fast = BaselineScanner.read(Array(text.utf8))
             let slow = decoded(text)
-            XCTAssertNotNil(fast, text)
             XCTAssertNotNil(slow, text)
+            XCTAssertNoThrow(try BaselineScanner.read(Array(text.utf8)), text)
+            let fast = try? BaselineScanner.read(Array(text.utf8))
             XCTAssertEqual(fast?.version, slow?.version, text)
             XCTAssertEqual(fast?.entries, slow?.entries, text)
         }
-        let outside = [
-            "", "[]", "{", #"{"version": 2}"#, #"{"version": 2, "entries": [], "extra": 1}"#,
-            #"{"version": 2, "version": 2, "entries": []}"#, #"{"version": 2.0, "entries": []}"#, #"{"version": 2e0, "entries": []}"#,
-            #"{"version": 02, "entries": []}"#, #"{"version": 1234567890123456789, "entries": []}"#, #"{"vers\u0069on": 2, "entries": []}"#,
-            #"{"version": 2, "entries": []} x"#, "\u{FEFF}{\"version\": 2, \"entries\": []}",
-            #"{"version": 2, "entries": [{\#(entry), "snippet": "\ud83d"}]}"#, #"{"version": 2, "entries": [{\#(entry), "snippet": "\ude00"}]}"#,
-            #"{"version": 2, "entries": [{\#(entry), "snippet": "\x"}]}"#, "{\"version\": 2, \"entries\": [{\(entry), \"snippet\": \"a\nb\"}]}",
-            #"{"version": 2, "entries": [{\#(entry), "line": 4}]}"#, #"{"version": 2, "entries": [{"rule": "r", "path": "p", "line": 1}]}"#,
-            #"{"version": 2, "entries": [{"fingerprint": 5, "rule": "r", "path": "p", "line": 1}]}"#,
-            #"{"version": 2, "entries": [{"fingerprint": null, "rule": "r", "path": "p", "line": 1}]}"#,
-            #"{"version": 2, "entries": [{\#(entry)},]}"#, #"{"version": 2, "entries": [{\#(entry),}]}"#,
-            #"{"version": 2, "entries": [{\#(entry), "scheme": true}]}"#,
+        // Refused by both readers; the scanner says what and where.
+        let refused: [(String, String)] = [
+            ("", "the file is empty"), ("[]", "expected a JSON object with 'version' and 'entries'"), ("{", "the file ends at line 1, column 2"),
+            (#"{"version": 2}"#, "missing 'entries'"), (#"{"entries": []}"#, "missing 'version'"),
+            (#"{"version": 2.5, "entries": []}"#, "version: 2.5 is not a whole number, at line 1, column 13"),
+            (#"{"version": 02, "entries": []}"#, "a number may not start with 0"),
+            (#"{"version": 9223372036854775808, "entries": []}"#, "version: 9223372036854775808 is out of range"),
+            (#"{"version": -9223372036854775809, "entries": []}"#, "version: -9223372036854775809 is out of range"),
+            (#"{"version": 1e19, "entries": []}"#, "version: 1e19 is out of range"),
+            (#"{"version": 1e400, "entries": []}"#, "version: 1e400 is out of range"),
+            (#"{"version": 2, "entries": []} x"#, "more after the document's value"),
+            (#"{"version": 2, "entries": [{\#(entry), "snippet": "\ud83d"}]}"#, "a lone UTF-16 surrogate escape"),
+            (#"{"version": 2, "entries": [{\#(entry), "snippet": "\ude00"}]}"#, "a lone UTF-16 surrogate escape"),
+            (#"{"version": 2, "entries": [{\#(entry), "snippet": "\x"}]}"#, #"'\x' is not a JSON escape"#),
+            ("{\"version\": 2, \"entries\": [{\(entry), \"snippet\": \"a\nb\"}]}", "a control character (byte 10) in a string"),
+            (#"{"version": 2, "entries": [{"rule": "r", "path": "p", "line": 1}]}"#, "missing 'fingerprint' in entries[0]"),
+            (#"{"version": 2, "entries": [{"fingerprint": 5, "rule": "r", "path": "p", "line": 1}]}"#, "entries[0].fingerprint should be a string, not a number"),
+            (#"{"version": 2, "entries": [{"fingerprint": null, "rule": "r", "path": "p", "line": 1}]}"#, "entries[0].fingerprint is null"),
+            (#"{"version": 2, "entries": [{\#(entry)},,]}"#, "expected a JSON value (in entries[1])"),
+            (#"{"version": 2, "entries": [{\#(entry),,}]}"#, "expected a key in quotes (in entries[0])"),
+            (#"{"version": 2, "entries": [{\#(entry), "scheme": true}]}"#, "entries[0].scheme should be a number, not true or false"),
+            (#"{"version": 2, "entries": {}}"#, "entries should be an array, not an object"),
         ]
-        for text in outside {
-            XCTAssertNil(BaselineScanner.read(Array(text.utf8)), text)
+        for (text, problem) in refused {
+            XCTAssertNil(decoded(text), text)
+            XCTAssertThrowsError(try BaselineScanner.read(Array(text.utf8)), text) { error in
+                XCTAssertTrue("\(error)".contains(problem), "\(error) should say \(problem)")
+            }
+        }
+        // Stricter than JSONDecoder, which checks only the numbers it decodes, nests to 512 levels
+        // and takes the first value of a key given twice.
+        for (text, problem) in [(#"{"version": 2, "entries": [], "x": 1e2.5}"#, "line 1, column 39: expected ',' or '}' after a member"),
+                                (#"{"version": 2, "entries": [], "x": "# + String(repeating: "[", count: 100) + String(repeating: "]", count: 100) + "}",
+                                 "nested deeper than 64 levels")] {
+            XCTAssertNotNil(decoded(text), text)
+            XCTAssertThrowsError(try BaselineScanner.read(Array(text.utf8)), text) { XCTAssertTrue("\($0)".contains(problem), "\($0) should say \(problem)") }
+        }
+        XCTAssertThrowsError(try BaselineScanner.read(Array(#"{"version": 2, "version": 2, "entries": []}"#.utf8))) {
+            XCTAssertTrue("\($0)".contains("'version' is given twice"), "\($0)")
+        }
+        XCTAssertThrowsError(try BaselineScanner.read(Array(#"{"version": 2, "entries": [{\#(entry), "line": 4}]}"#.utf8))) {
+            XCTAssertTrue("\($0)".contains("entries[0].line is given twice"), "\($0)")
         }
         // Invalid UTF-8 inside a string.
-        XCTAssertNil(BaselineScanner.read(Array(#"{"version": 2, "entries": [{\#(entry), "scope": ""#.utf8) + [0xC3, 0x28] + Array(#""}]}"#.utf8)))
+        XCTAssertThrowsError(try BaselineScanner.read(Array(#"{"version": 2, "entries": [{\#(entry), "scope": ""#.utf8) + [0xC3, 0x28] + Array(#""}]}"#.utf8))) {
+            XCTAssertTrue("\($0)".contains("entries[0].scope is not UTF-8 text"), "\($0)")
+        }
 
         // Baselines di-lint writes, with strings of every kind: the same entries both ways.
         var generator = SystemRandomNumberGenerator()
@@ -157,7 +196,7 @@ final class BaselineTests: XCTestCase {
         let path = project.root.appendingPathComponent("written.json").path
         try Baseline(entries: entries).write(to: path)
         let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
-        let fast = try XCTUnwrap(BaselineScanner.read(bytes))
+        let fast = try BaselineScanner.read(bytes)
         let slow = try XCTUnwrap(decoded(String(decoding: bytes, as: UTF8.self)))
         XCTAssertEqual(fast.version, slow.version)
         XCTAssertEqual(fast.entries, slow.entries)

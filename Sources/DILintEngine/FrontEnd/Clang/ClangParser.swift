@@ -166,9 +166,12 @@ final class ClangParser {
     func parse(path: String, buffer: SourceBuffer, language: SourceLanguage, arguments: [String],
                trustAllSkippedBlocks: Bool = false) throws -> ParsedFile {
         let args = Self.commonArguments + arguments
+        // libclang puts the file's name among the arguments: a name starting with '-' (`-x.m`)
+        // would be read as an option (libclang 14 takes no file after `--`), `./-x.m` is a file.
+        let name = path.hasPrefix("-") ? "./" + path : path
         var unit: CXTranslationUnit?
         let code: CXErrorCode = withCStrings(args) { argv in
-            clang_parseTranslationUnit2(index, path, argv, Int32(args.count), nil, 0, Self.parseOptions, &unit)
+            clang_parseTranslationUnit2(index, name, argv, Int32(args.count), nil, 0, Self.parseOptions, &unit)
         }
         guard code == CXError_Success, let unit else {
             let reason: String
