@@ -147,6 +147,9 @@ public enum FixApplier {
                 guard let planned = plan.digests[path], SHA256.hex(bytes) == planned else {
                     throw refuse("changed since the fix was planned (run fix again)")
                 }
+                // the file is named before its temporary is made, so that a run killed between the
+                // two leaves a temporary the next run finds (beside a file the journal names)
+                try journal?.append(FixJournal.Line(path: path))
                 let directory = FixApplier.temporaryDirectory(of: path)
                 var template = Array("\(directory)/.\((path as NSString).lastPathComponent)\(FixApplier.temporaryInfix)XXXXXX".utf8CString)
                 let out = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }

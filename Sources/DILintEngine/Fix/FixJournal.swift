@@ -146,6 +146,24 @@ struct FixJournal {
                 }
             }
         }
+        // a temporary made after its file was named and before its own line (killed in between):
+        // any fix temporary of a named file that no line lists, this user's, is stale (the lock
+        // is held, so no other run is writing one)
+        let listed = Set(lines.compactMap(\.temporary))
+        for file in Set(lines.compactMap(\.path)) {
+            let directory = FixApplier.temporaryDirectory(of: file)
+            guard tree.contains(file), FixWorkspace.realPath(directory) == directory,
+                  let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { continue }
+            let base = (file as NSString).lastPathComponent
+            for name in names where FixApplier.isTemporaryName(name, of: base) && !listed.contains(directory + "/" + name) {
+                var st = stat()
+                let full = directory + "/" + name
+                if lstat(full, &st) == 0, st.st_mode & S_IFMT == S_IFREG, st.st_uid == geteuid() || geteuid() == 0,
+                   unlink(full) == 0 {
+                    result.removed += 1
+                }
+            }
+        }
         for file in Set(lines.compactMap(\.path)) { syncDirectory(of: file) }
         unlink(path)
         syncDirectory(of: path)
