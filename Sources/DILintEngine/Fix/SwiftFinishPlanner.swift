@@ -19,6 +19,12 @@ struct SwiftFinishPlanner {
         var order: [String] = []
         for path in paths {
             guard let file = context.swiftFile(path) else { continue }
+            // left direct by this phase: listed, so the run does not end as if it were done
+            for located in file.accesses where located.access.kind == .direct && context.selects(located.access) {
+                let (line, column) = file.source.buffer.lineColumn(of: located.offset)
+                plan.manual.append(ManualItem(path: context.display(path), line: line, column: column, expression: located.access.expression,
+                                              reason: .directInFinish, detail: nil))
+            }
             for located in file.accesses where located.access.kind == .fallback {
                 let (line, column) = file.source.buffer.lineColumn(of: located.offset)
                 guard let node = file.node(spanning: located.range), let (parameter, decl) = Self.bridgeParameter(node, names: [context.bridgeName]),
@@ -30,7 +36,19 @@ struct SwiftFinishPlanner {
                     continue
                 }
                 let type = SwiftRunType.merged(each) // a type declared per `#if` clause: all its clauses
-                guard context.services.isEmpty || injectedServices(type).isSubset(of: context.services) else { continue }
+                if !context.services.isEmpty {
+                    // the default serves every service the type reads through the bridge: removed
+                    // only when they are all selected; a selected one is not dropped silently
+                    let served = injectedServices(type)
+                    if !served.isSubset(of: context.services) {
+                        if !served.isDisjoint(with: context.services) {
+                            plan.manual.append(ManualItem(path: context.display(path), line: line, column: column, expression: located.access.expression,
+                                                          reason: .bridgeServesOthers,
+                                                          detail: "\(typeName) also reads \(served.subtracting(context.services).sorted().joined(separator: ", ")) through it"))
+                        }
+                        continue
+                    }
+                }
                 if file.isSuppressed(located.offset) {
                     plan.manual.append(ManualItem(path: context.display(path), line: line, column: column, expression: located.access.expression,
                                                   reason: .suppressed, detail: nil))

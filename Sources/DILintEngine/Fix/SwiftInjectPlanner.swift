@@ -59,6 +59,11 @@ struct SwiftInjectPlanner {
         func refuse(_ reason: ManualReason, _ detail: String) {
             plan.manual += targets.map { manual($0.located, in: $0.file, reason, "\(name): \(detail)") }
         }
+        // the stored bridge and its parameter would name a type the project does not have
+        if let missing = context.missingBridgeType {
+            plan.manual += targets.map { manual($0.located, in: $0.file, .noBridgeType, "\(name): \(missing)") }
+            return
+        }
         // one declaration, or one per clause of an `#if`: each gets the bridge as a type of its
         // own, all in one group (every clause is done, or none)
         guard let types = SwiftRunType.findEach(name, context: context), !types.contains(where: { $0.declaration.is(EnumDeclSyntax.self) }) else {

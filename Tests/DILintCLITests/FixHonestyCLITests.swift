@@ -1,0 +1,123 @@
+import Foundation
+import SeamTestSupport
+import XCTest
+
+/// `di-lint fix` verdicts that tell the truth: no declaration of a type the project does not
+/// have, and an exit status of 0 only when nothing in scope is left direct (or, after finish,
+/// fallback) — every such access is rewritten, listed with its reason or in a refused group.
+final class FixHonestyCLITests: XCTestCase {
+    static let swiftContainer = """
+    final class TabStore { func count() -> Int { 0 } }
+    final class Container {
+        static let shared = Container()
+        let tabs = TabStore()
+    }
+
+    """
+    static let swiftModel = """
+    final class Model {
+        func n() -> Int { Container.shared.tabs.count() }
+    }
+
+    """
+
+    // MARK: No invented bridge type
+
+    func testSwiftInjectWithNoBridgeTypeListsTheAccessInsteadOfDeclaringBridge() throws {
+        let project = try Project(self, files: [".di-lint.yml": "containers: [Container.shared]\n",
+                                                "S/Container.swift": Self.swiftContainer, "S/Model.swift": Self.swiftModel])
+        let run = try project.run("fix", "--phase", "inject", "S", "--apply")
+        XCTAssertEqual(run.status, 1, run.stderr)
+        XCTAssertTrue(run.stderr.contains("S/Model.swift:2:23: manual: Container.shared.tabs: no bridge type: name one with bridge-type: (the bridge style), "
+                                          + "or inject the service itself (not yet automated) (Model: the config names no bridge-type and no file of the run declares 'Bridge')"),
+                      run.stderr)
+        XCTAssertTrue(run.stderr.contains("0 accesses rewritten in 0 files; 1 left for manual work"), run.stderr)
+        XCTAssertEqual(try project.read("S/Model.swift"), Self.swiftModel)
+    }
+
+    func testSwiftInjectWithTheDefaultBridgeTypeDeclaredInTheRunStillInjects() throws {
+        let project = try Project(self, files: [".di-lint.yml": "containers: [Container.shared]\n",
+                                                "S/Container.swift": Self.swiftContainer + "protocol Bridge { var tabs: TabStore { get } }\nextension Container: Bridge {}\n",
+                                                "S/Model.swift": Self.swiftModel])
+        let run = try project.run("fix", "--phase", "inject", "S")
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertTrue(run.stdout.contains("+    let bridge: Bridge\n"), run.stdout)
+        XCTAssertTrue(run.stdout.contains("+    func n() -> Int { bridge.tabs.count() }\n"), run.stdout)
+    }
+
+    func testObjectiveCInjectWithNoBridgeTypeListsTheAccessUpFront() throws {
+        let project = try Project(self, files: [".di-lint.yml": "containers: [Container.sharedInstance]\n", "Sources/Reporter.m": FixSamples.reporter])
+        let run = try project.run("fix", "--phase", "inject", "Sources")
+        XCTAssertEqual(run.status, 1, run.stderr)
+        XCTAssertEqual(run.stdout, "")
+        XCTAssertTrue(run.stderr.contains("Sources/Reporter.m:6:12: manual: Container.sharedInstance.crashReporter: no bridge type: "), run.stderr)
+        XCTAssertFalse(run.stderr.contains("refused"), run.stderr) // not a re-parse refusal naming the missing 'Bridge.h'
+        XCTAssertTrue(run.stderr.contains("0 conflicts"), run.stderr)
+    }
+
+    // MARK: Exit codes
+
+    func testObjectiveCFinishListsADirectAccessLeftWithAndWithoutService() throws {
+        let project = try Project(self, files: [".di-lint.yml": FixSamples.config, "Sources/Reporter.m": FixSamples.reporter,
+                                                "Sources/CrashBridge.h": FixSamples.bridgeHeader])
+        for service in [[], ["--service", "crashReporter"]] {
+            let run = try project.runArray(["fix", "--phase", "finish", "Sources"] + service)
+            XCTAssertEqual(run.status, 1, "\(service): \(run.stderr)")
+            XCTAssertTrue(run.stderr.contains("Sources/Reporter.m:6:12: manual: Container.sharedInstance.crashReporter: "
+                                              + "a direct access of the service: run --phase inject first (in Reporter install)"), run.stderr)
+        }
+        // another service's direct access is out of scope: nothing left, exit 0
+        let other = try project.run("fix", "--phase", "finish", "Sources", "--service", "uploader")
+        XCTAssertEqual(other.status, 0, other.stderr)
+        XCTAssertTrue(other.stderr.contains("0 accesses rewritten in 0 files; 0 left for manual work; 0 conflicts"), other.stderr)
+    }
+
+    static let swiftBridged = """
+    final class Service { func run() {} }
+    protocol CrashBridge { var reporter: Service { get }; var uploader: Service { get } }
+    final class Container: CrashBridge {
+        static let shared = Container()
+        let reporter = Service()
+        let uploader = Service()
+    }
+
+    """
+    static let swiftInjected = """
+    final class Model {
+        let bridge: CrashBridge
+
+        init(bridge: CrashBridge = Container.shared) {
+            self.bridge = bridge
+        }
+
+        func go() {
+            bridge.reporter.run()
+            bridge.uploader.run()
+        }
+    }
+
+    """
+
+    func testSwiftFinishListsADirectAccessLeft() throws {
+        let project = try Project(self, files: [".di-lint.yml": "containers: [Container.shared]\nbridge-type: CrashBridge\n",
+                                                "S/Container.swift": Self.swiftBridged,
+                                                "S/Other.swift": "final class Other {\n    func go() { Container.shared.reporter.run() }\n}\n"])
+        let run = try project.run("fix", "--phase", "finish", "S", "--service", "reporter")
+        XCTAssertEqual(run.status, 1, run.stderr)
+        XCTAssertTrue(run.stderr.contains("S/Other.swift:2:17: manual: Container.shared.reporter: a direct access of the service: run --phase inject first"), run.stderr)
+    }
+
+    func testServiceFinishListsADefaultThatAlsoServesAnotherService() throws {
+        let project = try Project(self, files: [".di-lint.yml": "containers: [Container.shared]\nbridge-type: CrashBridge\n",
+                                                "S/Container.swift": Self.swiftBridged, "S/Model.swift": Self.swiftInjected])
+        let run = try project.run("fix", "--phase", "finish", "S", "--service", "reporter")
+        XCTAssertEqual(run.status, 1, run.stderr)
+        XCTAssertTrue(run.stderr.contains("S/Model.swift:4:32: manual: Container.shared: the bridge parameter also serves services outside --service "
+                                          + "(Model also reads uploader through it)"), run.stderr)
+        XCTAssertEqual(run.stdout, "")
+        // both services selected: the default goes (exit 0)
+        let both = try project.run("fix", "--phase", "finish", "S", "--service", "reporter", "--service", "uploader")
+        XCTAssertEqual(both.status, 0, both.stderr)
+        XCTAssertTrue(both.stdout.contains("-    init(bridge: CrashBridge = Container.shared) {\n+    init(bridge: CrashBridge) {\n"), both.stdout)
+    }
+}
