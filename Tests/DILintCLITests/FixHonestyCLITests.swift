@@ -120,4 +120,58 @@ final class FixHonestyCLITests: XCTestCase {
         XCTAssertEqual(both.status, 0, both.stderr)
         XCTAssertTrue(both.stdout.contains("-    init(bridge: CrashBridge = Container.shared) {\n+    init(bridge: CrashBridge) {\n"), both.stdout)
     }
+
+    // MARK: Only service reads move
+
+    func testObjectiveCRegistrationAndSetterAreNotRewrittenOntoTheBridge() throws {
+        let setup = """
+        @interface Setup
+        @end
+
+        @implementation Setup
+        - (void)install {
+            [[Container sharedInstance] registerService:nil];
+            [Container.sharedInstance setCrashReporter:nil];
+            [[Container sharedInstance] unregisterAll];
+        }
+        @end
+
+        """
+        let project = try Project(self, files: [".di-lint.yml": FixSamples.config, "Sources/Setup.m": setup,
+                                                "Sources/CrashBridge.h": FixSamples.bridgeHeader])
+        let run = try project.run("fix", "--phase", "inject", "Sources", "--apply")
+        XCTAssertEqual(run.status, 1, run.stderr)
+        XCTAssertEqual(try project.read("Sources/Setup.m"), setup)
+        XCTAssertTrue(run.stderr.contains("Sources/Setup.m:6:6: manual: Container.sharedInstance.registerService: not a read of a service (a registration with the container)"), run.stderr)
+        XCTAssertTrue(run.stderr.contains("Sources/Setup.m:7:6: manual: Container.sharedInstance.setCrashReporter: the service is assigned to or its address taken"), run.stderr)
+        XCTAssertTrue(run.stderr.contains("Sources/Setup.m:8:6: manual: Container.sharedInstance.unregisterAll: not a read of a service"), run.stderr)
+    }
+
+    func testSwiftRegistrationAndAssignmentAreNotRewrittenOntoTheBridge() throws {
+        let setup = """
+        final class Setup {
+            func install() {
+                Container.shared.register(service: Service())
+                Container.shared.reporter = Service()
+                Container.shared.count += 1
+                swap(&Container.shared.reporter, &spare)
+            }
+            var spare = Service()
+        }
+
+        """
+        let container = Self.swiftBridged.replacingOccurrences(of: "    let reporter = Service()\n",
+                                                               with: "    var reporter = Service()\n    var count = 0\n    func register(service: Service) {}\n")
+        let project = try Project(self, files: [".di-lint.yml": "containers: [Container.shared]\nbridge-type: CrashBridge\n",
+                                                "S/Container.swift": container, "S/Setup.swift": setup])
+        let run = try project.run("fix", "--phase", "inject", "S", "--apply")
+        XCTAssertEqual(run.status, 1, run.stderr)
+        XCTAssertEqual(try project.read("S/Setup.swift"), setup)
+        XCTAssertTrue(run.stderr.contains("S/Setup.swift:3:9: manual: Container.shared.register: not a read of a service (a registration with the container)"), run.stderr)
+        for line in [4, 5] {
+            XCTAssertTrue(run.stderr.contains("S/Setup.swift:\(line):9: manual: Container.shared."), run.stderr)
+        }
+        XCTAssertTrue(run.stderr.contains("S/Setup.swift:6:15: manual: Container.shared.reporter: the service is assigned to or its address taken"), run.stderr)
+        XCTAssertTrue(run.stderr.contains("0 accesses rewritten in 0 files; 4 left for manual work (3 the service is assigned to or its address taken, 1 not a read"), run.stderr)
+    }
 }

@@ -59,6 +59,14 @@ final class FixContext {
         return text.range(of: pattern, options: .regularExpression) != nil
     }
 
+    /// Whether the member the container is asked for registers something with it
+    /// (`register(…)`, `registerService:`, `unregister…`, `deregister…`): a call on the container,
+    /// not a read of a service, so never rewritten onto the bridge.
+    static func isRegistration(_ member: String?) -> Bool {
+        guard let member else { return false }
+        return member.range(of: "^(register|unregister|deregister)($|[A-Z_:(])", options: .regularExpression) != nil
+    }
+
     func selects(_ access: ContainerAccess) -> Bool {
         services.isEmpty || access.service.map(services.contains) == true
     }

@@ -85,6 +85,7 @@ struct InjectPlanner {
     private func decide(_ located: LocatedAccess, in analysis: FixFileAnalysis, global: GlobalInFile) -> Result<String, ManualReason> {
         if located.access.viaMacro != nil || analysis.tokens.isInDirective(located.offset) { return .failure(.macro) }
         if analysis.isSuppressed(located) { return .failure(.suppressed) }
+        if FixContext.isRegistration(located.access.service) { return .failure(.notAServiceRead) }
         guard let enclosing = located.enclosing else { return .failure(.outsideFunction) }
         let bridgeName = context.bridgeName
         switch enclosing.kind {

@@ -44,7 +44,30 @@ struct SwiftInjectPlanner {
         if let parent = node.parent, parent.is(OptionalChainingExprSyntax.self) || parent.is(ForceUnwrapExprSyntax.self) {
             return .failure(.manual(.unrecognisedForm, "the container is unwrapped ('?' or '!'); the bridge is not optional"))
         }
+        // only a read of a service moves onto the bridge: not a registration, not an assignment
+        if FixContext.isRegistration(located.access.service) { return .failure(.manual(.notAServiceRead, nil)) }
+        if let member = node.parent?.as(MemberAccessExprSyntax.self), Self.isAssigned(ExprSyntax(member)) {
+            return .failure(.manual(.assignedTo, nil))
+        }
         return SwiftAccessPlace.of(node)
+    }
+
+    /// Whether an expression is assigned to (`x = …`, `x += …`, in a sequence SwiftParser leaves
+    /// unfolded, or folded) or passed `inout` (`&x`).
+    static func isAssigned(_ expression: ExprSyntax) -> Bool {
+        guard let parent = expression.parent else { return false }
+        if parent.is(InOutExprSyntax.self) { return true }
+        func assigns(_ op: ExprSyntax) -> Bool {
+            if op.is(AssignmentExprSyntax.self) { return true }
+            guard let text = op.as(BinaryOperatorExprSyntax.self)?.operator.text else { return false }
+            return text.hasSuffix("=") && !["==", "!=", "<=", ">=", "===", "!=="].contains(text)
+        }
+        if let infix = parent.as(InfixOperatorExprSyntax.self) { return infix.leftOperand.id == expression.id && assigns(infix.operator) }
+        if let list = parent.as(ExprListSyntax.self), let i = list.firstIndex(where: { $0.id == expression.id }) {
+            let next = list.index(after: i)
+            return next != list.endIndex && assigns(list[next])
+        }
+        return false
     }
 
     private func manual(_ located: LocatedAccess, in file: SwiftFixFile, _ reason: ManualReason, _ detail: String?) -> ManualItem {
