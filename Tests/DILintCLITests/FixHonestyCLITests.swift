@@ -174,4 +174,53 @@ final class FixHonestyCLITests: XCTestCase {
         XCTAssertTrue(run.stderr.contains("S/Setup.swift:6:15: manual: Container.shared.reporter: the service is assigned to or its address taken"), run.stderr)
         XCTAssertTrue(run.stderr.contains("0 accesses rewritten in 0 files; 4 left for manual work (3 the service is assigned to or its address taken, 1 not a read"), run.stderr)
     }
+
+    // MARK: Nested Swift types by their qualified name
+
+    static func nested(_ outer: String, calls: String = "") -> String {
+        """
+        enum \(outer) {
+            final class Editing {
+                init(name: String) {
+                    self.name = name
+                }
+
+                let name: String
+
+                var hasVoice: Bool { Container.shared.reporter.run() }
+        \(calls)    }
+        }
+
+        """
+    }
+
+    func testNestedTypesOfOneSimpleNameAreTwoTypes() throws {
+        let project = try Project(self, files: [".di-lint.yml": "containers: [Container.shared]\nbridge-type: CrashBridge\n",
+                                                "S/Container.swift": Self.swiftBridged.replacingOccurrences(of: "final class Service { func run() {} }",
+                                                                                                            with: "final class Service { func run() -> Bool { true } }"),
+                                                "S/Large.swift": Self.nested("LargeState", calls: "\n        func next() -> Editing { Editing(name: name) }\n"),
+                                                "S/Small.swift": Self.nested("SmallState"),
+                                                "S/Use.swift": "func make() -> LargeState.Editing { LargeState.Editing(name: \"x\") }\n"])
+        try project.commitEverything()
+        let inject = try project.run("fix", "--phase", "inject", "S", "--apply")
+        XCTAssertEqual(inject.status, 0, inject.stderr) // before: 2 manual, "the Swift type is not declared exactly once"
+        XCTAssertTrue(inject.stderr.contains("2 accesses rewritten in 2 files; 0 left for manual work"), inject.stderr)
+        for file in ["S/Large.swift", "S/Small.swift"] {
+            let text = try project.read(file)
+            XCTAssertTrue(text.contains("        let bridge: CrashBridge\n        init(name: String, bridge: CrashBridge = Container.shared) {\n"), text)
+        }
+        // finish: LargeState.Editing's callers pass the bridge (by its qualified name outside
+        // LargeState, by its simple name inside); SmallState.Editing keeps its default, since
+        // 'Editing(name:)' in LargeState is a call fix does not attribute to it
+        let finish = try project.run("fix", "--phase", "finish", "S", "--apply")
+        XCTAssertEqual(finish.status, 1, finish.stderr)
+        XCTAssertTrue(try project.read("S/Large.swift").contains("func next() -> Editing { Editing(name: name, bridge: bridge) }"))
+        XCTAssertEqual(try project.read("S/Use.swift"), "func make() -> LargeState.Editing { LargeState.Editing(name: \"x\", bridge: Container.shared) }\n")
+        XCTAssertTrue(try project.read("S/Small.swift").contains("init(name: String, bridge: CrashBridge = Container.shared) {"))
+        XCTAssertTrue(finish.stderr.contains("manual: Container.shared: callers still rely on the bridge parameter's default (SmallState.Editing.init is called without 'bridge:' at "
+                                             + "S/Large.swift:13:34 (a call of 'Editing' outside SmallState: it may build another type of that name))"), finish.stderr)
+        let sources = ["Container", "Large", "Small", "Use"].map { project.root.appendingPathComponent("S/\($0).swift").path }
+        let typecheck = try runProcess("/usr/bin/env", ["swiftc", "-typecheck"] + sources, in: project.root)
+        XCTAssertEqual(typecheck.status, 0, typecheck.stderr)
+    }
 }

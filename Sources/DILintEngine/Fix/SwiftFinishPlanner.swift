@@ -28,7 +28,7 @@ struct SwiftFinishPlanner {
             for located in file.accesses where located.access.kind == .fallback {
                 let (line, column) = file.source.buffer.lineColumn(of: located.offset)
                 guard let node = file.node(spanning: located.range), let (parameter, decl) = Self.bridgeParameter(node, names: [context.bridgeName]),
-                      let typeName = decl.enclosingTypeName, let each = SwiftRunType.findEach(typeName, context: context) else {
+                      let typeName = SwiftRunType.enclosingQualifiedName(of: Syntax(decl)), let each = SwiftRunType.findEach(typeName, context: context) else {
                     if context.selects(located.access) {
                         plan.manual.append(ManualItem(path: context.display(path), line: line, column: column, expression: located.access.expression,
                                                       reason: .unrecognisedForm, detail: "only a Swift bridge parameter's default is rewritten by this version"))
@@ -94,7 +94,8 @@ struct SwiftFinishPlanner {
                                        otherInitializers: type.members.compactMap { $0.decl.as(InitializerDeclSyntax.self) }
                                            .filter { decl in !initializers.contains { $0.decl.id == decl.id } })
         var callers: [FixCaller] = []
-        var unwired: [String] = []
+        // a call by the simple name of a nested type, outside its outer type, may build another type of that name
+        var unwired = ambiguousCalls(type).map { "\(place($0.file, $0.call.startOffset)) (a call of '\(type.simpleName)' outside \(type.name.dropLast(type.simpleName.count + 1)): it may build another type of that name)" }
         for (file, call) in callsWithoutBridge(type) where !wiring.reliesOnOther(call) {
             switch wiring.wire(call, in: file, typeName: typeName) {
             case let .success(caller): callers.append(caller)
@@ -159,7 +160,7 @@ struct SwiftFinishPlanner {
     /// it) that pass no bridge, in the run's Swift files.
     private func callsWithoutBridge(_ type: SwiftRunType) -> [(file: SwiftFixFile, call: FunctionCallExprSyntax)] {
         var found: [(SwiftFixFile, FunctionCallExprSyntax)] = []
-        for path in context.swiftFilesMentioning(type.name) {
+        for path in context.swiftFilesMentioning(type.simpleName) {
             guard let file = context.swiftFile(path) else { continue }
             let calls = InitializerCalls(typeName: type.name)
             calls.walk(file.source.tree)
@@ -171,12 +172,26 @@ struct SwiftFinishPlanner {
         }
         return found
     }
+
+    /// Calls by the simple name of a nested type from outside its outer type, which pass no bridge.
+    private func ambiguousCalls(_ type: SwiftRunType) -> [(file: SwiftFixFile, call: FunctionCallExprSyntax)] {
+        guard type.name != type.simpleName else { return [] }
+        return context.swiftFilesMentioning(type.simpleName).compactMap(context.swiftFile).flatMap { file in
+            let calls = InitializerCalls(typeName: type.name)
+            calls.walk(file.source.tree)
+            return calls.ambiguous.filter { call in !call.arguments.contains(where: { $0.label?.text == context.bridgeName }) }.map { (file, $0) }
+        }
+    }
 }
 
-/// `T(…)`, `T.init(…)`, `self.init(…)` and `Self(…)` calls in a file.
+/// `T(…)`, `T.init(…)`, `self.init(…)` and `Self(…)` calls in a file. For a nested type
+/// (`Outer.Inner`), a call by its qualified name, or by its simple name inside `Outer` (where the
+/// simple name finds it); a call by the simple name elsewhere is `ambiguous`.
 final class InitializerCalls: SyntaxVisitor {
     let typeName: String
     var calls: [FunctionCallExprSyntax] = []
+    /// Calls by the simple name of a nested type outside its outer type.
+    var ambiguous: [FunctionCallExprSyntax] = []
     init(typeName: String) { self.typeName = typeName; super.init(viewMode: .sourceAccurate) }
 
     static func isSelfCall(_ call: FunctionCallExprSyntax) -> Bool {
@@ -186,7 +201,13 @@ final class InitializerCalls: SyntaxVisitor {
 
     override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
         let callee = node.calledExpression.trimmedDescription
-        if callee == typeName || callee == "\(typeName).init" || Self.isSelfCall(node) { calls.append(node) }
+        if callee == typeName || callee == "\(typeName).init" || Self.isSelfCall(node) {
+            calls.append(node)
+        } else if typeName.contains("."), let simple = typeName.split(separator: ".").last, callee == simple || callee == "\(simple).init" {
+            let outer = typeName.dropLast(simple.count + 1)
+            let inside = SwiftRunType.enclosingQualifiedName(of: Syntax(node)).map { $0 == outer || $0.hasPrefix(outer + ".") } ?? false
+            if inside { calls.append(node) } else { ambiguous.append(node) }
+        }
         return .visitChildren
     }
 }

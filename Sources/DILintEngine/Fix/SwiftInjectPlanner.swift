@@ -229,7 +229,7 @@ struct SwiftInjectPlanner {
                     guard context.configuration.swiftCallersInRun else {
                         return .failure(.manual(.swiftInitializers, "its initializer is @objc: Objective-C callers do not see a default argument (swift-callers-in-run: true lets fix change its selector)"))
                     }
-                    if let sender = objectiveCCreator(of: type.name) {
+                    if let sender = objectiveCCreator(of: type.simpleName) {
                         return .failure(.manual(.swiftInitializers, "its initializer is @objc and \(context.display(sender)) creates a \(type.name) (its selector gains 'bridge:')"))
                     }
                 }
@@ -249,11 +249,12 @@ struct SwiftInjectPlanner {
     /// initialization may read, if it does: statics initialize on first use, so a bridge default
     /// reading the container would then re-enter the container while it is being built.
     private func staticBuilder(of type: SwiftRunType) -> StaticBuilder? {
-        for path in context.swiftFilesMentioning(type.name) {
+        for path in context.swiftFilesMentioning(type.simpleName) {
             guard let file = context.swiftFile(path) else { continue }
             let calls = InitializerCalls(typeName: type.name)
             calls.walk(file.source.tree)
-            for call in calls.calls where !InitializerCalls.isSelfCall(call) {
+            // a call that may build the type counts (a nested type's by its simple name elsewhere too)
+            for call in calls.calls + calls.ambiguous where !InitializerCalls.isSelfCall(call) {
                 guard let variable = Self.staticVariable(around: Syntax(call)) else { continue }
                 let names = variable.bindings.compactMap { $0.pattern.as(IdentifierPatternSyntax.self)?.identifier.text }
                 let qualified = names.map { name in variable.enclosingTypeName.map { "\($0).\(name)" } ?? name }
