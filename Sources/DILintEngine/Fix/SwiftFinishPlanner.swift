@@ -206,8 +206,23 @@ final class InitializerCalls: SyntaxVisitor {
         } else if typeName.contains("."), let simple = typeName.split(separator: ".").last, callee == simple || callee == "\(simple).init" {
             let outer = typeName.dropLast(simple.count + 1)
             let inside = SwiftRunType.enclosingQualifiedName(of: Syntax(node)).map { $0 == outer || $0.hasPrefix(outer + ".") } ?? false
-            if inside { calls.append(node) } else { ambiguous.append(node) }
+            if inside { calls.append(node) } else if !Self.nestsType(named: String(simple), around: Syntax(node)) { ambiguous.append(node) }
         }
         return .visitChildren
+    }
+
+    /// Whether a type declaration or extension around `node` declares a member type named
+    /// `name` (then a call by that name there builds that type).
+    static func nestsType(named name: String, around node: Syntax) -> Bool {
+        var current = node.parent
+        while let n = current {
+            let block = n.as(ClassDeclSyntax.self)?.memberBlock ?? n.as(StructDeclSyntax.self)?.memberBlock ?? n.as(ActorDeclSyntax.self)?.memberBlock
+                ?? n.as(EnumDeclSyntax.self)?.memberBlock ?? n.as(ExtensionDeclSyntax.self)?.memberBlock
+            if let block, SwiftRunType.flatten(block.members).contains(where: { $0.is(ExtensionDeclSyntax.self) == false && SwiftRunType.declaredName(Syntax($0)) == name }) {
+                return true
+            }
+            current = n.parent
+        }
+        return false
     }
 }
