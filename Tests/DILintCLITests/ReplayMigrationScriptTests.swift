@@ -84,9 +84,12 @@ final class ReplayMigrationScriptTests: XCTestCase {
     func testEachAccessIsClassifiedByWhatTheHumansAndFixDidAndTheOutputIsTheSameEveryRun() throws {
         let project = try makeRepository()
         let first = project.root.appendingPathComponent("first.json"), second = project.root.appendingPathComponent("second.json")
-        let run = try replay(project.root, json: first)
+        // the bridge style needs its type named: fix declares no type the project does not have
+        try project.write("fix.yml", "containers: [Container.shared]\nbridge-type: Bridge\n") // untracked: not part of the commits
+        let config = project.root.appendingPathComponent("fix.yml")
+        let run = try replay(project.root, json: first, extra: ["--config", config.path])
         XCTAssertEqual(run.status, 0, run.stderr)
-        let again = try replay(project.root, json: second)
+        let again = try replay(project.root, json: second, extra: ["--config", config.path])
         XCTAssertEqual(again.status, 0, again.stderr)
         XCTAssertEqual(run.stdout, again.stdout, "the table differs between two runs")
         XCTAssertEqual(try Data(contentsOf: first), try Data(contentsOf: second), "the JSON differs between two runs")

@@ -23,7 +23,8 @@ final class RunBoundsCLITests: XCTestCase {
     private static let other = "final class Other {\n    func go() {\n        Container.shared.crashReporter.start()\n    }\n}\n"
 
     private func swiftProject(_ files: [String: String]) throws -> Project {
-        try Project(self, files: files.merging([".di-lint.yml": "containers: [Container.shared]\n"]) { $1 })
+        // the bridge style needs a bridge type named (fix declares no type the project does not have)
+        try Project(self, files: files.merging([".di-lint.yml": "containers: [Container.shared]\nbridge-type: Bridge\n"]) { $1 })
     }
 
     /// `fix` dry run over the project: exit 1, `path` a manual item whose reason starts with

@@ -66,6 +66,9 @@ public struct Configuration: Sendable {
     public var bridgeNames: [String] = ["bridge"]
     /// The bridge's type, for the declarations `di-lint fix` adds (`bridge-type:`).
     public var bridgeType: String = "Bridge"
+    /// Whether the config names the bridge's type (`bridge-type:`); when it does not, `di-lint
+    /// fix` writes the bridge's declarations only where the run declares `Bridge` itself.
+    public var bridgeTypeIsConfigured = false
     /// The header declaring the bridge type, imported where `di-lint fix` reads the bridge (`bridge-header:`; default `<bridge-type>.h`).
     public var bridgeHeader: String?
     /// The Swift expression `di-lint fix` gives a Swift bridge parameter as its default, so existing
@@ -162,6 +165,7 @@ public struct Configuration: Sendable {
                 throw ConfigError.invalid("bridge-type must be a type name (an identifier)")
             }
             config.bridgeType = name
+            config.bridgeTypeIsConfigured = true
         }
         if let h = root["bridge-header"] {
             guard let header = h as? String, !header.isEmpty else { throw ConfigError.invalid("bridge-header must be a header path such as CrashBridge.h") }

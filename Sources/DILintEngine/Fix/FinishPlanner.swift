@@ -12,6 +12,8 @@ struct FinishPlanner {
         for analysis in analyses {
             for a in analysis.accesses where a.access.kind == .direct {
                 let (line, column) = analysis.lineColumn(a.offset)
+                // left direct by this phase: listed, so the run does not end as if it were done
+                if context.selects(a.access) { plan.manual.append(context.manual(a, in: analysis, .directInFinish)) }
                 if let service = a.access.service { blockers[service, default: []].append("\(context.display(analysis.path)):\(line):\(column)") }
                 if let type = a.enclosing?.typeName { directByType.insert(type) }
             }

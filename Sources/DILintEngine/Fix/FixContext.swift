@@ -35,6 +35,38 @@ final class FixContext {
 
     func display(_ realPath: String) -> String { displayNames[realPath] ?? realPath }
 
+    /// Why fix may not write the bridge style's declarations (a stored bridge, a property, an
+    /// import of its header): the config names no `bridge-type:` and no file of the run declares
+    /// the default type (`Bridge`), so they would name a type the project does not have. Nil
+    /// when it may.
+    lazy var missingBridgeType: String? = {
+        guard !configuration.bridgeTypeIsConfigured else { return nil }
+        let type = configuration.bridgeType
+        let declared = runFiles.contains { path in
+            guard let bytes = workspace.diskBytes(path), bytes.withUnsafeBytes({ $0.containsASCII(type) }) else { return false }
+            return Self.declaresType(type, in: String(decoding: bytes, as: UTF8.self))
+        }
+        return declared ? nil : "the config names no bridge-type and no file of the run declares '\(type)'"
+    }()
+
+    /// Whether the text declares a type named `type`: a Swift `class`, `struct`, `enum`, `actor`,
+    /// `protocol` or `typealias`, an Objective-C `@interface`, `@protocol` or `@class`, or a C
+    /// `typedef` (`struct T` is a Swift or C declaration).
+    static func declaresType(_ type: String, in text: String) -> Bool {
+        let name = NSRegularExpression.escapedPattern(for: type)
+        let pattern = #"(\b(class|struct|enum|actor|protocol|typealias)|@(interface|protocol|class))\s+"# + name + #"\b"#
+            + #"|\btypedef\b[^;]*\b"# + name + #"\s*;"#
+        return text.range(of: pattern, options: .regularExpression) != nil
+    }
+
+    /// Whether the member the container is asked for registers something with it
+    /// (`register(…)`, `registerService:`, `unregister…`, `deregister…`): a call on the container,
+    /// not a read of a service, so never rewritten onto the bridge.
+    static func isRegistration(_ member: String?) -> Bool {
+        guard let member else { return false }
+        return member.range(of: "^(register|unregister|deregister)($|[A-Z_:(])", options: .regularExpression) != nil
+    }
+
     func selects(_ access: ContainerAccess) -> Bool {
         services.isEmpty || access.service.map(services.contains) == true
     }

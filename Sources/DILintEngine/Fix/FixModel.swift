@@ -148,6 +148,10 @@ public enum ManualReason: String, Codable, Sendable, CaseIterable, Error {
     case notWritable = "fix does not rewrite the file"
     case parameterDefault = "a parameter's default value (the service is injected on its own already)"
     case protocolInitializer = "the initializer may be a protocol's requirement (a new parameter breaks the conformance)"
+    case noBridgeType = "no bridge type: name one with bridge-type: (the bridge style), or inject the service itself (not yet automated)"
+    case directInFinish = "a direct access of the service: run --phase inject first"
+    case bridgeServesOthers = "the bridge parameter also serves services outside --service"
+    case notAServiceRead = "not a read of a service (a registration with the container): never moved onto the bridge"
 }
 
 /// The whole plan: groups that will be written, groups refused, and items left for a person.

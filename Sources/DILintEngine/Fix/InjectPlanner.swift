@@ -31,7 +31,8 @@ struct InjectPlanner {
                 if case let .success(r) = result, spans.contains(where: { $0 != r.range && $0.overlaps(r.range) }) { result = .failure(.nested) }
                 switch result {
                 case let .failure(reason):
-                    plan.manual.append(context.manual(located, in: analysis, reason))
+                    let detail = reason == .noBridgeType ? context.missingBridgeType.map { "\($0); in \(located.enclosing?.name ?? "")" } : nil
+                    plan.manual.append(context.manual(located, in: analysis, reason, detail: detail))
                 case let .success(rewrite):
                     let (line, column) = analysis.lineColumn(rewrite.range.lowerBound)
                     let at = analysis.lineColumn(located.offset)
@@ -84,6 +85,7 @@ struct InjectPlanner {
     private func decide(_ located: LocatedAccess, in analysis: FixFileAnalysis, global: GlobalInFile) -> Result<String, ManualReason> {
         if located.access.viaMacro != nil || analysis.tokens.isInDirective(located.offset) { return .failure(.macro) }
         if analysis.isSuppressed(located) { return .failure(.suppressed) }
+        if FixContext.isRegistration(located.access.service) { return .failure(.notAServiceRead) }
         guard let enclosing = located.enclosing else { return .failure(.outsideFunction) }
         let bridgeName = context.bridgeName
         switch enclosing.kind {
@@ -97,12 +99,17 @@ struct InjectPlanner {
                 return .failure(.deallocMayLoseBridge)
             }
             if let k = located.tokenIndex, analysis.tokens.isInBlockAvoidingSelf(k, method: enclosing) { return .failure(.blockAvoidingSelf) }
+            // the property and the import would name a type the project does not have
+            if context.missingBridgeType != nil { return .failure(.noBridgeType) }
             return .success("self.\(bridgeName)")
         case .function:
             if let reached = CBridgeReach(tokens: analysis.tokens, bridgeNames: context.configuration.bridgeNames).bridge(in: enclosing) {
                 return .success(reached)
             }
-            return global.reaches(enclosing) ? .success(global.name) : .failure(.noBridgeInReach)
+            guard global.reaches(enclosing) else { return .failure(.noBridgeInReach) }
+            // an Objective-C global added would be declared with a type the project does not have
+            if global.adds && (analysis.path as NSString).pathExtension == "m" && context.missingBridgeType != nil { return .failure(.noBridgeType) }
+            return .success(global.name)
         case .constructor, .destructor:
             return .failure(.initializerOrDealloc)
         case .cxxMethod, .swiftInitializer:

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Phase `inject` for one Objective-C or C access: the service expression becomes the fallback
 /// form, keeping the original's syntax — `self.bridge ? self.bridge.svc : <original>` for a dot
 /// access, `self.bridge ? [self.bridge svc:…] : <original>` for a message send (multi-line sends
@@ -29,6 +31,12 @@ struct InjectRewriter {
             // [[C shared] svc], [[C shared] svc:arg with:more] (over any number of lines)
             s = a - 1
             e = close
+            // [[C shared] setSvc:x]: a setter assigns the service, it does not read it
+            let selector = tokens.text(b + 1)
+            if tokens.text(b + 2) == ":", selector.count > 3, selector.hasPrefix("set"),
+               selector.unicodeScalars.dropFirst(3).first.map(CharacterSet.uppercaseLetters.contains) == true {
+                return .failure(.assignedTo)
+            }
         } else {
             return .failure(.noService)
         }

@@ -76,12 +76,11 @@ struct SwiftAccessPlace {
         return .failure(.manual(.outsideFunction, nil))
     }
 
-    /// The type a class, struct or actor declaration or an extension names.
+    /// The type a class, struct or actor declaration or an extension names, qualified by the
+    /// types it is nested in (`Outer.Inner`).
     static func typeName(of node: Syntax) -> String? {
-        if let d = node.as(ClassDeclSyntax.self) { return d.name.text }
-        if let d = node.as(StructDeclSyntax.self) { return d.name.text }
-        if let d = node.as(ActorDeclSyntax.self) { return d.name.text }
-        if let d = node.as(ExtensionDeclSyntax.self) { return d.extendedType.trimmedDescription }
-        return nil
+        guard node.is(ClassDeclSyntax.self) || node.is(StructDeclSyntax.self) || node.is(ActorDeclSyntax.self)
+            || node.is(ExtensionDeclSyntax.self) else { return nil }
+        return SwiftRunType.qualifiedName(of: node)
     }
 }

@@ -199,7 +199,7 @@ struct SwiftCallerWiring {
             node = n.parent
         }
         // a type member: the type's stored bridge, for an instance member that may read self
-        guard let member, let owner = node, !owner.is(ProtocolDeclSyntax.self), let ownerName = member.enclosingTypeName else { return .success(.none) }
+        guard let member, let owner = node, !owner.is(ProtocolDeclSyntax.self), let ownerName = SwiftRunType.enclosingQualifiedName(of: Syntax(member)) else { return .success(.none) }
         let modifiers = member.as(FunctionDeclSyntax.self)?.modifiers ?? member.as(VariableDeclSyntax.self)?.modifiers
             ?? member.as(SubscriptDeclSyntax.self)?.modifiers ?? member.as(InitializerDeclSyntax.self)?.modifiers
         if modifiers?.contains(where: { ["static", "class"].contains($0.name.text) }) == true { return .success(.none) }

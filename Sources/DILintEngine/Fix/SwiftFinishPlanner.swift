@@ -19,10 +19,16 @@ struct SwiftFinishPlanner {
         var order: [String] = []
         for path in paths {
             guard let file = context.swiftFile(path) else { continue }
+            // left direct by this phase: listed, so the run does not end as if it were done
+            for located in file.accesses where located.access.kind == .direct && context.selects(located.access) {
+                let (line, column) = file.source.buffer.lineColumn(of: located.offset)
+                plan.manual.append(ManualItem(path: context.display(path), line: line, column: column, expression: located.access.expression,
+                                              reason: .directInFinish, detail: nil))
+            }
             for located in file.accesses where located.access.kind == .fallback {
                 let (line, column) = file.source.buffer.lineColumn(of: located.offset)
                 guard let node = file.node(spanning: located.range), let (parameter, decl) = Self.bridgeParameter(node, names: [context.bridgeName]),
-                      let typeName = decl.enclosingTypeName, let each = SwiftRunType.findEach(typeName, context: context) else {
+                      let typeName = SwiftRunType.enclosingQualifiedName(of: Syntax(decl)), let each = SwiftRunType.findEach(typeName, context: context) else {
                     if context.selects(located.access) {
                         plan.manual.append(ManualItem(path: context.display(path), line: line, column: column, expression: located.access.expression,
                                                       reason: .unrecognisedForm, detail: "only a Swift bridge parameter's default is rewritten by this version"))
@@ -30,7 +36,19 @@ struct SwiftFinishPlanner {
                     continue
                 }
                 let type = SwiftRunType.merged(each) // a type declared per `#if` clause: all its clauses
-                guard context.services.isEmpty || injectedServices(type).isSubset(of: context.services) else { continue }
+                if !context.services.isEmpty {
+                    // the default serves every service the type reads through the bridge: removed
+                    // only when they are all selected; a selected one is not dropped silently
+                    let served = injectedServices(type)
+                    if !served.isSubset(of: context.services) {
+                        if !served.isDisjoint(with: context.services) {
+                            plan.manual.append(ManualItem(path: context.display(path), line: line, column: column, expression: located.access.expression,
+                                                          reason: .bridgeServesOthers,
+                                                          detail: "\(typeName) also reads \(served.subtracting(context.services).sorted().joined(separator: ", ")) through it"))
+                        }
+                        continue
+                    }
+                }
                 if file.isSuppressed(located.offset) {
                     plan.manual.append(ManualItem(path: context.display(path), line: line, column: column, expression: located.access.expression,
                                                   reason: .suppressed, detail: nil))
@@ -76,7 +94,8 @@ struct SwiftFinishPlanner {
                                        otherInitializers: type.members.compactMap { $0.decl.as(InitializerDeclSyntax.self) }
                                            .filter { decl in !initializers.contains { $0.decl.id == decl.id } })
         var callers: [FixCaller] = []
-        var unwired: [String] = []
+        // a call by the simple name of a nested type, outside its outer type, may build another type of that name
+        var unwired = ambiguousCalls(type).map { "\(place($0.file, $0.call.startOffset)) (a call of '\(type.simpleName)' outside \(type.name.dropLast(type.simpleName.count + 1)): it may build another type of that name)" }
         for (file, call) in callsWithoutBridge(type) where !wiring.reliesOnOther(call) {
             switch wiring.wire(call, in: file, typeName: typeName) {
             case let .success(caller): callers.append(caller)
@@ -141,7 +160,7 @@ struct SwiftFinishPlanner {
     /// it) that pass no bridge, in the run's Swift files.
     private func callsWithoutBridge(_ type: SwiftRunType) -> [(file: SwiftFixFile, call: FunctionCallExprSyntax)] {
         var found: [(SwiftFixFile, FunctionCallExprSyntax)] = []
-        for path in context.swiftFilesMentioning(type.name) {
+        for path in context.swiftFilesMentioning(type.simpleName) {
             guard let file = context.swiftFile(path) else { continue }
             let calls = InitializerCalls(typeName: type.name)
             calls.walk(file.source.tree)
@@ -153,12 +172,26 @@ struct SwiftFinishPlanner {
         }
         return found
     }
+
+    /// Calls by the simple name of a nested type from outside its outer type, which pass no bridge.
+    private func ambiguousCalls(_ type: SwiftRunType) -> [(file: SwiftFixFile, call: FunctionCallExprSyntax)] {
+        guard type.name != type.simpleName else { return [] }
+        return context.swiftFilesMentioning(type.simpleName).compactMap(context.swiftFile).flatMap { file in
+            let calls = InitializerCalls(typeName: type.name)
+            calls.walk(file.source.tree)
+            return calls.ambiguous.filter { call in !call.arguments.contains(where: { $0.label?.text == context.bridgeName }) }.map { (file, $0) }
+        }
+    }
 }
 
-/// `T(…)`, `T.init(…)`, `self.init(…)` and `Self(…)` calls in a file.
+/// `T(…)`, `T.init(…)`, `self.init(…)` and `Self(…)` calls in a file. For a nested type
+/// (`Outer.Inner`), a call by its qualified name, or by its simple name inside `Outer` (where the
+/// simple name finds it); a call by the simple name elsewhere is `ambiguous`.
 final class InitializerCalls: SyntaxVisitor {
     let typeName: String
     var calls: [FunctionCallExprSyntax] = []
+    /// Calls by the simple name of a nested type outside its outer type.
+    var ambiguous: [FunctionCallExprSyntax] = []
     init(typeName: String) { self.typeName = typeName; super.init(viewMode: .sourceAccurate) }
 
     static func isSelfCall(_ call: FunctionCallExprSyntax) -> Bool {
@@ -168,7 +201,28 @@ final class InitializerCalls: SyntaxVisitor {
 
     override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
         let callee = node.calledExpression.trimmedDescription
-        if callee == typeName || callee == "\(typeName).init" || Self.isSelfCall(node) { calls.append(node) }
+        if callee == typeName || callee == "\(typeName).init" || Self.isSelfCall(node) {
+            calls.append(node)
+        } else if typeName.contains("."), let simple = typeName.split(separator: ".").last, callee == simple || callee == "\(simple).init" {
+            let outer = typeName.dropLast(simple.count + 1)
+            let inside = SwiftRunType.enclosingQualifiedName(of: Syntax(node)).map { $0 == outer || $0.hasPrefix(outer + ".") } ?? false
+            if inside { calls.append(node) } else if !Self.nestsType(named: String(simple), around: Syntax(node)) { ambiguous.append(node) }
+        }
         return .visitChildren
+    }
+
+    /// Whether a type declaration or extension around `node` declares a member type named
+    /// `name` (then a call by that name there builds that type).
+    static func nestsType(named name: String, around node: Syntax) -> Bool {
+        var current = node.parent
+        while let n = current {
+            let block = n.as(ClassDeclSyntax.self)?.memberBlock ?? n.as(StructDeclSyntax.self)?.memberBlock ?? n.as(ActorDeclSyntax.self)?.memberBlock
+                ?? n.as(EnumDeclSyntax.self)?.memberBlock ?? n.as(ExtensionDeclSyntax.self)?.memberBlock
+            if let block, SwiftRunType.flatten(block.members).contains(where: { $0.is(ExtensionDeclSyntax.self) == false && SwiftRunType.declaredName(Syntax($0)) == name }) {
+                return true
+            }
+            current = n.parent
+        }
+        return false
     }
 }

@@ -44,7 +44,30 @@ struct SwiftInjectPlanner {
         if let parent = node.parent, parent.is(OptionalChainingExprSyntax.self) || parent.is(ForceUnwrapExprSyntax.self) {
             return .failure(.manual(.unrecognisedForm, "the container is unwrapped ('?' or '!'); the bridge is not optional"))
         }
+        // only a read of a service moves onto the bridge: not a registration, not an assignment
+        if FixContext.isRegistration(located.access.service) { return .failure(.manual(.notAServiceRead, nil)) }
+        if let member = node.parent?.as(MemberAccessExprSyntax.self), Self.isAssigned(ExprSyntax(member)) {
+            return .failure(.manual(.assignedTo, nil))
+        }
         return SwiftAccessPlace.of(node)
+    }
+
+    /// Whether an expression is assigned to (`x = …`, `x += …`, in a sequence SwiftParser leaves
+    /// unfolded, or folded) or passed `inout` (`&x`).
+    static func isAssigned(_ expression: ExprSyntax) -> Bool {
+        guard let parent = expression.parent else { return false }
+        if parent.is(InOutExprSyntax.self) { return true }
+        func assigns(_ op: ExprSyntax) -> Bool {
+            if op.is(AssignmentExprSyntax.self) { return true }
+            guard let text = op.as(BinaryOperatorExprSyntax.self)?.operator.text else { return false }
+            return text.hasSuffix("=") && !["==", "!=", "<=", ">=", "===", "!=="].contains(text)
+        }
+        if let infix = parent.as(InfixOperatorExprSyntax.self) { return infix.leftOperand.id == expression.id && assigns(infix.operator) }
+        if let list = parent.as(ExprListSyntax.self), let i = list.firstIndex(where: { $0.id == expression.id }) {
+            let next = list.index(after: i)
+            return next != list.endIndex && assigns(list[next])
+        }
+        return false
     }
 
     private func manual(_ located: LocatedAccess, in file: SwiftFixFile, _ reason: ManualReason, _ detail: String?) -> ManualItem {
@@ -58,6 +81,11 @@ struct SwiftInjectPlanner {
     private func planType(_ name: String, _ targets: [Target], into plan: inout FixPlan) {
         func refuse(_ reason: ManualReason, _ detail: String) {
             plan.manual += targets.map { manual($0.located, in: $0.file, reason, "\(name): \(detail)") }
+        }
+        // the stored bridge and its parameter would name a type the project does not have
+        if let missing = context.missingBridgeType {
+            plan.manual += targets.map { manual($0.located, in: $0.file, .noBridgeType, "\(name): \(missing)") }
+            return
         }
         // one declaration, or one per clause of an `#if`: each gets the bridge as a type of its
         // own, all in one group (every clause is done, or none)
@@ -201,7 +229,7 @@ struct SwiftInjectPlanner {
                     guard context.configuration.swiftCallersInRun else {
                         return .failure(.manual(.swiftInitializers, "its initializer is @objc: Objective-C callers do not see a default argument (swift-callers-in-run: true lets fix change its selector)"))
                     }
-                    if let sender = objectiveCCreator(of: type.name) {
+                    if let sender = objectiveCCreator(of: type.simpleName) {
                         return .failure(.manual(.swiftInitializers, "its initializer is @objc and \(context.display(sender)) creates a \(type.name) (its selector gains 'bridge:')"))
                     }
                 }
@@ -221,11 +249,12 @@ struct SwiftInjectPlanner {
     /// initialization may read, if it does: statics initialize on first use, so a bridge default
     /// reading the container would then re-enter the container while it is being built.
     private func staticBuilder(of type: SwiftRunType) -> StaticBuilder? {
-        for path in context.swiftFilesMentioning(type.name) {
+        for path in context.swiftFilesMentioning(type.simpleName) {
             guard let file = context.swiftFile(path) else { continue }
             let calls = InitializerCalls(typeName: type.name)
             calls.walk(file.source.tree)
-            for call in calls.calls where !InitializerCalls.isSelfCall(call) {
+            // a call that may build the type counts (a nested type's by its simple name elsewhere too)
+            for call in calls.calls + calls.ambiguous where !InitializerCalls.isSelfCall(call) {
                 guard let variable = Self.staticVariable(around: Syntax(call)) else { continue }
                 let names = variable.bindings.compactMap { $0.pattern.as(IdentifierPatternSyntax.self)?.identifier.text }
                 let qualified = names.map { name in variable.enclosingTypeName.map { "\($0).\(name)" } ?? name }

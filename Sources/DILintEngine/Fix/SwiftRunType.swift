@@ -3,7 +3,11 @@ import SwiftSyntax
 /// A Swift class, struct or actor of the run: its one declaration and its extensions in the
 /// run's files, with what constructor injection needs to know of its members.
 struct SwiftRunType {
+    /// The qualified name (`Outer.Inner` for a nested type).
     let name: String
+    /// The last component of the name, as the type's own declaration and its callers inside its
+    /// outer type spell it.
+    var simpleName: String { Self.simpleName(name) }
     /// The declaring file.
     let file: SwiftFixFile
     let declaration: DeclSyntax
@@ -20,15 +24,21 @@ struct SwiftRunType {
     /// #else class T {…} #endif`): one value per declaration, each with its own member block first
     /// and then every extension's. Nil when the run declares it otherwise (not at all, twice in one
     /// build configuration, in nested or different `#if`s, in several files).
+    /// A type is named by its qualified name (`LargeOmniBarState.HomeEmptyEditingState`), so two
+    /// nested types of one simple name in different outer types are two types; a simple name
+    /// that names no top-level type finds a nested type of that name (when there is one).
     static func findEach(_ name: String, context: FixContext) -> [SwiftRunType]? {
         var declarations: [(SwiftFixFile, DeclSyntax, MemberBlockSyntax)] = []
         var extensions: [(file: SwiftFixFile, block: MemberBlockSyntax)] = []
-        for path in context.swiftFilesMentioning(name) {
-            guard let file = context.swiftFile(path) else { continue }
-            let collector = TypeDeclarations(name: name)
-            collector.walk(file.source.tree)
-            declarations += collector.declarations.map { (file, $0.0, $0.1) }
-            extensions += collector.extensions.map { (file, $0) }
+        for bySimpleName in name.contains(".") ? [false] : [false, true] where declarations.isEmpty {
+            extensions = []
+            for path in context.swiftFilesMentioning(simpleName(name)) {
+                guard let file = context.swiftFile(path) else { continue }
+                let collector = TypeDeclarations(name: name, bySimpleName: bySimpleName)
+                collector.walk(file.source.tree)
+                declarations += collector.declarations.map { (file, $0.0, $0.1) }
+                extensions += collector.extensions.map { (file, $0) }
+            }
         }
         guard !declarations.isEmpty else { return nil }
         if declarations.count > 1 {
@@ -41,6 +51,45 @@ struct SwiftRunType {
         return declarations.map { file, declaration, block in
             SwiftRunType(name: name, file: file, declaration: declaration, blocks: [(file, block)] + extensions)
         }
+    }
+
+    static func simpleName(_ name: String) -> String {
+        name.split(separator: ".").last.map(String.init) ?? name
+    }
+
+    /// The name a class, struct, actor or enum declaration declares, or an extension extends.
+    static func declaredName(_ node: Syntax) -> String? {
+        if let d = node.as(ClassDeclSyntax.self) { return d.name.text }
+        if let d = node.as(StructDeclSyntax.self) { return d.name.text }
+        if let d = node.as(ActorDeclSyntax.self) { return d.name.text }
+        if let d = node.as(EnumDeclSyntax.self) { return d.name.text }
+        if let d = node.as(ExtensionDeclSyntax.self) { return d.extendedType.trimmedDescription }
+        return nil
+    }
+
+    /// The qualified name of a type declaration or extension: the names of the types (and the
+    /// extension) it is nested in, outermost first, then its own (`Outer.Inner`).
+    static func qualifiedName(of declaration: Syntax) -> String? {
+        guard var name = declaredName(declaration) else { return nil }
+        var node = declaration.is(ExtensionDeclSyntax.self) ? nil : declaration.parent
+        while let n = node {
+            if let outer = declaredName(n) {
+                name = outer + "." + name
+                if n.is(ExtensionDeclSyntax.self) { break }
+            }
+            node = n.parent
+        }
+        return name
+    }
+
+    /// The qualified name of the innermost type declaration or extension holding `node`.
+    static func enclosingQualifiedName(of node: Syntax) -> String? {
+        var current = node.parent
+        while let n = current {
+            if declaredName(n) != nil { return qualifiedName(of: n) }
+            current = n.parent
+        }
+        return nil
     }
 
     /// The `#if` clause a declaration is directly in (a statement of it, or a member).
@@ -141,12 +190,14 @@ struct SwiftRunType {
     }
 }
 
-/// Declarations of one type name (class, struct, actor) and its extensions, anywhere in a file.
+/// Declarations of one type (class, struct, actor, enum) by its qualified name, or by its simple
+/// name at any depth (`bySimpleName`), and its extensions, anywhere in a file.
 private final class TypeDeclarations: SyntaxVisitor {
     let name: String
+    let bySimpleName: Bool
     var declarations: [(DeclSyntax, MemberBlockSyntax)] = []
     var extensions: [MemberBlockSyntax] = []
-    init(name: String) { self.name = name; super.init(viewMode: .sourceAccurate) }
+    init(name: String, bySimpleName: Bool) { self.name = name; self.bySimpleName = bySimpleName; super.init(viewMode: .sourceAccurate) }
     override func visit(_ node: ClassDeclSyntax) -> SyntaxVisitorContinueKind { add(node.name, node, node.memberBlock) }
     override func visit(_ node: StructDeclSyntax) -> SyntaxVisitorContinueKind { add(node.name, node, node.memberBlock) }
     override func visit(_ node: ActorDeclSyntax) -> SyntaxVisitorContinueKind { add(node.name, node, node.memberBlock) }
@@ -156,7 +207,7 @@ private final class TypeDeclarations: SyntaxVisitor {
         return .visitChildren
     }
     private func add(_ token: TokenSyntax, _ decl: some DeclSyntaxProtocol, _ block: MemberBlockSyntax) -> SyntaxVisitorContinueKind {
-        if token.text == name { declarations.append((DeclSyntax(decl), block)) }
+        if bySimpleName ? token.text == name : SwiftRunType.qualifiedName(of: Syntax(decl)) == name { declarations.append((DeclSyntax(decl), block)) }
         return .visitChildren
     }
 }
