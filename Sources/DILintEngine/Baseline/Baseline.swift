@@ -85,6 +85,9 @@ public struct Baseline: Equatable, Sendable {
         self.entries = Self.isSorted(entries) ? entries : entries.sorted(by: Self.inOrder)
     }
 
+    /// Entries known to be in order.
+    private init(sorted entries: [BaselineEntry]) { self.entries = entries }
+
     private static func inOrder(_ a: BaselineEntry, _ b: BaselineEntry) -> Bool {
         (a.path, a.line, a.fingerprint) < (b.path, b.line, b.fingerprint)
     }
@@ -123,7 +126,7 @@ public struct Baseline: Equatable, Sendable {
         }
         // sorted here, in place: the array is this function's alone (`init` would sort a copy)
         if !isSorted(entries) { entries.sort(by: inOrder) }
-        return Baseline(entries: entries)
+        return Baseline(sorted: entries)
     }
 
     /// The version and entries of a baseline file, read as it streams in (`BaselineScanner`).

@@ -483,9 +483,9 @@ struct JSONScanner {
         return c
     }
 
-    private mutating func expect(_ c: UInt8, _ what: String) throws {
+    private mutating func expect(_ c: UInt8, _ what: @autoclosure () -> String) throws {
         guard let got = peek() else { throw truncated() }
-        guard got == c else { throw invalid(what) }
+        guard got == c else { throw invalid(what()) }
         at += 1
     }
 
