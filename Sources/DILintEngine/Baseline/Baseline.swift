@@ -68,6 +68,13 @@ extension BaselineEntry {
                 + (e.expression?.utf8.count ?? 0) + (e.scope?.utf8.count ?? 0) + 8 * indent + 100
         }
     }
+
+    /// `text` (a report rendered with an empty `stale` array at `indent`) with these entries
+    /// written into that array, their members at `indent + 2`; nil when the array is not found.
+    static func splice(_ entries: [BaselineEntry], into text: String, indent: Int) -> String? {
+        PrettyJSON.splice(text, key: "stale", indent: indent, capacity: writtenSize(entries, indent: indent + 2),
+                          write: { w in for i in entries.indices { entries[i].write(to: &w) } })
+    }
 }
 
 /// A baseline: the findings a legacy codebase already has, accepted so that only new ones fail.

@@ -196,8 +196,7 @@ public struct JSONReporter: Reporter {
                 text = spliced
             }
             if !stale.isEmpty {
-                guard let spliced = PrettyJSON.splice(text, key: "stale", indent: 2, capacity: BaselineEntry.writtenSize(stale, indent: 4),
-                                                      write: { w in for i in stale.indices { stale[i].write(to: &w) } }) else { return rendered() }
+                guard let spliced = BaselineEntry.splice(stale, into: text, indent: 2) else { return rendered() }
                 text = spliced
             }
             return text

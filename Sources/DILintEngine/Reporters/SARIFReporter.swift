@@ -326,8 +326,7 @@ struct SARIFLog: Codable {
             text = spliced
         }
         if !stale.isEmpty {
-            guard let spliced = PrettyJSON.splice(text, key: "stale", indent: 10, capacity: BaselineEntry.writtenSize(stale, indent: 12),
-                                                  write: { w in for i in stale.indices { stale[i].write(to: &w) } }) else { return rendered() }
+            guard let spliced = BaselineEntry.splice(stale, into: text, indent: 10) else { return rendered() }
             text = spliced
         }
         return text
