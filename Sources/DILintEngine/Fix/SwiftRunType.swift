@@ -59,12 +59,7 @@ struct SwiftRunType {
 
     /// The name a class, struct, actor or enum declaration declares, or an extension extends.
     static func declaredName(_ node: Syntax) -> String? {
-        if let d = node.as(ClassDeclSyntax.self) { return d.name.text }
-        if let d = node.as(StructDeclSyntax.self) { return d.name.text }
-        if let d = node.as(ActorDeclSyntax.self) { return d.name.text }
-        if let d = node.as(EnumDeclSyntax.self) { return d.name.text }
-        if let d = node.as(ExtensionDeclSyntax.self) { return d.extendedType.trimmedDescription }
-        return nil
+        node.asProtocol(DeclGroupSyntax.self).flatMap { SwiftAccessForms.declaredTypeName($0) }
     }
 
     /// The qualified name of a type declaration or extension: the names of the types (and the
