@@ -66,13 +66,16 @@ public struct CBridgeGlobal: Sendable, Equatable {
 
 extension Configuration {
     /// The top-level keys only `di-lint fix` reads.
-    static let fixKeys: Set<String> = [CBridgeGlobal.key, "swift-callers-in-run"]
+    static let fixKeys: Set<String> = [CBridgeGlobal.key, "swift-callers-in-run", InjectionPolicy.key]
 
     /// Reads the keys `di-lint fix` adds on its own (kept apart from the others' parse).
     static func parseFixKeys(_ root: [String: Any], into config: inout Configuration) throws {
         if let value = root["swift-callers-in-run"] {
             guard let flag = value as? Bool else { throw ConfigError.invalid("swift-callers-in-run must be true or false") }
             config.swiftCallersInRun = flag
+        }
+        if let value = root[InjectionPolicy.key] {
+            config.injection = try InjectionPolicy.parse(value)
         }
         if let value = root[CBridgeGlobal.key] {
             let global = try CBridgeGlobal.parse(value)
