@@ -102,7 +102,7 @@ struct DumpProcessor {
                 let bytes = try dump.readAll(path: claimedURL.path)
                 let snapshot = ProcessSnapshot(IntermediateDump(bytes: bytes))
                 let report = builder.report(for: snapshot, fileName: name)
-                let temporary = try ReportOutputs.stage(report, of: snapshot, as: reportURL, symbolicator: builder.symbolicator)
+                let temporary = try ReportOutputs.stage(report, of: snapshot, as: reportURL)
                 staged.append((claimedURL, temporary, reportURL))
             } catch let error as ProcessingError {
                 summary.failures.append(DumpProcessingFailure(dump: claimedURL, error: error))

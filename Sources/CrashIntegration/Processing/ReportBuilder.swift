@@ -1,7 +1,7 @@
 import CrashRuntime
 import Foundation
 
-/// Builds a `CrashReport` from a dump's `ProcessSnapshot`, symbolicating the crashed thread's frames.
+/// Builds a `CrashReport` from a dump's `ProcessSnapshot`, symbolicating every thread's frames.
 /// Missing sections leave fields empty and are listed among the incomplete reasons.
 struct ReportBuilder {
     let symbolicator: Symbolicator
@@ -71,20 +71,20 @@ struct ReportBuilder {
         if let memory, let unwound = unwinder.unwind(thread: memory, registers: registers, modules: modules), !unwound.isEmpty {
             inner = unwound
         }
-        var frames = inner.enumerated().map { symbolicated(index: $0.offset, address: $0.element.address, trust: $0.element.trust, modules: modules) }
+        var indexed = inner.enumerated().map { (index: $0.offset, frame: $0.element) }
         let outer = snapshot.outerFrames
         var elided: Int?
         if !outer.isEmpty, let total = snapshot.frameCount.map({ Int(clamping: $0) }) {
             // The handler's frame-pointer walk counted `total`; its outermost frames close the list.
-            let firstOuter = max(total - outer.count, frames.count)
-            elided = max(0, firstOuter - frames.count)
-            frames += outer.enumerated().map { symbolicated(index: firstOuter + $0.offset, address: $0.element.address, trust: $0.element.trust, modules: modules) }
+            let firstOuter = max(total - outer.count, inner.count)
+            elided = max(0, firstOuter - inner.count)
+            indexed += outer.enumerated().map { (index: firstOuter + $0.offset, frame: $0.element) }
         }
         var thread = CrashReport.CrashedThread(id: snapshot.id, name: snapshot.name,
                                                architecture: snapshot.architecture, registers: registers.mapValues(hex),
-                                               frames: frames, framesElided: elided)
+                                               frames: frames(indexed, modules: modules), framesElided: elided)
         if !snapshot.asyncFrames.isEmpty {
-            thread.asyncFrames = snapshot.asyncFrames.enumerated().map { symbolicated(index: $0.offset, address: $0.element.address, trust: $0.element.trust, modules: modules) }
+            thread.asyncFrames = frames(snapshot.asyncFrames.enumerated().map { (index: $0.offset, frame: $0.element) }, modules: modules)
         }
         return thread
     }
@@ -97,9 +97,52 @@ struct ReportBuilder {
         thread.context = Self.contextName(status)
         let registers = snapshot.registers
         guard !registers.isEmpty else { return thread }
-        let frames = unwinder.unwind(thread: snapshot, registers: registers, modules: modules) ?? []
-        thread.frames = frames.enumerated().map { symbolicated(index: $0.offset, address: $0.element.address, trust: $0.element.trust, modules: modules) }
+        let unwound = unwinder.unwind(thread: snapshot, registers: registers, modules: modules) ?? []
+        thread.frames = frames(unwound.enumerated().map { (index: $0.offset, frame: $0.element) }, modules: modules)
         return thread
+    }
+
+    /// One thread's frames: each frame's function, then file, line and column from the module's
+    /// DWARF, all of the thread's frames in one `Runtime` lookup, with the functions inlined at a
+    /// frame inserted before it (`inlined: true`, same index and address). Only modules whose
+    /// file matches the recorded build ID are read.
+    private func frames(_ list: [(index: Int, frame: ProcessSnapshot.Frame)], modules: [Symbolicator.Module]) -> [CrashReport.Frame] {
+        let frames = list.map { symbolicated(index: $0.index, address: $0.frame.address, trust: $0.frame.trust, modules: modules) }
+        let requests = list.map { item -> SourceLocator.Request? in
+            guard let module = symbolicator.module(containing: item.frame.address, in: modules) else { return nil }
+            let kind: SourceLocator.Kind
+            switch item.frame.trust {
+            case SEAM_FRAME_TRUST_CONTEXT.rawValue: kind = .programCounter
+            case SEAM_FRAME_TRUST_ASYNC.rawValue: kind = .asyncResumePoint
+            default: kind = .returnAddress
+            }
+            return SourceLocator.Request(address: item.frame.address, kind: kind, module: module)
+        }
+        let located = symbolicator.sourceEntries(for: requests)
+        var result: [CrashReport.Frame] = []
+        result.reserveCapacity(frames.count)
+        for (frame, entries) in zip(frames, located) {
+            for entry in entries where entry.inlined {
+                var inlined = frame
+                let readable = Demangler.function(entry.rawName)
+                inlined.function = readable ?? entry.rawName
+                inlined.mangledFunction = readable == nil ? nil : entry.rawName
+                inlined.functionOffset = nil
+                inlined.file = entry.file
+                inlined.line = entry.line
+                inlined.column = entry.column
+                inlined.inlined = true
+                result.append(inlined)
+            }
+            var located = frame
+            if let concrete = entries.last(where: { !$0.inlined }) {
+                located.file = concrete.file
+                located.line = concrete.line
+                located.column = concrete.column
+            }
+            result.append(located)
+        }
+        return result
     }
 
     private func symbolicated(index: Int, address: UInt64, trust: UInt32, modules: [Symbolicator.Module]) -> CrashReport.Frame {
