@@ -21,11 +21,16 @@ final class Symbolicator {
     private var tables: [String: Result<ELFSymbolTable, Error>] = [:]
     private let sourceLocator = SourceLocator()
 
-    /// Source locations at address, innermost inlined function first (see `SourceLocator`);
-    /// empty unless the module's file is readable and matches the recorded build ID.
-    func sourceEntries(at address: UInt64, in module: Module, isReturnAddress: Bool) -> [SourceLocator.Entry] {
-        guard status(of: module) == "ok" else { return [] }
-        return sourceLocator.entries(at: address, in: module, isReturnAddress: isReturnAddress)
+    /// Source locations of one thread's frames, each innermost inlined function first (see
+    /// `SourceLocator`), in one lookup; empty for a frame with no request or whose module's
+    /// file is unreadable or does not match the recorded build ID.
+    func sourceEntries(for requests: [SourceLocator.Request?]) -> [[SourceLocator.Entry]] {
+        let readable = requests.indices.filter { requests[$0].map { status(of: $0.module) == "ok" } ?? false }
+        var result = [[SourceLocator.Entry]](repeating: [], count: requests.count)
+        for (index, entries) in zip(readable, sourceLocator.entries(for: readable.compactMap { requests[$0] })) {
+            result[index] = entries
+        }
+        return result
     }
 
     /// The module whose loaded span holds address.
