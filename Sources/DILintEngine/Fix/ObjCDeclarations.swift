@@ -82,3 +82,31 @@ struct ObjCDeclarations {
         (0..<min(limit, tokens.count)).contains { tokens.text($0) == identifier }
     }
 }
+
+extension ObjCDeclarations {
+    /// The `@end` token of the class's own `@implementation` (not a category's), if the file has it.
+    func classImplementation(of className: String) -> Int? {
+        blocks.first { block in
+            guard block.kind == .implementation, block.className == className,
+                  let (_, name) = Self.directive(tokens, at: block.start) else { return false }
+            return tokens.text(name + 1) != "("
+        }?.end
+    }
+
+    /// Whether the class's blocks in this file define or declare a method `name`, or name the
+    /// ivar `_name` (a member of that name is there already).
+    func definesMember(_ name: String, in className: String) -> Bool {
+        for block in blocks where block.className == className {
+            let end = block.end ?? tokens.count
+            for i in block.start..<end {
+                if tokens.text(i) == "_\(name)" && tokens.isIdentifier(i) { return true }
+                // - (Type)name  or  + (Type)name, the whole selector
+                if ["-", "+"].contains(tokens.text(i)), tokens.isFirstOnLine(i), tokens.text(i + 1) == "(",
+                   let close = tokens.matchingClose(i + 1), tokens.text(close + 1) == name, [";", "{"].contains(tokens.text(close + 2)) {
+                    return true
+                }
+            }
+        }
+        return false
+    }
+}
