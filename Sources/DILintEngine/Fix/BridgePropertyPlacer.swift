@@ -97,8 +97,8 @@ struct BridgePropertyPlacer {
             + [TextEdit(path: analysis.path, range: at..<at, replacement: text)]
     }
 
-    /// `@class BridgeType;` in a header, unless the type is named before `limit` (a service's
-    /// type in any file: its implementation file imports no header for it).
+    /// `@class BridgeType;` in a header, unless the type is named before `limit`; a service's
+    /// type in any file (an implementation file imports no header for it).
     private func forwardDeclaration(in analysis: FixFileAnalysis, _ declarations: ObjCDeclarations, before limit: Int) -> [TextEdit] {
         let keyword: String, type: String
         if let property {

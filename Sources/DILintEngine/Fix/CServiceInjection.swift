@@ -42,6 +42,9 @@ struct CServiceInjection {
         if tokens.text(a - 1) == "&" || ["=", "+=", "-="].contains(tokens.text(b + 1)) { return .assignedTo }
         guard let type = containerType(located.access) else { return .containerTypeUnknown }
         guard let reach = self.reach(type, in: function, tokens: tokens) else { return .noContainerInReach }
+        // a pointer the function tests for NULL may be NULL where the global is read (`if (!wt)`)
+        let base = String(reach.prefix { $0 != "-" && $0 != "." })
+        if Self.testsForNull(base, in: function, tokens: tokens) { return .reachMayBeNull }
         let range = tokens.start(a)..<tokens.end(b)
         let (line, column) = analysis.lineColumn(range.lowerBound)
         let at = analysis.lineColumn(located.offset)
@@ -62,6 +65,22 @@ struct CServiceInjection {
 
     func groups(into plan: inout FixPlan) {
         plan.groups += order.map { groups[$0]! }
+    }
+
+    /// Whether the function compares `name` with NULL or uses it as a truth value (`!wt`,
+    /// `wt == NULL`, `if (wt)`, `wt ? … : …`, `wt && …`).
+    static func testsForNull(_ name: String, in function: EnclosingDeclaration, tokens: FixTokens) -> Bool {
+        let nulls: Set<String> = ["NULL", "0", "nullptr"]
+        for i in 0..<tokens.count where tokens.start(i) >= function.range.lowerBound && tokens.start(i) < function.range.upperBound {
+            guard tokens.text(i) == name, tokens.isIdentifier(i), ![".", "->"].contains(tokens.text(i - 1)) else { continue }
+            let previous = tokens.text(i - 1), next = tokens.text(i + 1)
+            if previous == "!" && !["->", ".", "[", "("].contains(next) { return true }
+            if ["==", "!="].contains(next) && nulls.contains(tokens.text(i + 2)) { return true }
+            if ["==", "!="].contains(previous) && nulls.contains(tokens.text(i - 2)) { return true }
+            if previous == "(" && next == ")" && ["if", "while"].contains(tokens.text(i - 2)) { return true }
+            if next == "?" || ["&&", "||"].contains(next) || (["&&", "||"].contains(previous) && [")", "&&", "||", ";"].contains(next)) { return true }
+        }
+        return false
     }
 
     // MARK: Types
@@ -120,7 +139,7 @@ struct CServiceInjection {
 
     /// The paths (`repo`, `s.r`) to fields of `type` in the struct `base` (`struct S` or a typedef name).
     private mutating func fields(of base: String, holding type: CType, depth: Int) -> [String] {
-        guard depth < 2, let body = structBody(base) else { return [] }
+        guard depth < 2, let body = structBody(base).map(Self.withoutComments) else { return [] }
         var result: [String] = []
         for declaration in body.split(separator: ";") {
             let words = Self.normalized(String(declaration)).replacingOccurrences(of: "*", with: " * ")
@@ -164,6 +183,11 @@ struct CServiceInjection {
             }
         }
         return bodies.count == 1 ? bodies.first : nil
+    }
+
+    /// The text with its `/* … */` and `// …` comments blanked.
+    static func withoutComments(_ text: String) -> String {
+        text.replacingOccurrences(of: #"/\*[\s\S]*?\*/|//[^\n]*"#, with: " ", options: .regularExpression)
     }
 
     /// The text inside the braces opening at `open`, nested braces dropped.

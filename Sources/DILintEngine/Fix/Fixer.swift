@@ -214,7 +214,7 @@ public final class Fixer {
         }
         let declared = plan.editsByFile
         let new = Self.newErrors(before: before, after: after, bridgeType: configuration.bridgeType)
-            .filter { !Self.declaredInUnseenHeader($0, file: after, edits: declared) }
+            .filter { !Self.hiddenFromHeaderlessParse($0, file: after, edits: declared) }
         plan.diagnostics[context.display(path)] = DiagnosticCounts(before: before.errors.count, after: after.errors.count, new: new)
         if let first = new.first { return "re-parse of \(context.display(path)): new error '\(first)'" }
         if let finding = Self.newFinding(before: before.findings, after: after.findings) {

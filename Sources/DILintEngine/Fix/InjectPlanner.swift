@@ -18,7 +18,7 @@ struct InjectPlanner {
             var rewrites: [(LocatedAccess, Result<InjectRewriter.Rewrite, ManualReason>, bridge: String?)] = []
             let global = GlobalInFile(context: context, analysis: analysis, settersAdded: settersAdded)
             for located in analysis.accesses where located.access.kind == .direct && context.selects(located.access) {
-                if context.configuration.injectionStyle(forService: located.access.service ?? "") == .service {
+                if style(of: located.access) == .service {
                     // the service style: the service itself, as a property (Objective-C) or through what a C function receives
                     let reason: ManualReason?
                     switch serviceCheck(located, in: analysis) {
@@ -95,6 +95,18 @@ struct InjectPlanner {
             }
             plan.groups.append(group)
         }
+    }
+
+    /// The style for an access's service: the config's (`inject:`), where a config that names a
+    /// C bridge global (`c-bridge-global:`) and no style names a bridge, as `bridge-type:` does.
+    private func style(of access: ContainerAccess) -> InjectionStyle {
+        let configuration = context.configuration
+        let service = access.service ?? ""
+        if configuration.injection.perService[service] == nil, configuration.injection.defaultStyle == nil,
+           configuration.cBridgeGlobal != nil {
+            return .bridge
+        }
+        return configuration.injectionStyle(forService: service)
     }
 
     /// The service style's checks before a place is looked for: the kind of scope the access is

@@ -217,9 +217,10 @@ final class ObjCServiceTypes {
     }
 }
 
-/// The headers the run's C-family files import, found where a build would: beside the file, or
-/// by the imported name as a path tail under the folder that holds the run (a headerless parse
-/// does not find `#import "Foo.h"` of an `include/` folder). Read, never part of the run.
+/// The headers the run's C-family files import (and those these import), found where a build
+/// would: beside the file, or by the imported name as a path tail under the folder fix runs in
+/// (a headerless parse does not find `#import "Foo.h"` of an `include/` folder, nor
+/// `<Kit/Kit.h>`). Read, never part of the run.
 final class HeadersInReach {
     private let context: FixContext
     private var found: [String]?
@@ -229,41 +230,50 @@ final class HeadersInReach {
 
     init(context: FixContext) { self.context = context }
 
-    /// The real paths of the imported headers that exist, in the order first imported.
-    func headers() -> [String] {
+    /// The real paths of the imported headers that exist, in the order first imported: those the
+    /// run's files import, then those these import, `depth` levels deep (at most `limit` headers).
+    func headers(depth: Int = 3, limit: Int = 400) -> [String] {
         if let found { return found }
         let runC = context.runFiles.filter { ["m", "mm", "h", "c", "cc", "cpp", "hh", "hpp"].contains(($0 as NSString).pathExtension) }
         let regex = try? NSRegularExpression(pattern: #"^[ \t]*#[ \t]*(?:import|include)[ \t]*["<]([^">\n]+)[">]"#, options: .anchorsMatchLines)
-        var names: [(name: String, from: String)] = []
-        for path in runC {
-            guard let bytes = context.workspace.bytes(path) else { continue }
-            let text = String(decoding: bytes, as: UTF8.self), ns = text as NSString
-            for m in regex?.matches(in: text, range: NSRange(location: 0, length: ns.length)) ?? [] {
-                names.append((ns.substring(with: m.range(at: 1)), path))
-            }
-        }
         var result: [String] = []
         var seen = Set(context.runFiles)
-        for (name, from) in names {
-            let beside = ((from as NSString).deletingLastPathComponent as NSString).appendingPathComponent(name)
-            let candidates = FileManager.default.fileExists(atPath: beside) ? [beside]
-                : headerIndex(runC)[(name as NSString).lastPathComponent, default: []].filter { $0.hasSuffix("/" + name) }
-            // one file of that name, or none: two would be a guess
-            if candidates.count == 1, seen.insert(FixWorkspace.realPath(candidates[0])).inserted { result.append(FixWorkspace.realPath(candidates[0])) }
+        var level = runC
+        for _ in 0..<depth where !level.isEmpty && result.count < limit {
+            var next: [String] = []
+            for from in level {
+                guard let bytes = context.workspace.bytes(from) else { continue }
+                let text = String(decoding: bytes, as: UTF8.self), ns = text as NSString
+                for m in regex?.matches(in: text, range: NSRange(location: 0, length: ns.length)) ?? [] where result.count < limit {
+                    let name = ns.substring(with: m.range(at: 1))
+                    let beside = ((from as NSString).deletingLastPathComponent as NSString).appendingPathComponent(name)
+                    let candidates = FileManager.default.fileExists(atPath: beside) ? [beside]
+                        : headerIndex(runC)[(name as NSString).lastPathComponent, default: []].filter { $0.hasSuffix("/" + name) }
+                    // one file of that name, or none: two would be a guess
+                    guard candidates.count == 1 else { continue }
+                    let real = FixWorkspace.realPath(candidates[0])
+                    if seen.insert(real).inserted { result.append(real); next.append(real) }
+                }
+            }
+            level = next
         }
         found = result
         return result
     }
 
-    /// The headers under the folder holding every file of the run, by file name (listed once).
+    /// The headers under the folder fix runs in when it holds the run, else under the folder
+    /// holding every file of the run, by file name (listed once).
     private func headerIndex(_ files: [String]) -> [String: [String]] {
         if let index { return index }
         var built: [String: [String]] = [:]
         let folders = files.map { ($0 as NSString).deletingLastPathComponent.split(separator: "/").map(String.init) }
         var common = folders.first ?? []
         for folder in folders.dropFirst() { common = zip(common, folder).prefix { $0.0 == $0.1 }.map(\.0) }
-        let root = "/" + common.joined(separator: "/")
-        if !common.isEmpty, let walker = FileManager.default.enumerator(atPath: root) {
+        var root = "/" + common.joined(separator: "/")
+        // the folder fix runs in, when it holds the run (a project's headers are found from its root)
+        let here = FixWorkspace.realPath(FileManager.default.currentDirectoryPath)
+        if here != "/", root == here || root.hasPrefix(here + "/") { root = here }
+        if root != "/", let walker = FileManager.default.enumerator(atPath: root) {
             var listed = 0
             while let entry = walker.nextObject() as? String, listed < Self.listingLimit {
                 listed += 1

@@ -23,10 +23,11 @@ final class FixObjCServiceStyleTests: XCTestCase {
 
     /// A C function reads the container through what it receives: a parameter of the container's
     /// type, a field of it in the struct a parameter points to (one embedded struct deep too);
-    /// with none, or two, the access stays, with the reason. These groups are unsafe.
+    /// with none, or two, or a pointer the function tests for NULL, the access stays, with the
+    /// reason. These groups are unsafe.
     func testCServiceThroughParameterOrField() throws {
         let plan = try runCase("cservice", expectedManual: [
-            "worktree.c:29 noContainerInReach", "worktree.c:34 noContainerInReach",
+            "worktree.c:29 noContainerInReach", "worktree.c:34 noContainerInReach", "worktree.c:40 reachMayBeNull", "worktree.c:41 reachMayBeNull",
         ], getters: 0)
         XCTAssertEqual(plan.accepted.map(\.title), ["C function worktree_git_dir reads wt->repo", "C function repo_path reads r",
                                                     "C function patch_apply reads s->s.r"])
