@@ -25,6 +25,11 @@ struct CServiceInjection {
         self.headers = headers
     }
 
+    /// The run's C functions' parameters that may be NULL (built on first need).
+    private lazy var nullable = CNullableParameters(texts: context.runFiles.filter {
+        ["c", "h", "m", "mm", "cc", "cpp"].contains(($0 as NSString).pathExtension)
+    }.compactMap { path in context.workspace.bytes(path).map { String(decoding: $0, as: UTF8.self) } })
+
     /// A C type as written, without `const`: `struct repository` and its pointer depth.
     struct CType: Equatable, Hashable {
         var base: String
@@ -42,9 +47,13 @@ struct CServiceInjection {
         if tokens.text(a - 1) == "&" || ["=", "+=", "-="].contains(tokens.text(b + 1)) { return .assignedTo }
         guard let type = containerType(located.access) else { return .containerTypeUnknown }
         guard let reach = self.reach(type, in: function, tokens: tokens) else { return .noContainerInReach }
-        // a pointer the function tests for NULL may be NULL where the global is read (`if (!wt)`)
+        // a pointer the function tests for NULL, or a call in the run passes NULL for, may be
+        // NULL where the global is read (`if (!wt)`, `wt_status_check_rebase(NULL, …)`)
         let base = String(reach.prefix { $0 != "-" && $0 != "." })
-        if Self.testsForNull(base, in: function, tokens: tokens) { return .reachMayBeNull }
+        let index = Self.parameters(of: function, tokens: tokens).firstIndex { $0.name == base } ?? -1
+        if nullable.mayBeNull(function.name, index, testedInBody: Self.testsForNull(base, in: function, tokens: tokens)) {
+            return .reachMayBeNull
+        }
         let range = tokens.start(a)..<tokens.end(b)
         let (line, column) = analysis.lineColumn(range.lowerBound)
         let at = analysis.lineColumn(located.offset)
@@ -239,5 +248,111 @@ struct CServiceInjection {
             if depth == 0 { current.append(w) } else { current = [] }
         }
         return result
+    }
+}
+
+/// Which pointer parameters of the run's C functions may be NULL: the function tests the
+/// parameter (`if (!wt)`), or a call in the run passes `NULL` (or `0`) there, or passes a
+/// parameter of its own function that may be NULL (`wt_status_check_rebase(NULL, …)` makes `wt`
+/// of `get_branch(wt, …)` in it one). Read from the text of the run's files: function
+/// definitions that open their body after the parameter list, calls by name.
+final class CNullableParameters {
+    private struct Definition {
+        var name: String
+        var parameters: [String]
+        var body: Range<Int> // UTF-16 offsets in its text
+        var text: Int
+    }
+
+    private let texts: [NSString]
+    private var definitions: [Definition] = []
+    private var memo: [String: Bool] = [:]
+
+    init(texts: [String]) {
+        self.texts = texts.map { $0 as NSString }
+        let header = try? NSRegularExpression(pattern: #"(?m)^[A-Za-z_][A-Za-z_0-9 \t\*]*?\b([A-Za-z_][A-Za-z_0-9]*)\s*\(([^;{}()]*(?:\([^;{}()]*\)[^;{}()]*)*)\)\s*\{"#)
+        for (t, text) in self.texts.enumerated() {
+            for m in header?.matches(in: text as String, range: NSRange(location: 0, length: text.length)) ?? [] {
+                let name = text.substring(with: m.range(at: 1))
+                if ["if", "while", "for", "switch", "return", "sizeof"].contains(name) { continue }
+                let open = m.range.upperBound - 1
+                let parameters = Self.split(text.substring(with: m.range(at: 2))).map { parameter in
+                    parameter.split(whereSeparator: { !($0.isLetter || $0.isNumber || $0 == "_") }).last.map(String.init) ?? ""
+                }
+                definitions.append(Definition(name: name, parameters: parameters, body: open..<(Self.close(text, from: open) ?? text.length), text: t))
+            }
+        }
+    }
+
+    /// Whether parameter `index` of `function` may be NULL (unknown functions: no).
+    func mayBeNull(_ function: String, _ index: Int, testedInBody: Bool) -> Bool {
+        if testedInBody { return true }
+        return callsPassNull(function, index)
+    }
+
+    private func callsPassNull(_ function: String, _ index: Int) -> Bool {
+        guard index >= 0 else { return false }
+        let key = "\(function)#\(index)"
+        if let known = memo[key] { return known }
+        memo[key] = false // a cycle adds nothing
+        var result = false
+        let call = try? NSRegularExpression(pattern: #"(?<![A-Za-z_0-9\.>])"# + NSRegularExpression.escapedPattern(for: function) + #"\s*\("#)
+        outer: for (t, text) in texts.enumerated() {
+            for m in call?.matches(in: text as String, range: NSRange(location: 0, length: text.length)) ?? [] {
+                let open = m.range.upperBound - 1
+                guard let close = Self.close(text, from: open) else { continue }
+                // the definition itself, or a declaration, is not a call
+                let inside = definitions.last { $0.text == t && $0.body.contains(m.range.location) }
+                guard let caller = inside else { continue }
+                let arguments = Self.split(text.substring(with: NSRange(location: open + 1, length: close - open - 1)))
+                guard index < arguments.count else { continue }
+                let argument = arguments[index].trimmingCharacters(in: .whitespacesAndNewlines)
+                if ["NULL", "0", "nullptr", "(void *)0", "((void *)0)"].contains(argument) { result = true; break outer }
+                if let j = caller.parameters.firstIndex(of: argument), j >= 0 {
+                    let body = text.substring(with: NSRange(location: caller.body.lowerBound, length: caller.body.count))
+                    let tests = body.range(of: #"(!\s*"# + NSRegularExpression.escapedPattern(for: argument) + #"\b(?!\s*(->|\.|\[))|\b"# + NSRegularExpression.escapedPattern(for: argument) + #"\s*(==|!=)\s*(NULL|0)\b)"#, options: .regularExpression) != nil
+                    if tests || callsPassNull(caller.name, j) { result = true; break outer }
+                }
+            }
+        }
+        memo[key] = result
+        return result
+    }
+
+    /// The `)` or `}` closing the bracket at `open` (quoted strings and characters skipped).
+    static func close(_ text: NSString, from open: Int) -> Int? {
+        var depth = 0, i = open, quote: unichar? = nil
+        while i < text.length {
+            let c = text.character(at: i)
+            if let q = quote {
+                if c == 92 { i += 2; continue } // backslash
+                if c == q { quote = nil }
+            } else if c == 34 || c == 39 { quote = c
+            } else if c == 40 || c == 123 || c == 91 { depth += 1
+            } else if c == 41 || c == 125 || c == 93 { depth -= 1; if depth == 0 { return i } }
+            i += 1
+        }
+        return nil
+    }
+
+    /// Top-level comma-separated parts (brackets and quoted strings kept whole).
+    static func split(_ text: String) -> [String] {
+        var parts: [String] = [], current = "", depth = 0, quote: Character? = nil, escaped = false
+        for c in text {
+            if let q = quote {
+                current.append(c)
+                if escaped { escaped = false } else if c == "\\" { escaped = true } else if c == q { quote = nil }
+                continue
+            }
+            switch c {
+            case "\"", "'": quote = c; current.append(c)
+            case "(", "[", "{": depth += 1; current.append(c)
+            case ")", "]", "}": depth -= 1; current.append(c)
+            case "," where depth == 0: parts.append(current); current = ""
+            default: current.append(c)
+            }
+        }
+        if !current.trimmingCharacters(in: .whitespaces).isEmpty || !parts.isEmpty { parts.append(current) }
+        return parts
     }
 }

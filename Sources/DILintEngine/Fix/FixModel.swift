@@ -178,7 +178,7 @@ public enum ManualReason: String, Codable, Sendable, CaseIterable, Error {
     case serviceNoImplementation = "the class's own @implementation is not in a file that reads the service (a category)"
     case serviceGetterFallback = "the fallback of the injected service's getter: remove the getter once whoever creates the object sets the property"
     case containerTypeUnknown = "the container's type is not declared in the run (C: its global's declaration)"
-    case reachMayBeNull = "the parameter the function would read the container through may be NULL (the function tests it)"
+    case reachMayBeNull = "the parameter the function would read the container through may be NULL (the function tests it, or a call in the run passes NULL)"
     case noContainerInReach = "C function with no parameter of the container's type, nor a struct parameter with a field of it"
 }
 

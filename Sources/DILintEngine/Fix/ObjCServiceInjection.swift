@@ -117,7 +117,9 @@ struct ObjCServiceInjection {
         for path in Set(context.filesDeclaring(className)).union(files.map(\.path)).sorted() {
             guard let analysis = context.analysis(path) else { continue }
             let declarations = ObjCDeclarations(tokens: analysis.tokens, bridgeNames: [name])
-            if declarations.interfaces(of: className).contains(where: { $0.bridgeProperty != nil }) { return .failure(.serviceNameTaken) }
+            if declarations.interfaces(of: className).contains(where: { $0.bridgeProperty != nil }) || declarations.declaresProperty(name, in: className) {
+                return .failure(.serviceNameTaken)
+            }
             if declarations.definesMember(name, in: className) { return .failure(.serviceNameTaken) }
         }
         let property = BridgePropertyPlacer.PlacedProperty(

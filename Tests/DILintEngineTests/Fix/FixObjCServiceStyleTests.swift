@@ -27,7 +27,7 @@ final class FixObjCServiceStyleTests: XCTestCase {
     /// reason. These groups are unsafe.
     func testCServiceThroughParameterOrField() throws {
         let plan = try runCase("cservice", expectedManual: [
-            "worktree.c:29 noContainerInReach", "worktree.c:34 noContainerInReach", "worktree.c:40 reachMayBeNull", "worktree.c:41 reachMayBeNull",
+            "worktree.c:29 noContainerInReach", "worktree.c:34 noContainerInReach", "worktree.c:40 reachMayBeNull", "worktree.c:41 reachMayBeNull", "worktree.c:46 reachMayBeNull",
         ], getters: 0)
         XCTAssertEqual(plan.accepted.map(\.title), ["C function worktree_git_dir reads wt->repo", "C function repo_path reads r",
                                                     "C function patch_apply reads s->s.r"])
