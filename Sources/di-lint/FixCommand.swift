@@ -28,6 +28,9 @@ struct FixCommand: ParsableCommand {
     @Flag(help: "Write the edits to the files (atomically; refused when a file changed since planning).")
     var apply = false
 
+    @Flag(help: "Also show and write the unsafe groups (behaviour may change: a read through what a C function receives, a fallback removed). Without it they are withheld, and listed.")
+    var unsafe = false
+
     @Option(help: ArgumentHelp("Write the diff to this file instead of standard output.", valueName: "file"))
     var patch: String?
 
@@ -83,6 +86,7 @@ struct FixCommand: ParsableCommand {
             fixer.runBudget = RunBudget(seconds: seconds, from: supervision?.started ?? RunBudget.now())
         }
         var plan = fixer.plan(files: prepared.files, phase: phase)
+        if !unsafe { plan.withholdUnsafe() }
         // what the walk could not take (a symbolic link out of the repository, an unreadable
         // directory) is a manual item, in every output
         for p in prepared.problems {

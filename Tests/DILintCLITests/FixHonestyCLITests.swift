@@ -50,7 +50,8 @@ final class FixHonestyCLITests: XCTestCase {
         let run = try project.run("fix", "--phase", "inject", "Sources")
         XCTAssertEqual(run.status, 1, run.stderr)
         XCTAssertEqual(run.stdout, "")
-        XCTAssertTrue(run.stderr.contains("Sources/Reporter.m:6:12: manual: Container.sharedInstance.crashReporter: no bridge type: "), run.stderr)
+        // the service style (no bridge-type): the container's declaration of the service is not in the run
+        XCTAssertTrue(run.stderr.contains("Sources/Reporter.m:6:12: manual: Container.sharedInstance.crashReporter: the service's type is not declared in the run"), run.stderr)
         XCTAssertFalse(run.stderr.contains("refused"), run.stderr) // not a re-parse refusal naming the missing 'Bridge.h'
         XCTAssertTrue(run.stderr.contains("0 conflicts"), run.stderr)
     }

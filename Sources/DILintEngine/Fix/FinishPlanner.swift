@@ -13,7 +13,11 @@ struct FinishPlanner {
             for a in analysis.accesses where a.access.kind == .direct {
                 let (line, column) = analysis.lineColumn(a.offset)
                 // left direct by this phase: listed, so the run does not end as if it were done
-                if context.selects(a.access) { plan.manual.append(context.manual(a, in: analysis, .directInFinish)) }
+                if context.selects(a.access) {
+                    // the service style's getter falls back to the container until the property is set
+                    let reason: ManualReason = ObjCServiceInjection.isGetterFallback(a, in: analysis) ? .serviceGetterFallback : .directInFinish
+                    plan.manual.append(context.manual(a, in: analysis, reason))
+                }
                 if let service = a.access.service { blockers[service, default: []].append("\(context.display(analysis.path)):\(line):\(column)") }
                 if let type = a.enclosing?.typeName { directByType.insert(type) }
             }

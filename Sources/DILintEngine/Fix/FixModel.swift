@@ -40,6 +40,22 @@ public struct FixGroup: Codable, Equatable, Sendable {
     /// What a person should know of an accepted group's edits (a property made `lazy`, a
     /// declaration removed), as `path:line:col: note: …`.
     public var notes: [String]?
+    /// `safe`: behaviour is kept (the transition form with a fallback); `unsafe`: it may change
+    /// (a fallback removed, a read moved to a caller). `--apply` writes safe groups only unless
+    /// `--unsafe` is given. Nil: safe (the bridge style's forms all keep behaviour).
+    public var tier: FixTier?
+
+    /// The group's tier (a group that names none is safe).
+    public var safety: FixTier { tier ?? .safe }
+    /// An `unsafe` group that passed every check but is not shown nor written: the run was not
+    /// given `--unsafe` (see `FixPlan.withholdUnsafe`).
+    public var withheld: Bool?
+}
+
+/// Whether a group's edits keep behaviour (ruff's fix safety).
+public enum FixTier: String, Codable, Sendable {
+    case safe
+    case unsafe
 }
 
 /// A call of a Swift initializer that omitted `bridge:`, given the bridge by `finish` in the same
@@ -99,6 +115,9 @@ public struct FixTarget: Codable, Equatable, Sendable {
     /// a fallback's condition): the place `lint` reports the access at.
     public var accessLine: Int?
     public var accessColumn: Int?
+    /// The service style: what the access reads now (`self.dateProvider`, `wt->repo`); after the
+    /// edit its range holds no container access at all.
+    public var reads: String?
 
     /// `path:line:col` of the access, as `lint` reports it.
     var accessPlace: String { "\(path):\(accessLine ?? line):\(accessColumn ?? column)" }
@@ -152,6 +171,15 @@ public enum ManualReason: String, Codable, Sendable, CaseIterable, Error {
     case directInFinish = "a direct access of the service: run --phase inject first"
     case bridgeServesOthers = "the bridge parameter also serves services outside --service"
     case notAServiceRead = "not a read of a service (a registration with the container): never moved onto the bridge"
+    case serviceTypeUnknown = "the service's type is not declared in the run (no property or method of the container's @interface in the run or the headers it imports gives it)"
+    case serviceNotObject = "the service is not an object (a property of that type cannot fall back to the container)"
+    case serviceCallWithArguments = "a message with arguments to the container, not a read of a service"
+    case serviceNameTaken = "the class has a member named like the service already"
+    case serviceNoImplementation = "the class's own @implementation is not in a file that reads the service (a category)"
+    case serviceGetterFallback = "the fallback of the injected service's getter: remove the getter once whoever creates the object sets the property"
+    case containerTypeUnknown = "the container's type is not declared in the run (C: its global's declaration)"
+    case reachMayBeNull = "the parameter the function would read the container through may be NULL (the function tests it, or a call in the run passes NULL)"
+    case noContainerInReach = "C function with no parameter of the container's type, nor a struct parameter with a field of it"
 }
 
 /// The whole plan: groups that will be written, groups refused, and items left for a person.
@@ -168,8 +196,16 @@ public struct FixPlan: Codable, Sendable {
 
     public init(phase: FixPhase) { self.phase = phase }
 
-    /// Groups that passed every check.
-    public var accepted: [FixGroup] { groups.filter { $0.refused == nil } }
+    /// Groups that passed every check (and are not withheld as unsafe).
+    public var accepted: [FixGroup] { groups.filter { $0.refused == nil && $0.withheld != true } }
+    /// `unsafe` groups that passed every check, not shown nor written without `--unsafe`.
+    public var withheldGroups: [FixGroup] { groups.filter { $0.refused == nil && $0.withheld == true } }
+
+    /// Sets the accepted `unsafe` groups aside (`--apply` without `--unsafe`): they stay in the
+    /// JSON plan, counted in the summary, and are neither in the diff nor written.
+    public mutating func withholdUnsafe() {
+        for i in groups.indices where groups[i].refused == nil && groups[i].safety == .unsafe { groups[i].withheld = true }
+    }
     public var refusedGroups: [FixGroup] { groups.filter { $0.refused != nil } }
 
     /// Every edit to write, by file, deduplicated (two groups may add the same `@class` line) and sorted.
@@ -196,6 +232,16 @@ public struct FixPlan: Codable, Sendable {
             + "\(manual.count) left for manual work\(reasons.isEmpty ? "" : " (\(reasons))"); "
             + "\(refusedGroups.count) conflict\(refusedGroups.count == 1 ? "" : "s")"
         if refusedTargets > 0 { line += " (\(refusedTargets) access\(refusedTargets == 1 ? "" : "es") in refused groups)" }
+        let unsafe = accepted.filter { $0.safety == .unsafe }
+        if !unsafe.isEmpty {
+            let n = unsafe.reduce(0) { $0 + $1.targets.count }
+            line += "; \(n) of the rewritten in \(unsafe.count) unsafe group\(unsafe.count == 1 ? "" : "s") (behaviour may change)"
+        }
+        let withheld = withheldGroups
+        if !withheld.isEmpty {
+            let n = withheld.reduce(0) { $0 + $1.targets.count }
+            line += "; \(n) access\(n == 1 ? "" : "es") in \(withheld.count) unsafe group\(withheld.count == 1 ? "" : "s") withheld (--unsafe shows and writes them)"
+        }
         let callers = acceptedCallers
         if !callers.isEmpty {
             let explicit = callers.filter(\.explicitDefault)
@@ -218,7 +264,7 @@ public struct FixPlan: Codable, Sendable {
     /// Whether everything in scope was fixed: nothing manual or refused, idempotent, and no
     /// container read moved to a caller outside the composition root (lint reports it there).
     public var isComplete: Bool {
-        manual.isEmpty && refusedGroups.isEmpty && secondRunEmpty && !acceptedCallers.contains(where: \.movedOutsideRoot)
+        manual.isEmpty && refusedGroups.isEmpty && withheldGroups.isEmpty && secondRunEmpty && !acceptedCallers.contains(where: \.movedOutsideRoot)
     }
 }
 

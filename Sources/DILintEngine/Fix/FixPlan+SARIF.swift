@@ -25,8 +25,9 @@ extension FixPlan {
         for group in accepted {
             let fix = sarifFix(group, root: root)
             for target in group.targets {
+                let how = target.reads.map { "read \($0) instead" } ?? verb
                 findings.append(Finding(rule: rule, path: target.path, line: target.line, column: target.column, severity: .warning,
-                                        message: "di-lint fix can \(verb): \(target.expression) (\(group.title))"))
+                                        message: "di-lint fix can \(how): \(target.expression) (\(group.title); \(group.safety.rawValue))"))
                 fixes.append(fix)
             }
         }
@@ -54,7 +55,7 @@ extension SARIFFix {
             if byFile[edit.path] == nil { order.append(edit.path) }
             byFile[edit.path, default: []].append(edit)
         }
-        self.init(description: .init(text: fix.group), artifactChanges: order.map { path in
+        self.init(description: .init(text: "\(fix.group) (\(fix.tier.rawValue))"), artifactChanges: order.map { path in
             .init(artifactLocation: .init(uri: SARIFReporter.uriPath(path), uriBaseId: path.hasPrefix("/") ? nil : SARIFReporter.rootBase),
                   replacements: byFile[path]!.map {
                       .init(deletedRegion: .init(byteOffset: $0.offset, byteLength: $0.length), insertedContent: .init(text: $0.replacement))

@@ -212,7 +212,9 @@ public final class Fixer {
         guard let after = context.analysis(path) else {
             return "could not be re-parsed after the edits" + (context.failures[path].map { " (\($0))" } ?? "")
         }
+        let declared = plan.editsByFile
         let new = Self.newErrors(before: before, after: after, bridgeType: configuration.bridgeType)
+            .filter { !Self.hiddenFromHeaderlessParse($0, file: after, edits: declared) }
         plan.diagnostics[context.display(path)] = DiagnosticCounts(before: before.errors.count, after: after.errors.count, new: new)
         if let first = new.first { return "re-parse of \(context.display(path)): new error '\(first)'" }
         if let finding = Self.newFinding(before: before.findings, after: after.findings) {
@@ -223,11 +225,12 @@ public final class Fixer {
             guard let range = EditApplication.newRange(of: target.range, through: edits) else { continue }
             let inside = after.accesses.filter { range.contains($0.offset) }
             let containerKinds = inside.filter { $0.access.kind != .injected }.map(\.access.kind)
-            let ok = plan.phase == .inject
+            // the service style reads the service itself: no container access is left there
+            let ok = target.reads != nil ? containerKinds.isEmpty : plan.phase == .inject
                 ? !containerKinds.isEmpty && containerKinds.allSatisfy { $0 == .fallback }
                 : containerKinds.isEmpty // `b ?: C` and `b || C` keep the bridge alone, with no service to classify
             if !ok {
-                return "re-lint: \(target.path):\(target.line):\(target.column) does not classify as \(wanted.rawValue) after the edit"
+                return "re-lint: \(target.path):\(target.line):\(target.column) does not classify as \(target.reads.map { "a read of \($0)" } ?? wanted.rawValue) after the edit"
             }
         }
         return nil

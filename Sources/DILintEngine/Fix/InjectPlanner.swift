@@ -10,12 +10,25 @@ struct InjectPlanner {
         var classAccesses: [String: [(FixFileAnalysis, InjectRewriter.Rewrite, FixTarget)]] = [:]
         var classOrder: [String] = []
         var settersAdded = Set<String>() // a setter name without {file} is added to one file only
+        var objcService = ObjCServiceInjection(context: context)
+        var cService = CServiceInjection(context: context, headers: objcService.types.headers)
         for analysis in analyses {
             var cGroups: [String: FixGroup] = [:]
             var cOrder: [String] = []
             var rewrites: [(LocatedAccess, Result<InjectRewriter.Rewrite, ManualReason>, bridge: String?)] = []
             let global = GlobalInFile(context: context, analysis: analysis, settersAdded: settersAdded)
             for located in analysis.accesses where located.access.kind == .direct && context.selects(located.access) {
+                if style(of: located.access) == .service {
+                    // the service style: the service itself, as a property (Objective-C) or through what a C function receives
+                    let reason: ManualReason?
+                    switch serviceCheck(located, in: analysis) {
+                    case let .failure(why): reason = why
+                    case .success(.objcMethod): reason = objcService.add(located, in: analysis)
+                    case .success: reason = cService.add(located, in: analysis)
+                    }
+                    if let reason { plan.manual.append(context.manual(located, in: analysis, reason)) }
+                    continue
+                }
                 let decision = decide(located, in: analysis, global: global)
                 switch decision {
                 case let .failure(reason): rewrites.append((located, .failure(reason), nil))
@@ -53,7 +66,7 @@ struct InjectPlanner {
                         }
                         if adding && cGroups[key]!.edits.isEmpty, !context.refusedTitles.contains(cGroups[key]!.title) {
                             cGroups[key]!.edits += global.declarations(before: enclosing.range.lowerBound)
-                                + ((analysis.path as NSString).pathExtension == "m" ? BridgePropertyPlacer(context: context).imports(in: [analysis]) : [])
+                                + ((analysis.path as NSString).pathExtension == "m" ? BridgePropertyPlacer(context: context).imports(in: [analysis], firstEdit: [analysis.path: enclosing.range.lowerBound]) : [])
                         }
                         cGroups[key]!.edits.append(TextEdit(path: analysis.path, range: rewrite.range, replacement: rewrite.replacement))
                         cGroups[key]!.targets.append(target)
@@ -67,6 +80,8 @@ struct InjectPlanner {
         // there: its property's place is not searched again (that parses the headers)
         let title = { (type: String) in "Objective-C class \(type)" }
         let placed = classOrder.filter { !context.refusedTitles.contains(title($0)) }
+        objcService.groups(into: &plan)
+        cService.groups(into: &plan)
         context.prefetch(placed.flatMap(context.filesDeclaring))
         let placer = BridgePropertyPlacer(context: context)
         for type in classOrder {
@@ -75,9 +90,51 @@ struct InjectPlanner {
             group.edits = items.map { TextEdit(path: $0.0.path, range: $0.1.range, replacement: $0.1.replacement) }
             if !context.refusedTitles.contains(group.title) {
                 group.edits += placer.edits(for: type, implementationFiles: items.map(\.0))
-                group.edits += placer.imports(in: items.map(\.0))
+                let first = Dictionary(items.map { ($0.0.path, $0.1.range.lowerBound) }, uniquingKeysWith: min)
+                group.edits += placer.imports(in: items.map(\.0), firstEdit: first)
             }
             plan.groups.append(group)
+        }
+    }
+
+    /// The style for an access's service: the config's (`inject:`), where a config that names a
+    /// C bridge global (`c-bridge-global:`) and no style names a bridge, as `bridge-type:` does.
+    private func style(of access: ContainerAccess) -> InjectionStyle {
+        let configuration = context.configuration
+        let service = access.service ?? ""
+        if configuration.injection.perService[service] == nil, configuration.injection.defaultStyle == nil,
+           configuration.cBridgeGlobal != nil {
+            return .bridge
+        }
+        return configuration.injectionStyle(forService: service)
+    }
+
+    /// The service style's checks before a place is looked for: the kind of scope the access is
+    /// in (an instance method, a C function), or why it stays.
+    private func serviceCheck(_ located: LocatedAccess, in analysis: FixFileAnalysis) -> Result<CodeScope.Kind, ManualReason> {
+        if located.access.viaMacro != nil || analysis.tokens.isInDirective(located.offset) { return .failure(.macro) }
+        if analysis.isSuppressed(located) { return .failure(.suppressed) }
+        if FixContext.isRegistration(located.access.service) { return .failure(.notAServiceRead) }
+        guard let enclosing = located.enclosing else { return .failure(.outsideFunction) }
+        switch enclosing.kind {
+        case .objcMethod:
+            let head = analysis.file.buffer.bytes[enclosing.range.lowerBound...].first { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") }
+            if head == UInt8(ascii: "+") { return .failure(.classMethod) }
+            if enclosing.isInitializer { return .failure(.initializerOrDealloc) }
+            guard enclosing.typeName != nil else { return .failure(.unsupportedLanguage) }
+            let name = located.access.service.map(ObjCServiceInjection.propertyName) ?? ""
+            if enclosing.name == "dealloc", let k = located.tokenIndex,
+               !analysis.tokens.deallocKeepsBridge(at: k, method: enclosing, bridgeNames: [name, "_" + name]) {
+                return .failure(.deallocMayLoseBridge)
+            }
+            if let k = located.tokenIndex, analysis.tokens.isInBlockAvoidingSelf(k, method: enclosing) { return .failure(.blockAvoidingSelf) }
+            return .success(.objcMethod)
+        case .function:
+            return .success(.function)
+        case .constructor, .destructor:
+            return .failure(.initializerOrDealloc)
+        case .cxxMethod, .swiftInitializer:
+            return .failure(.unsupportedLanguage)
         }
     }
 

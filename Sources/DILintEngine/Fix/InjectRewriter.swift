@@ -55,4 +55,33 @@ struct InjectRewriter {
         if !alone { replacement = "(\(replacement))" }
         return .success(Rewrite(range: tokens.start(s)..<tokens.end(e), replacement: replacement, expression: original))
     }
+
+    /// The service style: the access (`C.shared.svc`, `[[C shared] svc]`, `[C shared].svc`)
+    /// becomes `reading` (`self.svc`), what follows it kept (`.date`, a send to it). A message
+    /// with arguments to the container, a setter and an assignment are not reads of the service.
+    func rewriteToService(_ located: LocatedAccess, at k: Int, reading: String) -> Result<Rewrite, ManualReason> {
+        guard let container = tokens.containerTokens(at: k, located.access) else { return .failure(.unrecognisedForm) }
+        let a = container.lowerBound, b = container.upperBound
+        var s = a, e = b
+        if tokens.text(b + 1) == "." && tokens.isIdentifier(b + 2) {
+            e = b + 2
+        } else if tokens.text(a - 1) == "[", tokens.isIdentifier(b + 1), let close = tokens.matchingClose(a - 1) {
+            guard close == b + 2 else {
+                let selector = tokens.text(b + 1)
+                if tokens.text(b + 2) == ":", selector.count > 3, selector.hasPrefix("set"),
+                   selector.unicodeScalars.dropFirst(3).first.map(CharacterSet.uppercaseLetters.contains) == true {
+                    return .failure(.assignedTo)
+                }
+                return .failure(.serviceCallWithArguments)
+            }
+            s = a - 1
+            e = close
+        } else {
+            return .failure(.noService)
+        }
+        if Self.assignments.contains(tokens.text(e + 1)) || tokens.text(s - 1) == "&" || ["++", "--"].contains(tokens.text(s - 1)) {
+            return .failure(.assignedTo)
+        }
+        return .success(Rewrite(range: tokens.start(s)..<tokens.end(e), replacement: reading, expression: tokens.source(s, e)))
+    }
 }

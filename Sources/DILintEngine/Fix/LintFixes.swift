@@ -13,12 +13,15 @@ public struct FindingFix: Codable, Equatable, Sendable {
     public var phase: FixPhase
     /// The group the edits belong to (`Objective-C class Reporter`, `Swift type Uploader`).
     public var group: String
+    /// `safe` (behaviour kept) or `unsafe` (it may change): the group's tier.
+    public var tier: FixTier
     public var edits: [Edit]
 
     init(phase: FixPhase, group: FixGroup, root: String) {
         let base = FixWorkspace.realPath(root)
         self.phase = phase
         self.group = group.title
+        tier = group.safety
         edits = group.edits.sorted { ($0.path, $0.range.lowerBound, $0.order) < ($1.path, $1.range.lowerBound, $1.order) }.map {
             Edit(path: FileCollector.relative($0.path, to: base), offset: $0.range.lowerBound, length: $0.range.count, replacement: $0.replacement)
         }

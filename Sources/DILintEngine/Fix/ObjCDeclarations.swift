@@ -82,3 +82,53 @@ struct ObjCDeclarations {
         (0..<min(limit, tokens.count)).contains { tokens.text($0) == identifier }
     }
 }
+
+extension ObjCDeclarations {
+    /// The `@end` token of the class's own `@implementation` (not a category's), if the file has it.
+    func classImplementation(of className: String) -> Int? {
+        blocks.first { block in
+            guard block.kind == .implementation, block.className == className,
+                  let (_, name) = Self.directive(tokens, at: block.start) else { return false }
+            return tokens.text(name + 1) != "("
+        }?.end
+    }
+
+    /// Whether the class's blocks in this file define or declare a method `name`, or name the
+    /// ivar `_name` (a member of that name is there already), ignoring case (`modelDAO` holds
+    /// the service `modelDao` already).
+    func definesMember(_ name: String, in className: String) -> Bool {
+        let name = name.lowercased()
+        for block in blocks where block.className == className {
+            let end = block.end ?? tokens.count
+            for i in block.start..<end {
+                if tokens.isIdentifier(i) && tokens.text(i).lowercased() == "_\(name)" { return true }
+                // - (Type)name  or  + (Type)name, the whole selector
+                if ["-", "+"].contains(tokens.text(i)), tokens.isFirstOnLine(i), tokens.text(i + 1) == "(",
+                   let close = tokens.matchingClose(i + 1), tokens.text(close + 1).lowercased() == name, [";", "{"].contains(tokens.text(close + 2)) {
+                    return true
+                }
+            }
+        }
+        return false
+    }
+}
+
+extension ObjCDeclarations {
+    /// Whether an `@interface` block of the class declares a property named `name`, ignoring case.
+    func declaresProperty(_ name: String, in className: String) -> Bool {
+        let name = name.lowercased()
+        for block in interfaces(of: className) {
+            var i = block.start
+            while i < (block.end ?? tokens.count) {
+                if let (word, after) = Self.directive(tokens, at: i), word == "property" {
+                    var k = after
+                    while k < tokens.count && tokens.text(k) != ";" && tokens.text(k) != "@" { k += 1 }
+                    if tokens.text(k - 1).lowercased() == name { return true }
+                    i = k
+                }
+                i += 1
+            }
+        }
+        return false
+    }
+}
