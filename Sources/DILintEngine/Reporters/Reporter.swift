@@ -105,7 +105,7 @@ public struct JSONReporter: Reporter {
             func write(to w: inout PrettyJSON) {
                 w.element()
                 w.beginObject()
-                if let container {
+                if container != nil {
                     w.key("accessor")
                     if let accessor { w.string(accessor) } else { w.null() }
                 }
