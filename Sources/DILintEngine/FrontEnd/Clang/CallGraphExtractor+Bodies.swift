@@ -26,6 +26,9 @@ extension CallGraphExtractor {
         definitionRanges.append(range)
         sites = []
         lostRanges = []
+        errorBranches = []
+        ownedValues = []
+        recoveredWithoutCalls = 0
         insideTemplate = CallGraphExtractor.isTemplated(cursor)
         let symbol = Cursors.symbol(cursor)
         current = symbol
@@ -39,7 +42,7 @@ extension CallGraphExtractor {
         }
         let children = kids(cursor)
         for child in children { visit(child) }
-        let unresolved = callsFromLostTokens()
+        let unresolved = callsFromLostTokens() + recoveredWithoutCalls
         let body = children.last { $0.kind == CXCursor_CompoundStmt }
             .flatMap { offsets($0) } ?? range
         for k in accessIndices(in: body) {
@@ -52,8 +55,10 @@ extension CallGraphExtractor {
                 sites.append(CallSite(kind: .bridge, detail: text, position: position(token.range.lowerBound)))
             }
         }
+        markErrorPaths()
         facts.functions.append(FunctionFact(symbol: symbol, position: position(range.lowerBound),
-                                            sites: onePerLine(sites), unresolvedStatements: unresolved))
+                                            sites: onePerLine(sites), unresolvedStatements: unresolved,
+                                            conditionalShim: isConditionalShim(cursor, name: symbol.name, at: range.lowerBound)))
         current = nil
     }
 
@@ -135,13 +140,18 @@ extension CallGraphExtractor {
             assignment(c)
         case CXCursor_VarDecl:
             locals.append(c)
+            localDestructor(c)
+            lostConstruction(c)
             variable(c)
         case CXCursor_CompoundStmt:
             uncovered(c, children: children())
         case CXCursor_DeclStmt:
             lostInitializers(c, children: children())
         case CXCursor_IfStmt:
+            if current != nil, let branch = failureBranch(c) { errorBranches.append(branch) }
             if ifTestingAParameterForNull(c) { return }
+        case CXCursor_ReturnStmt:
+            if let value = children().first { ownValue(value) }
         case CXCursor_UnaryOperator:
             addressTaken(c)
         case CXCursor_InitListExpr:
@@ -168,7 +178,16 @@ extension CallGraphExtractor {
             if isLambdaCall(ref) || Cursors.isImplicitMember(ref) || (insideNew > 0 && ref.kind == CXCursor_Constructor) { return }
             registration(call: c, callee: ref)
             arguments(of: c, callee: ref)
-            sites.append(CallSite(kind: .call, target: Cursors.symbol(ref), trait: trait(of: ref), position: position(of: c)))
+            var target = calleeSymbol(ref)
+            if ref.kind == CXCursor_FunctionDecl, clang_isCursorDefinition(ref) == 0,
+               clang_equalLocations(clang_getCursorLocation(ref), clang_getCursorLocation(c)) != 0 {
+                // C's implicit declaration (no prototype in sight, declared where it is called):
+                // a call by name, which may be a macro of the run the parse did not see
+                target = Symbol(usr: "name:" + target.name, name: target.name)
+            }
+            sites.append(CallSite(kind: .call, target: target, trait: trait(of: ref), position: position(of: c)))
+            // after the call: a finding at this place names the call first
+            if insideNew == 0 { temporaryDestructor(c) }
             return
         }
         if ref.kind == CXCursor_StructDecl || ref.kind == CXCursor_ClassDecl { return } // implicit constructor
@@ -183,6 +202,25 @@ extension CallGraphExtractor {
         }
         if clang_Location_isInSystemHeader(clang_getCursorLocation(slotCursor)) != 0 { return } // e.g. a saved struct sigaction
         sites.append(CallSite(kind: .pointerCall, target: Cursors.symbol(slotCursor), position: position(of: c)))
+    }
+
+    /// The callee's symbol. A `static` function in a header found as a system header (the run's
+    /// header map is searched as one, `-idirafter`) has a USR without its file, as a library's
+    /// would; the file is put back, as clang writes it for a project header, so that the header's
+    /// own definition (linted as its own file) satisfies the call. For a library's helper no
+    /// definition of the run has that USR: it stays the library's.
+    func calleeSymbol(_ callee: CXCursor) -> Symbol {
+        var symbol = Cursors.symbol(callee)
+        guard symbol.usr.hasPrefix("c:@"), clang_getCursorLinkage(callee) == CXLinkage_Internal,
+              clang_Location_isInSystemHeader(clang_getCursorLocation(callee)) != 0 else { return symbol }
+        var file: CXFile?
+        var line: UInt32 = 0, column: UInt32 = 0, offset: UInt32 = 0
+        clang_getExpansionLocation(clang_getCursorLocation(callee), &file, &line, &column, &offset)
+        guard let file else { return symbol }
+        let path = clang_getFileName(file).consume()
+        let name = path.split(separator: "/").last.map(String.init) ?? path
+        symbol.usr = "c:" + name + symbol.usr.dropFirst(2)
+        return symbol
     }
 
     /// `operator()` of a lambda: its body is part of the enclosing function already.

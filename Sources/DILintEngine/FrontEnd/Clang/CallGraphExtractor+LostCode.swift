@@ -42,12 +42,17 @@ extension CallGraphExtractor {
     /// outside templates, or one with no children at all, whose tokens hold a call. The AST keeps
     /// the statement but not the call, so the call is read from the node's tokens.
     func recoveryRange(_ c: CXCursor, children: () -> CursorList) -> Range<Int>? {
-        guard c.kind == CXCursor_UnexposedExpr, current != nil, !insideTemplate,
-              clang_getCursorType(c).kind == CXType_Dependent || children().isEmpty,
-              let range = offsets(c) else { return nil }
+        guard c.kind == CXCursor_UnexposedExpr, current != nil, !insideTemplate else { return nil }
+        let dependent = clang_getCursorType(c).kind == CXType_Dependent
+        guard dependent || children().isEmpty, let range = offsets(c) else { return nil }
         let t = TokenCursor(file: file)
         let indices = tokenIndices(in: range)
-        guard indices.contains(where: { t.isIdentifier($0) && t.spells($0 + 1, "(") && indices.contains($0 + 1) }) else { return nil }
+        guard indices.contains(where: { t.isIdentifier($0) && (t.spells($0 + 1, "(") || t.spells($0 + 1, "{")) && indices.contains($0 + 1) })
+        else {
+            // a recovery node with no call in it: what it did is unknown, the function is read partly
+            if dependent { recoveredWithoutCalls += 1 }
+            return nil
+        }
         return range
     }
 
@@ -80,76 +85,42 @@ extension CallGraphExtractor {
             tokenIndices(in: range).contains { !file.buffer.spells(file.tokens[$0].range, ";") }
         }
         if !ranges.isEmpty {
-            for c in locals { localNames.insert(Cursors.spelling(c)) }
+            for c in locals where Cursors.isCallable(variable: c, invalidIsCallable: true) { localNames.insert(Cursors.spelling(c)) }
         }
         for range in ranges {
             let reader = LostStatementReader(file: file, range: range, macroExpansions: macroExpansions,
-                                             variables: localNames.union(globalNames))
+                                             variables: localNames.union(globalNames), expand: macroExpansion,
+                                             isClass: { self.visibleClass($0) != nil })
             statements += reader.statements
-            for call in reader.calls {
-                sites.append(CallSite(kind: .call, target: CallGraph.lookup(call.name, from: current?.name ?? ""),
-                                      detail: LostStatementReader.detail, position: position(call.offset)))
-            }
+            for call in reader.calls { sites += lostCallSites(call, from: current?.name ?? "") }
         }
         return statements
     }
 
     /// Function definitions the AST lost (a parameter type from a missing header, a block under
-    /// `#if` on a macro the parse does not know): `name(…) {…}` outside every definition the AST
-    /// holds. Their bodies are read from the tokens, as lost statements are.
+    /// `#if` on a macro the parse does not know): the front end's `lostDefinitions` of functions,
+    /// outside every definition read here too. Their bodies are read from the tokens, as lost
+    /// statements are.
     func definitionsFromTokens() {
         let t = TokenCursor(file: file)
         let known = Set(facts.functions.map(\.symbol.name))
-        let holders = definitionRanges.sorted { $0.lowerBound < $1.lowerBound }
-        // The furthest end of the holders up to each one: some holder contains an offset when the
-        // furthest end among those starting at or before it lies past it (a binary search, not a
-        // scan of every definition per candidate).
-        var furthestEnd: [Int] = []
-        furthestEnd.reserveCapacity(holders.count)
-        for h in holders { furthestEnd.append(max(furthestEnd.last ?? Int.min, h.upperBound)) }
-        func held(_ offset: Int) -> Bool {
-            var lo = 0, hi = holders.count
-            while lo < hi {
-                let mid = (lo + hi) / 2
-                if holders[mid].lowerBound <= offset { lo = mid + 1 } else { hi = mid }
-            }
-            return lo > 0 && furthestEnd[lo - 1] > offset
-        }
-        let namespaces = namespaceBlocks
-        var i = 0
-        while i < t.count {
-            defer { i += 1 }
-            guard t.isIdentifier(i), t.spells(i + 1, "("), !t.spells(i - 1, "@"), !t.isMemberOperator(i - 1),
-                  !LostStatementReader.notCalls.contains(t.text(i)), let close = t.close(from: i + 1) else { continue }
-            // qualifiers and attribute macros between `)` and `{`: `const`, `KS_KEEP_FUNCTION_IN_STACKTRACE`, `__attribute__((…))`
-            var open = close + 1
-            while open < close + 8, open < t.count, t.isIdentifier(open) || file.tokens[open].kind == .keyword {
-                open = t.spells(open + 1, "(") ? (t.close(from: open + 1) ?? open) + 1 : open + 1
-            }
-            guard t.spells(open, "{"), let end = t.close(from: open) else { continue }
-            let offset = t.offset(i)
-            // `#define LOG(x) fprintf(…)` before `void f(void) {` is no definition of `fprintf`
-            if held(offset) || t.isInDirective(offset) { continue }
-            var name = t.text(i), j = i
-            while t.spells(j - 1, "::"), t.isIdentifier(j - 2) {
-                name = t.text(j - 2) + "::" + name
-                j -= 2
-            }
-            let scope = namespaces.filter { $0.tokens.contains(i) }.map(\.name)
-            if !scope.isEmpty { name = (scope + [name]).joined(separator: "::") }
-            defer { i = end }
+        let held = HeldOffsets(definitionRanges)
+        for definition in file.lostDefinitions where definition.kind == .function && !held.contains(definition.nameOffset) {
+            let name = definition.name
             // a compatibility stand-in for a libc function (`sigaction` over `sigvec` under `#if !HAVE_SIGACTION`) is not the one linked
             guard !known.contains(name), !AsyncSignalSafeFunctions.isSafe(name, allow: []) else { continue }
+            let i = file.tokenIndex(atOrAfter: definition.nameOffset)
+            // the parameter list after the name; the body: the `{ … }` that ends the definition
+            let last = t.indices(in: definition.range).upperBound - 1
+            guard let close = t.close(from: i + 1), let open = t.open(from: last) else { continue }
             // parameter names: the identifier before each `,` `)` `[` of the parameter list
             let parameterNames = (i + 2..<close).filter { t.isIdentifier($0) && (t.spells($0 + 1, ",") || t.spells($0 + 1, ")") || t.spells($0 + 1, "[")) }
                 .map(t.text)
-            let reader = LostStatementReader(file: file, range: t.offset(open + 1)..<file.tokens[end].range.lowerBound,
-                                             macroExpansions: macroExpansions, variables: globalNames.union(parameterNames))
-            let calls = reader.calls.map { call in
-                CallSite(kind: .call, target: CallGraph.lookup(call.name, from: name), detail: LostStatementReader.detail,
-                         position: position(call.offset))
-            }
-            facts.functions.append(FunctionFact(symbol: Symbol(usr: "name:" + name, name: name), position: position(offset),
+            let reader = LostStatementReader(file: file, range: t.offset(open + 1)..<file.tokens[last].range.lowerBound,
+                                             macroExpansions: macroExpansions, variables: globalNames.union(parameterNames),
+                                             expand: macroExpansion, isClass: { self.visibleClass($0) != nil })
+            let calls = reader.calls.flatMap { lostCallSites($0, from: name) }
+            facts.functions.append(FunctionFact(symbol: Symbol(usr: "name:" + name, name: name), position: position(definition.nameOffset),
                                                 sites: onePerLine(calls), unresolvedStatements: max(1, reader.statements)))
         }
     }

@@ -112,6 +112,7 @@ extension CallGraphExtractor {
 
     func variable(_ c: CXCursor) {
         guard let initializer = kids(c).last(where: { clang_isExpression($0.kind) != 0 }) else { return }
+        ownValue(initializer)
         stores(from: initializer, slot: c, type: clang_getCursorType(c))
         visitInitializer(initializer)
     }

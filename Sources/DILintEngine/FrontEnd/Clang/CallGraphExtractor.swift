@@ -45,6 +45,9 @@ final class CallGraphExtractor {
         declarations(in: clang_getTranslationUnitCursor(file.unit))
         definitionsFromTokens()
         registrationsFromTokens()
+        if facts.functions.contains(where: { $0.sites.contains { $0.target?.usr.hasPrefix("name:") == true } }) {
+            facts.includedFiles = includedFileNames()
+        }
         return facts
     }
 
@@ -52,6 +55,13 @@ final class CallGraphExtractor {
     var macroExpansions = Set<Int>()
     /// Names of the main file's file-scope variables: a call through one is no call by name.
     var globalNames = Set<String>()
+    /// The macros the parse saw, by name (the last definition): invocations in code read from the
+    /// tokens are expanded from them (`macroExpansion(_:at:)`).
+    var visibleMacros: [String: CXCursor] = [:]
+    /// Their definitions, read on first use (nil: not a definition di-lint can read).
+    var macroDefinitionsRead: [String: MacroDefinition?] = [:]
+    /// The file-scope C function declarations the parse saw, by name (`visibleFunction(_:)`).
+    var visibleFunctions: [String: CXCursor]?
 
     /// Function-like macros the file defines (facts) and where macros are expanded.
     func preprocessing() {
@@ -62,11 +72,13 @@ final class CallGraphExtractor {
             case CXCursor_MacroDefinition:
                 // function-like: `(` right after the name
                 let name = Cursors.spelling(c)
-                if let at = Cursors.mainFileOffset(clang_getCursorLocation(c), file),
-                   file.buffer.spells(at + name.utf8.count..<at + name.utf8.count + 1, "(") {
-                    facts.macros.append(name)
+                visibleMacros[name] = c
+                if let at = Cursors.mainFileOffset(clang_getCursorLocation(c), file) {
+                    let functionLike = file.buffer.spells(at + name.utf8.count..<at + name.utf8.count + 1, "(")
+                    if functionLike { facts.macros.append(name) }
+                    runMacro(c, functionLike: functionLike)
                 }
-            case CXCursor_VarDecl where Cursors.isInMainFile(c, file):
+            case CXCursor_VarDecl where Cursors.isInMainFile(c, file) && Cursors.isCallable(variable: c, invalidIsCallable: false):
                 globalNames.insert(Cursors.spelling(c))
             default:
                 continue
@@ -132,16 +144,18 @@ final class CallGraphExtractor {
     var definitionRanges: [Range<Int>] = []
 
     /// `namespace a::b { … }` blocks in the tokens (named ones), outermost first.
-    lazy var namespaceBlocks: [(name: String, tokens: ClosedRange<Int>)] = {
-        let t = TokenCursor(file: file)
-        var result: [(name: String, tokens: ClosedRange<Int>)] = []
-        // nine bytes first: no comparison for other tokens
-        for i in 0..<t.count where file.tokens[i].range.count == 9 && t.spells(i, "namespace") {
-            guard let (name, open) = qualifiedName(t, from: i + 1), t.spells(open, "{"), let close = t.close(from: open) else { continue }
-            result.append((name, open...close))
-        }
-        return result
-    }()
+    lazy var namespaceBlocks: [(name: String, tokens: ClosedRange<Int>)] = file.namespaceBlocks(TokenCursor(file: file))
+
+    /// C++ classes the parse saw, by name (`visibleClass(_:)`).
+    var visibleClasses: [String: CXCursor]?
+    /// Recovery nodes and constructions of the current function clang dropped with no call read from them.
+    var recoveredWithoutCalls = 0
+    /// Destructors of class types by the type's USR (nil: none declared, or defaulted).
+    var destructors: [String: CXCursor?] = [:]
+    /// Hashes of the expressions that initialize a variable or are returned: no temporaries.
+    var ownedValues = Set<UInt32>()
+    /// Byte ranges of the current function's branches taken when an async-signal-safe call failed.
+    var errorBranches: [Range<Int>] = []
 
     /// Depth of `new` expressions being visited: their constructor calls are part of the `new`.
     var insideNew = 0

@@ -1,0 +1,123 @@
+/// Definitions the AST lost, found in the token stream: the front end's one answer to "which
+/// definition holds this offset" where libclang dropped the definition (a parameter type from a
+/// missing header, a block under `#if` on a macro the parse does not know, an Objective-C method
+/// whose types do not resolve). Computed once per file (`ParsedFile.lostDefinitions`) and read by
+/// the accesses' enclosing definitions (so the findings' scopes, which fingerprints use), the call
+/// graph (`CallGraphExtractor.definitionsFromTokens`) and fix (`FixTokens.enclosingMethod`).
+extension ParsedFile {
+    /// C and C++ functions `name(…) {…}` and Objective-C methods `- (T)piece:(T)a … {…}` inside
+    /// `@implementation … @end`, outside every definition in `holders` (the AST's), in source order.
+    func tokenDefinitions(holders: [Range<Int>]) -> [CodeScope] {
+        let t = TokenCursor(file: self)
+        let held = HeldOffsets(holders)
+        var result: [CodeScope] = []
+        let namespaces = namespaceBlocks(t)
+        var implementation: String?
+        var i = 0
+        while i < t.count {
+            defer { i += 1 }
+            if let (word, next) = t.directive(at: i) {
+                if word == "implementation" { implementation = t.isIdentifier(next) ? t.text(next) : nil }
+                if word == "end" { implementation = nil }
+                i = next - 1
+                continue
+            }
+            if let typeName = implementation, t.spells(i, "-") || t.spells(i, "+"), t.spells(i + 1, "("), isFirstOnLine(i, t),
+               let method = objcMethod(t, at: i, typeName: typeName) {
+                if !held.contains(method.scope.nameOffset) { result.append(method.scope) }
+                i = method.end
+                continue
+            }
+            guard t.isIdentifier(i), t.spells(i + 1, "("), !t.spells(i - 1, "@"), !t.isMemberOperator(i - 1),
+                  !LostStatementReader.notCalls.contains(t.text(i)), let close = t.close(from: i + 1) else { continue }
+            // qualifiers and attribute macros between `)` and `{`: `const`, `KS_KEEP_FUNCTION_IN_STACKTRACE`, `__attribute__((…))`
+            var open = close + 1
+            while open < close + 8, open < t.count, t.isIdentifier(open) || tokens[open].kind == .keyword {
+                open = t.spells(open + 1, "(") ? (t.close(from: open + 1) ?? open) + 1 : open + 1
+            }
+            guard t.spells(open, "{"), let end = t.close(from: open) else { continue }
+            let offset = t.offset(i)
+            // `#define LOG(x) fprintf(…)` before `void f(void) {` is no definition of `fprintf`
+            if held.contains(offset) || t.isInDirective(offset) { continue }
+            var name = t.text(i), j = i
+            while t.spells(j - 1, "::"), t.isIdentifier(j - 2) {
+                name = t.text(j - 2) + "::" + name
+                j -= 2
+            }
+            let scope = namespaces.filter { $0.tokens.contains(i) }.map(\.name)
+            if !scope.isEmpty { name = (scope + [name]).joined(separator: "::") }
+            let typeName = name.range(of: "::", options: .backwards).map { String(name[..<$0.lowerBound]) }
+            result.append(CodeScope(kind: .function, name: name, typeName: typeName, range: t.offset(j)..<tokens[end].range.upperBound,
+                                    nameOffset: offset))
+            i = end
+        }
+        return result
+    }
+
+    /// The innermost definition, the AST's or one found in the tokens, that holds a byte offset.
+    func definition(holding offset: Int) -> CodeScope? {
+        (scopes + lostDefinitions).filter { $0.range.contains(offset) }.min { $0.range.count < $1.range.count }
+    }
+
+    private func isFirstOnLine(_ i: Int, _ t: TokenCursor) -> Bool {
+        i == 0 || buffer.lineColumn(of: t.offset(i - 1)).line < buffer.lineColumn(of: t.offset(i)).line
+    }
+
+    /// `- (T)first:(T)a second:(T)b {…}` at token `i`: the selector and the token after the body.
+    private func objcMethod(_ t: TokenCursor, at i: Int, typeName: String) -> (scope: CodeScope, end: Int)? {
+        guard let returnClose = t.close(from: i + 1) else { return nil }
+        var name = "", body = returnClose + 1, depth = 0
+        while body < t.count && !(depth == 0 && (t.spells(body, "{") || t.spells(body, ";"))) {
+            if t.spells(body, "(") { depth += 1 } else if t.spells(body, ")") { depth -= 1 }
+            // the first selector piece, then every `piece:` (parameter names are not followed by `:`)
+            if depth == 0 && t.isIdentifier(body) && (t.spells(body + 1, ":") || name.isEmpty) {
+                name += t.text(body) + (t.spells(body + 1, ":") ? ":" : "")
+            }
+            body += 1
+        }
+        guard t.spells(body, "{"), let end = t.close(from: body) else { return nil }
+        return (CodeScope(kind: .objcMethod, name: name, typeName: typeName, range: t.offset(i)..<tokens[end].range.upperBound,
+                          nameOffset: t.offset(i)), end)
+    }
+
+    /// `namespace a::b { … }` blocks in the tokens (named ones), outermost first.
+    func namespaceBlocks(_ t: TokenCursor) -> [(name: String, tokens: ClosedRange<Int>)] {
+        var result: [(name: String, tokens: ClosedRange<Int>)] = []
+        // nine bytes first: no comparison for other tokens
+        for i in 0..<t.count where tokens[i].range.count == 9 && t.spells(i, "namespace") {
+            guard t.isIdentifier(i + 1) else { continue }
+            var name = t.text(i + 1), open = i + 2
+            while t.spells(open, "::"), t.isIdentifier(open + 1) {
+                name += "::" + t.text(open + 1)
+                open += 2
+            }
+            guard t.spells(open, "{"), let close = t.close(from: open) else { continue }
+            result.append((name, open...close))
+        }
+        return result
+    }
+}
+
+/// Whether an offset lies in one of a set of ranges: a binary search over the ranges by start
+/// with the furthest end so far, not a scan of every range per offset.
+struct HeldOffsets {
+    private let holders: [Range<Int>]
+    private let furthestEnd: [Int]
+
+    init(_ ranges: [Range<Int>]) {
+        holders = ranges.sorted { $0.lowerBound < $1.lowerBound }
+        var ends: [Int] = []
+        ends.reserveCapacity(holders.count)
+        for h in holders { ends.append(max(ends.last ?? Int.min, h.upperBound)) }
+        furthestEnd = ends
+    }
+
+    func contains(_ offset: Int) -> Bool {
+        var lo = 0, hi = holders.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if holders[mid].lowerBound <= offset { lo = mid + 1 } else { hi = mid }
+        }
+        return lo > 0 && furthestEnd[lo - 1] > offset
+    }
+}
