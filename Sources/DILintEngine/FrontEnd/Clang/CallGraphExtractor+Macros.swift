@@ -49,6 +49,12 @@ extension CallGraphExtractor {
         if !functionLike, !(definition.body.contains("(") || (definition.body.count == 1 && MacroExpander.isIdentifier(definition.body[0]))) {
             return
         }
+        // a variant for one language (`#ifdef __OBJC__` … `#else` …): the parse saw only its own
+        // language's; a file of another language that did not see the header would get the wrong one
+        if let at = Cursors.mainFileOffset(clang_getCursorLocation(cursor), file),
+           openConditionals(before: at).contains(where: { $0.contains("__OBJC__") || $0.contains("__cplusplus") }) {
+            return
+        }
         facts.macroDefinitions.append(definition)
     }
 
@@ -77,10 +83,26 @@ extension CallGraphExtractor {
 
 /// Binding like a linker: what a call by name may bind to in this translation unit.
 extension CallGraphExtractor {
-    /// The file names of every header the translation unit includes.
+    /// The file names of every header the translation unit includes, and of every header the
+    /// file's own `#include`/`#import` lines name (found by the parse or not: without the
+    /// project's flags a header the build finds may be missing here, its definitions are still
+    /// the ones the file sees).
     func includedFileNames() -> [String] {
         final class Box { var names = Set<String>() }
         let box = Box()
+        let buffer = file.buffer
+        for i in file.tokens.indices where file.tokens[i].kind == .identifier && i + 1 < file.tokens.count {
+            let word = buffer.text(file.tokens[i].range)
+            guard word == "include" || word == "import" || word == "include_next", i > 0, buffer.spells(file.tokens[i - 1].range, "#")
+            else { continue }
+            // `"dir/X.h"` is one literal token; `<dir/X.h>` runs to the `>` on the same line
+            let line = buffer.lineText(buffer.lineColumn(of: file.tokens[i].range.lowerBound).line)
+            guard let open = line.firstIndex(where: { $0 == "\"" || $0 == "<" }) else { continue }
+            let rest = line[line.index(after: open)...]
+            guard let close = rest.firstIndex(where: { $0 == "\"" || $0 == ">" }) else { continue }
+            let spelled = rest[..<close]
+            if let name = spelled.split(separator: "/").last, !name.isEmpty { box.names.insert(String(name)) }
+        }
         clang_getInclusions(file.unit, { included, _, depth, data in
             guard depth > 0, let included else { return }
             let path = clang_getFileName(included).consume()
@@ -132,39 +154,57 @@ extension CallGraphExtractor {
     /// The conditions of the `#if` blocks open at a byte offset of the main file, outermost first,
     /// leaving out constant ones and include guards (`#ifndef X` with `#define X` next).
     func openConditionals(before offset: Int) -> [String] {
-        let buffer = file.buffer
-        let last = buffer.lineColumn(of: offset).line
-        var open: [(condition: String, guardName: String?)] = []
-        var previousWasGuardCandidate: String?
+        let line = file.buffer.lineColumn(of: offset).line
+        let changes = conditionalChanges
+        // the last change on a line before `line`
+        var lo = 0, hi = changes.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if changes[mid].line < line { lo = mid + 1 } else { hi = mid }
+        }
+        return lo == 0 ? [] : changes[lo - 1].open
+    }
+
+    /// The open conditions after each directive line that changes them, in line order: one pass
+    /// over the file, read on first use.
+    static func conditionalChanges(_ buffer: SourceBuffer) -> [(line: Int, open: [String])] {
+        var result: [(line: Int, open: [String])] = []
+        var open: [String] = []
+        var guardCandidate: String?
+        let last = buffer.lineColumn(of: max(0, buffer.bytes.count - 1)).line
         var line = 1
-        while line < last {
+        while line <= last {
             var text = buffer.lineText(line)
             var next = line + 1
             while text.hasSuffix("\\"), next <= last {
                 text = String(text.dropLast()) + " " + buffer.lineText(next)
                 next += 1
             }
-            defer { line = next }
+            let directiveLine = line
+            line = next
             let trimmed = text.drop(while: { $0 == " " || $0 == "\t" })
             guard trimmed.first == "#" else { continue }
             let words = trimmed.dropFirst().split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "(" || $0 == ")" }).map(String.init)
             guard let directive = words.first else { continue }
-            let guardCandidate = previousWasGuardCandidate
-            previousWasGuardCandidate = nil
+            let candidate = guardCandidate
+            guardCandidate = nil
             switch directive {
             case "if", "ifdef", "ifndef":
                 let condition = words.dropFirst().joined(separator: " ")
                 let constant = directive == "if" && ConditionalDirectives.isConstant(condition)
-                open.append((constant ? "" : "\(directive) \(condition)", nil))
-                if directive == "ifndef", words.count > 1 { previousWasGuardCandidate = words[1] }
+                open.append(constant ? "" : "\(directive) \(condition)")
+                if directive == "ifndef", words.count > 1 { guardCandidate = words[1] }
             case "define":
-                if let name = guardCandidate, words.count > 1, words[1] == name, !open.isEmpty { open[open.count - 1].condition = "" }
+                guard let name = candidate, words.count > 1, words[1] == name, !open.isEmpty else { continue }
+                open[open.count - 1] = ""
             case "endif":
-                if !open.isEmpty { open.removeLast() }
+                guard !open.isEmpty else { continue }
+                open.removeLast()
             default:
                 continue
             }
+            result.append((directiveLine, open.filter { !$0.isEmpty }))
         }
-        return open.map(\.condition).filter { !$0.isEmpty }
+        return result
     }
 }

@@ -146,6 +146,8 @@ final class CallGraphExtractor {
     /// `namespace a::b { … }` blocks in the tokens (named ones), outermost first.
     lazy var namespaceBlocks: [(name: String, tokens: ClosedRange<Int>)] = file.namespaceBlocks(TokenCursor(file: file))
 
+    /// Where the main file's `#if` blocks open and close (`openConditionals(before:)`).
+    lazy var conditionalChanges: [(line: Int, open: [String])] = CallGraphExtractor.conditionalChanges(file.buffer)
     /// C++ classes the parse saw, by name (`visibleClass(_:)`).
     var visibleClasses: [String: CXCursor]?
     /// Recovery nodes and constructions of the current function clang dropped with no call read from them.
