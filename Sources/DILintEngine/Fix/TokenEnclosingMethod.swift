@@ -6,7 +6,7 @@ extension FixTokens {
     func enclosingMethod(at k: Int) -> EnclosingDeclaration? {
         guard k >= 0, k < count else { return nil }
         let offset = start(k)
-        return file.lostDefinitions.filter { $0.kind == .objcMethod && $0.range.contains(offset) }.min { $0.range.count < $1.range.count }
+        return file.definition(holding: offset, kind: .objcMethod)
     }
 }
 

@@ -54,9 +54,10 @@ extension ParsedFile {
         return result
     }
 
-    /// The innermost definition, the AST's or one found in the tokens, that holds a byte offset.
-    func definition(holding offset: Int) -> CodeScope? {
-        (scopes + lostDefinitions).filter { $0.range.contains(offset) }.min { $0.range.count < $1.range.count }
+    /// The innermost definition (of `kind`, if given), the AST's or one found in the tokens, that holds a byte offset.
+    func definition(holding offset: Int, kind: CodeScope.Kind? = nil) -> CodeScope? {
+        (scopes + lostDefinitions).filter { $0.range.contains(offset) && (kind == nil || $0.kind == kind) }
+            .min { $0.range.count < $1.range.count }
     }
 
     private func isFirstOnLine(_ i: Int, _ t: TokenCursor) -> Bool {
