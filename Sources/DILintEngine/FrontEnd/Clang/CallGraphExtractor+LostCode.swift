@@ -112,7 +112,7 @@ extension CallGraphExtractor {
             let i = file.tokenIndex(atOrAfter: definition.nameOffset)
             // the parameter list after the name; the body: the `{ … }` that ends the definition
             let last = t.indices(in: definition.range).upperBound - 1
-            guard let close = t.close(from: i + 1), let open = t.open(from: last) else { continue }
+            guard let close = t.close(from: i + 1), let open = (close + 1..<last).first(where: { t.spells($0, "{") }) else { continue }
             // parameter names: the identifier before each `,` `)` `[` of the parameter list
             let parameterNames = (i + 2..<close).filter { t.isIdentifier($0) && (t.spells($0 + 1, ",") || t.spells($0 + 1, ")") || t.spells($0 + 1, "[")) }
                 .map(t.text)

@@ -10,6 +10,7 @@ extension ParsedFile {
     func tokenDefinitions(holders: [Range<Int>]) -> [CodeScope] {
         let t = TokenCursor(file: self)
         let held = HeldOffsets(holders)
+        let braces = BranchBraces(t)
         var result: [CodeScope] = []
         let namespaces = namespaceBlocks(t)
         var implementation: String?
@@ -23,7 +24,7 @@ extension ParsedFile {
                 continue
             }
             if let typeName = implementation, t.spells(i, "-") || t.spells(i, "+"), t.spells(i + 1, "("), isFirstOnLine(i, t),
-               let method = objcMethod(t, at: i, typeName: typeName) {
+               let method = objcMethod(t, at: i, typeName: typeName, braces: braces) {
                 if !held.contains(method.scope.nameOffset) { result.append(method.scope) }
                 i = method.end
                 continue
@@ -35,7 +36,7 @@ extension ParsedFile {
             while open < close + 8, open < t.count, t.isIdentifier(open) || tokens[open].kind == .keyword {
                 open = t.spells(open + 1, "(") ? (t.close(from: open + 1) ?? open) + 1 : open + 1
             }
-            guard t.spells(open, "{"), let end = t.close(from: open) else { continue }
+            guard t.spells(open, "{"), let end = braces.close(from: open) else { continue }
             let offset = t.offset(i)
             // `#define LOG(x) fprintf(…)` before `void f(void) {` is no definition of `fprintf`
             if held.contains(offset) || t.isInDirective(offset) { continue }
@@ -65,7 +66,7 @@ extension ParsedFile {
     }
 
     /// `- (T)first:(T)a second:(T)b {…}` at token `i`: the selector and the token after the body.
-    private func objcMethod(_ t: TokenCursor, at i: Int, typeName: String) -> (scope: CodeScope, end: Int)? {
+    private func objcMethod(_ t: TokenCursor, at i: Int, typeName: String, braces: BranchBraces) -> (scope: CodeScope, end: Int)? {
         guard let returnClose = t.close(from: i + 1) else { return nil }
         var name = "", body = returnClose + 1, depth = 0
         while body < t.count && !(depth == 0 && (t.spells(body, "{") || t.spells(body, ";"))) {
@@ -76,7 +77,7 @@ extension ParsedFile {
             }
             body += 1
         }
-        guard t.spells(body, "{"), let end = t.close(from: body) else { return nil }
+        guard t.spells(body, "{"), let end = braces.close(from: body) else { return nil }
         return (CodeScope(kind: .objcMethod, name: name, typeName: typeName, range: t.offset(i)..<tokens[end].range.upperBound,
                           nameOffset: t.offset(i)), end)
     }
@@ -96,6 +97,75 @@ extension ParsedFile {
             result.append((name, open...close))
         }
         return result
+    }
+}
+
+/// Braces as token-level recovery pairs them: where the branches of an `#if`/`#elif`/`#else`
+/// chain open or close braces differently, only the first branch's count (read together, the
+/// branches would close a function early or never), the same choice for the whole chain.
+struct BranchBraces {
+    let t: TokenCursor
+    /// Byte ranges of the branches left out, sorted; empty when every chain balances.
+    private(set) var leftOut: [Range<Int>] = []
+
+    init(_ t: TokenCursor) {
+        self.t = t
+        let buffer = t.file.buffer
+        var chains: [(branches: [Int], balance: [Int])] = []
+        var found: [Range<Int>] = []
+        for i in 0..<t.count {
+            if t.spells(i, "{") || t.spells(i, "}") {
+                guard !chains.isEmpty, !t.isInDirective(t.offset(i)) else { continue }
+                chains[chains.count - 1].balance[chains[chains.count - 1].balance.count - 1] += t.spells(i, "{") ? 1 : -1
+                continue
+            }
+            guard t.spells(i, "#"), i == 0 || buffer.lineColumn(of: t.offset(i - 1)).line < buffer.lineColumn(of: t.offset(i)).line
+            else { continue }
+            switch t.text(i + 1) {
+            case "if", "ifdef", "ifndef":
+                chains.append(([t.offset(i)], [0]))
+            case "elif", "else":
+                guard !chains.isEmpty else { continue }
+                chains[chains.count - 1].branches.append(t.offset(i))
+                chains[chains.count - 1].balance.append(0)
+            case "endif":
+                guard let chain = chains.popLast() else { continue }
+                let bounds = chain.branches + [t.offset(i)]
+                // a chain whose braces do not balance in every branch alike: the first branch is read
+                if chain.branches.count > 1, chain.balance.contains(where: { $0 != 0 }) {
+                    for k in 1..<chain.branches.count { found.append(bounds[k]..<bounds[k + 1]) }
+                }
+                // the enclosing branch counts this chain's first branch only
+                if !chains.isEmpty { chains[chains.count - 1].balance[chains[chains.count - 1].balance.count - 1] += chain.balance[0] }
+            default:
+                continue
+            }
+        }
+        leftOut = found.sorted { $0.lowerBound < $1.lowerBound }
+    }
+
+    /// The `}` closing the `{` at token `open`: the bracket table's when no branch is left out
+    /// there, else counted over the branches read.
+    func close(from open: Int) -> Int? {
+        guard !leftOut.isEmpty else { return t.close(from: open) }
+        let start = t.offset(open)
+        var depth = 0
+        var k = leftOut.firstIndex { $0.upperBound > start } ?? leftOut.count
+        var i = open
+        while i < t.count {
+            let offset = t.offset(i)
+            while k < leftOut.count, leftOut[k].upperBound <= offset { k += 1 }
+            if k < leftOut.count, leftOut[k].contains(offset) {
+                i += 1
+                continue
+            }
+            if t.spells(i, "{") { depth += 1 } else if t.spells(i, "}") {
+                depth -= 1
+                if depth == 0 { return i }
+            }
+            i += 1
+        }
+        return nil
     }
 }
 
