@@ -107,20 +107,29 @@ struct BranchBraces {
     let t: TokenCursor
     /// Byte ranges of the branches left out, sorted; empty when every chain balances.
     private(set) var leftOut: [Range<Int>] = []
+    /// Whether an offset lies in a left-out branch.
+    private var inLeftOut = HeldOffsets([])
 
     init(_ t: TokenCursor) {
         self.t = t
         let buffer = t.file.buffer
         var chains: [(branches: [Int], balance: [Int])] = []
         var found: [Range<Int>] = []
+        // the last line of the directive being read (a `#define … {` brace is no code), and the previous token's line
+        var directiveEnd = 0, previousLine = 0
         for i in 0..<t.count {
-            if t.spells(i, "{") || t.spells(i, "}") {
-                guard !chains.isEmpty, !t.isInDirective(t.offset(i)) else { continue }
+            let line = buffer.lineColumn(of: t.offset(i)).line
+            defer { previousLine = line }
+            if line <= directiveEnd { continue }
+            let isBrace = t.spells(i, "{") || t.spells(i, "}")
+            if isBrace {
+                guard !chains.isEmpty else { continue }
                 chains[chains.count - 1].balance[chains[chains.count - 1].balance.count - 1] += t.spells(i, "{") ? 1 : -1
                 continue
             }
-            guard t.spells(i, "#"), i == 0 || buffer.lineColumn(of: t.offset(i - 1)).line < buffer.lineColumn(of: t.offset(i)).line
-            else { continue }
+            guard t.spells(i, "#"), i == 0 || previousLine < line else { continue }
+            directiveEnd = line
+            while Self.continues(buffer, line: directiveEnd) { directiveEnd += 1 }
             switch t.text(i + 1) {
             case "if", "ifdef", "ifndef":
                 chains.append(([t.offset(i)], [0]))
@@ -142,15 +151,39 @@ struct BranchBraces {
             }
         }
         leftOut = found.sorted { $0.lowerBound < $1.lowerBound }
+        inLeftOut = HeldOffsets(leftOut)
+    }
+
+    /// The index of the first left-out branch starting at or after an offset (a binary search).
+    private func firstLeftOut(from offset: Int) -> Int {
+        var lo = 0, hi = leftOut.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if leftOut[mid].lowerBound < offset { lo = mid + 1 } else { hi = mid }
+        }
+        return lo
+    }
+
+    /// Whether a 1-based line ends in `\` (the directive goes on).
+    private static func continues(_ buffer: SourceBuffer, line: Int) -> Bool {
+        guard line < buffer.lineStarts.count else { return false }
+        var end = buffer.lineStarts[line] - 1 // the newline
+        if end > 0, buffer.bytes[end - 1] == UInt8(ascii: "\r") { end -= 1 }
+        return end > 0 && buffer.bytes[end - 1] == UInt8(ascii: "\\")
     }
 
     /// The `}` closing the `{` at token `open`: the bracket table's when no branch is left out
     /// there, else counted over the branches read.
     func close(from open: Int) -> Int? {
-        guard !leftOut.isEmpty else { return t.close(from: open) }
+        let paired = t.close(from: open)
+        guard !leftOut.isEmpty else { return paired }
         let start = t.offset(open)
+        // inside a branch left out (its own braces are all it has), or no branch left out
+        // between the pair: the bracket table's answer stands
+        var k = firstLeftOut(from: start)
+        if inLeftOut.contains(start) { return paired }
+        if let paired, k == leftOut.count || leftOut[k].lowerBound >= t.offset(paired) { return paired }
         var depth = 0
-        var k = leftOut.firstIndex { $0.upperBound > start } ?? leftOut.count
         var i = open
         while i < t.count {
             let offset = t.offset(i)
