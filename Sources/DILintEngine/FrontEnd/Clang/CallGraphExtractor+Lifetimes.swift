@@ -5,35 +5,49 @@ import CLibClang
 extension CallGraphExtractor {
     // MARK: Destructors
 
-    /// The user-declared, not defaulted destructor of a class type (looking through typedefs), if any.
-    func destructor(of type: CXType) -> CXCursor? {
-        let canonical = clang_getCanonicalType(type)
-        guard canonical.kind == CXType_Record else { return nil }
+    /// The destructors that run when an object of a class type dies (looking through typedefs):
+    /// its own when declared and not defaulted, else, as the implicit one does, those of its
+    /// bases and fields of class type (arrays of them included), four levels deep.
+    func destructors(of type: CXType, depth: Int = 0) -> [CXCursor] {
+        var canonical = clang_getCanonicalType(type)
+        while canonical.kind == CXType_ConstantArray { canonical = clang_getCanonicalType(clang_getArrayElementType(canonical)) }
+        guard canonical.kind == CXType_Record, depth < 4 else { return [] }
         let declaration = clang_getTypeDeclaration(canonical)
-        guard !Cursors.isNull(declaration) else { return nil }
+        guard !Cursors.isNull(declaration) else { return [] }
         let usr = clang_getCursorUSR(declaration).consume()
-        if let known = destructors[usr] { return known }
-        var found: CXCursor?
-        for child in Cursors.children(declaration) where child.kind == CXCursor_Destructor && clang_CXXMethod_isDefaulted(child) == 0 {
-            found = child
-            break
+        if let known = destructorsByType[usr] { return known }
+        destructorsByType[usr] = [] // a class holding itself through a field is no recursion
+        var found: [CXCursor] = []
+        let children = Cursors.children(declaration)
+        if let own = children.first(where: { $0.kind == CXCursor_Destructor }), clang_CXXMethod_isDefaulted(own) == 0 {
+            found = [own]
+        } else if file.language == .cxx || file.language == .objectiveCxx {
+            for base in children where base.kind == CXCursor_CXXBaseSpecifier {
+                found += destructors(of: clang_getCursorType(base), depth: depth + 1)
+            }
+            for field in Cursors.fields(of: canonical) {
+                found += destructors(of: clang_getCursorType(field), depth: depth + 1)
+            }
         }
-        destructors[usr] = found
+        destructorsByType[usr] = found
         return found
     }
 
     /// A local of class type: its destructor runs when the function leaves its scope.
     func localDestructor(_ variable: CXCursor) {
-        guard current != nil, let destructor = destructor(of: clang_getCursorType(variable)) else { return }
-        sites.append(CallSite(kind: .call, target: Cursors.symbol(destructor), position: position(of: variable)))
+        guard current != nil else { return }
+        for destructor in destructors(of: clang_getCursorType(variable)) {
+            sites.append(CallSite(kind: .call, target: Cursors.symbol(destructor), position: position(of: variable)))
+        }
     }
 
     /// A call or construction whose value is a temporary of class type (not a variable's
     /// initializer, not returned): its destructor runs at the end of the full expression.
     func temporaryDestructor(_ expression: CXCursor) {
-        guard current != nil, !ownedValues.contains(clang_hashCursor(expression)),
-              let destructor = destructor(of: clang_getCursorType(expression)) else { return }
-        sites.append(CallSite(kind: .call, target: Cursors.symbol(destructor), position: position(of: expression)))
+        guard current != nil, !ownedValues.contains(clang_hashCursor(expression)) else { return }
+        for destructor in destructors(of: clang_getCursorType(expression)) {
+            sites.append(CallSite(kind: .call, target: Cursors.symbol(destructor), position: position(of: expression)))
+        }
     }
 
     /// The expression that gives a variable or a `return` its value, with the casts around it:

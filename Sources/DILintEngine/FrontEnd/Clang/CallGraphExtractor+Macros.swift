@@ -66,7 +66,7 @@ extension CallGraphExtractor {
             var result = constructors(of: type, arity: call.arguments).map {
                 CallSite(kind: .call, target: Cursors.symbol($0), detail: LostStatementReader.detail, position: at)
             }
-            if let destructor = destructor(of: clang_getCursorType(type)) {
+            for destructor in destructors(of: clang_getCursorType(type)) {
                 result.append(CallSite(kind: .call, target: Cursors.symbol(destructor), detail: LostStatementReader.detail, position: at))
             }
             return result

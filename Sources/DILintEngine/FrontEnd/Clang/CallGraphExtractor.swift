@@ -152,8 +152,8 @@ final class CallGraphExtractor {
     var visibleClasses: [String: CXCursor]?
     /// Recovery nodes and constructions of the current function clang dropped with no call read from them.
     var recoveredWithoutCalls = 0
-    /// Destructors of class types by the type's USR (nil: none declared, or defaulted).
-    var destructors: [String: CXCursor?] = [:]
+    /// The destructors an object of each class type runs, by the type's USR (`destructors(of:)`).
+    var destructorsByType: [String: [CXCursor]] = [:]
     /// Hashes of the expressions that initialize a variable or are returned: no temporaries.
     var ownedValues = Set<UInt32>()
     /// Byte ranges of the current function's branches taken when an async-signal-safe call failed.
