@@ -12,8 +12,8 @@ final class CallGraphFactsBytesTests: XCTestCase {
             functions: [FunctionFact(symbol: main, position: here, sites: [
                 CallSite(kind: .call, target: Symbol(usr: "c:@F@write", name: "write"), trait: .swift, detail: nil, position: here),
                 CallSite(kind: .objcMessage, target: nil, trait: nil, detail: "dateProvider", position: SitePosition(line: Int.max, column: 0, offset: Int.min)),
-                CallSite(kind: .pointerCall, target: slot, trait: .systemInline, detail: "", position: here),
-            ], unresolvedStatements: 3)],
+                CallSite(kind: .pointerCall, target: slot, trait: .systemInline, detail: "", position: here, onErrorPath: true),
+            ], unresolvedStatements: 3, conditionalShim: true)],
             stores: [PointerStore(slot: slot, value: main), PointerStore(slot: slot, value: nil)],
             registrations: [HandlerRegistration(handler: main, mechanism: .terminate, position: here),
                             HandlerRegistration(handler: slot, mechanism: .sigaction, position: here, throughSlot: true)],
@@ -23,7 +23,10 @@ final class CallGraphFactsBytesTests: XCTestCase {
             forwards: [ParameterForward(function: main, parameter: 0, callee: slot, argument: 2)],
             functionArguments: [FunctionArgument(callee: slot, argument: 1, value: main, position: here)],
             macros: ["LOG_DEBUG"],
-            signalArguments: [FunctionArgument(callee: main, argument: 1, value: slot, position: here)])
+            signalArguments: [FunctionArgument(callee: main, argument: 1, value: slot, position: here)],
+            macroDefinitions: [MacroDefinition(name: "LOG", parameters: ["fmt", "__VA_ARGS__"], variadic: true, body: ["log_write", "(", "fmt", ")"]),
+                               MacroDefinition(name: "DIE", parameters: nil, variadic: false, body: ["abort", "(", ")"])],
+            includedFiles: ["sflib.h", "log.h"])
     }
 
     func testRoundTripsEveryField() throws {
@@ -36,9 +39,9 @@ final class CallGraphFactsBytesTests: XCTestCase {
         func labels(_ value: Any) -> [String] { Mirror(reflecting: value).children.compactMap(\.label) }
         let facts = everything()
         XCTAssertEqual(labels(facts), ["functions", "stores", "registrations", "annotated", "swiftExports",
-                                       "installingParameters", "forwards", "functionArguments", "macros", "signalArguments"])
-        XCTAssertEqual(labels(facts.functions[0]), ["symbol", "position", "sites", "unresolvedStatements"])
-        XCTAssertEqual(labels(facts.functions[0].sites[0]), ["kind", "target", "trait", "detail", "position"])
+                                       "installingParameters", "forwards", "functionArguments", "macros", "signalArguments", "macroDefinitions", "includedFiles"])
+        XCTAssertEqual(labels(facts.functions[0]), ["symbol", "position", "sites", "unresolvedStatements", "conditionalShim"])
+        XCTAssertEqual(labels(facts.functions[0].sites[0]), ["kind", "target", "trait", "detail", "position", "onErrorPath"])
         XCTAssertEqual(labels(facts.functions[0].position), ["line", "column", "offset"])
         XCTAssertEqual(labels(facts.functions[0].symbol), ["usr", "name"])
         XCTAssertEqual(labels(facts.stores[0]), ["slot", "value"])
@@ -46,6 +49,7 @@ final class CallGraphFactsBytesTests: XCTestCase {
         XCTAssertEqual(labels(facts.installingParameters[0]), ["function", "index", "mechanism"])
         XCTAssertEqual(labels(facts.forwards[0]), ["function", "parameter", "callee", "argument"])
         XCTAssertEqual(labels(facts.functionArguments[0]), ["callee", "argument", "value", "position"])
+        XCTAssertEqual(labels(facts.macroDefinitions[0]), ["name", "parameters", "variadic", "body"])
     }
 
     /// Facts extracted from the crash library's C runtime survive the trip, byte for byte.

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The project-wide call graph, joined from the facts of every file in the run.
 struct CallGraph {
     struct Definition {
@@ -28,6 +30,16 @@ struct CallGraph {
     private(set) var swiftExports: Set<String> = []
     /// Function-like macros defined in the run: a call by one of these names is no call.
     private(set) var macros: Set<String> = []
+    /// What calling each macro of the run calls, expanded with `MacroExpander` over the run's
+    /// definitions (the first file's where several define a name): a call by name that no
+    /// definition satisfies and the parse did not expand (its header came through one the run
+    /// lacks) is a call of these.
+    private(set) var macroCalls: [String: MacroExpander.Result] = [:]
+    /// The headers each file's translation unit includes (file names), for files that call by name.
+    private var includedFiles: [String: Set<String>] = [:]
+    /// Definitions that are all stand-ins for a system function under an `#if` the run cannot
+    /// show is taken (`FunctionFact.conditionalShim`): a call keeps the system function's meaning.
+    private(set) var shims = Set<String>()
     /// Statements per function USR that did not resolve and were only read for their calls.
     private(set) var unresolvedStatements: [String: Int] = [:]
 
@@ -42,8 +54,21 @@ struct CallGraph {
             annotated += f.annotated
             swiftExports.formUnion(f.swiftExports)
             macros.formUnion(f.macros)
+            if !f.includedFiles.isEmpty { includedFiles[path] = Set(f.includedFiles) }
+        }
+        var macroDefinitions: [String: MacroDefinition] = [:]
+        for (_, f) in facts { for m in f.macroDefinitions where macroDefinitions[m.name] == nil { macroDefinitions[m.name] = m } }
+        let expander = MacroExpander { macroDefinitions[$0] }
+        for (name, m) in macroDefinitions {
+            // the invocation's arguments are not known here: a parameter called in the body is no call read
+            var invocation = [name]
+            if let parameters = m.parameters { invocation += ["("] + Array(parameters.map { [$0] }.joined(separator: [","])) + [")"] }
+            var result = expander.calls(of: invocation)
+            if let parameters = m.parameters { result.calls.removeAll { parameters.contains($0) } }
+            macroCalls[name] = result
         }
         for (name, usrs) in usrsByName where usrs.count > 1 { usrsByName[name] = Array(Set(usrs)).sorted() }
+        shims = Set(definitions.filter { $0.value.allSatisfy(\.function.conditionalShim) }.keys)
         for (path, f) in facts {
             for r in f.registrations {
                 guard r.throughSlot else { registrations.append((path, r, nil)); continue }
@@ -118,11 +143,20 @@ struct CallGraph {
         definitions.filter { $0.value.contains { $0.function.symbol.name == name } }.map(\.key).sorted()
     }
 
-    func resolve(_ site: CallSite) -> [Resolution] {
+    /// Where a site of a function defined in the file `path` leads (`path` nil: as seen from any file).
+    func resolve(_ site: CallSite, from path: String? = nil) -> [Resolution] {
         switch site.kind {
         case .call:
             guard let target = site.target else { return [] }
-            return [resolve(function: target)]
+            if target.usr.hasPrefix("macro:") { return [.external(target)] }
+            let resolution = resolve(function: target, from: path)
+            if case .external = resolution, target.usr.hasPrefix("name:") || target.usr.hasPrefix("scoped:"),
+               let expansion = macroCalls[target.name] {
+                // the calls of the macro's expansion, made at the invocation
+                return expansion.calls.map { resolve(function: Symbol(usr: "name:" + $0, name: $0), from: path) }
+                    + expansion.unexpanded.map { .external(Symbol(usr: "macro:" + $0, name: $0)) }
+            }
+            return [resolution]
         case .pointerCall:
             guard let slot = site.target, let values = stores[slot.usr], !values.isEmpty else { return [.unknown] }
             var result: [Resolution] = []
@@ -145,8 +179,8 @@ struct CallGraph {
         return Symbol(usr: "scoped:" + caller[..<last.lowerBound] + "|" + name, name: name)
     }
 
-    private func resolve(function symbol: Symbol) -> Resolution {
-        if definitions[symbol.usr] != nil { return .functions([symbol.usr]) }
+    private func resolve(function symbol: Symbol, from path: String? = nil) -> Resolution {
+        if definitions[symbol.usr] != nil { return shims.contains(symbol.usr) ? .external(symbol) : .functions([symbol.usr]) }
         if symbol.usr.hasPrefix("scoped:"), let bar = symbol.usr.firstIndex(of: "|") {
             // innermost enclosing scope first: `a::b::name`, `a::name`, then `name`
             var scope = String(symbol.usr[symbol.usr.index(symbol.usr.startIndex, offsetBy: 7)..<bar])
@@ -154,9 +188,19 @@ struct CallGraph {
                 if let usrs = usrsByName[scope + "::" + symbol.name] { return .functions(usrs) }
                 scope = scope.range(of: "::", options: .backwards).map { String(scope[..<$0.lowerBound]) } ?? ""
             }
-            return resolve(function: Symbol(usr: "name:" + symbol.name, name: symbol.name))
+            return resolve(function: Symbol(usr: "name:" + symbol.name, name: symbol.name), from: path)
         }
-        let sameName = usrsByName[symbol.name] ?? []
+        var sameName = (usrsByName[symbol.name] ?? []).filter { !shims.contains($0) }
+        if let path, symbol.usr.hasPrefix("name:") {
+            // as a linker binds: a `static` definition only from its own file or a header the caller's unit includes
+            let own = (path as NSString).lastPathComponent
+            let visible = includedFiles[path] ?? []
+            sameName.removeAll { usr in
+                guard let prefix = CallGraph.filePrefix(usr) else { return false }
+                let name = String(prefix.dropFirst(2).dropLast())
+                return name != own && !visible.contains(name)
+            }
+        }
         // external names match external definitions; a file-local one matches the same file's
         // (a name found only in tokens may be either)
         let candidates = symbol.usr.hasPrefix("name:") && !sameName.contains(where: CallGraph.hasExternalLinkage) ? sameName

@@ -4,7 +4,7 @@ import Foundation
 /// each run, cached ones included, so this is hand-written (JSON cost a fifth of a warm run on
 /// sentry-cocoa). `CallGraphFactsBytesTests` trips when a field is added and not here.
 extension CallGraphFacts {
-    static let formatVersion: UInt8 = 4
+    static let formatVersion: UInt8 = 5
 
     var encoded: Data {
         var w = ByteWriter()
@@ -22,8 +22,10 @@ extension CallGraphFacts {
                 w.string(s.trait?.rawValue)
                 w.string(s.detail)
                 w.position(s.position)
+                w.bool(s.onErrorPath)
             }
             w.int(f.unresolvedStatements)
+            w.bool(f.conditionalShim)
         }
         w.list(stores) { w, s in
             w.symbol(s.slot)
@@ -61,6 +63,14 @@ extension CallGraphFacts {
             w.symbol(a.value)
             w.position(a.position)
         }
+        w.list(macroDefinitions) { w, m in
+            w.string(m.name)
+            w.bool(m.parameters != nil)
+            if let parameters = m.parameters { w.list(parameters) { w, p in w.string(p) } }
+            w.bool(m.variadic)
+            w.list(m.body) { w, t in w.string(t) }
+        }
+        w.list(includedFiles) { w, s in w.string(s) }
         return Data(w.bytes)
     }
 
@@ -75,8 +85,8 @@ extension CallGraphFacts {
                              guard let trait = CallSite.CalleeTrait(rawValue: raw) else { throw ByteReader.Malformed() }
                              return trait
                          },
-                         detail: try r.optionalString(), position: try r.position())
-            }, unresolvedStatements: try r.int())
+                         detail: try r.optionalString(), position: try r.position(), onErrorPath: try r.bool())
+            }, unresolvedStatements: try r.int(), conditionalShim: try r.bool())
         }
         stores = try r.list { r in PointerStore(slot: try r.symbol(), value: try r.optionalSymbol()) }
         registrations = try r.list { r in
@@ -98,6 +108,11 @@ extension CallGraphFacts {
         signalArguments = try r.list { r in
             FunctionArgument(callee: try r.symbol(), argument: try r.int(), value: try r.symbol(), position: try r.position())
         }
+        macroDefinitions = try r.list { r in
+            MacroDefinition(name: try r.string(), parameters: try r.bool() ? try r.list { r in try r.string() } : nil,
+                            variadic: try r.bool(), body: try r.list { r in try r.string() })
+        }
+        includedFiles = try r.list { r in try r.string() }
         guard r.atEnd else { throw ByteReader.Malformed() }
     }
 }
@@ -135,8 +150,10 @@ private struct FactsSkim {
                 try s.optionalString()
                 try s.optionalString()
                 try s.position()
+                _ = try s.byte()
             }
             _ = try s.leb()
+            _ = try s.byte()
         }
         try list { s in try s.symbol(); try s.optionalSymbol() } // stores
         let registrations = try list { s in try s.symbol(); try s.string(); try s.position(); _ = try s.byte() }
@@ -147,6 +164,13 @@ private struct FactsSkim {
         try list { s in try s.symbol(); _ = try s.leb(); try s.symbol(); try s.position() } // functionArguments
         try list { s in try s.string() } // macros
         let signalArguments = try list { s in try s.symbol(); _ = try s.leb(); try s.symbol(); try s.position() }
+        try list { s in // macroDefinitions
+            try s.string()
+            if try s.byte() != 0 { try s.list { s in try s.string() } }
+            _ = try s.byte()
+            try s.list { s in try s.string() }
+        }
+        try list { s in try s.string() } // includedFiles
         guard at == bytes.count else { throw ByteReader.Malformed() }
         return registrations + annotated + installing + signalArguments > 0
     }

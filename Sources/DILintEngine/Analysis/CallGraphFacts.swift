@@ -24,6 +24,12 @@ struct CallGraphFacts: Equatable {
     /// `f(SIGTERM, h)` with `f` not defined in this file (`pqsignal` from a library's header):
     /// `h` is registered when no file of the run defines `f` either (argument 1 is `h`).
     var signalArguments: [FunctionArgument] = []
+    /// The macros this file defines that a call may name where the parse did not see them (the
+    /// function-like ones, and object-like ones whose body calls): expanded by `CallGraph` at such calls.
+    var macroDefinitions: [MacroDefinition] = []
+    /// File names (no directories) of the headers the translation unit includes, when a call in
+    /// it is by name only: a `static` definition elsewhere satisfies it only from one of these.
+    var includedFiles: [String] = []
 }
 
 /// Parameter `index` (0-based) of `function`.
@@ -74,6 +80,10 @@ struct FunctionFact: Equatable {
     /// Statements of the body that did not resolve (a name from a missing header, code under
     /// `#if` on an unknown macro): their calls were read from the tokens, the rest is unknown.
     var unresolvedStatements: Int = 0
+    /// A stand-in for a function a system header declares (`snprintf` under `#if !HAVE_SNPRINTF`),
+    /// compiled only under a condition the run cannot show is taken: a call by name keeps the
+    /// system library's meaning.
+    var conditionalShim = false
 }
 
 /// Something a function body does that crash-time analysis cares about.
@@ -107,6 +117,8 @@ struct CallSite: Equatable {
     var trait: CalleeTrait?
     var detail: String?
     var position: SitePosition
+    /// Reached only when an async-signal-safe call before it failed (`if (sigaction(…) == -1) { … }`).
+    var onErrorPath = false
 }
 
 /// `slot = value`: `value` is the function stored, or nil for anything the analysis cannot see

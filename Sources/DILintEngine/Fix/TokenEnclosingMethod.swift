@@ -1,39 +1,12 @@
 /// The Objective-C method around a token, found in the token stream: in a headerless parse a
 /// method whose signature names unresolved types can drop out of the AST, and with it the
-/// enclosing declaration the analysis reports.
+/// enclosing declaration the analysis reports. The front end's `lostDefinitions` answer it, as
+/// they answer lint's scopes and the call graph.
 extension FixTokens {
     func enclosingMethod(at k: Int) -> EnclosingDeclaration? {
-        // the innermost `@implementation Name` before k with no `@end` between
-        var typeName: String?
-        var i = k - 1
-        while i >= 0 {
-            if let (word, next) = ObjCDeclarations.directive(self, at: i), next <= k {
-                if word == "end" { return nil }
-                if word == "implementation" { typeName = isIdentifier(next) ? text(next) : nil; break }
-            }
-            i -= 1
-        }
-        guard let typeName else { return nil }
-        // the last `-` / `+` that starts a line, is followed by `(`, and whose body holds k
-        var j = k - 1
-        while j > i {
-            if (text(j) == "-" || text(j) == "+"), isFirstOnLine(j), text(j + 1) == "(", let returnClose = matchingClose(j + 1) {
-                var name = "", body = returnClose + 1, depth = 0
-                while body < count && !(depth == 0 && (text(body) == "{" || text(body) == ";")) {
-                    let w = text(body)
-                    if w == "(" { depth += 1 } else if w == ")" { depth -= 1 }
-                    // the first selector piece, then every `piece:` (parameter names are not followed by `:`)
-                    if depth == 0 && isIdentifier(body) && (text(body + 1) == ":" || name.isEmpty) {
-                        name += w + (text(body + 1) == ":" ? ":" : "")
-                    }
-                    body += 1
-                }
-                guard text(body) == "{", let end = matchingClose(body), end > k else { return nil }
-                return EnclosingDeclaration(kind: .objcMethod, name: name, typeName: typeName, range: start(j)..<self.end(end), nameOffset: start(j))
-            }
-            j -= 1
-        }
-        return nil
+        guard k >= 0, k < count else { return nil }
+        let offset = start(k)
+        return file.definition(holding: offset, kind: .objcMethod)
     }
 }
 

@@ -911,8 +911,19 @@ rationale: |
   was read only partly. So is an expression clang kept only as a recovery node (a variable's
   initializer `int n = snprintf(buf, size, "%d", state)` or an `if` condition in which a name did
   not resolve: the statement stays in the AST, the call does not). Function definitions the AST lost (a parameter type from a missing
-  header, a block under `#if` on a macro the parse does not know) are read the same way. A name
-  that a file of the run defines as a function-like macro is never taken for a call. Set
+  header, a block under `#if` on a macro the parse does not know) are read the same way; where
+  the branches of an `#if` open or close braces differently, the first branch's braces are
+  counted. A macro in such code is expanded as the preprocessor would (arguments substituted,
+  nested macros followed 16 levels deep) from the `#define` the parse saw, else from the one a
+  file of the run defines, and the calls of its expansion are read at the invocation; a macro
+  that cannot be expanded is reported as an unknown call. A call binds as a linker would: to
+  the declaration the file sees, to a `static` definition only in the file itself or a header
+  it includes, and not to a stand-in for a C library function compiled under an `#if` the run
+  cannot show is taken (`snprintf` under `#if !HAVE_SNPRINTF`). C++ constructors and the
+  destructors of locals and temporaries are calls; `T x(args)` whose arguments did not resolve
+  calls `T`'s constructors taking that many arguments. A call reached only in the branch taken
+  when an async-signal-safe call failed (`if (sigaction(…) == -1) { syslog(…); }`) is reported
+  "on an error path only", as a warning unless `strict` is set. Set
   `DI_LINT_TRACE_HANDLERS=1` to print every function the walk reaches, with its chain.
 
   It reports, with the chain (`handler → f → g → malloc`): calls to functions that are neither
@@ -951,7 +962,8 @@ options:
     summary: >-
       Report the functions that are safe in practice on Linux/glibc but not on POSIX's list
       (`isalnum`, `strtol`, `backtrace_symbols_fd`…; the list and the reason for each are in
-      Sources/DILintEngine/Analysis/SafeInPracticeFunctions.swift).
+      Sources/DILintEngine/Analysis/SafeInPracticeFunctions.swift), and calls on an error path
+      only at the rule's severity instead of `warning`.
     default: "false"
 example-config: |
   containers: [Container.sharedInstance, container_shared()]
@@ -1096,7 +1108,7 @@ non-triggering:
       #include <ctype.h>
       #include <signal.h>
       #include <unistd.h>
-      // A macro is no call; isalnum is safe in practice on Linux/glibc (reported with strict: true).
+      // A macro's expansion is read (write is safe); isalnum is safe in practice on Linux/glibc (reported with strict: true).
       #define SAFE_LOG(s) write(2, s, sizeof s - 1)
       static char g_tag[8];
       static void on_crash(int sig) {

@@ -11,7 +11,8 @@ struct SignalHandlerSafetyRule: ProjectRule {
         var handlers: [String]
         /// Functions to accept as async-signal-safe on top of the built-in list (`name` or `prefix*`).
         var allow: [String]
-        /// POSIX's list only: the functions safe in practice on Linux/glibc are reported too.
+        /// POSIX's list only: the functions safe in practice on Linux/glibc are reported too, and
+        /// calls on an error path only at the rule's severity (not `warning`).
         var strict: Bool
         init(_ options: RuleOptionReader) throws {
             handlers = try options.strings("handlers")
@@ -55,7 +56,9 @@ struct SignalHandlerSafetyRule: ProjectRule {
         }
         var sources = SourceSnippets()
         let findings = violations.map { v in
-            Finding(rule: id, path: v.path, line: v.position.line, column: v.position.column, severity: severity,
+            // reached only when an async-signal-safe call failed: a warning unless `strict`
+            Finding(rule: id, path: v.path, line: v.position.line, column: v.position.column,
+                    severity: v.errorPath && !options.strict ? min(severity, .warning) : severity,
                     message: v.message, snippet: sources.snippet(path: v.path, line: v.position.line, at: v.position.offset))
         }
         return ProjectRuleReport(findings: findings, handlerFunctionsReadPartly: partlyRead.count)
@@ -99,6 +102,8 @@ private struct HandlerWalk {
         var message: String
         /// The function whose site this is: other handlers reaching it are named after the walk.
         var caller: String
+        /// Reached only under the failure branch of an async-signal-safe call.
+        var errorPath = false
     }
 
     let graph: CallGraph
@@ -116,6 +121,8 @@ private struct HandlerWalk {
     private var edges: [String: [String]] = [:]
     /// The walk's roots in order, each with its handler's name.
     private var rootOrder: [(usr: String, name: String)] = []
+    /// Functions reached only through calls on an error path (`CallSite.onErrorPath`).
+    private var errorPathOnly = Set<String>()
 
     init(graph: CallGraph, context: Context, allow: [String], strict: Bool, complete: Bool) {
         self.graph = graph
@@ -135,19 +142,39 @@ private struct HandlerWalk {
         }
         var next = 0
         let trace = ProcessInfo.processInfo.environment["DI_LINT_TRACE_HANDLERS"] != nil
-        while next < queue.count {
-            let usr = queue[next]
-            next += 1
-            if trace { FileHandle.standardError.write(Data("di-lint: reached \(chainText(to: usr))\n".utf8)) }
-            for definition in graph.definitions[usr] ?? [] {
-                for site in definition.function.sites {
-                    let callees = examine(site, in: definition, caller: usr)
-                    edges[usr, default: []] += callees
-                    for callee in callees where reachedFrom[callee] == nil {
-                        reachedFrom[callee] = reach(callee, caller: usr, root: reachedFrom[usr]!.root)
-                        queue.append(callee)
+        // Calls on an error path wait until every function reachable without one is reached:
+        // what is reached only through them is on an error path only.
+        var postponed: [(callee: String, caller: String)] = []
+        while true {
+            while next < queue.count {
+                let usr = queue[next]
+                next += 1
+                if trace { FileHandle.standardError.write(Data("di-lint: reached \(chainText(to: usr))\n".utf8)) }
+                let callerOnErrorPath = errorPathOnly.contains(usr)
+                for definition in graph.definitions[usr] ?? [] {
+                    for site in definition.function.sites {
+                        let onErrorPath = callerOnErrorPath || site.onErrorPath
+                        let callees = examine(site, in: definition, caller: usr, errorPath: onErrorPath)
+                        edges[usr, default: []] += callees
+                        for callee in callees where reachedFrom[callee] == nil {
+                            if onErrorPath && !callerOnErrorPath {
+                                postponed.append((callee, usr))
+                                continue
+                            }
+                            reachedFrom[callee] = reach(callee, caller: usr, root: reachedFrom[usr]!.root)
+                            if callerOnErrorPath { errorPathOnly.insert(callee) }
+                            queue.append(callee)
+                        }
                     }
                 }
+            }
+            let waiting = postponed.filter { reachedFrom[$0.callee] == nil }
+            postponed = []
+            guard !waiting.isEmpty else { break }
+            for (callee, caller) in waiting where reachedFrom[callee] == nil {
+                reachedFrom[callee] = reach(callee, caller: caller, root: reachedFrom[caller]!.root)
+                errorPathOnly.insert(callee)
+                queue.append(callee)
             }
         }
         nameOtherHandlers()
@@ -222,18 +249,18 @@ private struct HandlerWalk {
     }
 
     /// Records the site's violation, if any; returns the definitions it leads into.
-    private mutating func examine(_ site: CallSite, in definition: CallGraph.Definition, caller: String) -> [String] {
+    private mutating func examine(_ site: CallSite, in definition: CallGraph.Definition, caller: String, errorPath: Bool) -> [String] {
         var into: [String] = []
         let problem: (what: String, step: String)?
         switch site.kind {
         case .call, .pointerCall:
-            for resolution in graph.resolve(site) {
+            for resolution in graph.resolve(site, from: definition.path) {
                 switch resolution {
                 case let .functions(usrs): into += usrs
                 case let .external(symbol):
                     if var p = externalProblem(symbol, trait: site.kind == .call ? site.trait : nil) {
                         if site.detail == LostStatementReader.detail { p += " [call read from the tokens of a statement that did not resolve]" }
-                        report(p, step: symbol.name, site: site, in: definition, caller: caller)
+                        report(p, step: symbol.name, site: site, in: definition, caller: caller, errorPath: errorPath)
                     }
                 case .unknown: continue
                 }
@@ -258,7 +285,7 @@ private struct HandlerWalk {
         case .bridge:
             problem = ("bridge access ('\(site.detail ?? "bridge")'): the bridge is a Swift/Objective-C object; read it at install, not at crash time", site.detail ?? "bridge")
         }
-        if let problem { report(problem.what, step: problem.step, site: site, in: definition, caller: caller) }
+        if let problem { report(problem.what, step: problem.step, site: site, in: definition, caller: caller, errorPath: errorPath) }
         return into
     }
 
@@ -268,7 +295,10 @@ private struct HandlerWalk {
             return "'\(name)' is Swift code; the Swift runtime is not async-signal-safe"
         }
         if trait == .systemInline || AsyncSignalSafeFunctions.isSafe(symbol.name, allow: allow) { return nil }
-        if graph.macros.contains(symbol.name) { return nil } // a macro the parse could not expand, not a call
+        if symbol.usr.hasPrefix("macro:") {
+            return "'\(name)' is a macro whose expansion di-lint could not read (nested past \(MacroExpander.maxDepth) levels, too large, or without its closing parenthesis): what it calls is unknown"
+        }
+        if graph.macros.contains(symbol.name) { return nil } // a declared function the run also defines as a macro
         if !strict && SafeInPracticeFunctions.reasons[symbol.name] != nil { return nil }
         if context == .terminate && AsyncSignalSafeFunctions.exceptionInspection.contains(symbol.name) { return nil }
         if let reason = AsyncSignalSafeFunctions.reasons[symbol.name] { return "'\(name)' is not async-signal-safe (\(reason))" }
@@ -276,7 +306,8 @@ private struct HandlerWalk {
         return "'\(name)' is not on the async-signal-safe list (no definition in the run; add it to 'allow' if it is safe)"
     }
 
-    private mutating func report(_ what: String, step: String, site: CallSite, in definition: CallGraph.Definition, caller: String) {
+    private mutating func report(_ what: String, step: String, site: CallSite, in definition: CallGraph.Definition, caller: String,
+                                 errorPath: Bool) {
         let how = reachedFrom[caller]?.root.how ?? "a handler"
         var message = "\(what); reached from \(how): \(chainText(to: caller, then: ChainText.shown(step)))"
         if let reach = reachedFrom[caller], reach.partlyCount > 0 {
@@ -289,7 +320,10 @@ private struct HandlerWalk {
             }
             message += ". Note: read only partly, from the tokens (names from headers the parse cannot see, or code under #if on an unknown macro): \(partly)"
         }
-        violations.append(Violation(path: definition.path, position: site.position, message: message, caller: caller))
+        if errorPath {
+            message += ". On an error path only: reached when an async-signal-safe call failed (reported as an error with 'strict')"
+        }
+        violations.append(Violation(path: definition.path, position: site.position, message: message, caller: caller, errorPath: errorPath))
     }
 
     private func name(_ usr: String) -> String { graph.definitions[usr]?.first?.function.symbol.name ?? usr }

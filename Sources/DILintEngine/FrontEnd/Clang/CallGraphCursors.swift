@@ -145,6 +145,29 @@ enum Cursors {
         return pointee == CXType_FunctionProto || pointee == CXType_FunctionNoProto
     }
 
+    /// Whether a variable or parameter may be called by its name: a function or block pointer, a
+    /// reference to a function, an object (C++ `operator()`), or a type the parse did not know
+    /// (dependent, `auto`). A variable of any other type does not hide a function of its name, nor
+    /// does an invalid declaration at file scope (clang 14 makes a stray call `f(A, "x");` one); an
+    /// invalid local (`Functor f = …;` with `Functor` from a missing header) may still be called.
+    static func isCallable(variable c: CXCursor, invalidIsCallable: Bool) -> Bool {
+        guard clang_isInvalidDeclaration(c) == 0 else { return invalidIsCallable }
+        let type = clang_getCursorType(c)
+        if isFunctionPointer(type) { return true }
+        let t = clang_getCanonicalType(type)
+        switch t.kind {
+        case CXType_Record, CXType_Dependent, CXType_Unexposed, CXType_Auto, CXType_Invalid, CXType_MemberPointer,
+             CXType_FunctionProto, CXType_FunctionNoProto, CXType_Elaborated:
+            return true
+        case CXType_LValueReference, CXType_RValueReference:
+            let pointee = clang_getCanonicalType(clang_getPointeeType(t)).kind
+            return pointee == CXType_FunctionProto || pointee == CXType_FunctionNoProto || pointee == CXType_Record
+                || pointee == CXType_Dependent || pointee == CXType_Unexposed
+        default:
+            return false
+        }
+    }
+
     /// The fields of a record type, in declaration order.
     static func fields(of type: CXType) -> [CXCursor] {
         final class Box { var list: [CXCursor] = [] }

@@ -21,6 +21,8 @@ final class ParsedFile {
     /// Function, method and constructor definitions (`codeScopes()`), built once on first use: the
     /// accesses' enclosing definitions and the model's scopes are the same list.
     private(set) lazy var scopes: [CodeScope] = codeScopes()
+    /// Definitions the AST lost, found in the tokens outside `scopes` (`tokenDefinitions(holders:)`).
+    private(set) lazy var lostDefinitions: [CodeScope] = tokenDefinitions(holders: scopes.map(\.range))
     /// The code tokens' brackets, paired in one pass (`TokenCursor`, the access classifier).
     private(set) lazy var brackets = BracketTable(tokens: tokens, bytes: buffer.bytes)
 

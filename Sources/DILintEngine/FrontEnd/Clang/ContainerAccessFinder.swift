@@ -65,7 +65,8 @@ struct ContainerAccessFinder {
             ranges.insert(found.range, id: result.count)
             result.append(found)
         }
-        let declarations = result.isEmpty ? [] : file.scopes
+        // the AST's definitions, and those it lost found in the tokens (`ParsedFile.lostDefinitions`)
+        let declarations = result.isEmpty ? [] : file.scopes + file.lostDefinitions
         let holders = DeclarationScopes.innermost(declarations.map(\.range), holding: result.map(\.offset))
         for i in result.indices {
             result[i].enclosing = holders[i].map { declarations[$0] }

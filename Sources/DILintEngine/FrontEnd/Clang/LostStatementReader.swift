@@ -1,8 +1,19 @@
 /// Reads the calls of statements clang dropped from the AST (a name in them came from a header
 /// the parse could not see): `log_message(LOG_LEVEL_INFO, "…")` with `LOG_LEVEL_INFO` unknown
 /// is lost from the AST but still a call to `log_message`. Reads `name(` and `A::name(`, not
-/// member calls, keywords, macro expansions, or calls through variables and parameters.
+/// member calls, keywords, or calls through variables and parameters; a macro is expanded
+/// (`expand`) and its calls read at the invocation, or, when it cannot be, read as a call that
+/// could not be expanded.
 struct LostStatementReader {
+    struct Call {
+        var name: String
+        var offset: Int
+        /// A macro the parse expanded here whose expansion di-lint could not read.
+        var unexpandedMacro = false
+        /// How many arguments it is given (a constructor is chosen by their count).
+        var arguments = 0
+    }
+
     /// `CallSite.detail` of a call read here.
     static let detail = "read from tokens"
 
@@ -16,11 +27,13 @@ struct LostStatementReader {
         "reinterpret_cast", "const_cast", "dynamic_cast", "__has_include", "__has_feature", "operator",
     ]
 
-    private(set) var calls: [(name: String, offset: Int)] = []
+    private(set) var calls: [Call] = []
     /// Statements in the range (`;`-terminated or braced at the outer level).
     private(set) var statements = 0
 
-    init(file: ParsedFile, range: Range<Int>, macroExpansions: Set<Int>, variables: Set<String>) {
+    /// `expand(t, i)`: the calls of the macro invoked at token `i`, nil when no macro the parse saw has its name.
+    init(file: ParsedFile, range: Range<Int>, macroExpansions: Set<Int>, variables: Set<String>,
+         expand: ((TokenCursor, Int) -> MacroExpander.Result?)? = nil, isClass: ((String) -> Bool)? = nil) {
         let t = TokenCursor(file: file)
         let indices = t.indices(in: range)
         var directiveLine = -1
@@ -42,6 +55,23 @@ struct LostStatementReader {
                 continue
             }
             pending = true
+            if let expand, token.kind == .identifier, !Self.notCalls.contains(text), !t.isMemberOperator(i - 1), !t.spells(i - 1, "::") {
+                if let expansion = expand(t, i) {
+                    calls += expansion.calls.map { Call(name: $0, offset: token.range.lowerBound) }
+                    calls += expansion.unexpanded.map { Call(name: $0, offset: token.range.lowerBound, unexpandedMacro: true) }
+                    continue
+                }
+                if macroExpansions.contains(token.range.lowerBound), t.spells(i + 1, "(") {
+                    calls.append(Call(name: text, offset: token.range.lowerBound, unexpandedMacro: true))
+                    continue
+                }
+            }
+            // `T{args}`: a construction of the class `T`
+            if let isClass, token.kind == .identifier, t.spells(i + 1, "{"), !t.isMemberOperator(i - 1), !t.spells(i - 1, "::"),
+               !["struct", "class", "union", "enum", "namespace", "new"].contains(t.text(i - 1)), isClass(text) {
+                calls.append(Call(name: text, offset: token.range.lowerBound, arguments: t.arguments(from: i + 1).count))
+                continue
+            }
             guard token.kind == .identifier, t.spells(i + 1, "("), !Self.notCalls.contains(text),
                   !t.isMemberOperator(i - 1), !t.spells(i - 1, "@"), !macroExpansions.contains(token.range.lowerBound)
             else { continue }
@@ -52,7 +82,7 @@ struct LostStatementReader {
             }
             if t.spells(j - 1, "::") || t.spells(j - 1, "~") { continue } // `::f(` global scope, destructor
             if name == text && variables.contains(text) { continue }
-            calls.append((name, token.range.lowerBound))
+            calls.append(Call(name: name, offset: token.range.lowerBound, arguments: t.arguments(from: i + 1).count))
         }
         if pending { statements += 1 }
     }
