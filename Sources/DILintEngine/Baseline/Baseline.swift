@@ -215,6 +215,7 @@ public struct Baseline: Equatable, Sendable {
                 matchedLegacy.insert(legacy[i])
             }
         }
+        matched.formUnion(Self.matchScopeGained(&result.findings, entries: entries, matched: matched, relative: &relative))
         let rootURL = URL(fileURLWithPath: root)
         // Entries come grouped by path (the file's order): a path is looked up once per run of it.
         var exists: [String: Bool] = [:]
@@ -235,6 +236,32 @@ public struct Baseline: Equatable, Sendable {
             }
             return lastInScope
         }
+    }
+
+    /// Findings that gained a declaration since their entry was written: the entry has no scope
+    /// (the parse had lost the method or function, which the front end now finds in the tokens),
+    /// the finding has one, and rule, path and what was found (the access's expression, else
+    /// the line) are the same. Each such entry accepts one such finding, in order; returns the
+    /// entries' fingerprints. Only findings no fingerprint accepted are looked at, so a run
+    /// without them costs one pass over nothing.
+    private static func matchScopeGained(_ findings: inout [Finding], entries: [BaselineEntry], matched: Set<String>,
+                                         relative: inout RelativePaths) -> Set<String> {
+        func key(_ rule: String, _ path: String, _ what: String?) -> String { rule + "\0" + path + "\0" + (what ?? "") }
+        var waiting: [String: [Int]] = [:]
+        for i in findings.indices where !findings[i].baselined && findings[i].scope != nil {
+            let f = findings[i]
+            waiting[key(f.rule, relative[f.path], f.access?.expression ?? f.snippet.map(Self.clipped)), default: []].append(i)
+        }
+        guard !waiting.isEmpty else { return [] }
+        var taken = Set<String>()
+        for e in entries where e.scheme == nil && e.scope == nil && !matched.contains(e.fingerprint) {
+            let k = key(e.rule, e.path, e.expression ?? e.snippet)
+            guard var list = waiting[k], !list.isEmpty else { continue }
+            findings[list.removeFirst()].baselined = true
+            waiting[k] = list
+            taken.insert(e.fingerprint)
+        }
+        return taken
     }
 
     /// Whether some entries have format-1 fingerprints (`--update-baseline` rewrites them).
