@@ -1,4 +1,3 @@
-import CLibClang
 import Foundation
 
 /// One C-family file as the fix sees it: lint's analysis of it (`AnalyzedFile`: the model from
@@ -25,7 +24,7 @@ struct FixFileAnalysis {
         self.path = path
         self.file = file
         let tokens = FixTokens(file: file)
-        let analyzed = rules.analyze(frontEnd.model(of: file, displayPath: path), diagnostics: FixWorkspace.errors(file))
+        let analyzed = rules.analyze(frontEnd.model(of: file, displayPath: path), diagnostics: file.errorDiagnostics())
         accesses = analyzed.model.accesses.map { a in
             guard a.enclosing == nil, let k = a.tokenIndex, let method = tokens.enclosingMethod(at: k) else { return a }
             var a = a
@@ -36,44 +35,15 @@ struct FixFileAnalysis {
         errors = analyzed.diagnostics
         findings = analyzed.findings
         self.tokens = tokens
-        included = Self.inclusions(file.unit)
+        included = file.inclusions
         file.disposeUnit()
     }
 
     /// Whether the parse read the file (`#include`d or `#import`ed, at any depth).
     func includes(_ file: FileKey) -> Bool { included.contains(file) }
 
-    /// A file on disk as libclang tells files apart (device and inode), nil when it cannot be read.
-    struct FileKey: Hashable {
-        init?(path: String) {
-            var status = stat()
-            guard stat(path, &status) == 0 else { return nil }
-            device = UInt64(status.st_dev)
-            inode = UInt64(status.st_ino)
-        }
-
-        init(device: UInt64, inode: UInt64) {
-            self.device = device
-            self.inode = inode
-        }
-
-        let device: UInt64
-        let inode: UInt64
-    }
-
-    private final class Inclusions { var keys = Set<FileKey>() }
-
-    /// The files the parse read (device and inode), the main file included.
-    static func inclusions(_ unit: CXTranslationUnit) -> Set<FileKey> {
-        let found = Inclusions()
-        clang_getInclusions(unit, { file, _, _, data in
-            guard let file, let data else { return }
-            var id = CXFileUniqueID()
-            guard clang_getFileUniqueID(file, &id) == 0 else { return }
-            Unmanaged<Inclusions>.fromOpaque(data).takeUnretainedValue().keys.insert(FileKey(device: id.data.0, inode: id.data.1))
-        }, Unmanaged.passUnretained(found).toOpaque())
-        return withExtendedLifetime(found) { found.keys }
-    }
+    /// A file on disk as libclang tells files apart (device and inode).
+    typealias FileKey = SourceFileKey
 
     /// Whether a `di-lint:` directive suppresses container findings on the access's line.
     func isSuppressed(_ access: LocatedAccess) -> Bool {

@@ -1,4 +1,3 @@
-import CLibClang
 import Foundation
 
 /// The files a fix looks at, as they are on disk or as the planned edits would leave them,
@@ -101,20 +100,15 @@ final class FixWorkspace {
         let language = (diskBytes(realPath) ?? bytes).withUnsafeBytes { SourceLanguage.detect(path: realPath, contents: $0) }
         // the edited files it may include
         let (included, all) = unsavedNames(realPath, bytes: bytes)
-        var read: Set<FixFileAnalysis.FileKey> = []
         var retried = false
-        let parsed = frontEnd.parse(path: realPath, bytes: bytes, language: language, unsaved: unsaved(included)) { [self] unit in
-            read = FixFileAnalysis.inclusions(unit)
+        let parsed = frontEnd.parse(path: realPath, bytes: bytes, language: language, unsaved: unsaved(included)) { [self] read in
             guard !all, overlayFiles.readAnyBut(read, given: included, main: realPath) else { return nil }
             retried = true
             return unsaved(includableOverlay.filter { $0 != realPath })
         }
         let file = try parsed.get()
-        if retried {
-            lastRead.retried()
-            read = FixFileAnalysis.inclusions(file.unit)
-        }
-        lastRead[realPath] = read
+        if retried { lastRead.retried() }
+        lastRead[realPath] = file.inclusions
         lastRead.record(realPath, passed: retried ? includableOverlay.filter { $0 != realPath } : included)
         return file
     }
@@ -129,25 +123,6 @@ final class FixWorkspace {
 
     private func unsaved(_ names: [String]) -> [ClangParser.UnsavedFile] {
         names.compactMap { name in overlay[name].map { ClangParser.UnsavedFile(path: name, bytes: $0) } }
-    }
-
-    /// Error diagnostics of a parsed file, each with its message and, when it lies in the file
-    /// itself, its byte offset there.
-    static func errors(_ file: ParsedFile) -> [ParseDiagnostic] {
-        var errors: [ParseDiagnostic] = []
-        for i in 0..<clang_getNumDiagnostics(file.unit) {
-            let d = clang_getDiagnostic(file.unit, i)
-            if clang_getDiagnosticSeverity(d).rawValue >= CXDiagnostic_Error.rawValue {
-                let location = clang_getDiagnosticLocation(d)
-                var cFile: CXFile?
-                var offset: UInt32 = 0
-                clang_getFileLocation(location, &cFile, nil, nil, &offset)
-                let inFile = cFile != nil && file.file != nil && clang_File_isEqual(cFile, file.file) != 0
-                errors.append(ParseDiagnostic(message: clang_getDiagnosticSpelling(d).consume(), offset: inFile ? Int(offset) : nil))
-            }
-            clang_disposeDiagnostic(d)
-        }
-        return errors
     }
 }
 

@@ -12,6 +12,8 @@ struct ParseVerdict {
         let message: String
         /// 1-based line after the edits (nil: in another file, such as an included header).
         let line: Int?
+        /// The other file's name and line (`Bridge.h:3`) when the error is not in the file itself.
+        let elsewhere: String?
         /// The edit whose replacement holds the error, or the nearest one above it.
         let edit: TextEdit?
         /// The edit's place in the file as on disk (1-based line).
@@ -20,7 +22,7 @@ struct ParseVerdict {
         /// `'X.h' file not found at line 3 (edit at line 2: inserted #import "X.h")`.
         var description: String {
             var text = message
-            if let line { text += " at line \(line)" }
+            if let line { text += " at line \(line)" } else if let elsewhere { text += " in \(elsewhere)" }
             if let edit, let editLine { text += " (edit at line \(editLine): \(Self.describe(edit)))" }
             return text
         }
@@ -42,24 +44,29 @@ struct ParseVerdict {
     /// configured bridge type.
     static func newErrors(before: [ParseDiagnostic], beforeBuffer: SourceBuffer, after: [ParseDiagnostic], afterBuffer: SourceBuffer,
                           edits: [TextEdit], bridgeType: String, names: () -> Set<String>) -> [NewError] {
-        // the multiset of the errors before, by message and location
+        // the multiset of the errors before, by message and location (the line of an error in a
+        // header is left out of the key: an edit of that header moves it)
+        func key(_ message: String, _ offset: Int?) -> ParseDiagnostic { ParseDiagnostic(message: message, offset: offset) }
         var remaining: [ParseDiagnostic: Int] = [:]
-        for d in before { remaining[d, default: 0] += 1 }
-        var unmatched: [(diagnostic: ParseDiagnostic, edit: Int?)] = []
+        for d in before { remaining[key(d.message, d.offset), default: 0] += 1 }
+        var unmatched: [(index: Int, diagnostic: ParseDiagnostic, edit: Int?)] = []
         // errors of the file itself first, in order, then those elsewhere: each takes the copy at
         // its own place before a copy elsewhere can
         let ordered = after.enumerated().sorted { a, b in
             (a.element.offset ?? Int.max, a.offset) < (b.element.offset ?? Int.max, b.offset)
         }
-        for (_, d) in ordered {
+        for (index, d) in ordered {
             let (old, edit) = d.offset.map { oldOffset(of: $0, through: edits) } ?? (nil, nil)
-            let key = ParseDiagnostic(message: d.message, offset: d.offset == nil ? nil : old)
-            if (d.offset == nil || old != nil), let n = remaining[key], n > 0 {
-                remaining[key] = n - 1
+            let k = key(d.message, d.offset == nil ? nil : old)
+            if (d.offset == nil || old != nil), let n = remaining[k], n > 0 {
+                remaining[k] = n - 1
             } else {
-                unmatched.append((d, edit))
+                unmatched.append((index, d, edit))
             }
         }
+        // reported in libclang's order: an error in a header the edits changed comes before the
+        // errors it causes further down the file
+        unmatched.sort { $0.index < $1.index }
         // what is left before, by message: an error the edits moved into or out of their own text
         // (or that changed its place in a header) is the same error
         var byMessage: [String: Int] = [:]
@@ -72,7 +79,7 @@ struct ParseVerdict {
         // the shapes of the errors before, for errors in the headers an edit brings in
         let shapes = Set(before.map { shape($0.message) })
         var new: [NewError] = []
-        for (d, editIndex) in unmatched {
+        for (_, d, editIndex) in unmatched {
             if let n = byMessage[d.message], n > 0 {
                 byMessage[d.message] = n - 1
                 continue
@@ -85,7 +92,7 @@ struct ParseVerdict {
             if d.offset == nil, shapes.contains(shape(d.message)) { continue }
             let line = d.offset.map { afterBuffer.lineColumn(of: $0).line }
             let edit = editIndex.map { edits[$0] } ?? d.offset.flatMap { offset in nearestEdit(before: offset, edits) }
-            new.append(NewError(message: d.message, line: line, edit: edit,
+            new.append(NewError(message: d.message, line: line, elsewhere: d.elsewhere, edit: edit,
                                 editLine: edit.map { beforeBuffer.lineColumn(of: min($0.range.lowerBound, max(0, beforeBuffer.bytes.count))).line }))
         }
         return new

@@ -11,10 +11,12 @@ struct AnalyzedFile {
     let findings: [Finding]
 }
 
-/// A parse error: its message and, when it lies in the parsed file itself, its byte offset there.
+/// A parse error: its message and, when it lies in the parsed file itself, its byte offset there;
+/// when it lies in another file (an included header), that file's name and line (`Bridge.h:3`).
 struct ParseDiagnostic: Hashable, Sendable {
     let message: String
     let offset: Int?
+    var elsewhere: String? = nil
 }
 
 /// The file rules the configuration enables, each bound to its options and severity.

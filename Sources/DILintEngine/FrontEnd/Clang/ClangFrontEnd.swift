@@ -62,11 +62,11 @@ final class ClangFrontEnd {
     /// The one way di-lint parses a C-family file (lint, its parse workers, fix and fix's
     /// verification): the guards first (Objective-C bracket depth, bounded includes, libclang
     /// loaded), then libclang with `bytes` as the file's contents and `unsaved` as other files'
-    /// contents (fix's edited headers). `reparse` is shown the translation unit and may ask for
-    /// one more parse with other unsaved files (fix's check that the parse read no edited file it
-    /// was not given); nil keeps it.
+    /// contents (fix's edited headers). `reparse` is shown the files the parse read and may ask
+    /// for one more parse with other unsaved files (fix's check that the parse read no edited
+    /// file it was not given); nil keeps it.
     func parse(path: String, bytes: [UInt8], language: SourceLanguage, unsaved: [ClangParser.UnsavedFile] = [],
-               reparse: ((CXTranslationUnit) -> [ClangParser.UnsavedFile]?)? = nil) -> Result<ParsedFile, ParseFailure> {
+               reparse: ((Set<SourceFileKey>) -> [ClangParser.UnsavedFile]?)? = nil) -> Result<ParsedFile, ParseFailure> {
         let depth = Self.squareBracketDepth(bytes)
         if depth > Self.maxSquareBracketDepth {
             return .failure(ParseFailure(reason: "square brackets nest \(depth) deep; libclang 14 overflows its stack on Objective-C messages nested past a few thousand, so di-lint does not parse files beyond \(Self.maxSquareBracketDepth)"))
@@ -83,7 +83,7 @@ final class ClangFrontEnd {
         do {
             let main = ClangParser.UnsavedFile(path: path, bytes: bytes)
             var unit = try parser!.parseUnit(path: path, arguments: ClangParser.commonArguments + arguments, unsaved: unsaved + [main])
-            if let again = reparse?(unit) {
+            if let reparse, let again = reparse(ParsedFile.inclusions(unit)) {
                 clang_disposeTranslationUnit(unit)
                 unit = try parser!.parseUnit(path: path, arguments: ClangParser.commonArguments + arguments, unsaved: again + [main])
             }

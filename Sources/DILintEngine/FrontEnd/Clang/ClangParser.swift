@@ -23,6 +23,11 @@ final class ParsedFile {
     private(set) lazy var scopes: [CodeScope] = codeScopes()
     /// The code tokens' brackets, paired in one pass (`TokenCursor`, the access classifier).
     private(set) lazy var brackets = BracketTable(tokens: tokens, bytes: buffer.bytes)
+    /// The files the parse read, the file itself included (built once, before `disposeUnit()`).
+    private(set) lazy var inclusions: Set<SourceFileKey> = {
+        precondition(!unitDisposed, "the inclusions of \(path) were asked for after its translation unit was freed")
+        return Self.inclusions(unit)
+    }()
 
     /// `trustAllSkippedBlocks`: the parse had the project's real flags (`-p`), so every block the
     /// preprocessor skipped is really dead; otherwise only constant conditionals are.
