@@ -48,6 +48,41 @@ final class PipelineTests: XCTestCase {
                        linted.map { "\($0.rule) \($0.line):\($0.column) \($0.message)" }.sorted())
     }
 
+    // MARK: The baseline, applied by the engine
+
+    func testTheEngineGatesALintOnABaseline() throws {
+        let root = try temporaryDirectory(self)
+        let file = root.appendingPathComponent("A.m")
+        try "- (id)f { return [Container sharedInstance].crashReporter; }\n".write(to: file, atomically: true, encoding: .utf8)
+        var configuration = Configuration()
+        configuration.containers = [.member(type: "Container", accessor: "sharedInstance")]
+        let linter = Linter(configuration: configuration)
+        let baselinePath = root.appendingPathComponent("baseline.json").path
+
+        var first = linter.lint(files: [file.path])
+        XCTAssertEqual(first.findings.count, 1)
+        var writer = BaselineGate(writePath: baselinePath)
+        let written = try writer.apply(to: &first, lintedFiles: [file.path], root: root.path)
+        XCTAssertEqual(written, ["di-lint: wrote 1 entry to baseline \(baselinePath)"])
+
+        // the same finding is accepted: nothing new
+        var second = linter.lint(files: [file.path])
+        var gate = BaselineGate(accepted: try Baseline.load(path: baselinePath), path: baselinePath)
+        XCTAssertEqual(try gate.apply(to: &second, lintedFiles: [file.path], root: root.path), [])
+        XCTAssertEqual(second.baselinedCount, 1)
+        XCTAssertEqual(second.newErrorCount, 0)
+        XCTAssertNotNil(second.findings.first?.fingerprint)
+
+        // fixed: the entry is stale, and --update-baseline's gate drops it from the file
+        try "- (id)f { return self.crashReporter; }\n".write(to: file, atomically: true, encoding: .utf8)
+        var third = linter.lint(files: [file.path])
+        var update = BaselineGate(accepted: try Baseline.load(path: baselinePath), path: baselinePath, update: true)
+        XCTAssertEqual(try update.apply(to: &third, lintedFiles: [file.path], root: root.path),
+                       ["di-lint: removed 1 stale entry from \(baselinePath)"])
+        XCTAssertEqual(third.staleBaselineEntries.count, 1)
+        XCTAssertEqual(try Baseline.load(path: baselinePath).entries, [])
+    }
+
     // MARK: The re-parse verdict
 
     func buffer(_ text: String) -> SourceBuffer { SourceBuffer(bytes: Array(text.utf8)) }
