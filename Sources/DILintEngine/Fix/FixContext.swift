@@ -101,8 +101,9 @@ final class FixContext {
         guard missing.count > 1 else { return }
         for path in missing { _ = workspace.bytes(path); _ = workspace.diskBytes(path) } // the caches are filled here, read below
         let results = IndexedResults<FixFileAnalysis>(count: missing.count)
+        let shared = workspace.frontEnd // made here, not raced for by the threads
         ParseThreads.run(min(ProcessInfo.processInfo.activeProcessorCount, missing.count)) { [self] in
-            let frontEnd = workspace.makeFrontEnd() // its own libclang index
+            let frontEnd = ClangFrontEnd(sharing: shared) // its own libclang index
             while let i = results.next() {
                 do {
                     try workspace.deadline.parsing(missing[i]) {

@@ -113,13 +113,12 @@ final class FixWorkspace {
         return file
     }
 
-    /// The front end of parses on the workspace's own thread (the prefetch threads have theirs).
-    private(set) lazy var frontEnd = makeFrontEnd()
+    /// The front end of parses on the workspace's own thread: the run's flags, models holding the
+    /// accesses fix may rewrite (the containers). The prefetch threads have theirs, sharing its
+    /// finder and include check (`ClangFrontEnd(sharing:)`).
+    private(set) lazy var frontEnd = ClangFrontEnd(configuration: configuration, compileArguments: compileArguments,
+                                                   specs: configuration.containers)
 
-    /// A front end with the run's flags whose models hold the accesses fix may rewrite (the containers).
-    func makeFrontEnd() -> ClangFrontEnd {
-        ClangFrontEnd(configuration: configuration, compileArguments: compileArguments, specs: configuration.containers)
-    }
 
     private func unsaved(_ names: [String]) -> [ClangParser.UnsavedFile] {
         names.compactMap { name in overlay[name].map { ClangParser.UnsavedFile(path: name, bytes: $0) } }

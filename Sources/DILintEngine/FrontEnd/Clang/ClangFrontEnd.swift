@@ -21,6 +21,15 @@ final class ClangFrontEnd {
         includeCheck = IncludeCheck(limit: configuration.maxFileSize)
     }
 
+    /// Another front end (for another thread: each holds its own libclang index) sharing this
+    /// one's finder and include check (the headers it has read).
+    init(sharing other: ClangFrontEnd) {
+        configuration = other.configuration
+        compileArguments = other.compileArguments
+        finder = other.finder
+        includeCheck = other.includeCheck
+    }
+
     /// Clang's `-fbracket-depth` guard covers parentheses and braces but not Objective-C message brackets.
     static let maxSquareBracketDepth = 1000
 
