@@ -9,8 +9,9 @@ struct FixRun {
 }
 
 /// `di-lint fix`: plans the migration's edits for a set of files (through each rule's `fix`) and verifies them in memory
-/// before anything is written — every edited file re-parsed with the overlay as unsaved files (its
-/// error diagnostics must not gain a new message), re-linted (every target classifies as
+/// before anything is written — every edited file analysed again as lint analyses it, with the
+/// overlay as unsaved files (its error diagnostics, compared as a multiset by message and mapped
+/// location, must gain none: `ParseVerdict`), re-linted (every target classifies as
 /// `fallback` after `inject` or `injected` after `finish`, no rule finds anything new), and
 /// planned again (nothing more to do). A group failing a check is dropped whole, with the reason.
 public final class Fixer {
