@@ -152,7 +152,7 @@ final class FixContext {
     }
 
     /// `body`'s result, computed on a parse thread (`ParseThreads`).
-    static func onParseStack<R>(_ body: @escaping () -> R) -> R {
+    static func onParseStack<R>(_ body: @escaping @Sendable () -> R) -> R {
         ParseThreads.value(name: "di-lint fix Swift parse", body)
     }
 

@@ -8,7 +8,7 @@ enum ParseThreads {
     static let stackSize = 16 << 20
 
     /// Starts `body` on a new parse thread and returns.
-    static func start(name: String? = nil, _ body: @escaping () -> Void) {
+    static func start(name: String? = nil, _ body: @escaping @Sendable () -> Void) {
         let thread = Thread(block: body)
         if let name { thread.name = name }
         thread.stackSize = stackSize
@@ -17,7 +17,7 @@ enum ParseThreads {
 
     /// Runs `body` on `count` parse threads at once and waits for all of them (each takes its
     /// work from a queue the caller shares between them, so a thread the machine runs less does less).
-    static func run(_ count: Int, _ body: @escaping () -> Void) {
+    static func run(_ count: Int, _ body: @escaping @Sendable () -> Void) {
         let group = DispatchGroup()
         for _ in 0..<count {
             group.enter()
@@ -30,7 +30,7 @@ enum ParseThreads {
     }
 
     /// `body`'s result, computed on a parse thread.
-    static func value<R>(name: String? = nil, _ body: @escaping () -> R) -> R {
+    static func value<R>(name: String? = nil, _ body: @escaping @Sendable () -> R) -> R {
         let box = Box<R>()
         start(name: name) {
             box.value = body()
