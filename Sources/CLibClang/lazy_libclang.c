@@ -133,6 +133,7 @@ FORWARD(CXDiagnostic, clang_getDiagnostic, (CXTranslationUnit a, unsigned b), (a
 FORWARD(enum CXDiagnosticSeverity, clang_getDiagnosticSeverity, (CXDiagnostic a), (a))
 FORWARD_VOID(clang_disposeDiagnostic, (CXDiagnostic a), (a))
 FORWARD(CXString, clang_getDiagnosticSpelling, (CXDiagnostic a), (a))
+FORWARD(CXSourceLocation, clang_getDiagnosticLocation, (CXDiagnostic a), (a))
 
 // Cursors
 FORWARD(CXCursor, clang_getTranslationUnitCursor, (CXTranslationUnit a), (a))

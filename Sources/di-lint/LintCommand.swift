@@ -54,40 +54,23 @@ struct LintCommand: ParsableCommand {
         }
         // Fingerprints match a baseline and are shown in JSON and SARIF; a text or GitHub report
         // of a run with no baseline shows none (a SHA-256 per finding, a tenth of a large file's run).
-        if accepted != nil || writeBaseline != nil || format == .json || format == .sarif {
-            Fingerprints.assign(to: &result.findings, root: prepared.root)
-        }
-        if let baseline {
-            // Unless it is to be updated the baseline is not needed after this: its stale entries move into the result, not copied.
-            if updateBaseline {
-                accepted?.apply(to: &result, lintedFiles: prepared.files, root: prepared.root)
-            } else {
-                accepted?.applyTakingStale(to: &result, lintedFiles: prepared.files, root: prepared.root)
-            }
+        var gate = BaselineGate(accepted: accepted, path: baseline, update: updateBaseline, writePath: writeBaseline)
+        accepted = nil // the gate holds the only copy (a large baseline's entries are most of the run's memory)
+        let notes: [String]
+        do {
+            notes = try gate.apply(to: &result, lintedFiles: prepared.files, root: prepared.root, fingerprints: format == .json || format == .sarif)
+        } catch { throw RunFailure(error) }
+        if baseline != nil {
             // In writes of 64 KiB, not one per line: a baseline of a million stale entries made a
             // million system calls.
             var stale = ""
             for e in result.staleBaselineEntries {
-                // a baseline di-lint wrote has short fields; a hand-made one may not: a line is cut at 1 KiB
-                stale += Excerpt.message("di-lint: stale baseline entry (fixed): \(e.path):\(e.line): [\(e.rule)] \(e.snippet ?? e.expression ?? "")", limit: 1024) + "\n"
+                stale += BaselineGate.staleLine(e) + "\n"
                 if stale.utf8.count >= 1 << 16 { StandardStreams.raw(stale); stale = "" }
             }
             if !stale.isEmpty { StandardStreams.raw(stale) }
-            if updateBaseline, let accepted, !result.staleBaselineEntries.isEmpty || accepted.hasLegacyEntries {
-                let updated = accepted.updated(with: result, root: prepared.root)
-                do { try updated.write(to: baseline) } catch { throw RunFailure(error) }
-                note("di-lint: removed \(result.staleBaselineEntries.count) stale entr\(result.staleBaselineEntries.count == 1 ? "y" : "ies") from \(baseline)")
-                if accepted.hasLegacyEntries {
-                    note("di-lint: rewrote \(baseline) in baseline format \(Baseline.formatVersion) (structural fingerprints)\(updated.hasLegacyEntries ? "; entries of files outside this run keep their format-1 fingerprints" : "")")
-                }
-            }
         }
-        accepted = nil // a large baseline's entries are most of the run's memory; the stale ones are kept in the result
-        if let writeBaseline {
-            do { try Baseline(findings: result.findings, root: prepared.root).write(to: writeBaseline) } catch { throw RunFailure(error) }
-            for i in result.findings.indices { result.findings[i].baselined = true }
-            note("di-lint: wrote \(result.findings.count) entr\(result.findings.count == 1 ? "y" : "ies") to baseline \(writeBaseline)")
-        }
+        notes.forEach(note)
 
         try emit(format.reporter(root: prepared.root).render(result), to: output)
         note(TextReporter.summary(result))

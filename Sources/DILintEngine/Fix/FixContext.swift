@@ -1,11 +1,15 @@
-import CLibClang
 import Foundation
 
 /// What every part of one fix run shares: the configuration, the files of the run, their parses.
 final class FixContext {
     let configuration: Configuration
     let workspace: FixWorkspace
-    let finder: ContainerAccessFinder
+    /// The file rules a C-family file's verification compares (the container rules, which the
+    /// edits are meant to change, left out: `Fixer.comparedWithoutRules`).
+    let comparedRules: FileRules
+    /// The file rules a Swift file's verification compares (all; its check leaves the container
+    /// rules out of the comparison).
+    let swiftRules: FileRules
     /// `--service`: only these services are migrated (every service when empty).
     let services: Set<String>
     /// The run's files by real path, each with the name it is shown by.
@@ -25,7 +29,8 @@ final class FixContext {
         self.configuration = configuration
         self.workspace = workspace
         self.services = services
-        finder = ContainerAccessFinder(specs: configuration.containers)
+        comparedRules = FileRules(configuration: configuration, except: Fixer.comparedWithoutRules)
+        swiftRules = FileRules(configuration: configuration)
         runFiles = files.map(\.real)
         displayNames = Dictionary(files.map { ($0.real, $0.display) }, uniquingKeysWith: { a, _ in a })
     }
@@ -77,7 +82,7 @@ final class FixContext {
         let analysis: FixFileAnalysis
         do {
             analysis = try workspace.deadline.parsing(realPath) {
-                FixFileAnalysis(path: realPath, file: try workspace.parse(realPath), configuration: configuration, finder: finder)
+                FixFileAnalysis(path: realPath, file: try workspace.parse(realPath), frontEnd: workspace.frontEnd, rules: comparedRules)
             }
         } catch {
             failures[realPath] = (error as? ParseFailure)?.reason ?? "\(error)"
@@ -87,38 +92,29 @@ final class FixContext {
         return analysis
     }
 
-    /// Parses and analyses the files not cached yet on one thread per core, each with its own
-    /// libclang index (and the deep stack libclang's visitor wants), each taking the next file
-    /// when done with one (a thread the machine runs less does fewer), then caches them.
+    /// Parses and analyses the files not cached yet on one parse thread per core (`ParseThreads`,
+    /// as lint's), each with its own front end, each taking the next file when done with one,
+    /// then caches them.
     func prefetch(_ paths: [String]) {
         var seen = Set<String>()
         let missing = paths.filter { analyses[$0] == nil && seen.insert($0).inserted }
         guard missing.count > 1 else { return }
         for path in missing { _ = workspace.bytes(path); _ = workspace.diskBytes(path) } // the caches are filled here, read below
-        let results = PrefetchResults(count: missing.count)
-        let workers = min(ProcessInfo.processInfo.activeProcessorCount, missing.count)
-        let group = DispatchGroup()
-        for _ in 0..<workers {
-            group.enter()
-            let thread = Thread { [self] in
-                let index = clang_createIndex(0, 0)
-                while let i = results.next() {
-                    do {
-                        try workspace.deadline.parsing(missing[i]) {
-                            let parsed = try workspace.parse(missing[i], index: index)
-                            results.set(i, FixFileAnalysis(path: missing[i], file: parsed, configuration: configuration, finder: finder))
-                        }
-                    } catch {
-                        results.fail(i, (error as? ParseFailure)?.reason ?? "\(error)")
+        let results = IndexedResults<FixFileAnalysis>(count: missing.count)
+        let shared = workspace.frontEnd // made here, not raced for by the threads
+        ParseThreads.run(min(ProcessInfo.processInfo.activeProcessorCount, missing.count)) { [self] in
+            let frontEnd = ClangFrontEnd(sharing: shared) // its own libclang index
+            while let i = results.next() {
+                do {
+                    try workspace.deadline.parsing(missing[i]) {
+                        let parsed = try workspace.parse(missing[i], frontEnd: frontEnd)
+                        results.set(i, FixFileAnalysis(path: missing[i], file: parsed, frontEnd: frontEnd, rules: comparedRules))
                     }
+                } catch {
+                    results.fail(i, (error as? ParseFailure)?.reason ?? "\(error)")
                 }
-                clang_disposeIndex(index)
-                group.leave()
             }
-            thread.stackSize = Linter.workerStackSize
-            thread.start()
         }
-        group.wait()
         FixTrace.mark("  parsed \(missing.count) files (\(workspace.overlayRetries) in the run parsed again with every edited header)")
         for (i, path) in missing.enumerated() {
             analyses[path] = results.values[i]
@@ -145,8 +141,8 @@ final class FixContext {
         let display = display(realPath)
         do {
             return try workspace.deadline.parsing(realPath) {
-                Self.onParseStack { [configuration] in
-                    SwiftFixFile(path: realPath, display: display, bytes: bytes, configuration: configuration)
+                Self.onParseStack { [configuration, swiftRules] in
+                    SwiftFixFile(path: realPath, display: display, bytes: bytes, configuration: configuration, rules: swiftRules)
                 }
             }
         } catch {
@@ -155,18 +151,9 @@ final class FixContext {
         }
     }
 
-    /// `body`'s result, computed on a thread with the stack of lint's parse threads (`Linter.workerStackSize`).
-    static func onParseStack<R>(_ body: @escaping () -> R) -> R {
-        let box = ParseStackResult<R>()
-        let thread = Thread {
-            box.value = body()
-            box.done.signal()
-        }
-        thread.name = "di-lint fix Swift parse"
-        thread.stackSize = Linter.workerStackSize
-        thread.start()
-        box.done.wait()
-        return box.value!
+    /// `body`'s result, computed on a parse thread (`ParseThreads`).
+    static func onParseStack<R>(_ body: @escaping @Sendable () -> R) -> R {
+        ParseThreads.value(name: "di-lint fix Swift parse", body)
     }
 
     /// The Swift files of the run whose text mentions `name` (as of the workspace's overlay,
@@ -237,29 +224,4 @@ final class FixContext {
         return ManualItem(path: display(analysis.path), line: line, column: column, expression: located.access.expression,
                           reason: reason, detail: detail)
     }
-}
-
-/// What `FixContext.onParseStack`'s thread computed.
-private final class ParseStackResult<R>: @unchecked Sendable {
-    var value: R?
-    let done = DispatchSemaphore(value: 0)
-}
-
-/// Analyses collected from the prefetch threads.
-private final class PrefetchResults: @unchecked Sendable {
-    private let lock = NSLock()
-    private(set) var values: [FixFileAnalysis?]
-    private(set) var failures: [Int: String] = [:]
-    private var taken = 0
-    init(count: Int) { values = Array(repeating: nil, count: count) }
-    /// The next file's index, nil when every file is taken.
-    func next() -> Int? {
-        lock.lock()
-        defer { lock.unlock() }
-        guard taken < values.count else { return nil }
-        taken += 1
-        return taken - 1
-    }
-    func set(_ i: Int, _ value: FixFileAnalysis) { lock.lock(); values[i] = value; lock.unlock() }
-    func fail(_ i: Int, _ why: String) { lock.lock(); failures[i] = why; lock.unlock() }
 }

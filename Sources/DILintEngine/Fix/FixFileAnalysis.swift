@@ -1,80 +1,49 @@
-import CLibClang
 import Foundation
 
-/// One C-family file as the fix sees it: its parse, its classified accesses, its suppressions,
-/// its error diagnostics and the findings of the file rules (for the before/after comparison),
-/// and the files it includes. libclang's translation unit is freed once these are read (the
-/// tokens stay): a fix holds two parses of every file it edits, and the ASTs were most of its
-/// memory and, through the allocator and page faults, a good part of its time.
+/// One C-family file as the fix sees it: lint's analysis of it (`AnalyzedFile`: the model from
+/// the same front end, its suppressions, its error diagnostics and the file rules' findings, for
+/// the before/after comparison), its classified accesses, its tokens, and the files it includes.
+/// libclang's translation unit is freed once these are read (the tokens stay): a fix holds two
+/// parses of every file it edits, and the ASTs were most of its memory and, through the allocator
+/// and page faults, a good part of its time.
 struct FixFileAnalysis {
     let path: String
     let file: ParsedFile
     let tokens: FixTokens
     let accesses: [LocatedAccess]
     let suppressions: Suppressions
-    let errors: [String]
-    /// `rule: message` of every file-rule finding, suppressions not applied; the rules the edits
-    /// are meant to change (`Fixer.comparedWithoutRules`) are not run.
-    let findings: [String]
+    let errors: [ParseDiagnostic]
+    /// Every file-rule finding, suppressions not applied; the rules the edits are meant to change
+    /// (`Fixer.comparedWithoutRules`) are not run.
+    let findings: [Finding]
     /// The files the parse read (device and inode), the file itself included.
     private let included: Set<FileKey>
 
-    init(path: String, file: ParsedFile, configuration: Configuration, finder: ContainerAccessFinder) {
+    /// `rules`: the file rules the verification compares (see `FixContext.comparedRules`).
+    init(path: String, file: ParsedFile, frontEnd: ClangFrontEnd, rules: FileRules) {
         self.path = path
         self.file = file
         let tokens = FixTokens(file: file)
-        let model = ClangFileModel(parsed: file, displayPath: path, configuration: configuration, finder: finder)
-        accesses = model.accesses.map { a in
+        let analyzed = rules.analyze(frontEnd.model(of: file, displayPath: path), diagnostics: file.errorDiagnostics())
+        accesses = analyzed.model.accesses.map { a in
             guard a.enclosing == nil, let k = a.tokenIndex, let method = tokens.enclosingMethod(at: k) else { return a }
             var a = a
             a.enclosing = method
             return a
         }
-        suppressions = Suppressions(comments: file.comments, buffer: file.buffer)
-        errors = FixWorkspace.errorMessages(file)
+        suppressions = analyzed.suppressions
+        errors = analyzed.diagnostics
+        findings = analyzed.findings
         self.tokens = tokens
-        findings = RuleRegistry.fileRules.flatMap { rule -> [Finding] in
-            guard !Fixer.comparedWithoutRules.contains(rule.id), let severity = configuration.severity(of: rule.id) else { return [] }
-            return rule.bound(to: configuration, severity: severity)(model)
-        }.map { "\($0.rule): \($0.message)" }
-        included = Self.inclusions(file.unit)
+        included = file.inclusions
         file.disposeUnit()
     }
 
     /// Whether the parse read the file (`#include`d or `#import`ed, at any depth).
     func includes(_ file: FileKey) -> Bool { included.contains(file) }
 
-    /// A file on disk as libclang tells files apart (device and inode), nil when it cannot be read.
-    struct FileKey: Hashable {
-        init?(path: String) {
-            var status = stat()
-            guard stat(path, &status) == 0 else { return nil }
-            device = UInt64(status.st_dev)
-            inode = UInt64(status.st_ino)
-        }
-
-        init(device: UInt64, inode: UInt64) {
-            self.device = device
-            self.inode = inode
-        }
-
-        let device: UInt64
-        let inode: UInt64
-    }
-
-    private final class Inclusions { var keys = Set<FileKey>() }
-
-    /// The files the parse read (device and inode), the main file included.
-    static func inclusions(_ unit: CXTranslationUnit) -> Set<FileKey> {
-        let found = Inclusions()
-        clang_getInclusions(unit, { file, _, _, data in
-            guard let file, let data else { return }
-            var id = CXFileUniqueID()
-            guard clang_getFileUniqueID(file, &id) == 0 else { return }
-            Unmanaged<Inclusions>.fromOpaque(data).takeUnretainedValue().keys.insert(FileKey(device: id.data.0, inode: id.data.1))
-        }, Unmanaged.passUnretained(found).toOpaque())
-        return withExtendedLifetime(found) { found.keys }
-    }
+    /// A file on disk as libclang tells files apart (device and inode).
+    typealias FileKey = SourceFileKey
 
     /// Whether a `di-lint:` directive suppresses container findings on the access's line.
     func isSuppressed(_ access: LocatedAccess) -> Bool {

@@ -1,4 +1,3 @@
-import CLibClang
 import Foundation
 
 /// The files a fix looks at, as they are on disk or as the planned edits would leave them,
@@ -21,24 +20,17 @@ final class FixWorkspace {
     /// The edited files the last parse of `realPath` was given as unsaved files (for tests).
     func unsavedFiles(lastPassedTo realPath: String) -> [String]? { lastRead.passed(realPath) }
     private var diskCache: [String: [UInt8]] = [:]
-    private let index: CXIndex
-    /// The bounded-input check `lint` runs: includes that are not bounded regular files fail the
-    /// file before libclang reads them.
-    private let includeCheck: IncludeCheck
     /// Ends the run when a parse (and its analysis) outlives the configuration's `parse-timeout`.
     let deadline: FixParseDeadline
 
     init(configuration: Configuration, compileArguments: [String: [String]]) {
         self.configuration = configuration
         self.compileArguments = compileArguments
-        index = clang_createIndex(0, 0)
-        includeCheck = IncludeCheck(limit: configuration.maxFileSize)
         deadline = FixParseDeadline(seconds: configuration.parseTimeout)
     }
 
     deinit {
         deadline.stop()
-        clang_disposeIndex(index)
     }
 
     /// The real path of a file (symlinks and `..` resolved): the key every edit uses.
@@ -98,94 +90,40 @@ final class FixWorkspace {
         return chosen.count == all ? (includableOverlay.filter { $0 != realPath }, true) : (chosen.sorted().map { files.paths[$0] }, false)
     }
 
-    /// Parses a C-family file with libclang as `lint` would, with the overlay as unsaved files.
-    func parse(_ realPath: String, index: CXIndex? = nil) throws -> ParsedFile {
-        let index = index ?? self.index
+    /// Parses a C-family file through lint's front end (`ClangFrontEnd.parse`: the same guards,
+    /// flags and parse), with the overlay as unsaved files. `frontEnd`: the calling thread's
+    /// (each holds a libclang index); the workspace's own when nil.
+    func parse(_ realPath: String, frontEnd: ClangFrontEnd? = nil) throws -> ParsedFile {
+        let frontEnd = frontEnd ?? self.frontEnd
         guard let bytes = bytes(realPath) else { throw ParseFailure(reason: "cannot read \(realPath)") }
         // the language as planned: an edit must not switch the parse to another language
         let language = (diskBytes(realPath) ?? bytes).withUnsafeBytes { SourceLanguage.detect(path: realPath, contents: $0) }
-        let arguments = ClangParser.commonArguments
-            + ClangFrontEnd.arguments(path: realPath, language: language, database: compileArguments[realPath], configuration: configuration)
-        // the guards `lint` has before libclang sees a file (see ClangFrontEnd.model)
-        let depth = ClangFrontEnd.squareBracketDepth(bytes)
-        if depth > ClangFrontEnd.maxSquareBracketDepth {
-            throw ParseFailure(reason: "square brackets nest \(depth) deep (di-lint does not parse past \(ClangFrontEnd.maxSquareBracketDepth))")
-        }
-        if let problem = includeCheck.problem(source: realPath, bytes: bytes, arguments: arguments) { throw ParseFailure(reason: problem) }
-        if let error = LibClang.loadError { throw ParseFailure(reason: error) }
-        // the main file from memory (the bytes read here), and the edited files it may include
+        // the edited files it may include
         let (included, all) = unsavedNames(realPath, bytes: bytes)
-        var unit = try parseUnit(realPath, arguments: arguments, bytes: bytes, overlayNames: included, index: index)
-        var read = FixFileAnalysis.inclusions(unit)
         var retried = false
-        if !all, overlayFiles.readAnyBut(read, given: included, main: realPath) {
-            clang_disposeTranslationUnit(unit)
-            lastRead.retried()
+        let parsed = frontEnd.parse(path: realPath, bytes: bytes, language: language, unsaved: unsaved(included)) { [self] read in
+            guard !all, overlayFiles.readAnyBut(read, given: included, main: realPath) else { return nil }
             retried = true
-            unit = try parseUnit(realPath, arguments: arguments, bytes: bytes, overlayNames: includableOverlay.filter { $0 != realPath }, index: index)
-            read = FixFileAnalysis.inclusions(unit)
+            return unsaved(includableOverlay.filter { $0 != realPath })
         }
-        lastRead[realPath] = read
+        let file = try parsed.get()
+        if retried { lastRead.retried() }
+        lastRead[realPath] = file.inclusions
         lastRead.record(realPath, passed: retried ? includableOverlay.filter { $0 != realPath } : included)
-        return ParsedFile(path: realPath, language: language, buffer: SourceBuffer(bytes: bytes), unit: unit,
-                          trustAllSkippedBlocks: compileArguments[realPath] != nil)
+        return file
     }
 
-    /// One libclang parse of `realPath` from `bytes`, with these overlay files as unsaved files.
-    private func parseUnit(_ realPath: String, arguments: [String], bytes: [UInt8], overlayNames: [String], index: CXIndex) throws -> CXTranslationUnit {
-        let names = overlayNames + [realPath]
-        let contents = names.map { overlay[$0] ?? bytes }
-        var unit: CXTranslationUnit?
-        let code: CXErrorCode = withCStringArray(names) { cNames in
-            contents.withUnsafeBufferPointers { buffers in
-                var unsaved = (0..<names.count).map { i in
-                    CXUnsavedFile(Filename: cNames[i], Contents: buffers[i], Length: UInt(contents[i].count))
-                }
-                return withCStrings(arguments) { argv in
-                    clang_parseTranslationUnit2(index, realPath, argv, Int32(arguments.count), &unsaved, UInt32(unsaved.count),
-                                                ClangParser.parseOptions, &unit)
-                }
-            }
-        }
-        guard code == CXError_Success, let unit else { throw ParseFailure(reason: "libclang could not parse \(realPath)") }
-        return unit
-    }
+    /// The front end of parses on the workspace's own thread: the run's flags, models holding the
+    /// accesses fix may rewrite (the containers). The prefetch threads have theirs, sharing its
+    /// finder and include check (`ClangFrontEnd(sharing:)`).
+    private(set) lazy var frontEnd = ClangFrontEnd(configuration: configuration, compileArguments: compileArguments,
+                                                   specs: configuration.containers)
 
-    /// Error diagnostic messages of a parsed file (locations left out, so moved lines compare equal).
-    static func errorMessages(_ file: ParsedFile) -> [String] {
-        var messages: [String] = []
-        for i in 0..<clang_getNumDiagnostics(file.unit) {
-            let d = clang_getDiagnostic(file.unit, i)
-            if clang_getDiagnosticSeverity(d).rawValue >= CXDiagnostic_Error.rawValue {
-                messages.append(clang_getDiagnosticSpelling(d).consume())
-            }
-            clang_disposeDiagnostic(d)
-        }
-        return messages
+
+    private func unsaved(_ names: [String]) -> [ClangParser.UnsavedFile] {
+        names.compactMap { name in overlay[name].map { ClangParser.UnsavedFile(path: name, bytes: $0) } }
     }
 }
-
-private extension Array where Element == [UInt8] {
-    /// Calls `body` with a C pointer to each element's bytes (as `CChar`), valid for the call.
-    func withUnsafeBufferPointers<R>(_ body: ([UnsafePointer<CChar>?]) -> R) -> R {
-        let copies = map { bytes -> UnsafeMutablePointer<CChar> in
-            let p = UnsafeMutablePointer<CChar>.allocate(capacity: Swift.max(1, bytes.count))
-            bytes.withUnsafeBufferPointer { src in
-                src.baseAddress.map { UnsafeMutableRawPointer(p).copyMemory(from: $0, byteCount: bytes.count) }
-            }
-            return p
-        }
-        defer { copies.forEach { $0.deallocate() } }
-        return body(copies.map { UnsafePointer($0) })
-    }
-}
-
-private func withCStringArray<R>(_ strings: [String], _ body: ([UnsafePointer<CChar>?]) -> R) -> R {
-    let pointers = strings.map { strdup($0) }
-    defer { pointers.forEach { free($0) } }
-    return body(pointers.map { UnsafePointer($0) })
-}
-
 
 /// The includable overlay files (sorted by path) by identity on disk and by name, with the
 /// names their edited contents include.

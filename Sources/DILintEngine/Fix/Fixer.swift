@@ -9,8 +9,9 @@ struct FixRun {
 }
 
 /// `di-lint fix`: plans the migration's edits for a set of files (through each rule's `fix`) and verifies them in memory
-/// before anything is written — every edited file re-parsed with the overlay as unsaved files (its
-/// error diagnostics must not gain a new message), re-linted (every target classifies as
+/// before anything is written — every edited file analysed again as lint analyses it, with the
+/// overlay as unsaved files (its error diagnostics, compared as a multiset by message and mapped
+/// location, must gain none: `ParseVerdict`), re-linted (every target classifies as
 /// `fallback` after `inject` or `injected` after `finish`, no rule finds anything new), and
 /// planned again (nothing more to do). A group failing a check is dropped whole, with the reason.
 public final class Fixer {
@@ -213,10 +214,12 @@ public final class Fixer {
             return "could not be re-parsed after the edits" + (context.failures[path].map { " (\($0))" } ?? "")
         }
         let declared = plan.editsByFile
-        let new = Self.newErrors(before: before, after: after, bridgeType: configuration.bridgeType)
-            .filter { !Self.hiddenFromHeaderlessParse($0, file: after, edits: declared) }
-        plan.diagnostics[context.display(path)] = DiagnosticCounts(before: before.errors.count, after: after.errors.count, new: new)
-        if let first = new.first { return "re-parse of \(context.display(path)): new error '\(first)'" }
+        let new = ParseVerdict.newErrors(before: before.errors, beforeBuffer: before.buffer, after: after.errors, afterBuffer: after.file.buffer,
+                                         edits: edits, bridgeType: configuration.bridgeType, names: before.names)
+            .filter { !Self.hiddenFromHeaderlessParse($0.message, file: after, edits: declared) }
+        plan.diagnostics[context.display(path)] = DiagnosticCounts(before: before.errors.count, after: after.errors.count,
+                                                                   new: Array(Set(new.map(\.message))).sorted())
+        if let first = new.first { return "re-parse of \(context.display(path)): new error: \(first.description)" }
         if let finding = Self.newFinding(before: before.findings, after: after.findings) {
             return "re-lint of \(context.display(path)): new finding '\(finding)'"
         }
@@ -241,53 +244,34 @@ public final class Fixer {
     static let comparedWithoutRules: Set<String> = ["container-access", "container-fallback"]
 
     /// The first finding after the edits that was not there before (counted, so a second copy of
-    /// one is new); the container findings, which the edits are meant to change, left out.
-    static func newFinding(before: [String], after: [String]) -> String? {
+    /// one is new), as `rule: message`; the container findings, which the edits are meant to
+    /// change, left out. Findings compare by rule and message, a `line N` in the message blanked.
+    static func newFinding(before: [Finding], after: [Finding]) -> String? {
         let ignored = comparedWithoutRules
-        var remaining = before.filter { !ignored.contains(String($0.prefix { $0 != ":" })) }.map(withoutLineNumbers)
-        for finding in after where !ignored.contains(String(finding.prefix { $0 != ":" })) {
-            if let i = remaining.firstIndex(of: withoutLineNumbers(finding)) { remaining.remove(at: i) } else { return finding }
+        var remaining: [FindingKey: Int] = [:]
+        for f in before where !ignored.contains(f.rule) { remaining[FindingKey(f), default: 0] += 1 }
+        for f in after where !ignored.contains(f.rule) {
+            let key = FindingKey(f)
+            if let n = remaining[key], n > 0 { remaining[key] = n - 1 } else { return "\(f.rule): \(f.message)" }
         }
         return nil
     }
 
-    /// A message with its `line N` references blanked: a finding that names a line elsewhere in the
-    /// file ("… at line 55") is the same finding when an edit above that line moved it.
-    static func withoutLineNumbers(_ message: String) -> String {
-        message.replacingOccurrences(of: #"\bline \d+"#, with: "line _", options: .regularExpression)
+    /// What makes two findings of one file the same finding before and after the edits: the rule
+    /// and the message, a `line N` in it blanked (a finding that names a line elsewhere in the
+    /// file, "… at line 55", is the same when an edit above that line moved it).
+    private struct FindingKey: Hashable {
+        let rule: String
+        let message: String
+        init(_ finding: Finding) {
+            rule = finding.rule
+            message = Fixer.withoutLineNumbers(finding.message)
+        }
     }
 
-    /// Error messages after the edits that no error before had. Two families are let through,
-    /// both a name the file already used that a headerless parse could not resolve, in code it
-    /// never checked before:
-    /// - an unresolved container hides the rest of its expression, and the bridge side of a
-    ///   rewrite puts the same arguments and selectors into a send that does resolve;
-    /// - the bridge's type is only forward-declared (`@class`; a Swift class's `@interface` is in
-    ///   the header the Swift compiler generates at build time), so no property of it resolves:
-    ///   `property 'svc' cannot be found in forward class object 'BridgeType'` (or of a service's
-    ///   type that is only forward-declared, such as another Swift class), and (ARC) a send
-    ///   to it, `receiver type 'BridgeType' for instance message is a forward declaration` (the
-    ///   send's selector is the container side's, which the file already used).
-    /// The edit introduced neither the name nor the missing declaration.
-    static func newErrors(before: BeforeEdits, after: FixFileAnalysis, bridgeType: String) -> [String] {
-        let known = Set(before.errors)
-        var names: Set<String>? // built on first need
-        func used(_ name: Substring) -> Bool {
-            if names == nil { names = before.names() }
-            return names!.contains(String(name))
-        }
-        let unresolved = ["use of undeclared identifier '", "no known instance method for selector '", "no known class method for selector '"]
-        let forwardProperty = (prefix: "property '", infix: "' cannot be found in forward class object '")
-        return Set(after.errors).subtracting(known).filter { message in
-            if message == "receiver type '\(bridgeType)' for instance message is a forward declaration" { return false }
-            // any forward class: a service's type can be a Swift class as well (`bridge.crashReporter.handler`
-            // once `finish` drops the fallback whose container side the parse could not type)
-            if message.hasPrefix(forwardProperty.prefix), let infix = message.range(of: forwardProperty.infix), message.hasSuffix("'") {
-                return !used(message[message.index(message.startIndex, offsetBy: forwardProperty.prefix.count)..<infix.lowerBound])
-            }
-            guard let prefix = unresolved.first(where: message.hasPrefix), message.hasSuffix("'") else { return true }
-            return !used(message.dropFirst(prefix.count).dropLast().prefix { $0 != ":" })
-        }.sorted()
+    /// A message with its `line N` references blanked.
+    static func withoutLineNumbers(_ message: String) -> String {
+        message.replacingOccurrences(of: #"\bline \d+"#, with: "line _", options: .regularExpression)
     }
 
     private func refuse(_ plan: inout FixPlan, touching path: String, _ why: String) {
@@ -314,11 +298,12 @@ public final class Fixer {
 }
 
 /// What the checks compare a file's edits against, kept instead of its analysis: its error
-/// messages, its findings and its tokens (libclang's translation unit is gone by then).
+/// diagnostics, its findings and its tokens (libclang's translation unit is gone by then).
 struct BeforeEdits {
-    let errors: [String]
-    let findings: [String]
+    let errors: [ParseDiagnostic]
+    let findings: [Finding]
     private let tokens: FixTokens
+    var buffer: SourceBuffer { tokens.file.buffer }
 
     init(_ analysis: FixFileAnalysis) {
         errors = analysis.errors

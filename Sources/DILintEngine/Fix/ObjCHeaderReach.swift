@@ -5,7 +5,8 @@ extension FixFileAnalysis {
     /// (`'Parser.h' file not found`: a header of another folder, off a headerless parse's path).
     var unresolvedIncludes: [String] {
         let prefix = "'", suffix = "' file not found"
-        return errors.compactMap { message in
+        return errors.compactMap { error in
+            let message = error.message
             guard message.hasPrefix(prefix), message.hasSuffix(suffix), message.count > prefix.count + suffix.count else { return nil }
             return String(message.dropFirst(prefix.count).dropLast(suffix.count))
         }

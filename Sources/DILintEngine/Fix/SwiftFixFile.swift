@@ -8,23 +8,23 @@ struct SwiftFixFile {
     let model: SwiftFileModel
     let suppressions: Suppressions
     /// SwiftParser's complaints (missing and unexpected syntax), locations left out.
-    let errors: [String]
-    /// `rule: message` of every file-rule finding, suppressions not applied.
-    let findings: [String]
+    var errors: [String] { diagnostics.map(\.message) }
+    let diagnostics: [ParseDiagnostic]
+    /// Every file-rule finding, suppressions not applied.
+    let findings: [Finding]
 
-    init(path: String, display: String, bytes: [UInt8], configuration: Configuration) {
+    /// `rules`: the file rules of the run (`FixContext.swiftRules`), run over the model as lint
+    /// runs them (`FileRules.analyze`). The container reads in a bridge parameter's default are
+    /// the transition form, which the rules themselves leave to container-fallback (`TypeModel.bridgeDefaults`).
+    init(path: String, display: String, bytes: [UInt8], configuration: Configuration, rules: FileRules) {
         self.path = path
         source = SwiftSourceFile(bytes: bytes)
         let model = SwiftFileModel(file: source, displayPath: display, configuration: configuration)
         self.model = model
-        suppressions = Suppressions(comments: source.comments, buffer: source.buffer)
-        errors = SyntaxErrors.messages(in: source.tree)
-        // the container reads in a bridge parameter's default are the transition form, which
-        // the rules themselves leave to container-fallback (`TypeModel.bridgeDefaults`)
-        findings = RuleRegistry.fileRules.flatMap { rule -> [Finding] in
-            guard let severity = configuration.severity(of: rule.id) else { return [] }
-            return rule.bound(to: configuration, severity: severity)(model)
-        }.map { "\($0.rule): \($0.message)" }
+        let analyzed = rules.analyze(model, diagnostics: SyntaxErrors.messages(in: source.tree).map { ParseDiagnostic(message: $0, offset: nil) })
+        suppressions = analyzed.suppressions
+        diagnostics = analyzed.diagnostics
+        findings = analyzed.findings
     }
 
     var bytes: [UInt8] { source.buffer.bytes }

@@ -35,7 +35,7 @@ final class FixWorkspaceTests: XCTestCase {
             path["Other.h"]!: Array("extern int other_, edited_;\n".utf8),
         ])
         let parsed = try workspace.parse(path["Main.m"]!)
-        XCTAssertEqual(FixWorkspace.errorMessages(parsed), [])
+        XCTAssertEqual(parsed.errorDiagnostics().map(\.message), [])
         // read before, named by the edited file, named by a named edited header; not Other.h
         XCTAssertEqual(workspace.unsavedFiles(lastPassedTo: path["Main.m"]!), [path["Deep.h"]!, path["Named.h"]!, path["Read.h"]!].sorted())
         XCTAssertEqual(workspace.overlayRetries, 0)
@@ -54,7 +54,7 @@ final class FixWorkspaceTests: XCTestCase {
             path["Macro.h"]!: Array("extern int edited_;\n".utf8),
         ])
         let parsed = try workspace.parse(path["Main.m"]!)
-        XCTAssertEqual(FixWorkspace.errorMessages(parsed), [], "the header's edited contents, not the disk's")
+        XCTAssertEqual(parsed.errorDiagnostics().map(\.message), [], "the header's edited contents, not the disk's")
         XCTAssertEqual(workspace.overlayRetries, 1)
         XCTAssertEqual(workspace.unsavedFiles(lastPassedTo: path["Main.m"]!), [path["Macro.h"]!])
     }

@@ -1,3 +1,4 @@
+import CLibClang
 import Foundation
 
 /// Parses one C, C++ or Objective-C file with libclang and builds its `FileModel`. One per worker
@@ -11,11 +12,22 @@ final class ClangFrontEnd {
     private let includeCheck: IncludeCheck
     private var parser: ClangParser?
 
-    init(configuration: Configuration, compileArguments: [String: [String]]) {
+    /// `specs`: the accesses the model finds (lint: the containers, helper types and ambient
+    /// properties; fix: the containers it may rewrite).
+    init(configuration: Configuration, compileArguments: [String: [String]], specs: [ContainerSpec]? = nil) {
         self.configuration = configuration
         self.compileArguments = compileArguments
-        finder = ContainerAccessFinder(specs: configuration.accessSpecs)
+        finder = ContainerAccessFinder(specs: specs ?? configuration.accessSpecs)
         includeCheck = IncludeCheck(limit: configuration.maxFileSize)
+    }
+
+    /// Another front end (for another thread: each holds its own libclang index) sharing this
+    /// one's finder and include check (the headers it has read).
+    init(sharing other: ClangFrontEnd) {
+        configuration = other.configuration
+        compileArguments = other.compileArguments
+        finder = other.finder
+        includeCheck = other.includeCheck
     }
 
     /// Clang's `-fbracket-depth` guard covers parentheses and braces but not Objective-C message brackets.
@@ -41,15 +53,37 @@ final class ClangFrontEnd {
 
     /// The file's model, or why it cannot be linted.
     func model(path: String, displayPath: String, bytes: [UInt8], language: SourceLanguage) -> Result<FileModel, ParseFailure> {
+        parse(path: path, bytes: bytes, language: language).map { parsed in
+            ClangFileModel(parsed: parsed, displayPath: displayPath, configuration: configuration, finder: finder)
+        }
+    }
+
+    /// The model of a file already parsed by `parse`.
+    func model(of parsed: ParsedFile, displayPath: String) -> ClangFileModel {
+        ClangFileModel(parsed: parsed, displayPath: displayPath, configuration: configuration, finder: finder)
+    }
+
+    /// The compile database's arguments for a file, by its absolute normalized path.
+    func databaseArguments(_ path: String) -> [String]? {
+        compileArguments[FileCollector.normalized(path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path)]
+    }
+
+    /// The one way di-lint parses a C-family file (lint, its parse workers, fix and fix's
+    /// verification): the guards first (Objective-C bracket depth, bounded includes, libclang
+    /// loaded), then libclang with `bytes` as the file's contents and `unsaved` as other files'
+    /// contents (fix's edited headers). `reparse` is shown the files the parse read and may ask
+    /// for one more parse with other unsaved files (fix's check that the parse read no edited
+    /// file it was not given); nil keeps it.
+    func parse(path: String, bytes: [UInt8], language: SourceLanguage, unsaved: [ClangParser.UnsavedFile] = [],
+               reparse: ((Set<SourceFileKey>) -> [ClangParser.UnsavedFile]?)? = nil) -> Result<ParsedFile, ParseFailure> {
         let depth = Self.squareBracketDepth(bytes)
         if depth > Self.maxSquareBracketDepth {
             return .failure(ParseFailure(reason: "square brackets nest \(depth) deep; libclang 14 overflows its stack on Objective-C messages nested past a few thousand, so di-lint does not parse files beyond \(Self.maxSquareBracketDepth)"))
         }
-        let absolute = FileCollector.normalized(path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path)
-        let database = compileArguments[absolute]
+        let database = databaseArguments(path)
         // a database's command carries `-working-directory=`, against which libclang resolves a
         // relative path: the file is parsed by its absolute path then
-        let path = database == nil ? path : absolute
+        let path = database == nil || path.hasPrefix("/") ? path : FileCollector.normalized(FileManager.default.currentDirectoryPath + "/" + path)
         let arguments = Self.arguments(path: path, language: language, database: database, configuration: configuration)
         if let problem = includeCheck.problem(source: path, bytes: bytes, arguments: arguments) {
             return .failure(ParseFailure(reason: problem))
@@ -59,9 +93,14 @@ final class ClangFrontEnd {
             parser = ClangParser()
         }
         do {
-            let parsed = try parser!.parse(path: path, buffer: SourceBuffer(bytes: bytes), language: language, arguments: arguments,
-                                           trustAllSkippedBlocks: database != nil)
-            return .success(ClangFileModel(parsed: parsed, displayPath: displayPath, configuration: configuration, finder: finder))
+            let main = ClangParser.UnsavedFile(path: path, bytes: bytes)
+            var unit = try parser!.parseUnit(path: path, arguments: ClangParser.commonArguments + arguments, unsaved: unsaved + [main])
+            if let reparse, let again = reparse(ParsedFile.inclusions(unit)) {
+                clang_disposeTranslationUnit(unit)
+                unit = try parser!.parseUnit(path: path, arguments: ClangParser.commonArguments + arguments, unsaved: again + [main])
+            }
+            return .success(ParsedFile(path: path, language: language, buffer: SourceBuffer(bytes: bytes), unit: unit,
+                                       trustAllSkippedBlocks: database != nil))
         } catch let failure as ParseFailure {
             return .failure(failure)
         } catch {

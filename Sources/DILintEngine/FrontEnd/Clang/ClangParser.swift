@@ -25,6 +25,11 @@ final class ParsedFile {
     private(set) lazy var lostDefinitions: [CodeScope] = tokenDefinitions(holders: scopes.map(\.range))
     /// The code tokens' brackets, paired in one pass (`TokenCursor`, the access classifier).
     private(set) lazy var brackets = BracketTable(tokens: tokens, bytes: buffer.bytes)
+    /// The files the parse read, the file itself included (built once, before `disposeUnit()`).
+    private(set) lazy var inclusions: Set<SourceFileKey> = {
+        precondition(!unitDisposed, "the inclusions of \(path) were asked for after its translation unit was freed")
+        return Self.inclusions(unit)
+    }()
 
     /// `trustAllSkippedBlocks`: the parse had the project's real flags (`-p`), so every block the
     /// preprocessor skipped is really dead; otherwise only constant conditionals are.
@@ -167,13 +172,37 @@ final class ClangParser {
 
     func parse(path: String, buffer: SourceBuffer, language: SourceLanguage, arguments: [String],
                trustAllSkippedBlocks: Bool = false) throws -> ParsedFile {
-        let args = Self.commonArguments + arguments
+        let unit = try parseUnit(path: path, arguments: Self.commonArguments + arguments, unsaved: [])
+        return ParsedFile(path: path, language: language, buffer: buffer, unit: unit, trustAllSkippedBlocks: trustAllSkippedBlocks)
+    }
+
+    /// A file's contents given to libclang instead of what is on disk (the file being parsed, or
+    /// an edited file it includes).
+    struct UnsavedFile {
+        let path: String
+        let bytes: [UInt8]
+    }
+
+    /// One libclang parse of `path` with `arguments` as given (`commonArguments` included by the
+    /// caller), the `unsaved` files read from memory. The only call of libclang's parse in di-lint.
+    func parseUnit(path: String, arguments args: [String], unsaved: [UnsavedFile]) throws -> CXTranslationUnit {
         // libclang puts the file's name among the arguments: a name starting with '-' (`-x.m`)
         // would be read as an option (libclang 14 takes no file after `--`), `./-x.m` is a file.
         let name = path.hasPrefix("-") ? "./" + path : path
+        let names = unsaved.map { $0.path == path ? name : $0.path }
         var unit: CXTranslationUnit?
-        let code: CXErrorCode = withCStrings(args) { argv in
-            clang_parseTranslationUnit2(index, name, argv, Int32(args.count), nil, 0, Self.parseOptions, &unit)
+        let code: CXErrorCode = withCStringArray(names) { cNames in
+            unsaved.map(\.bytes).withUnsafeBufferPointers { buffers in
+                var files = (0..<names.count).map { i in
+                    CXUnsavedFile(Filename: cNames[i], Contents: buffers[i], Length: UInt(unsaved[i].bytes.count))
+                }
+                return withCStrings(args) { argv in
+                    files.withUnsafeMutableBufferPointer { files in
+                        clang_parseTranslationUnit2(index, name, argv, Int32(args.count), files.baseAddress, UInt32(files.count),
+                                                    Self.parseOptions, &unit)
+                    }
+                }
+            }
         }
         guard code == CXError_Success, let unit else {
             let reason: String
@@ -185,8 +214,29 @@ final class ClangParser {
             }
             throw ParseFailure(reason: reason)
         }
-        return ParsedFile(path: path, language: language, buffer: buffer, unit: unit, trustAllSkippedBlocks: trustAllSkippedBlocks)
+        return unit
     }
+}
+
+private extension Array where Element == [UInt8] {
+    /// Calls `body` with a C pointer to each element's bytes (as `CChar`), valid for the call.
+    func withUnsafeBufferPointers<R>(_ body: ([UnsafePointer<CChar>?]) -> R) -> R {
+        let copies = map { bytes -> UnsafeMutablePointer<CChar> in
+            let p = UnsafeMutablePointer<CChar>.allocate(capacity: Swift.max(1, bytes.count))
+            bytes.withUnsafeBufferPointer { src in
+                src.baseAddress.map { UnsafeMutableRawPointer(p).copyMemory(from: $0, byteCount: bytes.count) }
+            }
+            return p
+        }
+        defer { copies.forEach { $0.deallocate() } }
+        return body(copies.map { UnsafePointer($0) })
+    }
+}
+
+private func withCStringArray<R>(_ strings: [String], _ body: ([UnsafePointer<CChar>?]) -> R) -> R {
+    let pointers = strings.map { strdup($0) }
+    defer { pointers.forEach { free($0) } }
+    return body(pointers.map { UnsafePointer($0) })
 }
 
 func withCStrings<R>(_ strings: [String], _ body: (UnsafePointer<UnsafePointer<CChar>?>) -> R) -> R {

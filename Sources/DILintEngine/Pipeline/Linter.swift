@@ -1,0 +1,196 @@
+import Foundation
+
+/// Runs the rules over files, in parallel, with one libclang index per worker thread, or with
+/// one parse worker process per thread when `isolation` is set.
+public final class Linter: @unchecked Sendable {
+    public let configuration: Configuration
+    /// Parse every file even when its text names no container (slower; for checking the pre-filter).
+    public var parseEveryFile = false
+    /// Worker threads.
+    public var jobs = ProcessInfo.processInfo.activeProcessorCount
+    /// Per-file compile arguments from a compilation database, by absolute path.
+    public var compileArguments: [String: [String]] = [:]
+    public var cache: OutcomeCache?
+    /// Project files left out of this run (`--changed-since`, `--shard`) whose project-rule facts
+    /// are wanted all the same: taken from the cache when it holds them, never parsed. Project
+    /// rules hear the run is incomplete when one is missing, and then report nothing that a file
+    /// outside the run could have explained (a call to a function defined nowhere in the run).
+    public var contextFiles: [String] = []
+    /// Counts files done as the run goes (for a progress line).
+    public var progress: LintProgress?
+    /// Parse in worker processes, under a per-file deadline and a memory limit (nil: on this
+    /// process's threads). See `WorkerIsolation`.
+    public var isolation: WorkerIsolation?
+    /// Seconds the run may parse for, from the start of `lint` (nil: no bound). Once spent, each
+    /// file still needing a parse is a `parse-failure` naming the budget, and a parse worker
+    /// still parsing one is killed; outcomes from the cache, and files that need no parse (the
+    /// pre-filter finds no container in them), are still taken. Without `isolation` a parse
+    /// under way finishes (it cannot be stopped).
+    public var runTimeout: Double?
+
+    /// Stack of the threads that parse (see `ParseThreads.stackSize`).
+    static let workerStackSize = ParseThreads.stackSize
+
+    /// Files from this many bytes have their project-rule facts collected beside the file rules,
+    /// on a second thread (below it a thread costs more than it saves).
+    var factsBesideRulesSize = 1 << 20
+
+    /// The enabled file rules, with their options and severity bound.
+    let fileRules: FileRules
+    let activeProjectRules: [(rule: any ProjectRule, severity: Severity)]
+    /// Which files' text may hold a container access (the others need no parse).
+    let prefilter: ContainerPrefilter
+
+    public init(configuration: Configuration) {
+        self.configuration = configuration
+        fileRules = FileRules(configuration: configuration)
+        activeProjectRules = RuleRegistry.projectRules.compactMap { rule in configuration.severity(of: rule.id).map { (rule, $0) } }
+        prefilter = ContainerPrefilter(specs: configuration.accessSpecs)
+    }
+
+    /// Lints the given files (see `FileCollector` to turn paths into files).
+    public func lint(files: [String]) -> LintResult {
+        let start = Date()
+        // Context files are only looked up, and only when a project rule and a cache are there.
+        let context = activeProjectRules.isEmpty || cache == nil ? [] : contextFiles
+        let all = files + context
+        progress?.start(total: files.count)
+        let budget = runTimeout.map { RunBudget(seconds: $0) }
+        let queue = WorkQueue(count: all.count, progress: progress, counted: files.count)
+        let workers = max(1, min(jobs, all.count))
+        let handshake = isolation.map { isolation in
+            WorkerFrames.Handshake(recipe: isolation.recipe, compileArguments: compileArguments,
+                                   digest: ConfigurationRecipe.digest(configuration), memoryLimit: isolation.memoryLimit,
+                                   parent: getpid()).encoded()
+        }
+        ParseThreads.run(workers) { [self] in
+            var frontEnd: ClangFrontEnd?
+            var worker: WorkerProcess?
+            func parse(_ path: String, _ bytes: [UInt8]) -> FileOutcome {
+                self.parse(path, bytes: bytes, frontEnd: &frontEnd, worker: &worker, handshake: handshake, budget: budget)
+            }
+            while let work = queue.take() {
+                switch work {
+                case let .file(i) where i >= files.count:
+                    // A context file: its cached outcome, or nothing (the run is then incomplete).
+                    if case let .done(outcome) = cachedOutcome(for: all[i]) { queue.store(outcome, at: i) }
+                case let .file(i):
+                    switch cachedOutcome(for: files[i]) {
+                    case let .done(outcome):
+                        queue.store(outcome, at: i)
+                    case let .miss(bytes) where isolation == nil && LibClang.isLoading && queue.hasFilesLeft:
+                        // libclang is still loading (see LibClang.preload): look the other
+                        // files up in the cache meanwhile, and parse this one after.
+                        queue.postpone(i, bytes)
+                    case let .miss(bytes):
+                        queue.store(parse(files[i], bytes), at: i)
+                    }
+                case let .postponed(i, bytes):
+                    queue.store(parse(files[i], bytes), at: i)
+                }
+            }
+            worker?.stop()
+        }
+        let outcomes = queue.results[..<files.count].map { $0 ?? FileOutcome() }
+        let paths = files.map(FileCollector.displayPath)
+        let selected = Set(paths)
+        let found = zip(context.map(FileCollector.displayPath), queue.results[files.count...])
+            .compactMap { path, outcome in outcome.map { (path: path, outcome: $0) } }
+        let complete = activeProjectRules.isEmpty || found.count == contextFiles.count
+
+        // Project rules report into files (context files included); every finding then meets its
+        // file's suppressions.
+        var findingsByFile: [String: [Finding]]
+        if selected.count == paths.count && zip(paths, outcomes).allSatisfy({ path, outcome in
+            outcome.findings.indices.allSatisfy { outcome.findings[$0].path == path }
+        }) {
+            // Each file's findings are its own (the usual case): grouped as they are, uncopied.
+            findingsByFile = [:]
+            for (path, outcome) in zip(paths, outcomes) where !outcome.findings.isEmpty { findingsByFile[path] = outcome.findings }
+        } else {
+            findingsByFile = Dictionary(grouping: zip(paths, outcomes).flatMap { $1.findings }, by: \.path)
+        }
+        var projectFindingsByFile: [String: [Finding]] = [:]
+        var handlerFunctionsReadPartly: Int?
+        for (rule, severity) in activeProjectRules {
+            let facts = (Array(zip(paths, outcomes)) + found.map { ($0.path, $0.outcome) })
+                .compactMap { path, o in o.facts[rule.id].map { (path: path, facts: $0) } }
+            let report = rule.finish(facts: facts, configuration: configuration, severity: severity, complete: complete)
+            if let n = report.handlerFunctionsReadPartly { handlerFunctionsReadPartly = (handlerFunctionsReadPartly ?? 0) + n }
+            for f in report.findings {
+                findingsByFile[f.path, default: []].append(f)
+                projectFindingsByFile[f.path, default: []].append(f)
+            }
+        }
+        var findings: [Finding] = []
+        for (path, outcome) in zip(paths, outcomes) {
+            let kept = applySuppressions(findingsByFile[path] ?? [], outcome.suppressions, path: path, complete: complete)
+            if findings.isEmpty { findings = kept } else { findings += kept }
+        }
+        for (path, outcome) in found where !selected.contains(path) {
+            var suppressions = outcome.suppressions
+            findings += (projectFindingsByFile[path] ?? []).filter { !suppressions.suppresses(rule: $0.rule, line: $0.line) }
+        }
+        if !Finding.inOrder(findings) { findings.sort(by: Finding.ordered) }
+        return LintResult(findings: findings,
+                          filesChecked: files.count,
+                          filesParsed: outcomes.filter { $0.parsed && !$0.fromCache }.count,
+                          filesFailed: outcomes.filter(\.failed).count,
+                          filesCached: outcomes.filter(\.fromCache).count,
+                          accesses: outcomes.count == 1 ? outcomes[0].accesses : outcomes.flatMap(\.accesses),
+                          seconds: Date().timeIntervalSince(start),
+                          handlerFunctionsReadPartly: handlerFunctionsReadPartly)
+    }
+}
+
+/// Hands out file indices to worker threads and collects their outcomes.
+/// Postponed files (cache misses met while libclang was loading) come after every other file.
+final class WorkQueue: @unchecked Sendable {
+    enum Work {
+        case file(Int)
+        case postponed(Int, [UInt8])
+    }
+
+    private let lock = NSLock()
+    private var next = 0
+    private let count: Int
+    private var postponed: [(Int, [UInt8])] = []
+    private(set) var results: [FileOutcome?]
+    private let progress: LintProgress?
+    /// Files below this index count as done in `progress` (the others are context files).
+    private let counted: Int
+
+    init(count: Int, progress: LintProgress? = nil, counted: Int = 0) {
+        self.count = count
+        self.progress = progress
+        self.counted = counted
+        results = Array(repeating: nil, count: count)
+    }
+
+    func take() -> Work? {
+        lock.lock(); defer { lock.unlock() }
+        if next < count {
+            next += 1
+            return .file(next - 1)
+        }
+        return postponed.popLast().map { .postponed($0.0, $0.1) }
+    }
+
+    /// Whether files are left to hand out (postponing is pointless on the last one).
+    var hasFilesLeft: Bool {
+        lock.lock(); defer { lock.unlock() }
+        return next < count
+    }
+
+    /// A worker postpones a file and goes on taking work; it (or another) takes the file back last.
+    func postpone(_ index: Int, _ bytes: [UInt8]) {
+        lock.lock(); defer { lock.unlock() }
+        postponed.append((index, bytes))
+    }
+
+    func store(_ outcome: FileOutcome, at index: Int) {
+        lock.lock(); defer { lock.unlock() }
+        results[index] = outcome
+        if index < counted { progress?.fileDone(findings: outcome.findings.count) }
+    }
+}
