@@ -30,9 +30,17 @@ struct CrashCommand: ParsableCommand {
     @Argument(help: "How to crash.")
     var kind: CrashKind
 
+    @Flag(help: "A thread sleeps 1 s across install, and the thread waiting for a crash on another thread sleeps in one 10 s call; each says on stderr how long its sleep lasted.")
+    var sleepers = false
+
     func run() throws {
         let store = DemoStore(path: demo.store)
+        let sleptAcrossInstall = sleepers ? SleepWitness.startSleepingAcrossInstall() : nil
         let integration = try store.startCrashIntegration(command: "crash \(kind.rawValue)")
+        if let sleptAcrossInstall {
+            sleptAcrossInstall.wait()
+            SleepWitness.enabled = true
+        }
         withExtendedLifetime(integration) {
             crash(kind)
         }

@@ -58,6 +58,26 @@ static seam_pointers pointers(const ucontext_t *uc) {
 
 uintptr_t seam_context_sp(const void *ucontext) { return pointers(ucontext).sp; }
 
+uintptr_t seam_context_fp(const void *ucontext) { return pointers(ucontext).fp; }
+
+void seam_write_stack_registers(seam_dump_writer *w, uintptr_t sp, uintptr_t pc) {
+#if defined(__x86_64__)
+    static const char *const names[2] = {"rsp", "rip"};
+#else
+    static const char *const names[2] = {"sp", "pc"};
+#endif
+    const uintptr_t values[2] = {sp, pc};
+    seam_writer_string(w, SEAM_DK_ARCHITECTURE, k_arch, 16);
+    seam_writer_start_array(w, SEAM_DK_REGISTERS);
+    for (size_t i = 0; i < 2; i++) {
+        seam_writer_start_map(w, SEAM_DK_NONE);
+        seam_writer_string(w, SEAM_DK_REGISTER_NAME, names[i], 16);
+        seam_writer_u64(w, SEAM_DK_REGISTER_VALUE, values[i]);
+        seam_writer_end(w);
+    }
+    seam_writer_end(w);
+}
+
 const void *seam_context_fp_state(const void *ucontext) {
 #if defined(__x86_64__)
     return ((const ucontext_t *)ucontext)->uc_mcontext.fpregs;
@@ -223,6 +243,7 @@ void seam_walk_stack(const void *ucontext, const seam_module_set *modules, seam_
     // Valid for a leaf function; in others it may repeat a frame, hence its own trust value.
     if (p.lr != 0 && seam_modules_find_exec(modules, p.lr) != NULL) push(out, p.lr, SEAM_FRAME_TRUST_LINK_REGISTER);
 #endif
+    uintptr_t lowest = p.sp;
     if (fp == p.sp || plausible_frame(fp, p.sp)) {
         scan_stack(modules, p.sp, fp, 0, out);
     } else {
@@ -230,8 +251,15 @@ void seam_walk_stack(const void *ucontext, const seam_module_set *modules, seam_
         // pointers): find the nearest real frame record by scanning.
         fp = scan_stack(modules, p.sp, p.sp + SEAM_MAX_SCAN_WORDS * sizeof(uintptr_t), 1, out);
         first_pushed = fp != 0;
+        uintptr_t record[2];
+        if (fp == 0 && (p.fp & (sizeof(uintptr_t) - 1)) == 0 &&
+            seam_safe_read((const void *)p.fp, record, sizeof record) == 0 && is_return_address(modules, record[1])) {
+            // Nothing found from the stack pointer (unreadable: a corrupt stack pointer), but the
+            // frame-pointer register holds a frame record: follow the chain from there.
+            fp = p.fp;
+            lowest = p.fp;
+        }
     }
-    uintptr_t lowest = p.sp;
     out->total = out->count;
     // 64 KiB of stack per read (one page where that fails, at the stack's end): a deep chain
     // then costs a system call per 64 KiB, not per frame.
