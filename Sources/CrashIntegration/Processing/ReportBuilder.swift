@@ -30,9 +30,12 @@ struct ReportBuilder {
             reasons.append("no signal section")
         }
         let modules = root.array(SEAM_DK_MODULES).map(Self.module)
+        let symbolModules = modules.map(symbolicator.readingSymbols)   // CFI from the file that is the recorded build
         let threadMaps = root.array(SEAM_DK_THREADS)
         let crashedMemory = threadMaps.first { $0.uint64(SEAM_DK_THREAD_CRASHED) == 1 }
-        let thread = root.map(SEAM_DK_CRASHED_THREAD).map { crashedThread($0, memory: crashedMemory, modules: modules) }
+        let thread = root.map(SEAM_DK_CRASHED_THREAD).map {
+            crashedThread($0, memory: crashedMemory, modules: modules, symbolModules: symbolModules)
+        }
         if thread == nil && signal != nil { reasons.append("no crashed-thread section") }
         let exception = root.map(SEAM_DK_EXCEPTION).flatMap(Self.exception)
         let usedModules = Set(thread?.frames.compactMap(\.module) ?? [])
@@ -56,23 +59,26 @@ struct ReportBuilder {
             fatalErrorMessage: Self.fatalErrorMessage(root),
             terminateMessage: root.uint64(SEAM_DK_TERMINATE_CALLED) == 1 ? Self.terminateMessage(exception) : nil,
             crashedThread: thread,
-            threads: threadMaps.compactMap { otherThread($0, modules: modules) },
+            threads: threadMaps.compactMap { otherThread($0, modules: modules, symbolModules: symbolModules) },
             modules: modules.map { module in
                 CrashReport.Module(path: module.path, buildId: module.buildID.map(Self.hexBytes), base: hex(module.bias),
                                    start: hex(module.start), end: hex(module.end),
-                                   symbols: usedModules.contains(module.path) ? symbolicator.status(of: module) : "not_used")
+                                   symbols: usedModules.contains(module.path) ? symbolicator.status(of: module) : "not_used",
+                                   symbolsSource: usedModules.contains(module.path) ? symbolicator.symbolsSource(of: module) : nil)
             },
             system: Self.entries(root.array(SEAM_DK_SYSTEM_INFO)),
             annotations: Self.entries(root.array(SEAM_DK_ANNOTATIONS)))
     }
 
-    private func crashedThread(_ map: DumpMap, memory: DumpMap?, modules: [Symbolicator.Module]) -> CrashReport.CrashedThread {
+    private func crashedThread(_ map: DumpMap, memory: DumpMap?, modules: [Symbolicator.Module],
+                               symbolModules: [Symbolicator.Module]) -> CrashReport.CrashedThread {
         let registers = Self.registerValues(map)
         let recorded = Self.frameList(map.array(SEAM_DK_FRAMES))
         // Unwound again from the captured stack memory when there is some: CFI where the module
         // has it, so no stale scanned words; the handler's own walk otherwise.
         var inner = recorded
-        if let memory, let unwound = unwinder.unwind(thread: memory, registers: registers, modules: modules), !unwound.isEmpty {
+        if let memory, let unwound = unwinder.unwind(thread: memory, registers: registers, modules: symbolModules), !unwound.isEmpty,
+           unwound.count > 1 || recorded.count <= 1 {   // the handler's walk went further (a corrupt stack pointer)
             inner = unwound
         }
         var frames = inner.enumerated().map { symbolicated(index: $0.offset, address: $0.element.address, trust: $0.element.trust, modules: modules) }
@@ -95,13 +101,13 @@ struct ReportBuilder {
     }
 
     /// A THREADS element: names always; registers and frames when the thread recorded its context.
-    private func otherThread(_ map: DumpMap, modules: [Symbolicator.Module]) -> CrashReport.Thread? {
+    private func otherThread(_ map: DumpMap, modules: [Symbolicator.Module], symbolModules: [Symbolicator.Module]) -> CrashReport.Thread? {
         guard var thread = Self.thread(map) else { return nil }
         guard let status = map.uint64(SEAM_DK_CONTEXT_STATUS).map({ UInt32(truncatingIfNeeded: $0) }) else { return thread }
         thread.context = Self.contextName(status)
         let registers = Self.registerValues(map)
         guard !registers.isEmpty else { return thread }
-        let frames = unwinder.unwind(thread: map, registers: registers, modules: modules) ?? []
+        let frames = unwinder.unwind(thread: map, registers: registers, modules: symbolModules) ?? []
         thread.frames = frames.enumerated().map { symbolicated(index: $0.offset, address: $0.element.address, trust: $0.element.trust, modules: modules) }
         return thread
     }
