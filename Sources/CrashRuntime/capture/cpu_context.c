@@ -15,6 +15,7 @@ typedef struct { uintptr_t pc, sp, fp, lr; } seam_pointers;
 
 #if defined(__x86_64__)
 static const char *const k_arch = "x86_64";
+static const char *const k_sp_name = "rsp", *const k_pc_name = "rip";
 static const struct { const char *name; int index; } k_registers[] = {
     {"rax", REG_RAX}, {"rbx", REG_RBX}, {"rcx", REG_RCX}, {"rdx", REG_RDX},
     {"rsi", REG_RSI}, {"rdi", REG_RDI}, {"rbp", REG_RBP}, {"rsp", REG_RSP},
@@ -35,6 +36,7 @@ static seam_pointers pointers(const ucontext_t *uc) {
 }
 #elif defined(__aarch64__)
 static const char *const k_arch = "aarch64";
+static const char *const k_sp_name = "sp", *const k_pc_name = "pc";
 static const char *const k_names[] = {
     "x0", "x1", "x2", "x3", "x4", "x5", "x6", "x7", "x8", "x9", "x10", "x11", "x12", "x13", "x14",
     "x15", "x16", "x17", "x18", "x19", "x20", "x21", "x22", "x23", "x24", "x25", "x26", "x27",
@@ -60,21 +62,18 @@ uintptr_t seam_context_sp(const void *ucontext) { return pointers(ucontext).sp; 
 
 uintptr_t seam_context_fp(const void *ucontext) { return pointers(ucontext).fp; }
 
+static void write_register(seam_dump_writer *w, const char *name, uint64_t value) {
+    seam_writer_start_map(w, SEAM_DK_NONE);
+    seam_writer_string(w, SEAM_DK_REGISTER_NAME, name, 16);
+    seam_writer_u64(w, SEAM_DK_REGISTER_VALUE, value);
+    seam_writer_end(w);
+}
+
 void seam_write_stack_registers(seam_dump_writer *w, uintptr_t sp, uintptr_t pc) {
-#if defined(__x86_64__)
-    static const char *const names[2] = {"rsp", "rip"};
-#else
-    static const char *const names[2] = {"sp", "pc"};
-#endif
-    const uintptr_t values[2] = {sp, pc};
     seam_writer_string(w, SEAM_DK_ARCHITECTURE, k_arch, 16);
     seam_writer_start_array(w, SEAM_DK_REGISTERS);
-    for (size_t i = 0; i < 2; i++) {
-        seam_writer_start_map(w, SEAM_DK_NONE);
-        seam_writer_string(w, SEAM_DK_REGISTER_NAME, names[i], 16);
-        seam_writer_u64(w, SEAM_DK_REGISTER_VALUE, values[i]);
-        seam_writer_end(w);
-    }
+    write_register(w, k_sp_name, sp);
+    write_register(w, k_pc_name, pc);
     seam_writer_end(w);
 }
 
