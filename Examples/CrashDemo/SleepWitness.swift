@@ -2,6 +2,7 @@
 // started before install sleeps 1 s across install, and the thread that waits for a crash on
 // another thread does so in one 10 s sleep; each is one nanosleep call, timed with
 // CLOCK_MONOTONIC, and what it lasted is written to stderr.
+import CrashIntegration
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -55,5 +56,22 @@ enum SleepWitness {
         var now = timespec()
         clock_gettime(CLOCK_MONOTONIC, &now)
         return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+    }
+}
+
+/// `crash --exit-during-crash`: a thread that blocks every signal (capture cannot park it) calls
+/// exit(0) as soon as a crash has begun. The launch must still be recorded as crashed.
+enum ExitDuringCrash {
+    static func start() {
+        let started = DispatchSemaphore(value: 0)
+        Thread {
+            var all = sigset_t()
+            sigfillset(&all)
+            pthread_sigmask(SIG_SETMASK, &all, nil)
+            started.signal()
+            while seam_capture_crash_in_progress() == 0 { usleep(200) }
+            exit(0)
+        }.start()
+        started.wait()
     }
 }

@@ -19,6 +19,26 @@ final class CaptureSideEffectTests: XCTestCase {
         }
     }
 
+    /// A thread that capture cannot park (it blocks every signal) runs exit(0) while the process
+    /// crashes: the exit hook must not record a clean exit, and the dump is kept.
+    func testExitOnAnotherThreadDuringTheCrashIsNotACleanExit() throws {
+        // Which of exit() and the crash ends the process varies: 4 runs (without the crash mark,
+        // 2 of 6 runs were recorded as clean exits).
+        for _ in 1...4 { try exitDuringCrash() }
+    }
+
+    private func exitDuringCrash() throws {
+        let store = DemoStoreDirectory(self)
+        let crash = try CrashDemoProcess.run(["--store", store.path, "crash", "segv", "--exit-during-crash"],
+                                             backtracer: .disabled)
+        XCTAssertTrue(crash.exitedCleanly || crash.diedOfSignal == SIGSEGV, crash.summary)
+        let relaunch = try CrashDemoProcess.run(["--store", store.path, "launch"], backtracer: .disabled)
+        XCTAssertTrue(relaunch.exitedCleanly, relaunch.summary)
+        XCTAssertTrue(try relaunch.launchStatus().crashedLastLaunch,
+                      "exit() during the crash was recorded as a clean exit (the crash ended \(crash.summary))")
+        XCTAssertEqual(try relaunch.reports().count, 1, "the dump was kept and reported: \(relaunch.summary)")
+    }
+
     private func crashWithSleepers(run: Int, backtracer: CrashDemoProcess.Backtracer,
                                    file: StaticString = #filePath, line: UInt = #line) throws {
         let store = DemoStoreDirectory(self)
