@@ -53,10 +53,21 @@ let package = Package(
             cSettings: libclangCSettings,
             linkerSettings: [.linkedLibrary("dl"), .linkedLibrary("pthread")]
         ),
+        // A rule file of Rules/ read with Yams: by the engine at run time and by rule-catalog.
+        .target(
+            name: "RuleFiles",
+            dependencies: [.product(name: "Yams", package: "Yams")]
+        ),
+        // The rule registry, embedded rule files and README table, from Rules/ (scripts/generate-rule-catalog).
+        .executableTarget(
+            name: "rule-catalog",
+            dependencies: ["RuleFiles"]
+        ),
         .target(
             name: "DILintEngine",
             dependencies: [
                 "CLibClang",
+                "RuleFiles",
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "SwiftSyntax", package: "swift-syntax"),
                 .product(name: "SwiftParser", package: "swift-syntax"),

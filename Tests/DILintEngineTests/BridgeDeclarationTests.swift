@@ -44,3 +44,52 @@ final class BridgeDeclarationTests: XCTestCase {
         """), ["dateProvider"])
     }
 }
+
+/// The same on the Objective-C and C side, where the accesses are read from the tokens.
+final class ObjCBridgeDeclarationTests: XCTestCase {
+    func injectedServices(_ code: String, ext: String = "m") throws -> [String] {
+        let directory = try temporaryDirectory(self)
+        let file = directory.appendingPathComponent("a.\(ext)")
+        try code.write(to: file, atomically: true, encoding: .utf8)
+        let result = try lint([file.path], configYAML: "containers: [Container.sharedInstance]\nbridge-type: CrashBridge\n")
+        return result.accesses.filter { $0.access.kind == .injected }.compactMap(\.access.service)
+    }
+
+    func testAStringNamedBridgeIsNoBridge() throws {
+        XCTAssertEqual(try injectedServices("""
+        @interface Names : NSObject
+        @end
+        @implementation Names
+        - (BOOL)strip:(NSString *)bridge { return [bridge hasPrefix:@"_"] && bridge.length > 1; }
+        - (void)local { NSString *bridge = @"x"; (void)bridge.length; }
+        @end
+        static int count(const char *bridge) { return bridge[0]; }
+        """), [])
+    }
+
+    func testBridgesDeclaredOrUnknownCount() throws {
+        XCTAssertEqual(try injectedServices("""
+        @interface Wrapper : NSObject
+        @property (nonatomic, strong) CrashBridge *bridge;
+        @end
+        @implementation Wrapper
+        - (id)a { return self.bridge.dateProvider; }
+        - (id)b:(id<DateProviding>)bridge { return bridge.clock; }
+        - (id)c { id bridge = self.bridge; return [bridge crashReporter]; }
+        @end
+        static void other(struct crash_bridge *bridge) { bridge->notifications(); }
+        static id unknown(void) { return g.bridge.sessionStore; } // declared in code the file does not show
+        """), ["dateProvider", "clock", "crashReporter", "notifications", "sessionStore"])
+    }
+
+    func testAPropertyOfAnotherTypeIsNoBridge() throws {
+        XCTAssertEqual(try injectedServices("""
+        @interface Road : NSObject
+        @property (nonatomic, copy) NSString *bridge;
+        @end
+        @implementation Road
+        - (NSUInteger)span { return self.bridge.length; }
+        @end
+        """), [])
+    }
+}

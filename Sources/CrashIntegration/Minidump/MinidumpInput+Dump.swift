@@ -7,19 +7,22 @@ extension MinidumpInput {
     /// recorded a window; `/proc/cpuinfo` and `/etc/os-release` are read on this machine (the
     /// dump is processed on the next launch of the same installation).
     public init(dump: IntermediateDump, hostFiles: HostFiles = .current) {
-        let root = dump.root
-        let crashed = root.map(SEAM_DK_CRASHED_THREAD)
-        let system = Self.entries(root.array(SEAM_DK_SYSTEM_INFO))
-        let architecture = crashed?.string(SEAM_DK_ARCHITECTURE).flatMap(Architecture.init(rawValue:)) ?? .host
+        self.init(snapshot: ProcessSnapshot(dump), hostFiles: hostFiles)
+    }
+
+    init(snapshot: ProcessSnapshot, hostFiles: HostFiles = .current) {
+        let crashed = snapshot.crashedThread
+        let system = snapshot.system
+        let architecture = crashed?.architecture.flatMap(Architecture.init(rawValue:)) ?? .host
         let description = ["os.name", "os.release", "os.version", "machine"].compactMap { system[$0] }.joined(separator: " ")
         self.init(system: System(architecture: architecture, cpuCount: system["cpu.count"].flatMap { Int($0) } ?? 0,
                                  kernelRelease: system["os.release"] ?? "", osDescription: description),
-                  processID: root.uint64(SEAM_DK_PID).map { UInt32(truncatingIfNeeded: $0) },
-                  crashTime: UInt32(truncatingIfNeeded: root.uint64(SEAM_DK_CRASH_TIME_SEC) ?? 0),
+                  processID: snapshot.pid.map { UInt32(truncatingIfNeeded: $0) },
+                  crashTime: UInt32(truncatingIfNeeded: snapshot.crashTimeSeconds ?? 0),
                   cpuInfo: hostFiles.cpuInfo, osRelease: hostFiles.osRelease)
 
-        let crashedID = crashed?.uint64(SEAM_DK_THREAD_ID).map { UInt32(truncatingIfNeeded: $0) }
-        var threads = root.array(SEAM_DK_THREADS).compactMap(Self.thread)
+        let crashedID = crashed?.id.map { UInt32(truncatingIfNeeded: $0) }
+        var threads = snapshot.threads.compactMap(Self.thread)
         if let crashed, let crashedID {
             let captured = Self.thread(crashed)
             if let index = threads.firstIndex(where: { $0.id == crashedID }) {
@@ -34,42 +37,24 @@ extension MinidumpInput {
             }
         }
         self.threads = threads
-        if let signal = root.map(SEAM_DK_SIGNAL), let number = signal.uint64(SEAM_DK_SIGNAL_NUMBER) {
-            exception = Exception(signal: UInt32(truncatingIfNeeded: number),
-                                  code: Int32(truncatingIfNeeded: signal.uint64(SEAM_DK_SIGNAL_CODE) ?? 0),
-                                  address: signal.uint64(SEAM_DK_SIGNAL_ADDRESS) ?? 0, threadID: crashedID ?? 0)
+        if let signal = snapshot.signal {
+            exception = Exception(signal: UInt32(truncatingIfNeeded: signal.number),
+                                  code: Int32(truncatingIfNeeded: signal.code ?? 0),
+                                  address: signal.address ?? 0, threadID: crashedID ?? 0)
         }
-        modules = root.array(SEAM_DK_MODULES).compactMap { map in
-            guard let path = map.string(SEAM_DK_MODULE_PATH), let start = map.uint64(SEAM_DK_MODULE_START),
-                  let end = map.uint64(SEAM_DK_MODULE_END), end > start else { return nil }
-            return Module(path: path, base: start, size: end - start, buildID: map.bytes(SEAM_DK_MODULE_BUILD_ID))
+        modules = snapshot.modules.compactMap { module in
+            guard let path = module.path, let start = module.start, let end = module.end, end > start else { return nil }
+            return Module(path: path, base: start, size: end - start, buildID: module.buildID)
         }
-        memory = root.array(SEAM_DK_MEMORY).compactMap { map in
-            guard let start = map.uint64(SEAM_DK_MEMORY_START), let bytes = map.bytes(SEAM_DK_MEMORY_BYTES) else { return nil }
-            return Memory(start: start, bytes: bytes)
-        }
+        memory = snapshot.memory.map { Memory(start: $0.start, bytes: $0.bytes) }
     }
 
-    private static func thread(_ map: DumpMap) -> Thread? {
-        guard let id = map.uint64(SEAM_DK_THREAD_ID) else { return nil }
-        var registers: [String: UInt64] = [:]
-        for register in map.array(SEAM_DK_REGISTERS) {
-            if let name = register.string(SEAM_DK_REGISTER_NAME), let value = register.uint64(SEAM_DK_REGISTER_VALUE) {
-                registers[name] = value
-            }
-        }
-        let stack = map.bytes(SEAM_DK_STACK_BYTES) ?? []
-        return Thread(id: UInt32(truncatingIfNeeded: id), name: map.string(SEAM_DK_THREAD_NAME), registers: registers,
-                      floatingPoint: map.bytes(SEAM_DK_FP_REGISTERS),
-                      stackStart: stack.isEmpty ? nil : map.uint64(SEAM_DK_STACK_START), stackBytes: stack)
-    }
-
-    private static func entries(_ maps: [DumpMap]) -> [String: String] {
-        var result: [String: String] = [:]
-        for entry in maps {
-            if let key = entry.string(SEAM_DK_ENTRY_KEY), let value = entry.string(SEAM_DK_ENTRY_VALUE) { result[key] = value }
-        }
-        return result
+    private static func thread(_ thread: ProcessSnapshot.Thread) -> Thread? {
+        guard let id = thread.id else { return nil }
+        let stack = thread.stackBytes ?? []
+        return Thread(id: UInt32(truncatingIfNeeded: id), name: thread.name, registers: thread.registers,
+                      floatingPoint: thread.floatingPoint,
+                      stackStart: stack.isEmpty ? nil : thread.stackStart, stackBytes: stack)
     }
 }
 

@@ -101,9 +101,9 @@ struct DumpProcessor {
             }
             do {
                 let bytes = try dump.readAll(path: claimedURL.path)
-                let parsed = IntermediateDump(bytes: bytes)
-                let report = builder.report(for: parsed, fileName: name)
-                let temporary = try ReportOutputs.stage(report, of: parsed, as: reportURL, symbolicator: builder.symbolicator)
+                let snapshot = ProcessSnapshot(IntermediateDump(bytes: bytes))
+                let report = builder.report(for: snapshot, fileName: name)
+                let temporary = try ReportOutputs.stage(report, of: snapshot, as: reportURL)
                 staged.append((claimedURL, temporary, reportURL))
             } catch let error as ProcessingError {
                 summary.failures.append(DumpProcessingFailure(dump: claimedURL, error: error))

@@ -1,7 +1,7 @@
 import CrashRuntime
 import Foundation
 
-/// Builds a `CrashReport` from a parsed dump, symbolicating the crashed thread's frames.
+/// Builds a `CrashReport` from a dump's `ProcessSnapshot`, symbolicating every thread's frames.
 /// Missing sections leave fields empty and are listed among the incomplete reasons.
 struct ReportBuilder {
     let symbolicator: Symbolicator
@@ -17,99 +17,139 @@ struct ReportBuilder {
         var frames: [FrameKey: CrashReport.Frame] = [:]
     }
 
-    func report(for dump: IntermediateDump, fileName: String) -> CrashReport {
-        let root = dump.root
-        var reasons = dump.incompleteReason.map { [$0] } ?? []
-        if let nested = root.uint64(SEAM_DK_NESTED_SIGNAL) {
+    func report(for snapshot: ProcessSnapshot, fileName: String) -> CrashReport {
+        var reasons = snapshot.incompleteReason.map { [$0] } ?? []
+        if let nested = snapshot.nestedSignal {
             reasons.append("the handler was interrupted by signal \(nested) (\(SignalNames.name(Int(truncatingIfNeeded: nested)))) and wrote a minimal dump")
         }
-        let signal = root.map(SEAM_DK_SIGNAL).flatMap(Self.signal)
-        if signal == nil && root.uint64(SEAM_DK_HANDLER_ENTRY_MONO_NS) == nil {
+        let signal = snapshot.signal.map(Self.signal)
+        if signal == nil && snapshot.handlerEntryNanoseconds == nil {
             reasons.append("the process died without a clean exit and its crash handler never ran (killed, for example by SIGKILL or the out-of-memory killer, or a crash that no handler could run for)")
         } else if signal == nil {
             reasons.append("no signal section")
         }
-        let modules = root.array(SEAM_DK_MODULES).map(Self.module)
+        let modules = snapshot.modules.map(Self.module)
         let symbolModules = modules.map(symbolicator.readingSymbols)   // CFI from the file that is the recorded build
-        let threadMaps = root.array(SEAM_DK_THREADS)
-        let crashedMemory = threadMaps.first { $0.uint64(SEAM_DK_THREAD_CRASHED) == 1 }
-        let thread = root.map(SEAM_DK_CRASHED_THREAD).map {
+        let crashedMemory = snapshot.threads.first { $0.crashed }
+        let thread = snapshot.crashedThread.map {
             crashedThread($0, memory: crashedMemory, modules: modules, symbolModules: symbolModules)
         }
         if thread == nil && signal != nil { reasons.append("no crashed-thread section") }
-        let exception = root.map(SEAM_DK_EXCEPTION).flatMap(Self.exception)
+        let exception = snapshot.exception.flatMap(Self.exception)
         let usedModules = Set(thread?.frames.compactMap(\.module) ?? [])
         var duration: UInt64?
-        if let entry = root.uint64(SEAM_DK_HANDLER_ENTRY_MONO_NS), let exit = root.uint64(SEAM_DK_HANDLER_EXIT_MONO_NS), exit >= entry {
+        if let entry = snapshot.handlerEntryNanoseconds, let exit = snapshot.handlerExitNanoseconds, exit >= entry {
             duration = exit - entry
         }
-        let process = root.map(SEAM_DK_PROCESS)
         return CrashReport(
             dumpFile: fileName,
-            dumpFormatVersion: dump.version,
+            dumpFormatVersion: snapshot.formatVersion,
             incomplete: !reasons.isEmpty,
             incompleteReasons: reasons,
-            crashTime: root.uint64(SEAM_DK_CRASH_TIME_SEC).map { Self.iso8601($0, nanoseconds: root.uint64(SEAM_DK_CRASH_TIME_NSEC) ?? 0) },
+            crashTime: snapshot.crashTimeSeconds.map { Self.iso8601($0, nanoseconds: snapshot.crashTimeNanoseconds ?? 0) },
             handlerDurationNs: duration,
-            process: .init(pid: root.uint64(SEAM_DK_PID), parentPid: process?.uint64(SEAM_DK_PROCESS_PARENT_PID),
-                           executable: process?.string(SEAM_DK_PROCESS_EXECUTABLE),
-                           installTime: root.uint64(SEAM_DK_INSTALL_TIME_SEC).map { Self.iso8601($0, nanoseconds: 0) }),
+            process: .init(pid: snapshot.pid, parentPid: snapshot.parentPID, executable: snapshot.executable,
+                           installTime: snapshot.installTimeSeconds.map { Self.iso8601($0, nanoseconds: 0) }),
             signal: signal,
             exception: exception,
-            fatalErrorMessage: Self.fatalErrorMessage(root),
-            terminateMessage: root.uint64(SEAM_DK_TERMINATE_CALLED) == 1 ? Self.terminateMessage(exception) : nil,
+            fatalErrorMessage: Self.fatalErrorMessage(snapshot.fatalErrorMessage),
+            terminateMessage: snapshot.terminateCalled ? Self.terminateMessage(exception) : nil,
             crashedThread: thread,
-            threads: threadMaps.compactMap { otherThread($0, modules: modules, symbolModules: symbolModules) },
+            threads: snapshot.threads.compactMap { otherThread($0, modules: modules, symbolModules: symbolModules) },
             modules: modules.map { module in
                 CrashReport.Module(path: module.path, buildId: module.buildID.map(Self.hexBytes), base: hex(module.bias),
                                    start: hex(module.start), end: hex(module.end),
                                    symbols: usedModules.contains(module.path) ? symbolicator.status(of: module) : "not_used",
                                    symbolsSource: usedModules.contains(module.path) ? symbolicator.symbolsSource(of: module) : nil)
             },
-            system: Self.entries(root.array(SEAM_DK_SYSTEM_INFO)),
-            annotations: Self.entries(root.array(SEAM_DK_ANNOTATIONS)))
+            system: snapshot.system,
+            annotations: snapshot.annotations)
     }
 
-    private func crashedThread(_ map: DumpMap, memory: DumpMap?, modules: [Symbolicator.Module],
-                               symbolModules: [Symbolicator.Module]) -> CrashReport.CrashedThread {
-        let registers = Self.registerValues(map)
-        let recorded = Self.frameList(map.array(SEAM_DK_FRAMES))
+    private func crashedThread(_ snapshot: ProcessSnapshot.Thread, memory: ProcessSnapshot.Thread?,
+                               modules: [Symbolicator.Module], symbolModules: [Symbolicator.Module]) -> CrashReport.CrashedThread {
+        let registers = snapshot.registers
         // Unwound again from the captured stack memory when there is some: CFI where the module
-        // has it, so no stale scanned words; the handler's own walk otherwise.
-        var inner = recorded
+        // has it, so no stale scanned words; the handler's own walk otherwise, also when it went
+        // further (a corrupt stack pointer leaves processing only the first frame).
+        var inner = snapshot.frames
         if let memory, let unwound = unwinder.unwind(thread: memory, registers: registers, modules: symbolModules), !unwound.isEmpty,
-           unwound.count > 1 || recorded.count <= 1 {   // the handler's walk went further (a corrupt stack pointer)
+           unwound.count > 1 || inner.count <= 1 {
             inner = unwound
         }
-        var frames = inner.enumerated().map { symbolicated(index: $0.offset, address: $0.element.address, trust: $0.element.trust, modules: modules) }
-        let outer = Self.frameList(map.array(SEAM_DK_OUTER_FRAMES))
+        var indexed = inner.enumerated().map { (index: $0.offset, frame: $0.element) }
+        let outer = snapshot.outerFrames
         var elided: Int?
-        if !outer.isEmpty, let total = map.uint64(SEAM_DK_FRAME_COUNT).map({ Int(clamping: $0) }) {
+        if !outer.isEmpty, let total = snapshot.frameCount.map({ Int(clamping: $0) }) {
             // The handler's frame-pointer walk counted `total`; its outermost frames close the list.
-            let firstOuter = max(total - outer.count, frames.count)
-            elided = max(0, firstOuter - frames.count)
-            frames += outer.enumerated().map { symbolicated(index: firstOuter + $0.offset, address: $0.element.address, trust: $0.element.trust, modules: modules) }
+            let firstOuter = max(total - outer.count, inner.count)
+            elided = max(0, firstOuter - inner.count)
+            indexed += outer.enumerated().map { (index: firstOuter + $0.offset, frame: $0.element) }
         }
-        var thread = CrashReport.CrashedThread(id: map.uint64(SEAM_DK_THREAD_ID), name: map.string(SEAM_DK_THREAD_NAME),
-                                               architecture: map.string(SEAM_DK_ARCHITECTURE), registers: registers.mapValues(hex),
-                                               frames: frames, framesElided: elided)
-        let async = Self.frameList(map.array(SEAM_DK_ASYNC_FRAMES))
-        if !async.isEmpty {
-            thread.asyncFrames = async.enumerated().map { symbolicated(index: $0.offset, address: $0.element.address, trust: $0.element.trust, modules: modules) }
+        var thread = CrashReport.CrashedThread(id: snapshot.id, name: snapshot.name,
+                                               architecture: snapshot.architecture, registers: registers.mapValues(hex),
+                                               frames: frames(indexed, modules: modules), framesElided: elided)
+        if !snapshot.asyncFrames.isEmpty {
+            thread.asyncFrames = frames(snapshot.asyncFrames.enumerated().map { (index: $0.offset, frame: $0.element) }, modules: modules)
         }
         return thread
     }
 
     /// A THREADS element: names always; registers and frames when the thread recorded its context.
-    private func otherThread(_ map: DumpMap, modules: [Symbolicator.Module], symbolModules: [Symbolicator.Module]) -> CrashReport.Thread? {
-        guard var thread = Self.thread(map) else { return nil }
-        guard let status = map.uint64(SEAM_DK_CONTEXT_STATUS).map({ UInt32(truncatingIfNeeded: $0) }) else { return thread }
+    private func otherThread(_ snapshot: ProcessSnapshot.Thread, modules: [Symbolicator.Module],
+                             symbolModules: [Symbolicator.Module]) -> CrashReport.Thread? {
+        guard let id = snapshot.id else { return nil }
+        var thread = CrashReport.Thread(id: id, name: snapshot.name ?? "", crashed: snapshot.crashed)
+        guard let status = snapshot.contextStatus else { return thread }
         thread.context = Self.contextName(status)
-        let registers = Self.registerValues(map)
+        let registers = snapshot.registers
         guard !registers.isEmpty else { return thread }
-        let frames = unwinder.unwind(thread: map, registers: registers, modules: symbolModules) ?? []
-        thread.frames = frames.enumerated().map { symbolicated(index: $0.offset, address: $0.element.address, trust: $0.element.trust, modules: modules) }
+        let unwound = unwinder.unwind(thread: snapshot, registers: registers, modules: symbolModules) ?? []
+        thread.frames = frames(unwound.enumerated().map { (index: $0.offset, frame: $0.element) }, modules: modules)
         return thread
+    }
+
+    /// One thread's frames: each frame's function, then file, line and column from the module's
+    /// DWARF, all of the thread's frames in one `Runtime` lookup, with the functions inlined at a
+    /// frame inserted before it (`inlined: true`, same index and address). Only modules whose
+    /// file matches the recorded build ID are read.
+    private func frames(_ list: [(index: Int, frame: ProcessSnapshot.Frame)], modules: [Symbolicator.Module]) -> [CrashReport.Frame] {
+        let frames = list.map { symbolicated(index: $0.index, address: $0.frame.address, trust: $0.frame.trust, modules: modules) }
+        let requests = list.map { item -> SourceLocator.Request? in
+            guard let module = symbolicator.module(containing: item.frame.address, in: modules) else { return nil }
+            let kind: SourceLocator.Kind
+            switch item.frame.trust {
+            case SEAM_FRAME_TRUST_CONTEXT.rawValue: kind = .programCounter
+            case SEAM_FRAME_TRUST_ASYNC.rawValue: kind = .asyncResumePoint
+            default: kind = .returnAddress
+            }
+            return SourceLocator.Request(address: item.frame.address, kind: kind, module: module)
+        }
+        let located = symbolicator.sourceEntries(for: requests)
+        var result: [CrashReport.Frame] = []
+        result.reserveCapacity(frames.count)
+        for (frame, entries) in zip(frames, located) {
+            for entry in entries where entry.inlined {
+                var inlined = frame
+                let readable = Demangler.function(entry.rawName)
+                inlined.function = readable ?? entry.rawName
+                inlined.mangledFunction = readable == nil ? nil : entry.rawName
+                inlined.functionOffset = nil
+                inlined.file = entry.file
+                inlined.line = entry.line
+                inlined.column = entry.column
+                inlined.inlined = true
+                result.append(inlined)
+            }
+            var located = frame
+            if let concrete = entries.last(where: { !$0.inlined }) {
+                located.file = concrete.file
+                located.line = concrete.line
+                located.column = concrete.column
+            }
+            result.append(located)
+        }
+        return result
     }
 
     private func symbolicated(index: Int, address: UInt64, trust: UInt32, modules: [Symbolicator.Module]) -> CrashReport.Frame {
@@ -134,26 +174,8 @@ struct ReportBuilder {
         return result
     }
 
-    private static func registerValues(_ map: DumpMap) -> [String: UInt64] {
-        var registers: [String: UInt64] = [:]
-        for register in map.array(SEAM_DK_REGISTERS) {
-            if let name = register.string(SEAM_DK_REGISTER_NAME), let value = register.uint64(SEAM_DK_REGISTER_VALUE) {
-                registers[name] = value
-            }
-        }
-        return registers
-    }
-
-    private static func frameList(_ maps: [DumpMap]) -> [StackUnwinder.Frame] {
-        maps.compactMap { frame in
-            frame.uint64(SEAM_DK_FRAME_ADDRESS).map {
-                StackUnwinder.Frame(address: $0, trust: frame.uint64(SEAM_DK_FRAME_TRUST).map { UInt32(truncatingIfNeeded: $0) } ?? 0)
-            }
-        }
-    }
-
-    private static func fatalErrorMessage(_ root: DumpMap) -> String? {
-        guard let text = root.string(SEAM_DK_FATAL_ERROR_MESSAGE) else { return nil }
+    private static func fatalErrorMessage(_ text: String?) -> String? {
+        guard let text else { return nil }
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         return trimmed.isEmpty ? nil : trimmed
     }
@@ -180,38 +202,22 @@ struct ReportBuilder {
 
     private static func contextName(_ status: UInt32) -> String { contextNames[status] ?? "unknown" }
 
-    private static func signal(_ map: DumpMap) -> CrashReport.Signal? {
-        guard let number = map.uint64(SEAM_DK_SIGNAL_NUMBER).map({ Int(truncatingIfNeeded: $0) }) else { return nil }
-        let code = Int(Int32(truncatingIfNeeded: map.uint64(SEAM_DK_SIGNAL_CODE) ?? 0))
+    private static func signal(_ signal: ProcessSnapshot.Signal) -> CrashReport.Signal {
+        let number = Int(truncatingIfNeeded: signal.number)
+        let code = Int(Int32(truncatingIfNeeded: signal.code ?? 0))
         return CrashReport.Signal(number: number, name: SignalNames.name(number), code: code,
                                   codeName: SignalNames.codeName(signal: number, code: code),
-                                  address: map.uint64(SEAM_DK_SIGNAL_ADDRESS).map(hex),
-                                  senderPid: map.uint64(SEAM_DK_SIGNAL_SENDER_PID))
+                                  address: signal.address.map(hex), senderPid: signal.senderPID)
     }
 
-    private static func exception(_ map: DumpMap) -> CrashReport.Exception? {
-        guard let mangled = map.string(SEAM_DK_EXCEPTION_TYPE) else { return nil }
-        return CrashReport.Exception(type: Demangler.cxxType(mangled), mangledType: mangled, what: map.string(SEAM_DK_EXCEPTION_WHAT))
+    private static func exception(_ exception: ProcessSnapshot.Exception) -> CrashReport.Exception? {
+        guard let mangled = exception.mangledType else { return nil }
+        return CrashReport.Exception(type: Demangler.cxxType(mangled), mangledType: mangled, what: exception.what)
     }
 
-    private static func module(_ map: DumpMap) -> Symbolicator.Module {
-        Symbolicator.Module(path: map.string(SEAM_DK_MODULE_PATH) ?? "", bias: map.uint64(SEAM_DK_MODULE_BIAS) ?? 0,
-                            start: map.uint64(SEAM_DK_MODULE_START) ?? 0, end: map.uint64(SEAM_DK_MODULE_END) ?? 0,
-                            buildID: map.bytes(SEAM_DK_MODULE_BUILD_ID))
-    }
-
-    private static func thread(_ map: DumpMap) -> CrashReport.Thread? {
-        guard let id = map.uint64(SEAM_DK_THREAD_ID) else { return nil }
-        return CrashReport.Thread(id: id, name: map.string(SEAM_DK_THREAD_NAME) ?? "",
-                                  crashed: map.uint64(SEAM_DK_THREAD_CRASHED) == 1)
-    }
-
-    private static func entries(_ maps: [DumpMap]) -> [String: String] {
-        var result: [String: String] = [:]
-        for entry in maps {
-            if let key = entry.string(SEAM_DK_ENTRY_KEY), let value = entry.string(SEAM_DK_ENTRY_VALUE) { result[key] = value }
-        }
-        return result
+    private static func module(_ module: ProcessSnapshot.Module) -> Symbolicator.Module {
+        Symbolicator.Module(path: module.path ?? "", bias: module.bias ?? 0, start: module.start ?? 0, end: module.end ?? 0,
+                            buildID: module.buildID)
     }
 
     private static func trustName(_ trust: UInt32) -> String { trustNames[trust] ?? "unknown" }

@@ -39,12 +39,11 @@ enum ReportOutputs {
         }
     }
 
-    /// Completes `report` (source lines, identity) and writes it and the minidump of `dump` to
+    /// Completes `report` (identity) and writes it and the minidump of `snapshot` to
     /// temporary files beside `reportURL`, unsynced: the caller flushes the file system once per batch.
-    static func stage(_ report: CrashReport, of dump: IntermediateDump, as reportURL: URL,
-                      symbolicator: Symbolicator) throws -> Staged {
-        let complete = report.withSourceLocations(symbolicator).withIdentity()
-        let minidump = Data(MinidumpWriter.bytes(for: MinidumpInput(dump: dump)))
+    static func stage(_ report: CrashReport, of snapshot: ProcessSnapshot, as reportURL: URL) throws -> Staged {
+        let complete = report.withIdentity()
+        let minidump = Data(MinidumpWriter.bytes(for: MinidumpInput(snapshot: snapshot)))
         let minidumpFile = try DurableFile.writeTemporary(minidump, for: minidumpURL(for: reportURL), sync: false)
         do {
             return Staged(minidump: minidumpFile,

@@ -7,8 +7,9 @@ import Runtime
 ///
 /// `Runtime` symbolicates a `Backtrace` against an `ImageMap` (paths and load addresses); both
 /// are `Codable` in their documented compact formats (swift/docs/CompactBacktraceFormat.md and
-/// CompactImageMapFormat.md), which is how a crash from an earlier run is handed to it here.
-/// Results are cached per module path and address, across dumps.
+/// CompactImageMapFormat.md), which is how a crash from an earlier run is handed to it here:
+/// one backtrace per thread, holding every frame not located before. Results are cached per
+/// module path, address and kind, across threads and dumps.
 final class SourceLocator {
     /// One function at an address: the innermost inlined callee first, the concrete function last.
     struct Entry: Equatable {
@@ -19,10 +20,22 @@ final class SourceLocator {
         let inlined: Bool
     }
 
+    /// How a frame's address was found, which decides the instruction looked up: the address
+    /// itself (a context's program counter, an async resume point) or the call before it.
+    enum Kind: Hashable {
+        case programCounter, returnAddress, asyncResumePoint
+    }
+
+    struct Request {
+        let address: UInt64
+        let kind: Kind
+        let module: Symbolicator.Module
+    }
+
     private struct Key: Hashable {
         let path: String
         let address: UInt64
-        let isReturnAddress: Bool
+        let kind: Kind
     }
 
     private var cache: [Key: [Entry]] = [:]
@@ -30,26 +43,56 @@ final class SourceLocator {
     /// The functions at `address` in `module`, innermost first; empty when the module has no
     /// line information there.
     func entries(at address: UInt64, in module: Symbolicator.Module, isReturnAddress: Bool) -> [Entry] {
-        let key = Key(path: module.path, address: address &- module.bias, isReturnAddress: isReturnAddress)
-        if let cached = cache[key] { return cached }
-        let found = locate(address, in: module, isReturnAddress: isReturnAddress)
-        cache[key] = found
-        return found
+        entries(for: [Request(address: address, kind: isReturnAddress ? .returnAddress : .programCounter, module: module)])[0]
     }
 
-    private func locate(_ address: UInt64, in module: Symbolicator.Module, isReturnAddress: Bool) -> [Entry] {
+    /// The functions at each request's address, innermost first (empty where the module has no
+    /// line information), from one symbolication of the requests not already known.
+    func entries(for requests: [Request]) -> [[Entry]] {
+        let keys = requests.map { Key(path: $0.module.path, address: $0.address &- $0.module.bias, kind: $0.kind) }
+        var missing: [Int] = []
+        var seen: Set<Key> = []
+        for (index, key) in keys.enumerated() where cache[key] == nil && seen.insert(key).inserted {
+            missing.append(index)
+        }
+        if !missing.isEmpty {
+            let batch = missing.map { requests[$0] }
+            var located = locate(batch)
+            if located == nil {
+                // Runtime's frames could not be matched to the batch: one address at a time.
+                located = batch.map { locate([$0]) ?? [[]] }.map { $0[0] }
+            }
+            for (index, entries) in zip(missing, located ?? []) { cache[keys[index]] = entries }
+        }
+        return keys.map { cache[$0] ?? [] }
+    }
+
+    /// One `Runtime` symbolication of `requests`; nil when its frames do not map back one group
+    /// (inlined callees, then the concrete function) per request.
+    private func locate(_ requests: [Request]) -> [[Entry]]? {
+        var modules: [String: Symbolicator.Module] = [:]
+        for request in requests { modules[request.module.path] = request.module }
         let json = ["architecture": "\(MinidumpInput.Architecture.host)",
-                    "backtrace": Data(CompactFormats.backtrace([(address, isReturnAddress)])).base64EncodedString(),
-                    "imageMap": Data(CompactFormats.imageMap([module])).base64EncodedString()]
+                    "backtrace": Data(CompactFormats.backtrace(requests.map { ($0.address, $0.kind) })).base64EncodedString(),
+                    "imageMap": Data(CompactFormats.imageMap(Array(modules.values))).base64EncodedString()]
         guard let data = try? JSONEncoder().encode(json),
               let backtrace = try? JSONDecoder().decode(Backtrace.self, from: data),
-              let symbolicated = backtrace.symbolicated(options: [.showInlineFrames, .showSourceLocations]) else { return [] }
-        return symbolicated.frames.compactMap { frame in
-            guard let symbol = frame.symbol, symbol.rawName != "<unknown>" else { return nil }
-            let location = symbol.sourceLocation
-            return Entry(rawName: symbol.rawName, file: location?.path, line: location.map(\.line).flatMap { $0 > 0 ? $0 : nil },
-                         column: location.map(\.column).flatMap { $0 > 0 ? $0 : nil }, inlined: frame.inlined)
+              let symbolicated = backtrace.symbolicated(options: [.showInlineFrames, .showSourceLocations]) else { return nil }
+        var groups: [[Entry]] = []
+        var group: [Entry] = []
+        for frame in symbolicated.frames {
+            if let symbol = frame.symbol, symbol.rawName != "<unknown>" {
+                let location = symbol.sourceLocation
+                group.append(Entry(rawName: symbol.rawName, file: location?.path,
+                                   line: location.map(\.line).flatMap { $0 > 0 ? $0 : nil },
+                                   column: location.map(\.column).flatMap { $0 > 0 ? $0 : nil }, inlined: frame.inlined))
+            }
+            if !frame.inlined {
+                groups.append(group)
+                group = []
+            }
         }
+        return groups.count == requests.count && group.isEmpty ? groups : nil
     }
 }
 
@@ -59,11 +102,16 @@ enum CompactFormats {
     /// Info byte: version 0, 64-bit words.
     private static let info: UInt8 = 0x02
 
-    /// `pc` (0x1f) or `ra` (0x2f) instructions with an 8-byte absolute address each, then `end`.
-    static func backtrace(_ frames: [(address: UInt64, isReturnAddress: Bool)]) -> [UInt8] {
+    /// `pc` (0x1f), `ra` (0x2f) or `async` (0x3f) instructions with an 8-byte absolute address
+    /// each, then `end`.
+    static func backtrace(_ frames: [(address: UInt64, kind: SourceLocator.Kind)]) -> [UInt8] {
         var out = [info]
         for frame in frames {
-            out.append(frame.isReturnAddress ? 0x2f : 0x1f)
+            switch frame.kind {
+            case .programCounter: out.append(0x1f)
+            case .returnAddress: out.append(0x2f)
+            case .asyncResumePoint: out.append(0x3f)
+            }
             out += bigEndian(frame.address)
         }
         out.append(0x00)

@@ -7,10 +7,7 @@ import Foundation
 /// the frame-pointer chain, else a scan of the stack for a word that points into a module,
 /// marked `scan` because it may be stale. Tables are loaded once per module file.
 final class StackUnwinder {
-    struct Frame: Equatable {
-        let address: UInt64
-        let trust: UInt32
-    }
+    typealias Frame = ProcessSnapshot.Frame
 
     /// Frames at most, so a corrupt chain cannot run away.
     static let maxFrames = 2048
@@ -22,7 +19,7 @@ final class StackUnwinder {
     private var rows: [String: [UInt64: CallFrameInfo.Row?]] = [:]
 
     /// Innermost first; nil when the thread has no captured stack memory or no program counter.
-    func unwind(thread: DumpMap, registers: [String: UInt64], modules: [Symbolicator.Module]) -> [Frame]? {
+    func unwind(thread: ProcessSnapshot.Thread, registers: [String: UInt64], modules: [Symbolicator.Module]) -> [Frame]? {
         let memory = StackMemory(thread: thread)
         guard !memory.isEmpty, let arch = Architecture(registers), var pc = registers[arch.pcName] else { return nil }
         var regs = arch.dwarfRegisters(registers)
@@ -154,15 +151,11 @@ final class StackUnwinder {
 struct StackMemory {
     var regions: [(start: UInt64, bytes: [UInt8])] = []
 
-    init(thread: DumpMap) {
-        if let start = thread.uint64(SEAM_DK_STACK_START), let bytes = thread.bytes(SEAM_DK_STACK_BYTES) {
+    init(thread: ProcessSnapshot.Thread) {
+        if let start = thread.stackStart, let bytes = thread.stackBytes {
             regions.append((start, bytes))
         }
-        for region in thread.array(SEAM_DK_MEMORY) {
-            if let start = region.uint64(SEAM_DK_MEMORY_START), let bytes = region.bytes(SEAM_DK_MEMORY_BYTES) {
-                regions.append((start, bytes))
-            }
-        }
+        regions += thread.memory.map { ($0.start, $0.bytes) }
     }
 
     var isEmpty: Bool { regions.isEmpty }

@@ -30,11 +30,19 @@ final class Symbolicator {
         self.symbolStore = symbolStore
     }
 
-    /// Source locations at address, innermost inlined function first (see `SourceLocator`);
-    /// empty unless the module's file (or its copy in the symbol store) is the recorded build.
-    func sourceEntries(at address: UInt64, in module: Module, isReturnAddress: Bool) -> [SourceLocator.Entry] {
-        guard status(of: module) == "ok" else { return [] }
-        return sourceLocator.entries(at: address, in: readingSymbols(module), isReturnAddress: isReturnAddress)
+    /// Source locations of one thread's frames, each innermost inlined function first (see
+    /// `SourceLocator`), in one lookup; empty for a frame with no request or whose module's
+    /// file (or its copy in the symbol store) is unreadable or does not match the recorded build ID.
+    func sourceEntries(for requests: [SourceLocator.Request?]) -> [[SourceLocator.Entry]] {
+        let readable = requests.indices.filter { requests[$0].map { status(of: $0.module) == "ok" } ?? false }
+        var result = [[SourceLocator.Entry]](repeating: [], count: requests.count)
+        let located = sourceLocator.entries(for: readable.compactMap { requests[$0] }.map {
+            SourceLocator.Request(address: $0.address, kind: $0.kind, module: readingSymbols($0.module))
+        })
+        for (index, entries) in zip(readable, located) {
+            result[index] = entries
+        }
+        return result
     }
 
     /// The file the module's symbols, line tables and CFI are read from: its own file when that

@@ -1,10 +1,12 @@
 import Foundation
 
-/// A Sentry event (develop.sentry.dev/sdk/data-model/event-payloads) made from a Seam report:
-/// the exception with its mechanism and symbolicated stack trace, threads, the loaded images
-/// (`debug_meta`, so Sentry can symbolicate server-side too), OS and device contexts, release
-/// and annotations as tags. With a minidump attached, Sentry builds the stack from the
-/// minidump and keeps these fields.
+/// A Sentry event (develop.sentry.dev/sdk/data-model/event-payloads) made from a Seam report,
+/// carrying what the report has: the exception (the fatal-error or terminate message as its
+/// value, the signal in its mechanism) with the crashed thread's stack trace and registers;
+/// every thread with its frames (function, module, file, line, `in_app` for the program's own
+/// modules); the Swift async callers after the crashed thread's frames; the frames a very deep
+/// stack left out as `frames_omitted`; the loaded images (`debug_meta`, so Sentry can
+/// symbolicate server-side too), OS and device contexts, release and annotations as tags.
 enum SentryEvent {
     /// 32 hex digits derived from the report id, so every retry of one report carries the same
     /// event id and Sentry drops duplicates.
@@ -25,10 +27,7 @@ enum SentryEvent {
             ("event_id", .string(eventID)), ("platform", .string("native")), ("level", .string("fatal")),
             ("logger", .string("seam-crash")),
             ("exception", .object([("values", .array([exception(report)]))])),
-            ("threads", .object([("values", .array(report.threads.map { thread in
-                .object([("id", .unsigned(thread.id)), ("name", .string(thread.name)), ("crashed", .bool(thread.crashed)),
-                         ("current", .bool(thread.crashed))])
-            }))])),
+            ("threads", .object([("values", .array(threads(report)))])),
             ("debug_meta", .object([("images", .array(report.modules.compactMap(image)))])),
             ("contexts", .object(contexts(report))),
             ("tags", .object(report.annotations.filter { $0.key != "release" && $0.key != "environment" }
@@ -45,27 +44,83 @@ enum SentryEvent {
     private static func exception(_ report: CrashReport) -> ReportJSON.Value {
         var fields: [(String, ReportJSON.Value)] = []
         var mechanism: [(String, ReportJSON.Value)] = [("type", .string("signalhandler")), ("handled", .bool(false))]
+        let message = report.fatalErrorMessage ?? report.terminateMessage ?? report.exception?.what
         if let signal = report.signal {
             fields.append(("type", .string(report.exception?.type ?? signal.name)))
-            let value = report.exception?.what ?? signal.codeName.map { "\(signal.name) / \($0)" } ?? signal.name
-            fields.append(("value", .string(value + (signal.address.map { " at \($0)" } ?? ""))))
+            let description = (signal.codeName.map { "\(signal.name) / \($0)" } ?? signal.name) + (signal.address.map { " at \($0)" } ?? "")
+            fields.append(("value", .string(message ?? description)))
             var meta: [(String, ReportJSON.Value)] = [("number", .integer(Int64(signal.number))),
                                                       ("code", .integer(Int64(signal.code))), ("name", .string(signal.name))]
             if let codeName = signal.codeName { meta.append(("code_name", .string(codeName))) }
             mechanism.append(("meta", .object([("signal", .object(meta))])))
+            if message != nil { mechanism.append(("description", .string(description))) }
         } else {
             fields.append(("type", .string(report.exception?.type ?? "crash")))
+            if let message { fields.append(("value", .string(message))) }
+        }
+        if let elided = report.crashedThread?.framesElided, elided > 0 {
+            // Sentry's ingestion drops the stack trace's `frames_omitted`; the mechanism's data stays.
+            mechanism.append(("data", .object([("frames_elided", .unsigned(UInt64(elided)))])))
         }
         fields.append(("mechanism", .object(mechanism)))
         if let thread = report.crashedThread {
             if let id = thread.id { fields.append(("thread_id", .unsigned(id))) }
-            // Sentry lists frames outermost first.
-            fields.append(("stacktrace", .object([("frames", .array(thread.frames.reversed().map(frame)))])))
+            fields.append(("stacktrace", crashedStacktrace(thread, report)))
         }
         return .object(fields)
     }
 
-    private static func frame(_ frame: CrashReport.Frame) -> ReportJSON.Value {
+    /// Every thread of the report with its stack trace; the crashed thread's is the exception's
+    /// (frames, async callers, registers, omitted frames). A crashed thread the THREADS section
+    /// lacks is added first.
+    private static func threads(_ report: CrashReport) -> [ReportJSON.Value] {
+        var values: [ReportJSON.Value] = []
+        let crashedID = report.crashedThread?.id
+        if let crashed = report.crashedThread, let id = crashed.id, !report.threads.contains(where: { $0.id == id }) {
+            var fields: [(String, ReportJSON.Value)] = [("id", .unsigned(id))]
+            if let name = crashed.name { fields.append(("name", .string(name))) }
+            fields += [("crashed", .bool(true)), ("current", .bool(true)), ("stacktrace", crashedStacktrace(crashed, report))]
+            values.append(.object(fields))
+        }
+        for thread in report.threads {
+            var fields: [(String, ReportJSON.Value)] = [("id", .unsigned(thread.id)), ("name", .string(thread.name)),
+                                                       ("crashed", .bool(thread.crashed)), ("current", .bool(thread.crashed))]
+            if let crashed = report.crashedThread, thread.id == crashedID || (crashedID == nil && thread.crashed) {
+                fields.append(("stacktrace", crashedStacktrace(crashed, report)))
+            } else if let frames = thread.frames, !frames.isEmpty {
+                fields.append(("stacktrace", .object([("frames", .array(sentryFrames(frames, report)))])))
+            }
+            values.append(.object(fields))
+        }
+        return values
+    }
+
+    /// The crashed thread's frames then its async callers, outermost first as Sentry lists
+    /// them, with its registers and, for a very deep stack, the left-out frames as
+    /// `frames_omitted`: [start, end) of the places they would take in that list.
+    private static func crashedStacktrace(_ thread: CrashReport.CrashedThread, _ report: CrashReport) -> ReportJSON.Value {
+        let innermostFirst = thread.frames + (thread.asyncFrames ?? [])
+        var fields: [(String, ReportJSON.Value)] = [("frames", .array(sentryFrames(innermostFirst, report)))]
+        let frames = thread.frames
+        if let elided = thread.framesElided, elided > 0,
+           let firstOuter = frames.indices.dropFirst().first(where: { frames[$0].index > frames[$0 - 1].index + 1 }) {
+            // Reversed, the outer frames come first; the left-out ones follow the last of them.
+            let start = innermostFirst.count - firstOuter
+            fields.append(("frames_omitted", .array([.unsigned(UInt64(start)), .unsigned(UInt64(start + elided))])))
+        }
+        if !thread.registers.isEmpty {
+            fields.append(("registers", .object(thread.registers.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) })))
+        }
+        return .object(fields)
+    }
+
+    /// Frames in Sentry's order, outermost first.
+    private static func sentryFrames(_ innermostFirst: [CrashReport.Frame], _ report: CrashReport) -> [ReportJSON.Value] {
+        let ownDirectory = report.process.executable.map { ($0 as NSString).deletingLastPathComponent + "/" }
+        return innermostFirst.reversed().map { frame($0, ownDirectory: ownDirectory) }
+    }
+
+    private static func frame(_ frame: CrashReport.Frame, ownDirectory: String?) -> ReportJSON.Value {
         var fields: [(String, ReportJSON.Value)] = [("instruction_addr", .string(frame.address))]
         if let function = frame.function { fields.append(("function", .string(function))) }
         if let mangled = frame.mangledFunction { fields.append(("raw_function", .string(mangled))) }
@@ -73,6 +128,9 @@ enum SentryEvent {
         if let file = frame.file { fields.append(("filename", .string(file))) }
         if let line = frame.line { fields.append(("lineno", .integer(Int64(line)))) }
         if let column = frame.column { fields.append(("colno", .integer(Int64(column)))) }
+        // The program's own modules: the executable and what lies beside it.
+        let inApp = frame.module.map { module in ownDirectory.map { module.hasPrefix($0) } ?? false } ?? false
+        fields.append(("in_app", .bool(inApp)))
         fields.append(("trust", .string(sentryTrust[frame.trust] ?? "prewalked")))
         return .object(fields)
     }

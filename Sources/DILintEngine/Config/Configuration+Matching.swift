@@ -14,6 +14,19 @@ extension Configuration {
         return bridgeNames.contains { lowered.contains($0.lowercased()) }
     }
 
+    /// Whether a type's name is the bridge type or a facade or provider type, by how the seeds and
+    /// the migrations seen name them (`CrashBridge`, `DateProvider`, `ReporterBridgeServices`).
+    /// With `snakeCase`, C spellings count too (`struct crash_bridge`).
+    func isBridgeTypeName(_ name: String, snakeCase: Bool = false) -> Bool {
+        if name == bridgeType || Self.bridgeTypeSuffixes.contains(where: { name.hasSuffix($0) }) { return true }
+        guard snakeCase else { return false }
+        let lowered = name.lowercased()
+        return lowered == bridgeType.lowercased() || Self.bridgeTypeSuffixes.contains { lowered.hasSuffix("_" + $0.lowercased()) }
+    }
+
+    /// How the seeds and the migrations seen name a facade's type or the protocols it conforms to.
+    static let bridgeTypeSuffixes = ["Bridge", "Provider", "Providing", "Services", "Facade"]
+
     /// Setter selectors and methods of the bridge: `setBridge` for `bridge`.
     var bridgeSetterNames: Set<String> { Set(bridgeNames.map { "set" + $0.capitalizedFirst }) }
 

@@ -23,12 +23,15 @@ final class FixParseDeadline: @unchecked Sendable {
     /// Files parsed to the end before (real paths); set before the first parse, added to by each.
     var parsedBefore: Set<String> = []
     private let lock = NSLock()
-    private var running: [Int: (path: String, start: UInt64)] = [:]
+    private var parses: ParseDeadlines
     private var next = 0
     private var watching = false
     private var stopped = false
 
-    init(seconds: Double) { self.seconds = seconds }
+    init(seconds: Double) {
+        self.seconds = seconds
+        parses = ParseDeadlines(seconds: seconds)
+    }
 
     deinit { stop() }
 
@@ -64,7 +67,7 @@ final class FixParseDeadline: @unchecked Sendable {
         lock.lock(); defer { lock.unlock() }
         let id = next
         next += 1
-        running[id] = (path, DispatchTime.now().uptimeNanoseconds)
+        parses.begin(id, path: path)
         if !watching {
             watching = true
             let thread = Thread { [weak self] in
@@ -78,7 +81,7 @@ final class FixParseDeadline: @unchecked Sendable {
 
     private func end(_ id: Int) {
         lock.lock(); defer { lock.unlock() }
-        running[id] = nil
+        parses.end(id)
     }
 
     /// Sleeps a moment, then ends the process if a parse is late; false once stopped.
@@ -86,10 +89,8 @@ final class FixParseDeadline: @unchecked Sendable {
         Thread.sleep(forTimeInterval: min(0.25, seconds / 4))
         lock.lock(); defer { lock.unlock() }
         if stopped { return false }
-        let now = DispatchTime.now().uptimeNanoseconds
-        if let late = running.values.first(where: { Double(now - $0.start) / 1e9 > seconds }) {
-            let limit = seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
-            let message = "di-lint fix: \(late.path) took longer than \(limit) s to parse; nothing was written "
+        if let late = parses.late() {
+            let message = "di-lint fix: \(late.path) \(parses.tookLonger); nothing was written "
                 + "(leave the file out with --exclude, or raise --parse-timeout)\n"
             _ = message.utf8CString.withUnsafeBufferPointer { write(2, $0.baseAddress, $0.count - 1) }
             _exit(2)

@@ -115,83 +115,41 @@ public enum FixSupervisor {
         }
     }
 
-    /// The supervised child and the descriptors it reports on.
+    /// The supervised child: a `ChildProcess` reporting its parses on its descriptor 3, its
+    /// standard error held (all of it), its standard output this process's.
     private final class Child {
-        let pid: pid_t
-        /// The parent's end of the status pipe (the child's descriptor 3).
-        var status: Int32
-        /// The parent's end of the child's standard error.
-        var errors: Int32
-        private var statusInbox: [UInt8] = []
-        /// Everything the child wrote to its standard error.
-        private var errorBytes: [UInt8] = []
-        /// `errorBytes.count` when the current round of reading began: a parse's output is
+        let process: ChildProcess
+        var pid: pid_t { process.pid }
+        /// `process.written.count` when the current round of reading began: a parse's output is
         /// counted from there (its start may be read after the first of its output).
         private var roundStart = 0
-        /// The parses under way, by id, with where their output starts in `errorBytes`.
-        private var running: [UInt32: (path: String, start: UInt64, output: Int)] = [:]
-        private var timeout = 60.0
+        /// The parses under way, by id, with where their output starts; the deadline is the
+        /// child's `parse-timeout`, told by its `c` report.
+        private var parses = ParseDeadlines(seconds: 60)
         private var memoryLimit = 0
         /// The files whose parse ended without failing.
         private(set) var parsed = Set<String>()
 
-        private init(pid: pid_t, status: Int32, errors: Int32) {
-            self.pid = pid
-            self.status = status
-            self.errors = errors
-        }
+        private init(process: ChildProcess) { self.process = process }
 
         static func start(executable: String, arguments: [String], leftOut: [(path: String, reason: String)], serial: Bool,
-                          started: UInt64 = RunBudget.now(), parsed: Set<String> = []) -> Result<Child, StartFailure> {
-            var statusPipe: [Int32] = [-1, -1], errorPipe: [Int32] = [-1, -1]
-            // sockets: socketpair sets close-on-exec atomically (as WorkerProcess's)
-            let type = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
-            guard socketpair(AF_UNIX, type, 0, &statusPipe) == 0 else {
-                return .failure(StartFailure("socketpair: \(String(cString: strerror(errno)))"))
-            }
-            guard socketpair(AF_UNIX, type, 0, &errorPipe) == 0 else {
-                let reason = String(cString: strerror(errno))
-                close(statusPipe[0]); close(statusPipe[1])
-                return .failure(StartFailure("socketpair: \(reason)"))
-            }
-            var actions = posix_spawn_file_actions_t()
-            posix_spawn_file_actions_init(&actions)
-            defer { posix_spawn_file_actions_destroy(&actions) }
-            posix_spawn_file_actions_adddup2(&actions, errorPipe[1], 2)
-            posix_spawn_file_actions_adddup2(&actions, statusPipe[1], FixSupervisor.statusDescriptor)
+                          started: UInt64 = RunBudget.now(), parsed: Set<String> = []) -> Result<Child, ChildProcess.StartFailure> {
             // the files parsed before, sent on the status socket (a list too long for the environment)
             let parsedList = (try? JSONSerialization.data(withJSONObject: parsed.sorted())).map { [UInt8]($0) } ?? []
             let setup: [String: Any] = ["parent": Int(getpid()), "serial": serial, "leftOut": leftOut.map { [$0.path, $0.reason] },
                                         "started": String(started), "parsedBytes": parsedList.count]
             let json = (try? JSONSerialization.data(withJSONObject: setup)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
-            let environment = WorkerProcess.environment().filter { !$0.hasPrefix(FixSupervisor.environmentKey + "=") }
+            let environment = ChildProcess.environment().filter { !$0.hasPrefix(FixSupervisor.environmentKey + "=") }
                 + ["\(FixSupervisor.environmentKey)=\(json)"]
-            let argv = arguments.map { strdup($0) } + [nil]
-            defer { argv.forEach { free($0) } }
-            let envp = environment.map { strdup($0) } + [nil]
-            defer { envp.forEach { free($0) } }
-            var pid: pid_t = 0
-            let spawned = posix_spawn(&pid, executable, &actions, nil, argv, envp)
-            close(statusPipe[1])
-            close(errorPipe[1])
-            guard spawned == 0 else {
-                close(statusPipe[0]); close(errorPipe[0])
-                return .failure(StartFailure("cannot start the fix process (\(executable): \(String(cString: strerror(spawned))))"))
+            switch ChildProcess.start(executable: executable, arguments: arguments, environment: environment,
+                                      channelAt: [FixSupervisor.statusDescriptor], outputAt: [2]) {
+            case let .failure(failure):
+                return .failure(ChildProcess.StartFailure(description: "cannot start the fix process (\(failure))"))
+            case let .success(process):
+                // the child reads it first thing; one that ends before has it fail here (no SIGPIPE), and reports nothing
+                _ = process.send(parsedList)
+                return .success(Child(process: process))
             }
-            // the child reads it first thing; one that ends before has it fail here (no SIGPIPE), and reports nothing
-            var sent = 0
-            while sent < parsedList.count {
-                let n = parsedList.withUnsafeBytes { send(statusPipe[0], $0.baseAddress! + sent, parsedList.count - sent, Int32(MSG_NOSIGNAL)) }
-                if n < 0 && errno == EINTR { continue }
-                guard n > 0 else { break }
-                sent += n
-            }
-            return .success(Child(pid: pid, status: statusPipe[0], errors: errorPipe[0]))
-        }
-
-        struct StartFailure: Error, CustomStringConvertible {
-            let description: String
-            init(_ description: String) { self.description = description }
         }
 
         /// How the child ended: its exit status and standard error, and, when a parse ended it
@@ -212,72 +170,43 @@ public enum FixSupervisor {
         /// deadline or when it runs out of memory in a parse); reaps it.
         func wait() -> End {
             var failure: (reason: String, paths: [String])?
-            while status >= 0 || errors >= 0 {
-                var now = DispatchTime.now().uptimeNanoseconds
-                let timeoutNanos = UInt64(timeout * 1e9)
-                if running.values.contains(where: { now - $0.start > timeoutNanos }) {
-                    // the end of a parse may be waiting to be read
-                    var fd = pollfd(fd: status, events: Int16(POLLIN), revents: 0)
-                    if status >= 0, poll(&fd, 1, 0) > 0 {
-                        roundStart = errorBytes.count
-                        drainErrors()
-                        readStatus()
-                        if let why = handleReports() { failure = why; break }
-                        continue
-                    }
-                    now = DispatchTime.now().uptimeNanoseconds
+            while process.channel >= 0 || process.output >= 0 {
+                // the end of a late parse may be waiting to be read
+                if parses.late() != nil, process.channelReady {
+                    roundStart = process.written.count
+                    process.drainOutput()
+                    process.readChannel()
+                    if let why = handleReports() { failure = why; break }
+                    continue
                 }
-                if let late = running.values.filter({ now - $0.start > timeoutNanos }).min(by: { $0.start < $1.start }) {
-                    failure = ("took longer than \(WorkerProcess.seconds(timeout)) s to parse (left out of the fix; see --parse-timeout)", [late.path])
+                if let late = parses.late() {
+                    failure = ("\(parses.tookLonger) (left out of the fix; see --parse-timeout)", [late.path])
                     break
                 }
-                let wait = running.values.map { Int32(clamping: ($0.start + timeoutNanos - now) / 1_000_000 + 1) }.min() ?? -1
-                var fds = [pollfd(fd: errors, events: Int16(POLLIN), revents: 0), pollfd(fd: status, events: Int16(POLLIN), revents: 0)]
-                let ready = poll(&fds, 2, wait)
-                if ready < 0 && errno != EINTR { break }
-                guard ready > 0 else { continue }
-                roundStart = errorBytes.count
-                // standard error first: what a parse wrote before its end is counted as the parse's
-                if fds[0].revents != 0 { readErrors() }
-                if fds[1].revents != 0 {
-                    readStatus()
-                    if let why = handleReports() { failure = why; break }
-                }
+                // standard error is read first: what a parse wrote before its end is counted as the parse's
+                roundStart = process.written.count
+                guard process.receive(until: parses.next) else { break }
+                if let why = handleReports() { failure = why; break }
             }
-            let killed = failure != nil
-            if killed { kill(pid, SIGKILL) }
-            if status >= 0 { close(status); status = -1 }
-            while errors >= 0 { readErrors() }
-            var raw: Int32 = 0
-            while waitpid(pid, &raw, 0) < 0 && errno == EINTR {}
-            if failure == nil, Self.externalSignals.contains(raw & 0x7f) {
-                return End(status: 2, errors: errorBytes, failure: nil, signal: raw & 0x7f)
+            let raw = process.reap(kill: failure != nil) ?? 0
+            let signal = ChildProcess.signal(raw)
+            if failure == nil, let signal, Self.externalSignals.contains(signal) {
+                return End(status: 2, errors: process.written, failure: nil, signal: signal)
             }
-            if failure == nil, raw & 0x7f != 0 {
-                // a signal: out of memory when it said so
-                let signal = raw & 0x7f
-                let reason = saidOutOfMemory ? outOfMemory
-                    : signal == SIGKILL ? "the fix process was killed (signal 9, SIGKILL) while parsing it, perhaps by the system's out-of-memory killer"
-                    : "the parser crashed (\(WorkerProcess.signalDescription(signal)))"
-                failure = (running.isEmpty ? "it ended with \(WorkerProcess.signalDescription(signal))" : reason, Self.paths(running))
-            } else if failure == nil, !running.isEmpty {
-                failure = ("the parser ended the process (exit status \((raw >> 8) & 0xff))", Self.paths(running))
+            if failure == nil, let signal, parses.running.isEmpty {
+                failure = ("it ended with \(ChildProcess.signalDescription(signal))", [])
+            } else if failure == nil, !parses.running.isEmpty {
+                let outOfMemory = ChildProcess.saysOutOfMemory(parseOutput) ? self.outOfMemory : nil
+                failure = (ChildProcess.death(of: "the fix process", status: raw, outOfMemory: outOfMemory), parses.paths)
             }
-            return End(status: (raw >> 8) & 0xff, errors: errorBytes, failure: failure)
-        }
-
-        private static func paths(_ running: [UInt32: (path: String, start: UInt64, output: Int)]) -> [String] {
-            running.values.sorted { $0.start < $1.start }.map(\.path)
+            return End(status: (raw >> 8) & 0xff, errors: process.written, failure: failure)
         }
 
         /// What the child wrote since the first parse under way began (the last 64 KB).
         private var parseOutput: [UInt8] {
-            guard let from = running.values.map(\.output).min() else { return [] }
-            return Array(errorBytes[from...].suffix(64 << 10))
+            guard let from = parses.running.values.map(\.output).min() else { return [] }
+            return Array(process.written[from...].suffix(64 << 10))
         }
-
-        /// Whether the child said, since the first parse under way began, that an allocation failed.
-        private var saidOutOfMemory: Bool { WorkerProcess.saysOutOfMemory(parseOutput) }
 
         /// Why a parse failed that libclang recovered from, when libclang said so (its own
         /// words, not the run's: the output read so far may hold the child's report, written
@@ -290,37 +219,34 @@ public enum FixSupervisor {
             return said.contains("libclang: crash detected during parsing") ? "libclang crashed while parsing it" : nil
         }
 
-        private var outOfMemory: String {
-            "ran out of memory (over the fix process's \(memoryLimit >> 20) MiB address-space limit; see parse-memory-limit)"
-        }
+        private var outOfMemory: String { ChildProcess.outOfMemory("the fix process", limit: memoryLimit) }
 
         /// Takes the complete reports from the inbox: `c` (the run's deadline and memory
         /// limit), `b` (a parse begins), `e` (it ended; "failed" when it threw). The failure,
         /// when a parse that failed ran out of memory or crashed (libclang recovered).
         private func handleReports() -> (reason: String, paths: [String])? {
-            while statusInbox.count >= 9 {
-                let id = Self.uint32(statusInbox, at: 1)
-                let length = Int(Self.uint32(statusInbox, at: 5))
-                guard statusInbox.count >= 9 + length else { break }
-                let text = String(decoding: statusInbox[9..<(9 + length)], as: UTF8.self)
-                let kind = statusInbox[0]
-                statusInbox.removeFirst(9 + length)
+            while process.inbox.count >= 9 {
+                let id = Int(Self.uint32(process.inbox, at: 1))
+                let length = Int(Self.uint32(process.inbox, at: 5))
+                guard process.inbox.count >= 9 + length else { break }
+                let text = String(decoding: process.inbox[9..<(9 + length)], as: UTF8.self)
+                let kind = process.inbox[0]
+                process.inbox.removeFirst(9 + length)
                 switch kind {
                 case UInt8(ascii: "c"):
                     let fields = text.split(separator: " ")
                     if fields.count == 2, let seconds = Double(fields[0]), let limit = Int(fields[1]) {
-                        timeout = seconds
+                        parses.seconds = seconds
                         memoryLimit = limit
                     }
                 case UInt8(ascii: "b"):
-                    running[id] = (text, DispatchTime.now().uptimeNanoseconds, roundStart)
+                    parses.begin(id, path: text, output: roundStart)
                 case UInt8(ascii: "e"):
                     // what the parse wrote before it ended is read: libclang recovers from an
                     // allocation that failed as from a crash, with its heap left as it was
-                    drainErrors()
-                    if text == "failed", let why = saidWhy { return (why, Self.paths(running)) }
-                    if text.isEmpty, let path = running[id]?.path { parsed.insert(path) }
-                    running[id] = nil
+                    process.drainOutput()
+                    if text == "failed", let why = saidWhy { return (why, parses.paths) }
+                    if let parse = parses.end(id), text.isEmpty { parsed.insert(parse.path) }
                 default:
                     break
                 }
@@ -330,32 +256,6 @@ public enum FixSupervisor {
 
         private static func uint32(_ bytes: [UInt8], at offset: Int) -> UInt32 {
             (0..<4).reduce(UInt32(0)) { $0 | UInt32(bytes[offset + $1]) << (8 * UInt32($1)) }
-        }
-
-        private func readStatus() { Self.readSome(&status, into: &statusInbox) }
-
-        /// Reads what is in the standard-error pipe now, without waiting.
-        private func drainErrors() {
-            var fd = pollfd(fd: errors, events: Int16(POLLIN), revents: 0)
-            while errors >= 0, poll(&fd, 1, 0) > 0 {
-                readErrors()
-                fd.fd = errors
-            }
-        }
-
-        private func readErrors() { Self.readSome(&errors, into: &errorBytes) }
-
-        /// One read of what `fd` holds, appended to `bytes`; at its end (or an error) `fd` is
-        /// closed and set to -1.
-        private static func readSome(_ fd: inout Int32, into bytes: inout [UInt8]) {
-            var buffer = [UInt8](repeating: 0, count: 1 << 16)
-            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) }
-            if n > 0 {
-                bytes += buffer[..<n]
-            } else if n == 0 || errno != EINTR {
-                close(fd)
-                fd = -1
-            }
         }
     }
 }
@@ -398,14 +298,8 @@ public final class FixSupervision: @unchecked Sendable {
         if let parent = setup["parent"] as? Int { ParseWorker.watchParent(Int32(parent), signal: SIGTERM) }
         var parsedBefore = Set<String>()
         if let count = setup["parsedBytes"] as? Int, count > 0 {
-            var bytes = [UInt8](repeating: 0, count: count)
-            var done = 0
-            while done < count {
-                let n = bytes.withUnsafeMutableBytes { read(FixSupervisor.statusDescriptor, $0.baseAddress! + done, count - done) }
-                if n < 0 && errno == EINTR { continue }
-                guard n > 0 else { _exit(2) } // the supervisor is gone
-                done += n
-            }
+            // the supervisor gone: the run ends
+            guard let bytes = ParseWorker.readExactly(FixSupervisor.statusDescriptor, count) else { _exit(2) }
             parsedBefore = Set((try? JSONSerialization.jsonObject(with: Data(bytes))) as? [String] ?? [])
         }
         return FixSupervision(leftOut: leftOut, serial: setup["serial"] as? Bool ?? false,
@@ -444,13 +338,7 @@ public final class FixSupervision: @unchecked Sendable {
         for value in [id, UInt32(payload.count)] { for i in 0..<4 { bytes.append(UInt8(truncatingIfNeeded: value >> (8 * UInt32(i)))) } }
         bytes += payload
         lock.lock(); defer { lock.unlock() }
-        var done = 0
-        while done < bytes.count {
-            let n = bytes.withUnsafeBytes { write(FixSupervisor.statusDescriptor, $0.baseAddress! + done, bytes.count - done) }
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { _exit(2) } // the supervisor is gone
-            done += n
-        }
+        guard ParseWorker.writeAll(FixSupervisor.statusDescriptor, bytes) else { _exit(2) } // the supervisor is gone
     }
 }
 

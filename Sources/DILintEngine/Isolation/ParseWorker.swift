@@ -118,7 +118,8 @@ public enum ParseWorker {
         return readExactly(fd, length)
     }
 
-    private static func readExactly(_ fd: Int32, _ count: Int) -> [UInt8]? {
+    /// Exactly `count` bytes from `fd`; nil at its end or on a read error.
+    static func readExactly(_ fd: Int32, _ count: Int) -> [UInt8]? {
         var bytes = [UInt8](repeating: 0, count: count)
         var done = 0
         while done < count {

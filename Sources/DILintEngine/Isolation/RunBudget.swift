@@ -35,11 +35,11 @@ public struct RunBudget: Sendable {
 
     /// Why a file not parsed before the budget was spent is not linted.
     var spentBefore: String {
-        "the run's budget of \(WorkerProcess.seconds(seconds)) s was spent before it was parsed (see --run-timeout)"
+        "the run's budget of \(ParseDeadlines.seconds(seconds)) s was spent before it was parsed (see --run-timeout)"
     }
 
     /// Why a file whose parse was under way when the budget was spent is not linted.
     var spentDuring: String {
-        "the run's budget of \(WorkerProcess.seconds(seconds)) s was spent while it was parsed (the parse worker was killed; see --run-timeout)"
+        "the run's budget of \(ParseDeadlines.seconds(seconds)) s was spent while it was parsed (the parse worker was killed; see --run-timeout)"
     }
 }

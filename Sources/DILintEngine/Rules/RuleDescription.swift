@@ -1,5 +1,5 @@
 import Foundation
-import Yams
+import RuleFiles
 
 /// A rule option, as documented in its `Rules/` file.
 public struct RuleOption: Equatable, Sendable {
@@ -50,17 +50,19 @@ public struct RuleDescription: Equatable, Sendable {
     /// Parses one rule file.
     public static func parse(yaml text: String, source: String) throws -> RuleDescription {
         func fail(_ problem: String) -> ConfigError { .file(path: source, problem: problem) }
-        guard let map = try Yams.load(yaml: text) as? [String: Any] else { throw fail("a rule file must be a mapping") }
-        func string(_ key: String, required: Bool = true) throws -> String {
-            if let s = map[key] as? String { return s.trimmingCharacters(in: .whitespacesAndNewlines) }
-            if required { throw fail("missing '\(key)'") }
-            return ""
+        do {
+            return try parse(RuleFile(yaml: text), source: source, fail: fail)
+        } catch let problem as RuleFile.Problem {
+            throw fail(problem.description)
         }
-        guard let severity = Severity(rawValue: try string("severity")) else { throw fail("severity must be note, warning or error") }
-        let options = try ((map["options"] as? [[String: Any]]) ?? []).map { o -> RuleOption in
-            guard let name = o["name"] as? String, let summary = o["summary"] as? String else { throw fail("each option needs name and summary") }
-            return RuleOption(name: name, summary: summary, defaultValue: o["default"].map { "\($0)" } ?? "")
-        }
+    }
+
+    /// The description of `file` (read by `RuleFile`, as `rule-catalog` reads it).
+    private static func parse(_ file: RuleFile, source: String, fail: (String) -> ConfigError) throws -> RuleDescription {
+        let map = file.map
+        func string(_ key: String, required: Bool = true) throws -> String { try file.string(key, required: required) }
+        guard let severity = Severity(rawValue: try file.severity) else { throw fail("severity must be note, warning or error") }
+        let options = try file.options.map { RuleOption(name: $0.name, summary: $0.summary, defaultValue: $0.defaultValue) }
         func examples(_ key: String) throws -> [RuleExample] {
             guard let list = map[key] as? [[String: Any]] else { throw fail("missing '\(key)' examples") }
             return try list.map { e in

@@ -36,10 +36,14 @@ public enum ChangedFiles {
 
     /// Runs git and returns its standard output; a failure throws `failure` with git's own words
     /// (`needs`: the option that needed git, for when it cannot be started).
-    static func git(_ arguments: [String], in directory: String, failure: String, needs: String = "--changed-since") throws -> String {
+    static func git(_ arguments: [String], in directory: String, failure: String, needs: String = "--changed-since",
+                    environment: [String: String] = [:]) throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["git", "-C", directory] + arguments
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err

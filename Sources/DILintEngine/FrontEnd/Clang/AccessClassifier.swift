@@ -20,9 +20,11 @@ struct AccessClassifier {
     /// bridge check (both answered without making the tokens' texts).
     private let bridgeTokens: [Int]
     private var firstBridgeToken: Int { bridgeTokens.first ?? file.tokens.count }
+    private let configuration: Configuration
 
     init(file: ParsedFile, configuration: Configuration) {
         self.file = file
+        self.configuration = configuration
         let bridgeNames = configuration.bridgeNamesWithIvars
         self.bridgeNames = bridgeNames
         let t = TokenCursor(file: file)
@@ -393,8 +395,10 @@ struct AccessClassifier {
     static let plumbing: Set<String> = ["context"]
 
     /// Services reached through the bridge: `bridge.x`, `self.bridge.x`, `r->bridge->x(…)`, `[self.bridge x]`.
+    /// A name in the `bridge` list counts only where it is a bridge: see `declaredAsBridge`.
     func injectedAccesses() -> [LocatedAccess] {
         var found: [LocatedAccess] = []
+        let declarations = bridgeDeclarations()
         for i in tokens.indices where isIdentifier(i) && bridgeNames.contains(text(i)) {
             var service: String?
             var start = i
@@ -408,6 +412,7 @@ struct AccessClassifier {
                 continue
             }
             guard let service, !Self.plumbing.contains(service), text(i + 3) != "=" || text(i + 4) == "=" else { continue }
+            guard declaredAsBridge(use: i, declarations: declarations) else { continue }
             let name = text(i).hasPrefix("_") ? String(text(i).dropFirst()) : text(i)
             found.append(LocatedAccess(offset: tokens[start].range.lowerBound,
                                        range: tokens[start].range.lowerBound..<tokens[i].range.upperBound,
@@ -415,5 +420,126 @@ struct AccessClassifier {
                                        tokenIndex: start))
         }
         return found
+    }
+
+    // MARK: Declarations of the bridge names
+
+    /// A declaration of a bridge name in the file: where it is, where it can be seen, and
+    /// whether its type is a bridge.
+    struct BridgeDeclaration {
+        let token: Int
+        /// The tokens it can be seen in: the enclosing block, the body after a parameter, or the file.
+        let scope: ClosedRange<Int>
+        /// A property, an instance variable or a struct field: what `x.bridge`, `x->bridge` and
+        /// `[x bridge]` name.
+        let isMember: Bool
+        let isBridge: Bool
+    }
+
+    /// Words that may stand before a declared name as (part of) its type.
+    private static let builtinTypeWords: Set<String> = ["int", "char", "short", "long", "float", "double", "void", "signed",
+                                                        "unsigned", "bool", "_Bool", "const", "volatile"]
+    /// Types whose variables may hold anything: a variable of one is taken as a bridge.
+    private static let opaqueTypes: Set<String> = ["id", "instancetype", "__kindof", "typeof", "__typeof", "__typeof__", "auto"]
+    /// Qualifiers between a type and its name that say nothing about the type.
+    private static let qualifiers: Set<String> = ["const", "volatile", "__strong", "__weak", "__unsafe_unretained", "__autoreleasing",
+                                                  "_Nullable", "_Nonnull", "_Null_unspecified", "nullable", "nonnull",
+                                                  "__nullable", "__nonnull", "__block", "restrict", "__restrict"]
+
+    /// Every declaration of a bridge name the tokens show: `T *bridge`, `int bridge`,
+    /// `id<P> bridge`, `@property (…) T *bridge`, an Objective-C parameter `(T *)bridge`.
+    func bridgeDeclarations() -> [BridgeDeclaration] {
+        bridgeTokens.compactMap { d in
+            let next = text(d + 1)
+            guard next == ";" || next == "=" || next == "," || next == ")" || next == "[" || next == ":" || next == "{" else { return nil }
+            var j = d - 1
+            var parameterClose: Int?
+            if text(j) == ")", let open = matchingOpen(forCloseAt: j), text(open - 1) == ":" || text(open - 1) == "-" || text(open - 1) == "+" {
+                guard text(open - 1) == ":" else { return nil } // `- (T *)bridge` is a getter, not a variable
+                parameterClose = j
+                j -= 1
+            }
+            while j >= 0 && (text(j) == "*" || Self.qualifiers.contains(text(j))) { j -= 1 }
+            guard j >= 0, j < d else { return nil }
+            var typeWords: [String] = []
+            if text(j) == ">", let open = matchingAngleOpen(j) { // `id<P, Q>` / `NSObject<P> *`
+                typeWords = (open + 1..<j).map(text).filter { $0 != "," }
+                j = open - 1
+                if j >= 0 && isIdentifier(j) { typeWords.insert(text(j), at: 0) }
+            } else if isIdentifier(j) || Self.builtinTypeWords.contains(text(j)) {
+                typeWords = [text(j)]
+                if j >= 1 && text(j - 1) == "struct" { typeWords = ["struct " + text(j)] }
+            } else {
+                return nil
+            }
+            // `a * bridge;` reads like a declaration of `bridge` with type `a`: only a statement's
+            // first words, a parameter list or a property declare.
+            let before = j - (typeWords.first?.hasPrefix("struct ") == true ? 2 : 1)
+            if parameterClose == nil {
+                var k = before
+                while k >= 0 && (Self.qualifiers.contains(text(k)) || text(k) == "static" || text(k) == "extern") { k -= 1 }
+                let lead = k >= 0 ? text(k) : ";"
+                let startsStatement = lead == ";" || lead == "{" || lead == "}" || lead == "(" || lead == "," || lead == ")"
+                    || lead == "property" || (k >= 1 && text(k - 1) == "@")
+                guard startsStatement else { return nil }
+            }
+            let isBridge = typeWords.contains { word in
+                let bare = word.hasPrefix("struct ") ? String(word.dropFirst(7)) : word
+                return Self.opaqueTypes.contains(bare) || configuration.isBridgeTypeName(bare, snakeCase: true)
+            }
+            let block = brackets.enclosingBlock(of: d)
+            let scope: ClosedRange<Int>
+            var isMember = false
+            if parameterClose != nil || isInsideParentheses(d) {
+                // a parameter: seen in the body that follows
+                var k = d
+                while k < tokens.count && text(k) != "{" && text(k) != ";" { k += 1 }
+                if k < tokens.count && text(k) == "{", let close = matchingClose(forOpenAt: k) { scope = k...close } else { scope = d...d }
+            } else if block < 0 {
+                scope = 0...max(0, tokens.count - 1)
+                isMember = true // `@property` at @interface level, or a file-scope global
+            } else {
+                let close = matchingClose(forOpenAt: block) ?? (tokens.count - 1)
+                scope = block...close
+                let opener = block - 1
+                isMember = opener >= 0 && text(opener) != ")" && text(opener) != "]" // `struct s {`, `@interface X : Y {`
+            }
+            return BridgeDeclaration(token: d, scope: scope, isMember: isMember, isBridge: isBridge)
+        }
+    }
+
+    /// Whether the bridge name used at token `i` names a bridge: its nearest declaration in
+    /// scope has a bridge type (the bridge type, a provider or facade type, `id`), or the file
+    /// declares it nowhere in reach. A local `NSString *bridge` is not a bridge.
+    func declaredAsBridge(use i: Int, declarations: [BridgeDeclaration]) -> Bool {
+        guard !declarations.isEmpty else { return true }
+        let isMemberUse = text(i - 1) == "." || text(i - 1) == "->" || (text(i - 2) == "[" && text(i - 1) != "[")
+        if isMemberUse {
+            let members = declarations.filter(\.isMember)
+            return members.isEmpty || members.contains(where: \.isBridge)
+        }
+        if let local = declarations.last(where: { $0.token <= i && !$0.isMember && $0.scope.contains(i) }) { return local.isBridge }
+        let members = declarations.filter(\.isMember)
+        return members.isEmpty || members.contains(where: \.isBridge)
+    }
+
+    private func isInsideParentheses(_ i: Int) -> Bool {
+        var k = i - 1, depth = 0
+        while k >= 0 {
+            let w = text(k)
+            if w == ")" { depth += 1 } else if w == "(" { if depth == 0 { return true }; depth -= 1 } else if w == ";" || w == "{" || w == "}" { return false }
+            k -= 1
+        }
+        return false
+    }
+
+    private func matchingAngleOpen(_ close: Int) -> Int? {
+        var k = close - 1, depth = 0
+        while k >= 0 && close - k < 64 {
+            let w = text(k)
+            if w == ">" { depth += 1 } else if w == "<" { if depth == 0 { return k }; depth -= 1 } else if w == ";" || w == "{" || w == "}" { return nil }
+            k -= 1
+        }
+        return nil
     }
 }

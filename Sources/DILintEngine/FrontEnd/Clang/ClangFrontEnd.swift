@@ -45,7 +45,11 @@ final class ClangFrontEnd {
         if depth > Self.maxSquareBracketDepth {
             return .failure(ParseFailure(reason: "square brackets nest \(depth) deep; libclang 14 overflows its stack on Objective-C messages nested past a few thousand, so di-lint does not parse files beyond \(Self.maxSquareBracketDepth)"))
         }
-        let database = compileArguments[FileCollector.normalized(path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path)]
+        let absolute = FileCollector.normalized(path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path)
+        let database = compileArguments[absolute]
+        // a database's command carries `-working-directory=`, against which libclang resolves a
+        // relative path: the file is parsed by its absolute path then
+        let path = database == nil ? path : absolute
         let arguments = Self.arguments(path: path, language: language, database: database, configuration: configuration)
         if let problem = includeCheck.problem(source: path, bytes: bytes, arguments: arguments) {
             return .failure(ParseFailure(reason: problem))

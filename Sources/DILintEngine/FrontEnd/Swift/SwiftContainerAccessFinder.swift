@@ -232,11 +232,8 @@ struct SwiftContainerAccessFinder {
         if spelling.contains("&") { return true } // a composition of providers
         guard let spelling = SwiftAccessForms.typeName(spelling) else { return false }
         let name = spelling.split(separator: "<").first.map { $0.split(separator: ".").last.map(String.init) ?? "" } ?? spelling
-        return name == configuration.bridgeType || Self.bridgeTypeSuffixes.contains { name.hasSuffix($0) }
+        return configuration.isBridgeTypeName(name)
     }
-
-    /// How the seeds and the migrations seen name a facade's type or the protocols it conforms to.
-    private static let bridgeTypeSuffixes = ["Bridge", "Provider", "Providing", "Services", "Facade"]
 
     /// The member the access goes on to: `.crashReporter` in `C.shared.crashReporter`,
     /// through `?`, `!` and `.pointee`.
