@@ -26,7 +26,7 @@ enum SleepWitness {
             finished.signal()
         }.start()
         asleep.wait()
-        usleep(50_000)   // let it enter nanosleep
+        usleep(50_000) // let it enter nanosleep
         return finished
     }
 
@@ -47,8 +47,9 @@ enum SleepWitness {
 
     /// `crash-demo: <what>: asked 1.000 s, slept 1.000 s, nanosleep 0 (errno 0)`, one write(2).
     static func report(_ what: String, _ outcome: (asked: Double, slept: Double, result: Int32, error: Int32)) {
-        let line = String(format: "crash-demo: %@: asked %.3f s, slept %.3f s, nanosleep %d (errno %d)\n",
-                          what, outcome.asked, outcome.slept, outcome.result, outcome.error)
+        let line = String(
+            format: "crash-demo: %@: asked %.3f s, slept %.3f s, nanosleep %d (errno %d)\n",
+            what, outcome.asked, outcome.slept, outcome.result, outcome.error)
         _ = line.withCString { write(2, $0, strlen($0)) }
     }
 

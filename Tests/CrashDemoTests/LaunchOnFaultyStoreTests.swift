@@ -39,9 +39,12 @@ final class LaunchOnFaultyStoreTests: XCTestCase {
         XCTAssertEqual(status.newReports, 0, file: file, line: line)
         let json = try XCTUnwrap(launch.stderr.split(separator: "\n").last { $0.hasPrefix(LaunchStatusLine.prefix) })
         XCTAssertTrue(json.contains("\"processing_deferred\":true"), String(json), file: file, line: line)
-        let dumps = try FileManager.default.contentsOfDirectory(atPath: store.appendingPathComponent("dumps").path)
-            + ((try? FileManager.default.contentsOfDirectory(atPath: store.appendingPathComponent("dumps/claimed").path)) ?? [])
-        XCTAssertTrue(dumps.contains { $0.hasSuffix(".seamdump") }, "the dump is kept: \(dumps)", file: file, line: line)
+        let dumps =
+            try FileManager.default.contentsOfDirectory(atPath: store.appendingPathComponent("dumps").path)
+            + ((try? FileManager.default.contentsOfDirectory(atPath: store.appendingPathComponent("dumps/claimed").path))
+                ?? [])
+        XCTAssertTrue(
+            dumps.contains { $0.hasSuffix(".seamdump") }, "the dump is kept: \(dumps)", file: file, line: line)
     }
 
     private func assertReportedAfterwards(_ store: URL, file: StaticString = #filePath, line: UInt = #line) throws {
@@ -49,8 +52,9 @@ final class LaunchOnFaultyStoreTests: XCTestCase {
         XCTAssertTrue(launch.exitedCleanly, launch.summary, file: file, line: line)
         let reports = try launch.reports()
         XCTAssertEqual(reports.count, 1, launch.summary, file: file, line: line)
-        XCTAssertNotNil(reports.first?.frame(named: "crashBySegmentationFault()"), "\(reports.first?.functions ?? [])",
-                        file: file, line: line)
+        XCTAssertNotNil(
+            reports.first?.frame(named: "crashBySegmentationFault()"), "\(reports.first?.functions ?? [])",
+            file: file, line: line)
     }
 
     /// A tmpfs of its own (root only), unmounted after the test; the store is a directory in it.

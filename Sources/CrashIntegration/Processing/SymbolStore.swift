@@ -78,8 +78,12 @@ public struct SymbolStore: Sendable {
         let temporary = buildDirectory.appendingPathComponent(".\(name).\(getpid()).tmp")
         do {
             try Self.copy(readFrom, to: temporary.path)
-            guard ELFBuildID.read(path: temporary.path) == buildID else { throw StoreError("the copy's build ID differs (the file changed while copied)") }
-            guard rename(temporary.path, target.path) == 0 else { throw StoreError("rename: \(String(cString: strerror(errno)))") }
+            guard ELFBuildID.read(path: temporary.path) == buildID else {
+                throw StoreError("the copy's build ID differs (the file changed while copied)")
+            }
+            guard rename(temporary.path, target.path) == 0 else {
+                throw StoreError("rename: \(String(cString: strerror(errno)))")
+            }
         } catch {
             unlink(temporary.path)
             throw error
@@ -126,7 +130,7 @@ public struct SymbolStore: Sendable {
         for old in copies.dropFirst(Self.buildsKept - 1) {
             let folder = directory.appendingPathComponent(old.build)
             unlink(folder.appendingPathComponent(name).path)
-            rmdir(folder.path)   // only when no other module of that build is left in it
+            rmdir(folder.path) // only when no other module of that build is left in it
         }
     }
 
@@ -187,12 +191,16 @@ enum ELFBuildID {
             let n = buffer.withUnsafeMutableBytes { pread(fd, $0.baseAddress, Int(count), off_t(offset)) }
             return n == Int(count) ? ByteReader(bytes: buffer) : nil
         }
-        guard let header = bytes(0, 64), header.u32(0) == 0x464C_457F, header.u8(4) == 2, header.u8(5) == 1 else { return nil }
+        guard let header = bytes(0, 64), header.u32(0) == 0x464C_457F, header.u8(4) == 2, header.u8(5) == 1 else {
+            return nil
+        }
         let phoff = header.u64(0x20), phentsize = UInt64(header.u16(0x36)), phnum = UInt64(header.u16(0x38))
         guard phentsize >= 56, let table = bytes(phoff, phentsize * phnum) else { return nil }
         for i in 0..<phnum where table.u32(i * phentsize) == 4 /* PT_NOTE */ {
             let offset = table.u64(i * phentsize + 8), size = table.u64(i * phentsize + 32)
-            if let notes = bytes(offset, size), let id = ELFSymbolTable.buildID(notes, notes: 0, size: size) { return id }
+            if let notes = bytes(offset, size), let id = ELFSymbolTable.buildID(notes, notes: 0, size: size) {
+                return id
+            }
         }
         return nil
     }

@@ -23,6 +23,7 @@ final class UnwindFallbackTests: XCTestCase {
         XCTAssertEqual(thread.context, "signal_blocked")
         let functions = (thread.frames ?? []).map { $0.function ?? "?" }
         XCTAssertFalse(functions.isEmpty, "the thread has frames")
-        XCTAssertTrue(functions.contains("crash_probe_blocked_sleeper"), "unwound from the kernel's sp and pc: \(functions)")
+        XCTAssertTrue(
+            functions.contains("crash_probe_blocked_sleeper"), "unwound from the kernel's sp and pc: \(functions)")
     }
 }
