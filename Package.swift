@@ -142,6 +142,12 @@ let package = Package(
             dependencies: ["CrashIntegration"],
             path: "Tests/UploadProbe"
         ),
+        // scripts/bench-capture's measuring program, built with the package so it always compiles.
+        .executableTarget(
+            name: "BenchCapture",
+            dependencies: ["CrashIntegration", "CrashRuntime"],
+            path: "scripts/bench-capture.d"
+        ),
         .testTarget(
             name: "CrashDemoTests",
             dependencies: ["CrashIntegration", "CrashDemo", "SeamTestSupport"]

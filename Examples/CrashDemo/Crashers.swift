@@ -59,6 +59,7 @@ func crashOnBackgroundThread() -> Never {
     let thread = Thread {
         started.wait()   // Foundation applies `Thread.name` only once `start()` has returned
         Thread.current.name = backgroundThreadName
+        if SleepWitness.enabled { usleep(200_000) }   // the waiting thread is asleep by then
         crashBySegmentationFaultOnBackgroundThread()
     }
     thread.start()
@@ -108,6 +109,10 @@ private func keepAlive(_ pointer: UnsafeMutableRawPointer?) {}
 
 /// Parks the calling thread while another thread crashes the process.
 func waitForCrash(_ what: String) -> Never {
-    Thread.sleep(forTimeInterval: 10)
+    if SleepWitness.enabled {
+        SleepWitness.sleepAcrossCrash()
+    } else {
+        Thread.sleep(forTimeInterval: 10)
+    }
     survived(what)
 }

@@ -29,12 +29,29 @@ struct LaunchCommand: ParsableCommand {
 
     func run() throws {
         let store = DemoStore(path: demo.store)
-        let integration = try store.startCrashIntegration(command: "launch")
-        var status = LaunchStatus(crashedLastLaunch: integration.bridge.crashedLastLaunch,
-                                  activeSecondsSinceLastCrash: integration.bridge.activeDurationSinceLastCrash)
+        // Crash reporting never keeps the app from starting: a store that is full or read-only
+        // leaves it without capture, and its pending dumps for a later launch, with a warning.
+        var integration: CrashIntegration<DemoServices>?
+        do {
+            integration = try store.startCrashIntegration(command: "launch")
+        } catch {
+            warn("crash capture is not installed, the app runs without it: \(error)")
+        }
+        for warning in integration?.warnings ?? [] { warn(warning) }
+        var status = LaunchStatus(crashedLastLaunch: integration?.bridge.crashedLastLaunch ?? false,
+                                  activeSecondsSinceLastCrash: integration?.bridge.activeDurationSinceLastCrash ?? 0)
+        status.captureInstalled = integration != nil
 
         let started = DispatchTime.now().uptimeNanoseconds
-        let reports = try processPendingDumps(store)
+        var reports: [String] = []
+        do {
+            let processed = try processPendingDumps(store)
+            reports = processed.reports
+            status.processingDeferred = processed.deferred
+        } catch {
+            warn("processing deferred to a later launch: \(error)")
+            status.processingDeferred = true
+        }
         status.processingMilliseconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e6
         for report in reports {
             print(report)
@@ -48,18 +65,23 @@ struct LaunchCommand: ParsableCommand {
         }
         FileHandle.standardError.write(Data("\(LaunchStatus.linePrefix)\(try status.json())\n".utf8))
 
-        integration.bridge.notificationCenter.post(name: .seamAppWillTerminate)
-        integration.uninstall()
+        integration?.bridge.notificationCenter.post(name: .seamAppWillTerminate)
+        integration?.uninstall()
+    }
+
+    private func warn(_ message: String) {
+        FileHandle.standardError.write(Data("crash-demo: warning: \(message)\n".utf8))
     }
 
     /// Turns the dumps earlier launches left into reports in `reports/`; returns each new
-    /// report as one compact JSON line. Dumps that cannot be processed yet are named on stderr.
-    private func processPendingDumps(_ store: DemoStore) throws -> [String] {
+    /// report as one compact JSON line, and whether some dumps were kept for a later launch
+    /// (each named on stderr).
+    private func processPendingDumps(_ store: DemoStore) throws -> (reports: [String], deferred: Bool) {
         let summary = try processIntermediateDumps(in: store.dumps, into: store.reports)
         for failure in summary.failures {
             FileHandle.standardError.write(Data("crash-demo: kept \(failure.dump.path): \(failure.error)\n".utf8))
         }
-        return try summary.reports.map { try singleLine(Data(contentsOf: $0)) }
+        return (try summary.reports.map { try singleLine(Data(contentsOf: $0)) }, !summary.failures.isEmpty)
     }
 
     /// Starts one upload pass over `reports/` in the background and waits for it to finish.
@@ -98,6 +120,10 @@ struct LaunchStatus: Encodable {
 
     let crashedLastLaunch: Bool
     let activeSecondsSinceLastCrash: Double
+    /// False when the store could not take crash capture (full, read-only): the app ran without.
+    var captureInstalled = true
+    /// True when pending dumps stay for a later launch (the store could not take their reports).
+    var processingDeferred = false
     var newReports = 0
     /// Time spent turning pending dumps into reports (and reading them back for stdout).
     var processingMilliseconds = 0.0

@@ -13,6 +13,8 @@ public final class CrashIntegration<Dependencies: CrashIntegrationProvider> {
     private let lock = NSLock()
     /// One retain on the bridge for the C reporter, held from install to uninstall.
     private var installedBridge: CBridgeLease?
+    /// What install could not do without failing (a module the symbol store could not keep).
+    public let warnings: [String]
 
     /// Installs; throws `CrashIntegrationError` naming what failed.
     public init(options: CrashIntegrationOptions, dependencies: Dependencies) throws {
@@ -32,6 +34,10 @@ public final class CrashIntegration<Dependencies: CrashIntegrationProvider> {
             throw error
         }
         installedBridge = lease
+        // Once per build (afterwards one stat per module): what processing needs to symbolicate
+        // this build's crashes after an update.
+        warnings = options.keepSymbols
+            ? SymbolStore(dumpDirectory: URL(fileURLWithPath: options.dumpDirectory)).keepLoadedModules().warnings : []
         sessionHandler.start()
     }
 

@@ -6,12 +6,16 @@ public struct CrashIntegrationOptions {
     public var annotations: [String: String]
     /// Also capture SIGTERM (off by default: it is usually a polite request to exit).
     public var catchSIGTERM: Bool
+    /// Keep a copy of the program's own modules per build ID in `<dumpDirectory>/symbols`
+    /// (`SymbolStore`), so crashes are symbolicated after the program is rebuilt or upgraded.
+    public var keepSymbols: Bool
 
     public init(dumpDirectory: String, annotations: [String: String] = [:],
-                catchSIGTERM: Bool = false) {
+                catchSIGTERM: Bool = false, keepSymbols: Bool = true) {
         self.dumpDirectory = dumpDirectory
         self.annotations = annotations
         self.catchSIGTERM = catchSIGTERM
+        self.keepSymbols = keepSymbols
     }
 
     /// Rejects what C cannot carry: an empty directory, empty keys, NUL characters.

@@ -102,7 +102,9 @@ static void save_record(seam_crash_reporter *r) {
 }
 
 static void end_active_period(seam_crash_reporter *r) {
-    if (r->record.clean_exit || !services_available(r)) return;
+    // A crash under way on another thread: this launch did not end cleanly, whatever this
+    // thread does next (exit() while the crashing thread writes its dump).
+    if (r->record.clean_exit || !services_available(r) || seam_capture_crash_in_progress()) return;
     double now = service_now(r);
     if (r->record.active_since > 0 && now > r->record.active_since)
         r->record.active_before += now - r->record.active_since;
@@ -228,6 +230,7 @@ static int install_capture(seam_crash_reporter *r, char *error, size_t error_siz
         .system_info_values = system_info.values,
         .system_info_count = system_info.count,
         .catch_sigterm = r->catch_sigterm,
+        .launch_record_path = r->record_path,
     };
     return seam_capture_install(&config, error, error_size);
 }

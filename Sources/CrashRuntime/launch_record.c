@@ -90,9 +90,9 @@ int seam_launch_record_write(const char *path, const seam_launch_record *record,
         return -1;
     }
     int written = fprintf(file,
-                          "clean_exit=%d\nactive_before=%.6f\nactive_since=%.6f\n"
+                          SEAM_LAUNCH_RECORD_CLEAN_EXIT_KEY "%d\nactive_before=%.6f\nactive_since=%.6f\n"
                           "last_checkpoint=%.6f\n",
-                          record->clean_exit, record->active_before, record->active_since,
+                          record->clean_exit != 0, record->active_before, record->active_since,
                           record->last_checkpoint);
     int closed = fclose(file);
     if (written < 0 || closed != 0 || rename(temporary, path) != 0) {

@@ -7,6 +7,9 @@
 #include <stddef.h>
 
 #define SEAM_LAUNCH_RECORD_NAME "launch-record"
+/// The record's first line is this key and one digit (1: clean exit); the signal handler turns
+/// the digit to 0 in place when a crash begins.
+#define SEAM_LAUNCH_RECORD_CLEAN_EXIT_KEY "clean_exit="
 
 typedef struct seam_launch_record {
     /// Non-zero once the launch ended cleanly (will-terminate, uninstall or exit()).

@@ -1,5 +1,7 @@
-// Benchmark for crash capture and processing (run by scripts/bench-capture).
+// Benchmark for crash capture and processing (run by scripts/bench-capture; the package's
+// BenchCapture target, so it is compiled with the library it measures).
 // Usage: bench <CrashProbe path> <work directory> <crash runs> <dumps to process>
+import CrashIntegration
 import CrashRuntime
 import Foundation
 #if canImport(Glibc)

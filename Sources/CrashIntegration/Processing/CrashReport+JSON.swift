@@ -195,6 +195,7 @@ extension CrashReport.Module {
         f.add(.start, start.json)
         f.add(.end, end.json)
         f.add(.symbols, symbols.json)
+        f.add(.symbolsSource, symbolsSource.json)
         return f.object
     }
 }

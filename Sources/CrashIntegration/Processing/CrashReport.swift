@@ -184,6 +184,9 @@ public struct CrashReport: Codable, Equatable, Sendable {
         public var end: String?
         /// ok, no_symbols, unreadable, build_id_mismatch, not_a_file, not_used.
         public var symbols: String
+        /// Where symbols came from when `symbols` is ok: `module_file` (the module's own file) or
+        /// `symbol_store` (the copy kept for its build when the file on disk is another build).
+        public var symbolsSource: String? = nil
 
         enum CodingKeys: String, CodingKey {
             case path
@@ -192,6 +195,7 @@ public struct CrashReport: Codable, Equatable, Sendable {
             case start
             case end
             case symbols
+            case symbolsSource = "symbols_source"
         }
     }
 

@@ -47,12 +47,13 @@ struct DumpProcessor {
     let pending: URL
     let claimed: URL
     let reports: URL
-    let builder = ReportBuilder(symbolicator: Symbolicator())
+    let builder: ReportBuilder
 
     init(pending: URL, reports: URL) {
         self.pending = pending
         self.claimed = pending.appendingPathComponent("claimed")
         self.reports = reports
+        builder = ReportBuilder(symbolicator: Symbolicator(symbolStore: SymbolStore(dumpDirectory: pending)))
     }
 
     /// Dumps are finished in batches: each batch's reports are written to temporary files, made

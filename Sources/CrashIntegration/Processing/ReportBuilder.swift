@@ -29,8 +29,11 @@ struct ReportBuilder {
             reasons.append("no signal section")
         }
         let modules = snapshot.modules.map(Self.module)
+        let symbolModules = modules.map(symbolicator.readingSymbols)   // CFI from the file that is the recorded build
         let crashedMemory = snapshot.threads.first { $0.crashed }
-        let thread = snapshot.crashedThread.map { crashedThread($0, memory: crashedMemory, modules: modules) }
+        let thread = snapshot.crashedThread.map {
+            crashedThread($0, memory: crashedMemory, modules: modules, symbolModules: symbolModules)
+        }
         if thread == nil && signal != nil { reasons.append("no crashed-thread section") }
         let exception = snapshot.exception.flatMap(Self.exception)
         let usedModules = Set(thread?.frames.compactMap(\.module) ?? [])
@@ -52,23 +55,26 @@ struct ReportBuilder {
             fatalErrorMessage: Self.fatalErrorMessage(snapshot.fatalErrorMessage),
             terminateMessage: snapshot.terminateCalled ? Self.terminateMessage(exception) : nil,
             crashedThread: thread,
-            threads: snapshot.threads.compactMap { otherThread($0, modules: modules) },
+            threads: snapshot.threads.compactMap { otherThread($0, modules: modules, symbolModules: symbolModules) },
             modules: modules.map { module in
                 CrashReport.Module(path: module.path, buildId: module.buildID.map(Self.hexBytes), base: hex(module.bias),
                                    start: hex(module.start), end: hex(module.end),
-                                   symbols: usedModules.contains(module.path) ? symbolicator.status(of: module) : "not_used")
+                                   symbols: usedModules.contains(module.path) ? symbolicator.status(of: module) : "not_used",
+                                   symbolsSource: usedModules.contains(module.path) ? symbolicator.symbolsSource(of: module) : nil)
             },
             system: snapshot.system,
             annotations: snapshot.annotations)
     }
 
     private func crashedThread(_ snapshot: ProcessSnapshot.Thread, memory: ProcessSnapshot.Thread?,
-                               modules: [Symbolicator.Module]) -> CrashReport.CrashedThread {
+                               modules: [Symbolicator.Module], symbolModules: [Symbolicator.Module]) -> CrashReport.CrashedThread {
         let registers = snapshot.registers
         // Unwound again from the captured stack memory when there is some: CFI where the module
-        // has it, so no stale scanned words; the handler's own walk otherwise.
+        // has it, so no stale scanned words; the handler's own walk otherwise, also when it went
+        // further (a corrupt stack pointer leaves processing only the first frame).
         var inner = snapshot.frames
-        if let memory, let unwound = unwinder.unwind(thread: memory, registers: registers, modules: modules), !unwound.isEmpty {
+        if let memory, let unwound = unwinder.unwind(thread: memory, registers: registers, modules: symbolModules), !unwound.isEmpty,
+           unwound.count > 1 || inner.count <= 1 {
             inner = unwound
         }
         var indexed = inner.enumerated().map { (index: $0.offset, frame: $0.element) }
@@ -90,14 +96,15 @@ struct ReportBuilder {
     }
 
     /// A THREADS element: names always; registers and frames when the thread recorded its context.
-    private func otherThread(_ snapshot: ProcessSnapshot.Thread, modules: [Symbolicator.Module]) -> CrashReport.Thread? {
+    private func otherThread(_ snapshot: ProcessSnapshot.Thread, modules: [Symbolicator.Module],
+                             symbolModules: [Symbolicator.Module]) -> CrashReport.Thread? {
         guard let id = snapshot.id else { return nil }
         var thread = CrashReport.Thread(id: id, name: snapshot.name ?? "", crashed: snapshot.crashed)
         guard let status = snapshot.contextStatus else { return thread }
         thread.context = Self.contextName(status)
         let registers = snapshot.registers
         guard !registers.isEmpty else { return thread }
-        let unwound = unwinder.unwind(thread: snapshot, registers: registers, modules: modules) ?? []
+        let unwound = unwinder.unwind(thread: snapshot, registers: registers, modules: symbolModules) ?? []
         thread.frames = frames(unwound.enumerated().map { (index: $0.offset, frame: $0.element) }, modules: modules)
         return thread
     }

@@ -27,6 +27,7 @@
 seam_capture_state g_seam_state = {.dump_fd = -1};
 volatile sig_atomic_t g_seam_exception_recorded;
 volatile sig_atomic_t g_seam_terminate_called;
+volatile sig_atomic_t g_seam_crash_captured;
 char g_seam_exception_type[SEAM_EXCEPTION_TYPE_MAX];
 char g_seam_exception_what[SEAM_EXCEPTION_WHAT_MAX];
 void (*volatile g_seam_handler_hook)(void);
@@ -108,7 +109,7 @@ static int open_dump_file(const char *directory, char *error, size_t error_size)
 /// normally. A dump left behind means the process died without a clean exit.
 static void discard_unused_dump(void) {
     int fd = g_seam_state.dump_fd;
-    if (fd < 0 || getpid() != g_seam_state.install_pid) return;
+    if (fd < 0 || getpid() != g_seam_state.install_pid || g_seam_crash_captured) return;
     struct stat info;
     if (fstat(fd, &info) == 0 && (uint64_t)info.st_size <= g_seam_state.prelude_size) {
         unlink(g_seam_state.dump_path);
@@ -175,6 +176,13 @@ int seam_capture_install(const seam_capture_config *config, char *error, size_t 
     g_seam_state.parent_pid = getppid();
     g_seam_state.install_time = (int64_t)time(NULL);
     g_seam_state.catch_sigterm = config->catch_sigterm != 0;
+    g_seam_state.launch_record_path[0] = '\0';
+    if (config->launch_record_path != NULL) {
+        size_t record_length = strlen(config->launch_record_path);
+        if (record_length >= sizeof g_seam_state.launch_record_path) return fail(error, error_size, "launch record path too long");
+        memcpy(g_seam_state.launch_record_path, config->launch_record_path, record_length + 1);
+    }
+    g_seam_crash_captured = 0;
     g_seam_exception_recorded = 0;
     g_seam_terminate_called = 0;
     seam_fatal_message_prepare();
@@ -217,6 +225,8 @@ void seam_capture_uninstall(void) {
 }
 
 int seam_capture_is_installed(void) { return g_seam_state.installed; }
+
+int seam_capture_crash_in_progress(void) { return g_seam_crash_captured; }
 
 const char *seam_capture_dump_path(void) { return g_seam_state.installed ? g_seam_state.dump_path : ""; }
 

@@ -26,6 +26,7 @@ typedef struct seam_capture_state {
     uint64_t prelude_size;      // bytes of the dump written at install (no crash yet)
     size_t reserved;            // space reserved for the crash sections
     char executable[SEAM_PATH_MAX];
+    char launch_record_path[SEAM_PATH_MAX];   // "" when the capture has no launch record
     pid_t install_pid;
     pid_t parent_pid;
     int64_t install_time;
@@ -43,6 +44,8 @@ extern seam_capture_state g_seam_state;
 #define SEAM_EXCEPTION_TYPE_MAX 512
 #define SEAM_EXCEPTION_WHAT_MAX 2048
 extern volatile sig_atomic_t g_seam_exception_recorded;
+/// Set by the signal handler on entry, before the dump: this launch is crashing.
+extern volatile sig_atomic_t g_seam_crash_captured;
 /// Set by the terminate monitor when std::terminate runs.
 extern volatile sig_atomic_t g_seam_terminate_called;
 extern char g_seam_exception_type[SEAM_EXCEPTION_TYPE_MAX];

@@ -15,6 +15,7 @@ typedef struct { uintptr_t pc, sp, fp, lr; } seam_pointers;
 
 #if defined(__x86_64__)
 static const char *const k_arch = "x86_64";
+static const char *const k_sp_name = "rsp", *const k_pc_name = "rip";
 static const struct { const char *name; int index; } k_registers[] = {
     {"rax", REG_RAX}, {"rbx", REG_RBX}, {"rcx", REG_RCX}, {"rdx", REG_RDX},
     {"rsi", REG_RSI}, {"rdi", REG_RDI}, {"rbp", REG_RBP}, {"rsp", REG_RSP},
@@ -35,6 +36,7 @@ static seam_pointers pointers(const ucontext_t *uc) {
 }
 #elif defined(__aarch64__)
 static const char *const k_arch = "aarch64";
+static const char *const k_sp_name = "sp", *const k_pc_name = "pc";
 static const char *const k_names[] = {
     "x0", "x1", "x2", "x3", "x4", "x5", "x6", "x7", "x8", "x9", "x10", "x11", "x12", "x13", "x14",
     "x15", "x16", "x17", "x18", "x19", "x20", "x21", "x22", "x23", "x24", "x25", "x26", "x27",
@@ -57,6 +59,23 @@ static seam_pointers pointers(const ucontext_t *uc) {
 #endif
 
 uintptr_t seam_context_sp(const void *ucontext) { return pointers(ucontext).sp; }
+
+uintptr_t seam_context_fp(const void *ucontext) { return pointers(ucontext).fp; }
+
+static void write_register(seam_dump_writer *w, const char *name, uint64_t value) {
+    seam_writer_start_map(w, SEAM_DK_NONE);
+    seam_writer_string(w, SEAM_DK_REGISTER_NAME, name, 16);
+    seam_writer_u64(w, SEAM_DK_REGISTER_VALUE, value);
+    seam_writer_end(w);
+}
+
+void seam_write_stack_registers(seam_dump_writer *w, uintptr_t sp, uintptr_t pc) {
+    seam_writer_string(w, SEAM_DK_ARCHITECTURE, k_arch, 16);
+    seam_writer_start_array(w, SEAM_DK_REGISTERS);
+    write_register(w, k_sp_name, sp);
+    write_register(w, k_pc_name, pc);
+    seam_writer_end(w);
+}
 
 const void *seam_context_fp_state(const void *ucontext) {
 #if defined(__x86_64__)
@@ -223,6 +242,7 @@ void seam_walk_stack(const void *ucontext, const seam_module_set *modules, seam_
     // Valid for a leaf function; in others it may repeat a frame, hence its own trust value.
     if (p.lr != 0 && seam_modules_find_exec(modules, p.lr) != NULL) push(out, p.lr, SEAM_FRAME_TRUST_LINK_REGISTER);
 #endif
+    uintptr_t lowest = p.sp;
     if (fp == p.sp || plausible_frame(fp, p.sp)) {
         scan_stack(modules, p.sp, fp, 0, out);
     } else {
@@ -230,8 +250,15 @@ void seam_walk_stack(const void *ucontext, const seam_module_set *modules, seam_
         // pointers): find the nearest real frame record by scanning.
         fp = scan_stack(modules, p.sp, p.sp + SEAM_MAX_SCAN_WORDS * sizeof(uintptr_t), 1, out);
         first_pushed = fp != 0;
+        uintptr_t record[2];
+        if (fp == 0 && (p.fp & (sizeof(uintptr_t) - 1)) == 0 &&
+            seam_safe_read((const void *)p.fp, record, sizeof record) == 0 && is_return_address(modules, record[1])) {
+            // Nothing found from the stack pointer (unreadable: a corrupt stack pointer), but the
+            // frame-pointer register holds a frame record: follow the chain from there.
+            fp = p.fp;
+            lowest = p.fp;
+        }
     }
-    uintptr_t lowest = p.sp;
     out->total = out->count;
     // 64 KiB of stack per read (one page where that fails, at the stack's end): a deep chain
     // then costs a system call per 64 KiB, not per frame.

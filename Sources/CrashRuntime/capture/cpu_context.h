@@ -29,6 +29,11 @@ typedef struct seam_stack_trace {
 
 /// The stack pointer of an interrupted context.
 uintptr_t seam_context_sp(const void *ucontext);
+/// The frame pointer of an interrupted context (rbp, x29).
+uintptr_t seam_context_fp(const void *ucontext);
+/// Writes ARCHITECTURE and a REGISTERS array holding only the stack pointer and program
+/// counter (a thread known only from what the kernel shows of it).
+void seam_write_stack_registers(seam_dump_writer *w, uintptr_t sp, uintptr_t pc);
 /// Writes the floating-point state (FP_REGISTERS) of a context whose fpregs pointer is valid.
 void seam_write_fp_registers(seam_dump_writer *w, const void *fp_state);
 /// The fpregs pointer of a context (x86_64), or NULL.

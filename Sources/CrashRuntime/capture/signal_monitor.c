@@ -3,6 +3,7 @@
 // so the process still dies of the original signal.
 #define _GNU_SOURCE
 #include "capture_state.h"
+#include "../launch_record.h"
 #include "dump_file.h"
 #include "dump_writer.h"
 #include "seam_dump_format.h"
@@ -10,6 +11,7 @@
 #include "thread_stack.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <setjmp.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -135,6 +137,35 @@ static void park_while_owner_chains(void) {
     for (int i = 0; i < LOSER_PARK_MS; i++) nanosleep(&pause, NULL);
 }
 
+/// Says the launch crashed before anything else can: the flag keeps the exit hook of a thread
+/// that runs exit() from now on from recording a clean exit (crash_reporter.c), and the launch
+/// record's clean_exit digit is set to 0 in place, in case an exit hook already wrote 1.
+static void mark_launch_crashed(void) {
+    static const char prefix[] = SEAM_LAUNCH_RECORD_CLEAN_EXIT_KEY;
+    g_seam_crash_captured = 1;
+    if (g_seam_state.launch_record_path[0] == '\0') return;
+    int fd = open(g_seam_state.launch_record_path, O_RDWR | O_CLOEXEC);
+    if (fd < 0) return;
+    char head[sizeof prefix];
+    if (pread(fd, head, sizeof head, 0) == (ssize_t)sizeof head && head[sizeof prefix - 1] == '1') {
+        int same = 1;
+        for (size_t i = 0; i + 1 < sizeof prefix; i++) same &= head[i] == prefix[i];
+        if (same) pwrite(fd, "0", 1, (off_t)(sizeof prefix - 1));
+    }
+    close(fd);
+}
+
+/// After the signal went on and came back: whether the process goes on living. A hardware fault
+/// runs its instruction again and dies of it unless a real handler is installed now; any other
+/// signal was raised again with the default action, so coming back means it was handled.
+static int process_survives(int signal, const siginfo_t *info) {
+    if (!is_hardware_fault(signal, info)) return 1;
+    struct sigaction current;
+    if (sigaction(signal, NULL, &current) != 0) return 0;
+    if (current.sa_flags & SA_SIGINFO) return current.sa_sigaction != NULL;
+    return current.sa_handler != SIG_DFL && current.sa_handler != SIG_IGN;
+}
+
 static void write_dump(int signal, siginfo_t *info, void *ucontext) {
     uint64_t entry = seam_monotonic_ns();
     struct timespec real;
@@ -193,9 +224,18 @@ static void on_signal(int signal, siginfo_t *info, void *ucontext) {
         pid_t writer = atomic_load(&g_owner_tid);
         if (writer != 0 && writer != self) park_while_owner_chains();
     } else if (atomic_compare_exchange_strong(&g_owner_tid, &owner, self)) {
+        mark_launch_crashed();
         write_dump(signal, info, ucontext);
         g_dump_done = 1;
         seam_thread_context_settle();
+        pass_on(signal, info, ucontext);
+        if (process_survives(signal, info)) {
+            // An application's handler dealt with it: the other threads go back to work.
+            g_seam_crash_captured = 0;
+            seam_thread_context_release();
+        }
+        errno = saved_errno;
+        return;
     } else if (owner == self) {
         if (g_jump_armed) {
             g_jump_armed = 0;

@@ -34,8 +34,10 @@ typedef struct context_slot {
 static int g_signal = -1;
 static struct sigaction g_previous;
 static _Atomic int g_mode;
-static _Atomic int g_release;                  // parked threads may return
-static _Atomic int g_parked;                   // threads inside on_request's park, all signals blocked
+static _Atomic int g_dump_written;             // asked threads may unblock their signals
+static _Atomic int g_release;                  // parked threads may return: the process survived
+static _Atomic int g_parked;                   // threads inside on_request's park
+static _Atomic int g_unblocked;                // of those, the ones parked with their own signal mask
 static struct sigaction g_sigprof_previous;    // SIGPROF's action before a crash borrowed it
 static int g_sigprof_borrowed;
 static context_slot g_slots[SEAM_MAX_CONTEXT_THREADS];
@@ -74,11 +76,20 @@ static void on_request(int signal, siginfo_t *info, void *ucontext) {
     copy_bytes(&slot->context, ucontext, sizeof slot->context);
     const void *fp = seam_context_fp_state(ucontext);
     slot->has_fp_state = fp != NULL && seam_safe_read(fp, slot->fp_state, sizeof slot->fp_state) == 0;
-    atomic_store(&slot->state, SLOT_DONE);
-    // Parked until the dump is written, so the stack the crashing thread copies stays as it was;
-    // bounded, in case the crashing thread itself dies first.
     atomic_fetch_add(&g_parked, 1);
-    for (int i = 0; i < 100000 && !atomic_load(&g_release); i++) sleep_briefly(100000);
+    atomic_store(&slot->state, SLOT_DONE);
+    // Parked with every signal blocked until the dump is written, so the stack the crashing
+    // thread copies stays as it was; bounded, in case the crashing thread itself dies first.
+    for (int i = 0; i < 100000 && !atomic_load(&g_dump_written); i++) sleep_briefly(100000);
+    // Then parked with the thread's own signal mask until the process dies: the handler chained
+    // to next (the Swift runtime's backtracer) can pause and read this thread, and the program
+    // does not run on while the process is crashing (a sleep cut short by this signal, an exit
+    // recorded as clean). Released only when the process survives the signal
+    // (seam_thread_context_release), or after SEAM_PARK_LIMIT_MS.
+    sigprocmask(SIG_SETMASK, &((const ucontext_t *)ucontext)->uc_sigmask, NULL);
+    atomic_fetch_add(&g_unblocked, 1);
+    for (long i = 0; i < SEAM_PARK_LIMIT_MS && !atomic_load(&g_release); i++) sleep_briefly(1000000);
+    atomic_fetch_sub(&g_unblocked, 1);
     atomic_fetch_sub(&g_parked, 1);
 }
 
@@ -86,22 +97,8 @@ static void on_request(int signal, siginfo_t *info, void *ucontext) {
 /// asking a thread that blocks the signal would only run into the deadline.
 static uint64_t blocked_signals(pid_t tid) {
     static char status[4096];
-    static char path[64];
-    static const char prefix[] = "/proc/self/task/";
-    size_t at = 0;
-    for (const char *c = prefix; *c; c++) path[at++] = *c;
-    char digits[16];
-    int n = 0;
-    for (long value = tid; value > 0 && n < 15; value /= 10) digits[n++] = (char)('0' + value % 10);
-    while (n > 0) path[at++] = digits[--n];
-    for (const char *c = "/status"; *c; c++) path[at++] = *c;
-    path[at] = '\0';
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return 0;
-    ssize_t length = read(fd, status, sizeof status - 1);
-    close(fd);
+    ssize_t length = seam_task_file_read(tid, "status", status, sizeof status);
     if (length <= 0) return 0;
-    status[length] = '\0';
     for (ssize_t i = 0; i + 8 < length; i++) {
         if (status[i] != 'S' || status[i + 1] != 'i' || status[i + 2] != 'g' || status[i + 3] != 'B' ||
             status[i + 4] != 'l' || status[i + 5] != 'k' || status[i + 6] != ':') continue;
@@ -160,6 +157,15 @@ static size_t ask_threads(int mode, pid_t self) {
     for (size_t i = 0; i < count; i++) {
         int signal = g_signal;
         g_slots[i].via_sigprof = 0;
+        uintptr_t sp, pc;
+        if (mode == MODE_PREPARE && seam_task_syscall_pointers(g_slots[i].tid, &sp, &pc) != 0) {
+            // Stopped in the kernel (a sleep, a read, a wait): a signal would end a sleep early
+            // (nanosleep is never restarted after a handler) or make a call fail with EINTR.
+            // Only a thread running its own code is asked; it can call
+            // seam_capture_prepare_thread() itself.
+            atomic_store(&g_slots[i].state, SLOT_FREE);
+            continue;
+        }
         uint64_t mask = blocked_signals(g_slots[i].tid);
         if (blocks(mask, g_signal)) {
             // Dispatch's workers (Swift concurrency's pool too) block every signal but the
@@ -203,7 +209,9 @@ int seam_thread_context_install(void) {
         sigfillset(&action.sa_mask);
         if (sigaction(candidate, &action, &g_previous) != 0) continue;
         g_signal = candidate;
-        // Threads already running get an alternate signal stack from inside themselves.
+        // Threads already running their own code get an alternate signal stack from inside
+        // themselves; threads stopped in the kernel are left alone (see ask_threads).
+        atomic_store(&g_dump_written, 0);
         atomic_store(&g_release, 0);
         ask_threads(MODE_PREPARE, (pid_t)syscall(SYS_gettid));
         wait_for_answers(50u * 1000 * 1000);
@@ -309,10 +317,22 @@ static size_t fit_reservation(const seam_dump_writer *w, size_t want) {
     return limit - used < want ? (size_t)(limit - used) : want;
 }
 
+/// How far below its stack mapping a stack pointer may be and still be the thread's (one that
+/// overflowed into the guard page, or the main thread's guard gap).
+#define SEAM_STACK_GUARD_SLACK (2u * 1024 * 1024)
+/// Bytes kept below the frame pointer when the window starts there.
+#define SEAM_BELOW_FRAME_POINTER 4096u
+
 /// STACK_START, STACK_BYTES, STACK_END, and for the crashed thread the outermost bytes too.
-static void write_stack(seam_dump_writer *w, uintptr_t sp, size_t window, int keep_outer) {
+/// When the stack pointer is unusable (in no writable mapping, nor just below one) the window
+/// starts a little below the frame pointer, so the frame-pointer chain is still in the dump.
+static void write_stack(seam_dump_writer *w, uintptr_t sp, uintptr_t fp, size_t window, int keep_outer) {
     const mapping *stack = stack_mapping(sp);
-    if (stack == NULL) return;
+    if (stack == NULL || (sp < stack->start && stack->start - sp > SEAM_STACK_GUARD_SLACK)) {
+        stack = fp != 0 ? stack_mapping(fp) : NULL;
+        if (stack == NULL || fp < stack->start) return;
+        sp = fp - stack->start > SEAM_BELOW_FRAME_POINTER ? fp - SEAM_BELOW_FRAME_POINTER : stack->start;
+    }
     uintptr_t start = sp > stack->start ? sp : stack->start;
     size_t length = fit_reservation(w, stack->end - start < window ? stack->end - start : window);
     seam_writer_u64(w, SEAM_DK_STACK_END, stack->end);
@@ -341,13 +361,24 @@ static void write_thread(seam_dump_writer *w, pid_t tid, int crashed, int status
     if (context != NULL) {
         seam_write_registers(w, context);
         seam_write_fp_registers(w, fp_state);
-        write_stack(w, seam_context_sp(context), crashed ? SEAM_CRASHED_STACK_WINDOW : SEAM_STACK_WINDOW, crashed);
+        write_stack(w, seam_context_sp(context), seam_context_fp(context),
+                    crashed ? SEAM_CRASHED_STACK_WINDOW : SEAM_STACK_WINDOW, crashed);
+    } else if (!crashed) {
+        // No context from the thread itself (it blocks every signal we could ask with, or did
+        // not answer): what the kernel shows of a thread stopped in it, its stack pointer and
+        // program counter, and the stack window above that stack pointer.
+        uintptr_t sp, pc;
+        if (seam_task_syscall_pointers(tid, &sp, &pc) == 1) {
+            seam_write_stack_registers(w, sp, pc);
+            write_stack(w, sp, 0, SEAM_STACK_WINDOW, 0);
+        }
     }
     seam_writer_end(w);
 }
 
 void seam_write_thread_contexts(seam_dump_writer *w, pid_t crashed_tid, const void *crash_context) {
     static pid_t others[SEAM_MAX_THREADS];
+    atomic_store(&g_dump_written, 0);
     atomic_store(&g_release, 0);
     size_t asked = g_signal > 0 ? ask_threads(MODE_CAPTURE, crashed_tid) : 0;
     read_mappings();
@@ -374,10 +405,12 @@ void seam_write_thread_contexts(seam_dump_writer *w, pid_t crashed_tid, const vo
     }
     seam_writer_end(w);
     atomic_store(&g_mode, MODE_NONE);
-    atomic_store(&g_release, 1);
+    atomic_store(&g_dump_written, 1);
 }
 
 void seam_thread_context_settle(void) {
-    for (int i = 0; i < 2000 && atomic_load(&g_parked) > 0; i++) sleep_briefly(100000);
+    for (int i = 0; i < 2000 && atomic_load(&g_unblocked) < atomic_load(&g_parked); i++) sleep_briefly(100000);
     return_sigprof();
 }
+
+void seam_thread_context_release(void) { atomic_store(&g_release, 1); }

@@ -20,18 +20,22 @@
 #define SEAM_OUTER_STACK_WINDOW (32u * 1024)
 
 /// Picks an unused real-time signal and installs its handler; also gives every thread already
-/// running an alternate signal stack. Returns the signal, or -1 when none is free.
+/// running its own code (not stopped in a system call) an alternate signal stack. Returns the
+/// signal, or -1 when none is free.
 int seam_thread_context_install(void);
 void seam_thread_context_uninstall(void);
 /// Writes the THREADS array: every thread's id and name, and for each its registers and stack
 /// window (the crashed thread's from `crash_context`). Releases the parked threads after.
 void seam_write_thread_contexts(seam_dump_writer *w, pid_t crashed_tid, const void *crash_context);
-/// After the dump, before the signal goes on: waits (at most 200 ms) until every released thread
-/// has left the handler, where it blocked all signals, then gives back SIGPROF if a capture
-/// borrowed it. The handler chained to next (the Swift runtime's backtracer) pauses the other
-/// threads with a signal; it could not pause one still in there, and such a thread that then
-/// faulted under the backtracer's reset handlers killed the process before the backtrace, or
-/// ran into the backtracer's memory server and hung it.
+/// After the dump, before the signal goes on: waits (at most 200 ms) until every parked thread
+/// has put back its own signal mask, then gives back SIGPROF if a capture borrowed it. The
+/// threads stay parked in the handler until the process dies: the handler chained to next (the
+/// Swift runtime's backtracer) pauses the other threads with a signal, which they now take.
 void seam_thread_context_settle(void);
+/// Lets the parked threads return into the program: the process survived the signal (an
+/// application's handler dealt with it).
+void seam_thread_context_release(void);
+/// How long a parked thread waits for the process to die before it returns anyway.
+#define SEAM_PARK_LIMIT_MS (600L * 1000)
 
 #endif

@@ -25,6 +25,9 @@ typedef struct seam_capture_config {
     size_t system_info_count;
     /// Non-zero to also catch SIGTERM (opt-in).
     int catch_sigterm;
+    /// The reporter's launch record (launch_record.h), or NULL: when a crash begins the handler
+    /// marks it as not cleanly exited, before any other thread could record a clean exit.
+    const char *launch_record_path;
 } seam_capture_config;
 
 /// Installs the monitors. Returns 0, or -1 with a NUL-terminated reason in `error`.
@@ -35,6 +38,10 @@ int seam_capture_install(const seam_capture_config *config, char *error, size_t 
 void seam_capture_uninstall(void);
 /// Non-zero while installed.
 int seam_capture_is_installed(void);
+/// Non-zero once the signal handler has begun capturing a crash in this process (until the
+/// process survives it, when an application's handler dealt with the signal). An exit hook
+/// must not record a clean exit then.
+int seam_capture_crash_in_progress(void);
 
 /// The std::terminate handler the terminate monitor installed (NULL when not installed);
 /// the reporter stores it in the bridge's terminate-handler slot.
@@ -53,7 +60,8 @@ int seam_capture_handler_active(void);
 /// Gives the calling thread an alternate signal stack, so a stack overflow on it still runs
 /// the handler and is reported. Threads created with pthread_create (Foundation.Thread,
 /// Dispatch and Swift concurrency workers included) while capture is installed get one
-/// automatically, and install gives one to the threads already running; call this first thing
+/// automatically, and install gives one to the threads already running their own code (a thread
+/// stopped in a system call is not interrupted for it: it would see EINTR); call this first thing
 /// on a thread started any other way (a raw clone, a runtime that bypasses pthread_create).
 /// Idempotent. Returns 0, or -1 with errno set (the thread then has no alternate stack).
 int seam_capture_prepare_thread(void);

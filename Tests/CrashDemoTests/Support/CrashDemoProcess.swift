@@ -66,10 +66,11 @@ enum CrashDemoProcess {
     /// `waitUntilExit()` waiting for ever.
     /// With `killAfter`, the child's group is killed with SIGKILL after that many seconds (if it
     /// is still running): a process killed at some point of its work, on purpose.
+    /// `executable` runs another copy of crash-demo (default: the one SwiftPM built).
     static func run(_ arguments: [String], backtracer: Backtracer = .runtimeDefault,
-                    timeout: TimeInterval = 20, killAfter: TimeInterval? = nil,
+                    timeout: TimeInterval = 20, killAfter: TimeInterval? = nil, executable other: URL? = nil,
                     file: StaticString = #filePath, line: UInt = #line) throws -> ChildRun {
-        let executable = try executable(file: file, line: line)
+        let executable = try other ?? executable(file: file, line: line)
         var environment = ProcessInfo.processInfo.environment
         switch backtracer {
         case .runtimeDefault: environment.removeValue(forKey: "SWIFT_BACKTRACE")

@@ -91,6 +91,8 @@ case "cxx-int": crash_probe_throw_int()
 case "cxx-segv": crash_probe_segv_in_cxx()
 case "swift": print(crashInSwift([nil]))
 case "threads": crash_probe_threads(8)
+case "bad-stack-pointer": crash_probe_bad_stack_pointer()
+case "blocked-thread": crash_probe_blocked_thread_then_segv()
 case "overflow": print(crash_probe_overflow(0))
 case "dlopen-segv":
     // A library loaded after install must still be listed: found through r_debug at crash time.

@@ -24,6 +24,12 @@ void crash_probe_segv_in_cxx(void);
 int crash_probe_overflow(int depth);
 /// Starts `count` threads that all dereference NULL at the same moment.
 void crash_probe_threads(int count);
+/// SIGSEGV with the stack pointer zeroed, two callers up an intact frame-pointer chain
+/// (crash_probe_bad_stack_pointer -> crash_probe_bad_sp_middle -> crash_probe_zero_stack_pointer).
+void crash_probe_bad_stack_pointer(void);
+/// Starts a thread named "probe-blocked" that blocks every signal and sleeps in
+/// crash_probe_blocked_sleeper, then dereferences an unmapped address on this thread.
+void crash_probe_blocked_thread_then_segv(void);
 /// Fills the file system holding `directory` with a file until writes fail with ENOSPC (0).
 int crash_probe_fill_disk(const char *directory);
 /// Forks a child that sleeps without exec, then the parent dereferences NULL.
