@@ -152,6 +152,9 @@ public enum ManualReason: String, Codable, Sendable, CaseIterable, Error {
     case directInFinish = "a direct access of the service: run --phase inject first"
     case bridgeServesOthers = "the bridge parameter also serves services outside --service"
     case notAServiceRead = "not a read of a service (a registration with the container): never moved onto the bridge"
+    case serviceTypeUnknown = "the service's type is not known in the run (no declaration of it in the container, typed resolve() or annotated read): fix does not guess it"
+    case serviceNameTaken = "the type already has a member of the service's name"
+    case initializerSetsServiceFromContainer = "an initializer that cannot take a parameter (required or override) sets the service from the container (a fallback left)"
 }
 
 /// The whole plan: groups that will be written, groups refused, and items left for a person.

@@ -109,7 +109,9 @@ struct SwiftContainerAccessFinder {
             let member = node.declName.baseName.text
             if let type = SwiftAccessForms.containerType(of: base, known: { self.finder.accessorsByType[$0] != nil }, aliases: aliases, at: Syntax(node)),
                finder.matches(type: type, member: member) {
-                record(Syntax(node), container: type, accessor: member)
+                // `ServiceLocator.analytics` under `ServiceLocator.*`: the accessor is the service
+                let wildcard = finder.accessorsByType[type]?.contains(member) == false
+                record(Syntax(node), container: type, accessor: member, service: wildcard ? member : nil)
                 return .skipChildren // `MyModule.Container` is not a second access
             }
             return .visitChildren
@@ -163,8 +165,10 @@ struct SwiftContainerAccessFinder {
             // `C.shared()`: the call is part of the access
             if let call = end.parent?.as(FunctionCallExprSyntax.self), call.calledExpression.id == end.id { end = Syntax(call) }
             let service = known ?? finder.service(after: end)
-            let access = ContainerAccess(container: container, accessor: accessor, service: service,
-                                         kind: finder.kind(of: node))
+            // `init(tabs: TabStore = Container.shared.tabs)`: the service style's transition form
+            let read = SwiftServiceRead.expression(end: end, wildcard: known != nil && known == accessor)
+            let kind = SwiftServiceRead.initializerParameter(defaultingTo: read) != nil ? .fallback : finder.kind(of: node)
+            let access = ContainerAccess(container: container, accessor: accessor, service: service, kind: kind)
             found.append((LocatedAccess(offset: node.startOffset, range: node.startOffset..<end.endOffset, access: access, tokenIndex: nil), node))
         }
 
