@@ -21,11 +21,11 @@ struct SwiftFinishPlanner {
         for path in paths {
             guard let file = context.swiftFile(path) else { continue }
             // left direct by this phase: listed, so the run does not end as if it were done
-            for located in file.accesses where located.access.kind == .direct && context.selects(located.access) {
+            for located in file.accesses where located.access.kind == .direct && SwiftServiceRead.selects(located.access, context) {
                 let (line, column) = file.source.buffer.lineColumn(of: located.offset)
                 // a registration is no read to inject; a `required`/`override` initializer reads
                 // the container for good (the service style's inject wrote it so)
-                let reason: ManualReason = FixContext.isRegistration(located.access.service) ? .notAServiceRead
+                let reason: ManualReason = FixContext.isRegistration(SwiftServiceRead.service(of: located.access, context.configuration)) ? .notAServiceRead
                     : file.source.tree.token(at: AbsolutePosition(utf8Offset: located.offset))?.enclosing(InitializerDeclSyntax.self)
                         .map(SwiftServiceInjectPlanner.cannotTake) == true ? .initializerSetsServiceFromContainer : .directInFinish
                 plan.manual.append(ManualItem(path: context.display(path), line: line, column: column, expression: located.access.expression,

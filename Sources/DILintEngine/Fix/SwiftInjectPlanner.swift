@@ -22,13 +22,14 @@ struct SwiftInjectPlanner {
         var service = SwiftServiceInjectPlanner(context: context) // the `service` style's accesses
         for path in paths {
             guard let file = context.swiftFile(path) else { continue }
-            for located in file.accesses where located.access.kind == .direct && context.selects(located.access) {
+            for located in file.accesses where located.access.kind == .direct && SwiftServiceRead.selects(located.access, context) {
                 switch place(of: located, in: file) {
                 case let .failure(.manual(reason, detail)):
                     plan.manual.append(manual(located, in: file, reason, detail))
                 case let .success(place):
-                    if let name = located.access.service, context.configuration.injectionStyle(forService: name) == .service {
-                        service.add(file: file, located: located, place: place)
+                    if let name = SwiftServiceRead.service(of: located.access, context.configuration),
+                       context.configuration.injectionStyle(forService: name) == .service {
+                        service.add(file: file, located: located, place: place, service: name)
                         continue
                     }
                     if byType[place.typeName] == nil { order.append(place.typeName) }
@@ -42,8 +43,11 @@ struct SwiftInjectPlanner {
 
     func place(of located: LocatedAccess, in file: SwiftFixFile) -> Result<SwiftAccessPlace, SwiftAccessPlace.Refusal> {
         if file.isSuppressed(located.offset) { return .failure(.manual(.suppressed, nil)) }
-        guard located.access.service != nil else { return .failure(.manual(.noService, nil)) }
-        guard context.configuration.containers.contains(.member(type: located.access.container, accessor: located.access.accessor)),
+        let service = SwiftServiceRead.service(of: located.access, context.configuration)
+        guard service != nil else { return .failure(.manual(.noService, nil)) }
+        let containers = context.configuration.containers
+        guard containers.contains(.member(type: located.access.container, accessor: located.access.accessor))
+                || located.access.service == located.access.accessor && containers.contains(.member(type: located.access.container, accessor: "*")),
               let node = file.node(spanning: located.range) else {
             return .failure(.manual(.unrecognisedForm, "only a member container (Type.shared, Type.shared()) is rewritten in Swift"))
         }
@@ -51,7 +55,7 @@ struct SwiftInjectPlanner {
             return .failure(.manual(.unrecognisedForm, "the container is unwrapped ('?' or '!'); the bridge is not optional"))
         }
         // only a read of a service moves onto the bridge: not a registration, not an assignment
-        if FixContext.isRegistration(located.access.service) { return .failure(.manual(.notAServiceRead, nil)) }
+        if FixContext.isRegistration(service) { return .failure(.manual(.notAServiceRead, nil)) }
         if let member = node.parent?.as(MemberAccessExprSyntax.self), Self.isAssigned(ExprSyntax(member)) {
             return .failure(.manual(.assignedTo, nil))
         }

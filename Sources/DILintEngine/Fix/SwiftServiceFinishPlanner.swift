@@ -35,10 +35,13 @@ struct SwiftServiceFinishPlanner {
 
     /// Takes a fallback access when it is a service parameter's default; false when it is not one.
     mutating func add(_ located: LocatedAccess, in file: SwiftFixFile, plan: inout FixPlan) -> Bool {
-        guard let read = SwiftServiceInjectPlanner.read(of: located, in: file),
+        // the bridge style keeps a service parameter's default (it is not the bridge's)
+        guard let service = SwiftServiceRead.service(of: located.access, context.configuration),
+              context.configuration.injectionStyle(forService: service) == .service,
+              let read = SwiftServiceInjectPlanner.read(of: located, in: file, context.configuration),
               let (parameter, decl) = SwiftServiceRead.initializerParameter(defaultingTo: read),
               let typeName = SwiftRunType.enclosingQualifiedName(of: Syntax(decl)) else { return false }
-        guard context.selects(located.access) else { return true }
+        guard SwiftServiceRead.selects(located.access, context) else { return true }
         let (line, column) = file.source.buffer.lineColumn(of: located.offset)
         if file.isSuppressed(located.offset) {
             plan.manual.append(ManualItem(path: context.display(file.path), line: line, column: column, expression: located.access.expression,

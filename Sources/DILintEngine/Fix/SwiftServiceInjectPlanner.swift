@@ -23,6 +23,7 @@ struct SwiftServiceInjectPlanner {
         var file: SwiftFixFile
         var located: LocatedAccess
         var place: SwiftAccessPlace
+        var service: String
     }
 
     private var byKey: [String: [Target]] = [:]
@@ -30,16 +31,16 @@ struct SwiftServiceInjectPlanner {
 
     init(context: FixContext) { self.context = context }
 
-    mutating func add(file: SwiftFixFile, located: LocatedAccess, place: SwiftAccessPlace) {
-        let key = place.typeName + "\u{0}" + (located.access.service ?? "")
+    mutating func add(file: SwiftFixFile, located: LocatedAccess, place: SwiftAccessPlace, service: String) {
+        let key = place.typeName + "\u{0}" + service
         if byKey[key] == nil { order.append(key) }
-        byKey[key, default: []].append(Target(file: file, located: located, place: place))
+        byKey[key, default: []].append(Target(file: file, located: located, place: place, service: service))
     }
 
     func plan(into plan: inout FixPlan) {
         for key in order {
             let targets = byKey[key]!
-            planService(typeName: targets[0].place.typeName, service: targets[0].located.access.service ?? "", targets, into: &plan)
+            planService(typeName: targets[0].place.typeName, service: targets[0].service, targets, into: &plan)
         }
     }
 
@@ -48,10 +49,9 @@ struct SwiftServiceInjectPlanner {
     // MARK: The service read
 
     /// The read's expression for an access (nil when the node is not found).
-    static func read(of located: LocatedAccess, in file: SwiftFixFile) -> Syntax? {
+    static func read(of located: LocatedAccess, in file: SwiftFixFile, _ configuration: Configuration) -> Syntax? {
         guard let end = file.node(spanning: located.range) else { return nil }
-        let wildcard = located.access.service != nil && located.access.service == located.access.accessor
-        return SwiftServiceRead.expression(end: end, wildcard: wildcard)
+        return SwiftServiceRead.expression(end: end, wildcard: SwiftServiceRead.isWildcard(located.access, configuration))
     }
 
     /// Why a read cannot move onto an injected name, if it cannot.
@@ -68,9 +68,8 @@ struct SwiftServiceInjectPlanner {
 
     /// The service's type: from the container's declaration in the run, a typed `resolve()`, or
     /// a declaration of the run annotated with a type whose value is the same read.
-    func serviceType(_ access: ContainerAccess, read: Syntax, in file: SwiftFixFile) -> String? {
-        if SwiftServiceRead.isResolve(read) { return access.service } // the resolved type (annotation, generic argument)
-        guard let service = access.service else { return nil }
+    func serviceType(_ service: String, _ access: ContainerAccess, read: Syntax) -> String? {
+        if SwiftServiceRead.isResolve(read) { return service } // the resolved type (annotation, generic argument)
         var owners = [access.container]
         // `static let shared: AppDependencies` names the type whose members are the services
         for type in SwiftRunType.findEach(access.container, context: context) ?? [] {
@@ -84,9 +83,16 @@ struct SwiftServiceInjectPlanner {
         for owner in owners {
             for type in SwiftRunType.findEach(owner, context: context) ?? [] {
                 for (_, decl) in type.members {
-                    if let v = decl.as(VariableDeclSyntax.self), let binding = v.bindings.first(where: { $0.pattern.as(IdentifierPatternSyntax.self)?.identifier.text == service }),
-                       let annotation = binding.typeAnnotation {
-                        return annotation.type.trimmedDescription
+                    if let v = decl.as(VariableDeclSyntax.self), let binding = v.bindings.first(where: { $0.pattern.as(IdentifierPatternSyntax.self)?.identifier.text == service }) {
+                        if let annotation = binding.typeAnnotation { return annotation.type.trimmedDescription }
+                        // `let tabs = TabStore()`: a type of the run built by a non-failable initializer
+                        if let call = binding.initializer?.value.as(FunctionCallExprSyntax.self),
+                           let callee = call.calledExpression.as(DeclReferenceExprSyntax.self), callee.baseName.text.first?.isUppercase == true,
+                           let built = SwiftRunType.findEach(callee.baseName.text, context: context),
+                           !built.contains(where: { $0.members.contains { $0.decl.as(InitializerDeclSyntax.self)?.optionalMark != nil } }) {
+                            return callee.baseName.text
+                        }
+                        return nil
                     }
                     if let f = decl.as(FunctionDeclSyntax.self), f.name.text == service, f.signature.parameterClause.parameters.isEmpty,
                        let result = f.signature.returnClause {
@@ -129,7 +135,7 @@ struct SwiftServiceInjectPlanner {
         // only service reads move: a call of the container's own method is listed
         var reads: [Int: Syntax] = [:]
         targets = targets.filter { t in
-            guard let read = Self.read(of: t.located, in: t.file) else {
+            guard let read = Self.read(of: t.located, in: t.file, context.configuration) else {
                 list([t], .unrecognisedForm, "the read could not be found in the file's tree")
                 return false
             }
@@ -138,7 +144,7 @@ struct SwiftServiceInjectPlanner {
             return true
         }
         guard let first = targets.first, let firstRead = reads[first.located.offset] else { return }
-        guard let serviceType = serviceType(first.located.access, read: firstRead, in: first.file) else {
+        guard let serviceType = serviceType(service, first.located.access, read: firstRead) else {
             return list(targets, .serviceTypeUnknown, "'\(service)' of \(first.located.access.container)")
         }
         let name = Self.name(service: service, resolve: SwiftServiceRead.isResolve(firstRead))

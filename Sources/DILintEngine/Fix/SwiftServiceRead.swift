@@ -20,6 +20,23 @@ enum SwiftServiceRead {
         return Syntax(member)
     }
 
+    /// Whether the access's container is a static member matched by a wildcard (`ServiceLocator.*`).
+    static func isWildcard(_ access: ContainerAccess, _ configuration: Configuration) -> Bool {
+        let specs = configuration.containers
+        return specs.contains(.member(type: access.container, accessor: "*")) && !specs.contains(.member(type: access.container, accessor: access.accessor))
+    }
+
+    /// The service fix moves: the accessor of a wildcard static-member container
+    /// (`ServiceLocator.analytics`), else the service lint names.
+    static func service(of access: ContainerAccess, _ configuration: Configuration) -> String? {
+        isWildcard(access, configuration) ? access.accessor : access.service
+    }
+
+    /// Whether a run's `--service` selects the access (by `service(of:)`).
+    static func selects(_ access: ContainerAccess, _ context: FixContext) -> Bool {
+        context.services.isEmpty || service(of: access, context.configuration).map(context.services.contains) == true
+    }
+
     /// Whether the read is a `resolve…` call (its service is the resolved type).
     static func isResolve(_ read: Syntax) -> Bool {
         guard let call = read.as(FunctionCallExprSyntax.self) else { return false }

@@ -109,9 +109,7 @@ struct SwiftContainerAccessFinder {
             let member = node.declName.baseName.text
             if let type = SwiftAccessForms.containerType(of: base, known: { self.finder.accessorsByType[$0] != nil }, aliases: aliases, at: Syntax(node)),
                finder.matches(type: type, member: member) {
-                // `ServiceLocator.analytics` under `ServiceLocator.*`: the accessor is the service
-                let wildcard = finder.accessorsByType[type]?.contains(member) == false
-                record(Syntax(node), container: type, accessor: member, service: wildcard ? member : nil)
+                record(Syntax(node), container: type, accessor: member)
                 return .skipChildren // `MyModule.Container` is not a second access
             }
             return .visitChildren
@@ -166,7 +164,8 @@ struct SwiftContainerAccessFinder {
             if let call = end.parent?.as(FunctionCallExprSyntax.self), call.calledExpression.id == end.id { end = Syntax(call) }
             let service = known ?? finder.service(after: end)
             // `init(tabs: TabStore = Container.shared.tabs)`: the service style's transition form
-            let read = SwiftServiceRead.expression(end: end, wildcard: known != nil && known == accessor)
+            // (`ServiceLocator.analytics` under `ServiceLocator.*`: the accessor is the service read)
+            let read = SwiftServiceRead.expression(end: end, wildcard: finder.accessorsByType[container].map { !$0.contains(accessor) } ?? false)
             let kind = SwiftServiceRead.initializerParameter(defaultingTo: read) != nil ? .fallback : finder.kind(of: node)
             let access = ContainerAccess(container: container, accessor: accessor, service: service, kind: kind)
             found.append((LocatedAccess(offset: node.startOffset, range: node.startOffset..<end.endOffset, access: access, tokenIndex: nil), node))
