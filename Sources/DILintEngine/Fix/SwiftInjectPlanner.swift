@@ -47,7 +47,7 @@ struct SwiftInjectPlanner {
         guard service != nil else { return .failure(.manual(.noService, nil)) }
         let containers = context.configuration.containers
         guard containers.contains(.member(type: located.access.container, accessor: located.access.accessor))
-                || located.access.service == located.access.accessor && containers.contains(.member(type: located.access.container, accessor: "*")),
+                || SwiftServiceRead.isWildcard(located.access, context.configuration),
               let node = file.node(spanning: located.range) else {
             return .failure(.manual(.unrecognisedForm, "only a member container (Type.shared, Type.shared()) is rewritten in Swift"))
         }

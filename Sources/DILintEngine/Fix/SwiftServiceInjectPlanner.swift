@@ -70,37 +70,31 @@ struct SwiftServiceInjectPlanner {
     /// a declaration of the run annotated with a type whose value is the same read.
     func serviceType(_ service: String, _ access: ContainerAccess, read: Syntax) -> String? {
         if SwiftServiceRead.isResolve(read) { return service } // the resolved type (annotation, generic argument)
+        // every declaration and extension of the container's type in the run that declares the
+        // member (a type of one name may be declared in several modules): one type, or none
         var owners = [access.container]
-        // `static let shared: AppDependencies` names the type whose members are the services
-        for type in SwiftRunType.findEach(access.container, context: context) ?? [] {
-            for (_, decl) in type.members {
-                if let v = decl.as(VariableDeclSyntax.self), v.names.contains(where: { $0.text == access.accessor }),
-                   let annotation = v.bindings.first?.typeAnnotation, let name = SwiftAccessForms.typeName(annotation.type.trimmedDescription) {
-                    owners.append(name)
-                }
-            }
+        for member in ContainerMembers.find(access.accessor, in: access.container, context: context) {
+            if case let .property(type) = member, let name = SwiftAccessForms.typeName(type), name != access.container { owners.append(name) }
         }
+        var types = Set<String>()
         for owner in owners {
-            for type in SwiftRunType.findEach(owner, context: context) ?? [] {
-                for (_, decl) in type.members {
-                    if let v = decl.as(VariableDeclSyntax.self), let binding = v.bindings.first(where: { $0.pattern.as(IdentifierPatternSyntax.self)?.identifier.text == service }) {
-                        if let annotation = binding.typeAnnotation { return annotation.type.trimmedDescription }
-                        // `let tabs = TabStore()`: a type of the run built by a non-failable initializer
-                        if let call = binding.initializer?.value.as(FunctionCallExprSyntax.self),
-                           let callee = call.calledExpression.as(DeclReferenceExprSyntax.self), callee.baseName.text.first?.isUppercase == true,
-                           let built = SwiftRunType.findEach(callee.baseName.text, context: context),
-                           !built.contains(where: { $0.members.contains { $0.decl.as(InitializerDeclSyntax.self)?.optionalMark != nil } }) {
-                            return callee.baseName.text
-                        }
+            for member in ContainerMembers.find(service, in: owner, context: context) {
+                switch member {
+                case let .property(type), let .method(type): types.insert(type)
+                case let .built(name):
+                    // `let tabs = TabStore()`: a type of the run built by a non-failable initializer
+                    if let built = SwiftRunType.findEach(name, context: context),
+                       !built.contains(where: { $0.members.contains { $0.decl.as(InitializerDeclSyntax.self)?.optionalMark != nil } }) {
+                        types.insert(name)
+                    } else {
                         return nil
                     }
-                    if let f = decl.as(FunctionDeclSyntax.self), f.name.text == service, f.signature.parameterClause.parameters.isEmpty,
-                       let result = f.signature.returnClause {
-                        return result.type.trimmedDescription
-                    }
+                case .unknown: return nil
                 }
             }
         }
+        if types.count == 1 { return types.first }
+        if types.count > 1 { return nil }
         // `let analytics: Analytics = ServiceLocator.analytics`, `stores: StoresManager = ServiceLocator.stores`
         let text = read.trimmedDescription
         for path in context.swiftFilesMentioning(text) {
@@ -351,5 +345,68 @@ private final class AnnotatedReads: SyntaxVisitor {
     override func visit(_ node: FunctionParameterSyntax) -> SyntaxVisitorContinueKind {
         if node.defaultValue?.value.trimmedDescription == text, node.ellipsis == nil { types.append(node.type.trimmedDescription) }
         return .visitChildren
+    }
+}
+
+/// What the declarations and extensions of a type named `owner` in the run's Swift files say of
+/// a member: its annotated type, a method's result type (no parameters), the type a stored value
+/// builds (`let tabs = TabStore()`), or that its type is not written.
+enum ContainerMembers {
+    enum Member {
+        case property(String)
+        case method(String)
+        case built(String)
+        case unknown
+    }
+
+    static func find(_ member: String, in owner: String, context: FixContext) -> [Member] {
+        let simple = SwiftRunType.simpleName(owner)
+        var found: [Member] = []
+        for path in context.swiftFilesMentioning(simple) {
+            guard let file = context.swiftFile(path) else { continue }
+            let blocks = OwnerBlocks(name: simple)
+            blocks.walk(file.source.tree)
+            for block in blocks.found {
+                for decl in SwiftRunType.flatten(block.members) {
+                    if let v = decl.as(VariableDeclSyntax.self),
+                       let binding = v.bindings.first(where: { $0.pattern.as(IdentifierPatternSyntax.self)?.identifier.text == member }) {
+                        if let annotation = binding.typeAnnotation {
+                            found.append(.property(annotation.type.trimmedDescription))
+                        } else if let call = binding.initializer?.value.as(FunctionCallExprSyntax.self),
+                                  let callee = call.calledExpression.as(DeclReferenceExprSyntax.self), callee.baseName.text.first?.isUppercase == true {
+                            found.append(.built(callee.baseName.text))
+                        } else {
+                            found.append(.unknown)
+                        }
+                    }
+                    if let f = decl.as(FunctionDeclSyntax.self), f.name.text == member {
+                        if f.signature.parameterClause.parameters.isEmpty, let result = f.signature.returnClause {
+                            found.append(.method(result.type.trimmedDescription))
+                        } else {
+                            found.append(.unknown)
+                        }
+                    }
+                }
+            }
+        }
+        return found
+    }
+
+    /// Member blocks of the classes, structs, enums, actors and extensions of a simple name.
+    private final class OwnerBlocks: SyntaxVisitor {
+        let name: String
+        var found: [MemberBlockSyntax] = []
+        init(name: String) { self.name = name; super.init(viewMode: .sourceAccurate) }
+        override func visit(_ node: ClassDeclSyntax) -> SyntaxVisitorContinueKind { add(node.name.text, node.memberBlock) }
+        override func visit(_ node: StructDeclSyntax) -> SyntaxVisitorContinueKind { add(node.name.text, node.memberBlock) }
+        override func visit(_ node: EnumDeclSyntax) -> SyntaxVisitorContinueKind { add(node.name.text, node.memberBlock) }
+        override func visit(_ node: ActorDeclSyntax) -> SyntaxVisitorContinueKind { add(node.name.text, node.memberBlock) }
+        override func visit(_ node: ExtensionDeclSyntax) -> SyntaxVisitorContinueKind {
+            add(SwiftRunType.simpleName(node.extendedType.trimmedDescription), node.memberBlock)
+        }
+        private func add(_ declared: String, _ block: MemberBlockSyntax) -> SyntaxVisitorContinueKind {
+            if declared == name { found.append(block) }
+            return .visitChildren
+        }
     }
 }
