@@ -248,7 +248,9 @@ struct SwiftServiceInjectPlanner {
             guard let body = decl.body, !base.startsOnSameLine(after: body.leftBrace, in: initFile) else {
                 return .failure(.manual(.swiftInitializers, "its initializer's body starts on the line of its '{'"))
             }
-            if decl.mentions([name]) { return .failure(.manual(.serviceNameTaken, "its initializer already names '\(name)'")) }
+            if SwiftCallerWiring.declares(name, in: Syntax(decl)) {
+                return .failure(.manual(.serviceNameTaken, "its initializer already declares '\(name)'"))
+            }
             if Self.cannotTake(decl) { continue }
             let explicit = decl.attributes.contains { $0.trimmedDescription.hasPrefix("@objc") } || objcType
             if explicit || nsObject {
