@@ -154,6 +154,8 @@ public enum ManualReason: String, Codable, Sendable, CaseIterable, Error {
     case notAServiceRead = "not a read of a service (a registration with the container): never moved onto the bridge"
     case serviceTypeUnknown = "the service's type is not known in the run (no declaration of it in the container, typed resolve() or annotated read): fix does not guess it"
     case serviceNameTaken = "the type already has a member of the service's name"
+    case serviceInitializers = "the Swift type's initializers cannot take the service safely"
+    case serviceCallersRelyOnDefault = "callers still rely on the service parameter's default"
     case initializerSetsServiceFromContainer = "an initializer that cannot take a parameter (required or override) sets the service from the container (a fallback left)"
 }
 

@@ -73,10 +73,10 @@ struct SwiftServiceFinishPlanner {
         }
         let type = SwiftRunType.merged(each)
         if !context.configuration.swiftCallersInRun, items.contains(where: { $0.decl.modifiers.contains { ["public", "open"].contains($0.name.text) } }) {
-            return manual(.callersRelyOnDefault, "the initializer is public: callers outside the run may rely on its default")
+            return manual(.serviceCallersRelyOnDefault, "the initializer is public: callers outside the run may rely on its default")
         }
         let label = items[0].parameter.firstName.text
-        if label == "_" { return manual(.callersRelyOnDefault, "an unlabeled parameter") }
+        if label == "_" { return manual(.serviceCallersRelyOnDefault, "an unlabeled parameter") }
         var initializers: [Item] = []
         for item in items where !initializers.contains(where: { $0.file.path == item.file.path && $0.decl.id == item.decl.id }) { initializers.append(item) }
         let serviceType = items[0].parameter.type.trimmedDescription
@@ -108,7 +108,7 @@ struct SwiftServiceFinishPlanner {
             }
         }
         if !unwired.isEmpty {
-            return manual(.callersRelyOnDefault, "called without '\(label):' at \(unwired.prefix(3).joined(separator: ", "))\(unwired.count > 3 ? " and \(unwired.count - 3) more" : "")")
+            return manual(.serviceCallersRelyOnDefault, "called without '\(label):' at \(unwired.prefix(3).joined(separator: ", "))\(unwired.count > 3 ? " and \(unwired.count - 3) more" : "")")
         }
         var edits: [TextEdit] = []
         for i in initializers {

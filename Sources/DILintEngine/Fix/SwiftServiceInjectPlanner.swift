@@ -225,12 +225,12 @@ struct SwiftServiceInjectPlanner {
         let parameter = "\(name): \(serviceType) = \(defaultValue)"
         let stored = "let \(name): \(serviceType)"
         if base.startsOnSameLine(after: brace, in: file) {
-            return .failure(.manual(.swiftInitializers, "its member block starts on the line of its '{'"))
+            return .failure(.manual(.serviceInitializers, "its member block starts on the line of its '{'"))
         }
         let designated = type.designatedInitializers
         if designated.isEmpty {
-            if type.isStruct { return .failure(.manual(.swiftInitializers, "a struct with a memberwise initializer (a new stored property changes it for every caller)")) }
-            if type.hasInheritanceClause { return .failure(.manual(.swiftInitializers, "no initializer of its own and an inheritance clause (an added one would hide inherited initializers)")) }
+            if type.isStruct { return .failure(.manual(.serviceInitializers, "a struct with a memberwise initializer (a new stored property changes it for every caller)")) }
+            if type.hasInheritanceClause { return .failure(.manual(.serviceInitializers, "no initializer of its own and an inheritance clause (an added one would hide inherited initializers)")) }
             let text = nl + memberIndent + stored + nl + nl + memberIndent + "init(\(parameter)) {" + nl + memberIndent + unit + "self.\(name) = \(name)" + nl + memberIndent + "}" + nl
             let at = brace.endPosition.utf8Offset
             return .success([TextEdit(path: file.path, range: at..<at, replacement: text)])
@@ -240,13 +240,13 @@ struct SwiftServiceInjectPlanner {
         }
         let takers = designated.filter { !Self.cannotTake($0.decl) }
         guard !takers.isEmpty else {
-            return .failure(.manual(.swiftInitializers, "none of its initializers can take a parameter (required or override)"))
+            return .failure(.manual(.serviceInitializers, "none of its initializers can take a parameter (required or override)"))
         }
         let objcType = type.attributes?.contains { $0.trimmedDescription.hasPrefix("@objcMembers") } == true
         let nsObject = type.inheritedNames.contains("NSObject")
         for (initFile, decl) in designated {
             guard let body = decl.body, !base.startsOnSameLine(after: body.leftBrace, in: initFile) else {
-                return .failure(.manual(.swiftInitializers, "its initializer's body starts on the line of its '{'"))
+                return .failure(.manual(.serviceInitializers, "its initializer's body starts on the line of its '{'"))
             }
             if SwiftCallerWiring.declares(name, in: Syntax(decl)) {
                 return .failure(.manual(.serviceNameTaken, "its initializer already declares '\(name)'"))
@@ -257,10 +257,10 @@ struct SwiftServiceInjectPlanner {
                 // its selector gains a part: Objective-C senders of the old one stop compiling
                 let selector = Self.selector(of: decl)
                 if let sender = objectiveCSender(of: selector) {
-                    return .failure(.manual(.swiftInitializers, "its initializer is visible to Objective-C and \(context.display(sender)) sends '\(selector)' (the selector would change)"))
+                    return .failure(.manual(.serviceInitializers, "its initializer is visible to Objective-C and \(context.display(sender)) sends '\(selector)' (the selector would change)"))
                 }
                 if explicit && !context.configuration.swiftCallersInRun {
-                    return .failure(.manual(.swiftInitializers, "its initializer is @objc: Objective-C callers do not see a default argument (swift-callers-in-run: true lets fix change its selector)"))
+                    return .failure(.manual(.serviceInitializers, "its initializer is @objc: Objective-C callers do not see a default argument (swift-callers-in-run: true lets fix change its selector)"))
                 }
             }
         }
