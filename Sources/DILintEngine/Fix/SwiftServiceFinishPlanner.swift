@@ -107,6 +107,11 @@ struct SwiftServiceFinishPlanner {
                 }
             }
         }
+        // no call at all: the initializer's callers are outside the run (unless the config says
+        // every caller is in it), and they rely on the default
+        if callers.isEmpty && unwired.isEmpty && !context.configuration.swiftCallersInRun && !calledInRun(type, label: label) {
+            return manual(.serviceCallersRelyOnDefault, "no call of the initializer in the run: its callers are outside it (swift-callers-in-run: true says every caller is in it)")
+        }
         if !unwired.isEmpty {
             return manual(.serviceCallersRelyOnDefault, "called without '\(label):' at \(unwired.prefix(3).joined(separator: ", "))\(unwired.count > 3 ? " and \(unwired.count - 3) more" : "")")
         }
@@ -121,6 +126,16 @@ struct SwiftServiceFinishPlanner {
                                                   expression: $0.located.access.expression, range: $0.located.range)
                                     },
                                     callers: callers))
+    }
+
+    /// Whether the run's Swift files call the type's initializer at all (with the label or without).
+    private func calledInRun(_ type: SwiftRunType, label: String) -> Bool {
+        context.swiftFilesMentioning(type.simpleName).contains { path in
+            guard let file = context.swiftFile(path) else { return false }
+            let calls = InitializerCalls(typeName: type.name)
+            calls.walk(file.source.tree)
+            return calls.calls.contains { !InitializerCalls.isSelfCall($0) } || !calls.ambiguous.isEmpty
+        }
     }
 
     private func place(_ file: SwiftFixFile, _ offset: Int) -> String {

@@ -152,7 +152,8 @@ struct SwiftServiceInjectPlanner {
         var reused = false
         if type.memberNames.contains(name) {
             let stored = type.storedProperty(name)
-            let takes = !type.designatedInitializers.isEmpty && type.designatedInitializers.allSatisfy { i in
+            let takers = type.designatedInitializers.filter { !Self.cannotTake($0.decl) }
+            let takes = !takers.isEmpty && takers.allSatisfy { i in
                 i.decl.signature.parameterClause.parameters.contains { ($0.secondName ?? $0.firstName).text == name && $0.type.trimmedDescription == serviceType }
             }
             guard stored?.bindings.first?.typeAnnotation?.type.trimmedDescription == serviceType, takes else {
