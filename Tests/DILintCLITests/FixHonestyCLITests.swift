@@ -23,20 +23,39 @@ final class FixHonestyCLITests: XCTestCase {
 
     // MARK: No invented bridge type
 
-    func testSwiftInjectWithNoBridgeTypeListsTheAccessInsteadOfDeclaringBridge() throws {
+    /// With no bridge type configured the style is `service`: the service itself is injected
+    /// (its type from the container's declaration), and no `bridge` is declared.
+    func testSwiftInjectWithNoBridgeTypeInjectsTheServiceInsteadOfDeclaringBridge() throws {
         let project = try Project(self, files: [".di-lint.yml": "containers: [Container.shared]\n",
                                                 "S/Container.swift": Self.swiftContainer, "S/Model.swift": Self.swiftModel])
         let run = try project.run("fix", "--phase", "inject", "S", "--apply")
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertTrue(run.stderr.contains("1 access rewritten in 1 file; 0 left for manual work"), run.stderr)
+        XCTAssertEqual(try project.read("S/Model.swift"), """
+        final class Model {
+            let tabs: TabStore
+
+            init(tabs: TabStore = Container.shared.tabs) {
+                self.tabs = tabs
+            }
+
+            func n() -> Int { tabs.count() }
+        }
+
+        """)
+    }
+
+    /// The service's type known nowhere in the run: listed, never guessed.
+    func testSwiftServiceOfUnknownTypeIsListedNotGuessed() throws {
+        let project = try Project(self, files: [".di-lint.yml": "containers: [Container.shared]\n", "S/Model.swift": Self.swiftModel])
+        let run = try project.run("fix", "--phase", "inject", "S", "--apply")
         XCTAssertEqual(run.status, 1, run.stderr)
-        XCTAssertTrue(run.stderr.contains("S/Model.swift:2:23: manual: Container.shared.tabs: no bridge type: name one with bridge-type: (the bridge style), "
-                                          + "or inject the service itself (not yet automated) (Model: the config names no bridge-type and no file of the run declares 'Bridge')"),
-                      run.stderr)
-        XCTAssertTrue(run.stderr.contains("0 accesses rewritten in 0 files; 1 left for manual work"), run.stderr)
+        XCTAssertTrue(run.stderr.contains("S/Model.swift:2:23: manual: Container.shared.tabs: the service's type is not known in the run"), run.stderr)
         XCTAssertEqual(try project.read("S/Model.swift"), Self.swiftModel)
     }
 
     func testSwiftInjectWithTheDefaultBridgeTypeDeclaredInTheRunStillInjects() throws {
-        let project = try Project(self, files: [".di-lint.yml": "containers: [Container.shared]\n",
+        let project = try Project(self, files: [".di-lint.yml": "containers: [Container.shared]\ninject: bridge\n",
                                                 "S/Container.swift": Self.swiftContainer + "protocol Bridge { var tabs: TabStore { get } }\nextension Container: Bridge {}\n",
                                                 "S/Model.swift": Self.swiftModel])
         let run = try project.run("fix", "--phase", "inject", "S")
@@ -51,7 +70,7 @@ final class FixHonestyCLITests: XCTestCase {
         XCTAssertEqual(run.status, 1, run.stderr)
         XCTAssertEqual(run.stdout, "")
         // the service style (no bridge-type): the container's declaration of the service is not in the run
-        XCTAssertTrue(run.stderr.contains("Sources/Reporter.m:6:12: manual: Container.sharedInstance.crashReporter: the service's type is not declared in the run"), run.stderr)
+        XCTAssertTrue(run.stderr.contains("Sources/Reporter.m:6:12: manual: Container.sharedInstance.crashReporter: the service's type is not known in the run"), run.stderr)
         XCTAssertFalse(run.stderr.contains("refused"), run.stderr) // not a re-parse refusal naming the missing 'Bridge.h'
         XCTAssertTrue(run.stderr.contains("0 conflicts"), run.stderr)
     }

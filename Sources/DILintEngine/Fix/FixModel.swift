@@ -171,15 +171,18 @@ public enum ManualReason: String, Codable, Sendable, CaseIterable, Error {
     case directInFinish = "a direct access of the service: run --phase inject first"
     case bridgeServesOthers = "the bridge parameter also serves services outside --service"
     case notAServiceRead = "not a read of a service (a registration with the container): never moved onto the bridge"
-    case serviceTypeUnknown = "the service's type is not declared in the run (no property or method of the container's @interface in the run or the headers it imports gives it)"
+    case serviceTypeUnknown = "the service's type is not known in the run (no declaration of it in the container's type or @interface, a typed resolve() or an annotated read, in the run or the headers it imports): fix does not guess it"
     case serviceNotObject = "the service is not an object (a property of that type cannot fall back to the container)"
     case serviceCallWithArguments = "a message with arguments to the container, not a read of a service"
-    case serviceNameTaken = "the class has a member named like the service already"
+    case serviceNameTaken = "the type already has a member named like the service"
     case serviceNoImplementation = "the class's own @implementation is not in a file that reads the service (a category)"
     case serviceGetterFallback = "the fallback of the injected service's getter: remove the getter once whoever creates the object sets the property"
     case containerTypeUnknown = "the container's type is not declared in the run (C: its global's declaration)"
     case reachMayBeNull = "the parameter the function would read the container through may be NULL (the function tests it, or a call in the run passes NULL)"
     case noContainerInReach = "C function with no parameter of the container's type, nor a struct parameter with a field of it"
+    case serviceInitializers = "the Swift type's initializers cannot take the service safely"
+    case serviceCallersRelyOnDefault = "callers still rely on the service parameter's default"
+    case initializerSetsServiceFromContainer = "an initializer that cannot take a parameter (required or override) sets the service from the container (a fallback left)"
 }
 
 /// The whole plan: groups that will be written, groups refused, and items left for a person.

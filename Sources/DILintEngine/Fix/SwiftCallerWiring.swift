@@ -159,7 +159,7 @@ struct SwiftCallerWiring {
         return parameters[i...].allSatisfy { $0.defaultValue != nil } ? (closureLabel, lastUsed) : nil
     }
 
-    private static func isFunctionType(_ type: TypeSyntax) -> Bool {
+    static func isFunctionType(_ type: TypeSyntax) -> Bool {
         var t = type
         while true {
             if let attributed = t.as(AttributedTypeSyntax.self) { t = attributed.baseType; continue }

@@ -17,16 +17,26 @@ struct SwiftFinishPlanner {
     func plan(_ paths: [String], into plan: inout FixPlan) {
         var pending: [String: Pending] = [:]
         var order: [String] = []
+        var service = SwiftServiceFinishPlanner(context: context) // service parameters' defaults
         for path in paths {
             guard let file = context.swiftFile(path) else { continue }
             // left direct by this phase: listed, so the run does not end as if it were done
-            for located in file.accesses where located.access.kind == .direct && context.selects(located.access) {
+            for located in file.accesses where located.access.kind == .direct && SwiftServiceRead.selects(located.access, context) {
                 let (line, column) = file.source.buffer.lineColumn(of: located.offset)
+                // a registration is no read to inject; a `required`/`override` initializer reads
+                // the container for good (the service style's inject wrote it so)
+                let reason: ManualReason = FixContext.isRegistration(SwiftServiceRead.service(of: located.access, context.configuration)) ? .notAServiceRead
+                    : file.source.tree.token(at: AbsolutePosition(utf8Offset: located.offset))?.enclosing(InitializerDeclSyntax.self)
+                        .map(SwiftServiceInjectPlanner.cannotTake) == true ? .initializerSetsServiceFromContainer : .directInFinish
                 plan.manual.append(ManualItem(path: context.display(path), line: line, column: column, expression: located.access.expression,
-                                              reason: .directInFinish, detail: nil))
+                                              reason: reason, detail: nil))
             }
             for located in file.accesses where located.access.kind == .fallback {
                 let (line, column) = file.source.buffer.lineColumn(of: located.offset)
+                if let node = file.node(spanning: located.range), Self.bridgeParameter(node, names: [context.bridgeName]) == nil,
+                   service.add(located, in: file, plan: &plan) {
+                    continue
+                }
                 guard let node = file.node(spanning: located.range), let (parameter, decl) = Self.bridgeParameter(node, names: [context.bridgeName]),
                       let typeName = SwiftRunType.enclosingQualifiedName(of: Syntax(decl)), let each = SwiftRunType.findEach(typeName, context: context) else {
                     if context.selects(located.access) {
@@ -59,6 +69,7 @@ struct SwiftFinishPlanner {
             }
         }
         for name in order { planType(name, pending[name]!, into: &plan) }
+        service.plan(into: &plan)
     }
 
     /// One group per type: every bridge parameter's default removed, and every call in the run

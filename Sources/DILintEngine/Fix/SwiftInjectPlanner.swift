@@ -19,25 +19,35 @@ struct SwiftInjectPlanner {
     func plan(_ paths: [String], into plan: inout FixPlan) {
         var byType: [String: [Target]] = [:]
         var order: [String] = []
+        var service = SwiftServiceInjectPlanner(context: context) // the `service` style's accesses
         for path in paths {
             guard let file = context.swiftFile(path) else { continue }
-            for located in file.accesses where located.access.kind == .direct && context.selects(located.access) {
+            for located in file.accesses where located.access.kind == .direct && SwiftServiceRead.selects(located.access, context) {
                 switch place(of: located, in: file) {
                 case let .failure(.manual(reason, detail)):
                     plan.manual.append(manual(located, in: file, reason, detail))
                 case let .success(place):
+                    if let name = SwiftServiceRead.service(of: located.access, context.configuration),
+                       context.configuration.injectionStyle(forService: name) == .service {
+                        service.add(file: file, located: located, place: place, service: name)
+                        continue
+                    }
                     if byType[place.typeName] == nil { order.append(place.typeName) }
                     byType[place.typeName, default: []].append(Target(file: file, located: located, place: place))
                 }
             }
         }
         for name in order { planType(name, byType[name]!, into: &plan) }
+        service.plan(into: &plan)
     }
 
-    private func place(of located: LocatedAccess, in file: SwiftFixFile) -> Result<SwiftAccessPlace, SwiftAccessPlace.Refusal> {
+    func place(of located: LocatedAccess, in file: SwiftFixFile) -> Result<SwiftAccessPlace, SwiftAccessPlace.Refusal> {
         if file.isSuppressed(located.offset) { return .failure(.manual(.suppressed, nil)) }
-        guard located.access.service != nil else { return .failure(.manual(.noService, nil)) }
-        guard context.configuration.containers.contains(.member(type: located.access.container, accessor: located.access.accessor)),
+        let service = SwiftServiceRead.service(of: located.access, context.configuration)
+        guard service != nil else { return .failure(.manual(.noService, nil)) }
+        let containers = context.configuration.containers
+        guard containers.contains(.member(type: located.access.container, accessor: located.access.accessor))
+                || SwiftServiceRead.isWildcard(located.access, context.configuration),
               let node = file.node(spanning: located.range) else {
             return .failure(.manual(.unrecognisedForm, "only a member container (Type.shared, Type.shared()) is rewritten in Swift"))
         }
@@ -45,7 +55,7 @@ struct SwiftInjectPlanner {
             return .failure(.manual(.unrecognisedForm, "the container is unwrapped ('?' or '!'); the bridge is not optional"))
         }
         // only a read of a service moves onto the bridge: not a registration, not an assignment
-        if FixContext.isRegistration(located.access.service) { return .failure(.manual(.notAServiceRead, nil)) }
+        if FixContext.isRegistration(service) { return .failure(.manual(.notAServiceRead, nil)) }
         if let member = node.parent?.as(MemberAccessExprSyntax.self), Self.isAssigned(ExprSyntax(member)) {
             return .failure(.manual(.assignedTo, nil))
         }
@@ -70,7 +80,7 @@ struct SwiftInjectPlanner {
         return false
     }
 
-    private func manual(_ located: LocatedAccess, in file: SwiftFixFile, _ reason: ManualReason, _ detail: String?) -> ManualItem {
+    func manual(_ located: LocatedAccess, in file: SwiftFixFile, _ reason: ManualReason, _ detail: String?) -> ManualItem {
         let (line, column) = file.source.buffer.lineColumn(of: located.offset)
         return ManualItem(path: context.display(file.path), line: line, column: column, expression: located.access.expression,
                           reason: reason, detail: detail)
@@ -306,7 +316,7 @@ struct SwiftInjectPlanner {
     }
 
     /// An Objective-C file of the run that creates the type (`[T alloc]`, `[T new]`).
-    private func objectiveCCreator(of name: String) -> String? {
+    func objectiveCCreator(of name: String) -> String? {
         let pattern = "\\[\\s*\(NSRegularExpression.escapedPattern(for: name))\\s+(alloc|new)\\b"
         return context.runFiles.first { path in
             ["m", "mm", "h"].contains((path as NSString).pathExtension)
@@ -315,7 +325,7 @@ struct SwiftInjectPlanner {
     }
 
     /// Whether the code after `token` goes on on its line (a one-line body or member block).
-    private func startsOnSameLine(after token: TokenSyntax, in file: SwiftFixFile) -> Bool {
+    func startsOnSameLine(after token: TokenSyntax, in file: SwiftFixFile) -> Bool {
         guard let next = token.nextToken(viewMode: .sourceAccurate) else { return false }
         return !next.leadingTrivia.contains { if case .newlines = $0 { return true }; if case .carriageReturnLineFeeds = $0 { return true }; return false }
     }

@@ -81,7 +81,7 @@ final class FixFixtureTests: XCTestCase {
 
     /// A Swift tree (its own stand-ins for the app's types included) must type-check with the
     /// toolchain's `swiftc` before and after each phase.
-    private func typeCheckSwift(_ root: URL, _ when: String) throws {
+    static func typeCheckSwift(_ root: URL, _ when: String) throws {
         let sources = try FileManager.default.contentsOfDirectory(atPath: root.path).filter { $0.hasSuffix(".swift") }.sorted()
         guard !sources.isEmpty else { return }
         for flags in [[], ["-D", "DEBUG"], ["-D", "DEBUG", "-D", "TESTING"]] { // each side of the fixtures' `#if DEBUG` (and `#if TESTING` in it)
@@ -90,12 +90,16 @@ final class FixFixtureTests: XCTestCase {
         }
     }
 
-    private func runCase(_ name: String) throws {
-        let (root, configuration) = try Self.tree(name, self)
+    private func runCase(_ name: String) throws { try Self.runCase(name, self) }
+
+    /// `services`: `--service` (every service when empty).
+    static func runCase(_ name: String, services: Set<String> = [], _ test: XCTestCase) throws {
+        let (root, configuration) = try Self.tree(name, test)
         let expected = Self.fixtures.appendingPathComponent(name)
         try typeCheckSwift(root, "\(name) before")
         for phase in FixPhase.allCases {
             let fixer = Fixer(configuration: configuration)
+            fixer.services = services
             let files = try Self.files(root)
             let plan = fixer.plan(files: files, phase: phase)
             XCTAssertTrue(plan.refusedGroups.isEmpty, "\(name) \(phase): refused \(plan.refusedGroups.map { "\($0.title): \($0.refused!)" })")
@@ -103,7 +107,7 @@ final class FixFixtureTests: XCTestCase {
 
             // The dry-run diff applies to the tree as it is.
             let diff = plan.unifiedDiff(root: root.path)
-            let patch = try temporaryDirectory(self).appendingPathComponent("\(phase).patch")
+            let patch = try temporaryDirectory(test).appendingPathComponent("\(phase).patch")
             try Data(diff).write(to: patch)
             if !diff.isEmpty {
                 let check = try Self.git(root, "apply", "--check", "--verbose", patch.path)
@@ -127,13 +131,16 @@ final class FixFixtureTests: XCTestCase {
             // listed (after finish, a direct access left is listed too: the run is not done)
             let result = Linter(configuration: configuration).lint(files: try Self.files(root))
             let left = result.accesses.filter { $0.access.kind == .direct || (phase == .finish && $0.access.kind == .fallback) }
+                .filter { services.isEmpty || $0.access.service.map(services.contains) == true }
             XCTAssertEqual(Set(left.map { "\(URL(fileURLWithPath: $0.path).lastPathComponent):\($0.line)" }).count,
                            Set(plan.manual.map { "\(URL(fileURLWithPath: $0.path).lastPathComponent):\($0.line)" }
                                + plan.acceptedCallers.filter(\.movedOutsideRoot).map { "\(URL(fileURLWithPath: $0.path).lastPathComponent):\($0.line)" }).count,
                            "\(name) \(phase): left \(left.map { "\($0.path):\($0.line) \($0.access.expression)" }), manual \(plan.manual.map { "\($0.path):\($0.line)" })")
 
             // A second run plans nothing.
-            let again = Fixer(configuration: configuration).plan(files: try Self.files(root), phase: phase)
+            let second = Fixer(configuration: configuration)
+            second.services = services
+            let again = second.plan(files: try Self.files(root), phase: phase)
             XCTAssertTrue(again.accepted.allSatisfy { $0.edits.isEmpty }, "\(name) \(phase): second run plans \(again.accepted.map(\.title))")
             XCTAssertTrue(again.unifiedDiff(root: root.path).isEmpty, "\(name) \(phase): second run's diff is not empty")
         }

@@ -163,8 +163,11 @@ struct SwiftContainerAccessFinder {
             // `C.shared()`: the call is part of the access
             if let call = end.parent?.as(FunctionCallExprSyntax.self), call.calledExpression.id == end.id { end = Syntax(call) }
             let service = known ?? finder.service(after: end)
-            let access = ContainerAccess(container: container, accessor: accessor, service: service,
-                                         kind: finder.kind(of: node))
+            // `init(tabs: TabStore = Container.shared.tabs)`: the service style's transition form
+            // (`ServiceLocator.analytics` under `ServiceLocator.*`: the accessor is the service read)
+            let read = SwiftServiceRead.expression(end: end, wildcard: finder.accessorsByType[container].map { !$0.contains(accessor) } ?? false)
+            let kind = SwiftServiceRead.initializerParameter(defaultingTo: read) != nil ? .fallback : finder.kind(of: node)
+            let access = ContainerAccess(container: container, accessor: accessor, service: service, kind: kind)
             found.append((LocatedAccess(offset: node.startOffset, range: node.startOffset..<end.endOffset, access: access, tokenIndex: nil), node))
         }
 

@@ -120,8 +120,17 @@ final class SwiftFileModel: FileModel {
         var model = TypeModel(name: type.name.text, nameOffset: type.name.startOffset, memberRanges: type.memberBlocks.map(\.byteRange),
                               nestedRanges: type.nestedRanges, injectedProperties: type.injectedProperties(assignments),
                               optionalBridges: type.optionalBridges(configuration, assignments: assignments))
-        model.bridgeDefaults = bridgeParameterDefaults.filter { model.contains($0.lowerBound) }
+        model.bridgeDefaults = (bridgeParameterDefaults + serviceParameterDefaults).filter { model.contains($0.lowerBound) }
         return model
+    }
+
+    /// The default values of initializer parameters that are a read of a service (`tabs: TabStore =
+    /// Container.shared.tabs`, the `service` injection style's transition form, a `fallback`).
+    private lazy var serviceParameterDefaults: [Range<Int>] = accesses.compactMap { located in
+        guard located.access.kind == .fallback, let token = tree.token(at: AbsolutePosition(utf8Offset: located.offset)),
+              let parameter = token.enclosing(FunctionParameterSyntax.self),
+              let value = parameter.defaultValue?.value, value.byteRange.contains(located.offset) else { return nil }
+        return value.byteRange
     }
 
     /// The default values of initializer parameters named as the bridge.

@@ -7,9 +7,9 @@ final class ThemedView {                                                // expec
     var themeManager: ThemeManager
     let store: DiskImageStore?
 
-    init(themeManager: ThemeManager = AppContainer.shared.resolve(),   // expect: container-access@39 AppContainer.shared.ThemeManager
-         windows: any WindowManager = AppContainer.shared.resolve(),    // expect: container-access@39 AppContainer.shared.WindowManager
-         store: DiskImageStore? = AppContainer.shared.resolve()) {     // expect: container-access@35 AppContainer.shared.DiskImageStore
+    init(themeManager: ThemeManager = AppContainer.shared.resolve(),   // a fallback (ThemeManager): the transition form
+         windows: any WindowManager = AppContainer.shared.resolve(),    // a fallback (WindowManager): the transition form
+         store: DiskImageStore? = AppContainer.shared.resolve()) {     // a fallback (DiskImageStore): the transition form
         self.themeManager = themeManager
         self.store = store
     }
