@@ -129,8 +129,10 @@ extension RunOptions {
 
     /// Loads the config, collects and selects the files, sets up the linter. Problems throw
     /// `RunFailure`, which exits 2.
-    func prepare(performance: PerformanceOptions = PerformanceOptions(), isolation: IsolationOptions, quiet: Bool = false) throws -> Prepared {
-        let parseEveryFile = performance.parseEveryFile
+    /// `performance` is nil for `fix`, which has none of those options (a `ParsableArguments`
+    /// made with `init()` has no values to read: only parsed ones do).
+    func prepare(performance: PerformanceOptions? = nil, isolation: IsolationOptions, quiet: Bool = false) throws -> Prepared {
+        let parseEveryFile = performance?.parseEveryFile ?? false
         var (configuration, configPath, recipe) = try loadConfiguration(isolation)
         let root = URL(fileURLWithPath: self.root ?? configuration.baseDirectory).standardizedFileURL.path
         var files: [String]
@@ -163,7 +165,7 @@ extension RunOptions {
         let linter = Linter(configuration: configuration)
         linter.contextFiles = context
         linter.parseEveryFile = parseEveryFile
-        if let jobs = performance.jobs { linter.jobs = jobs }
+        if let jobs = performance?.jobs { linter.jobs = jobs }
         // the run's budget is the parent's: the workers' configuration keeps the config file's
         linter.runTimeout = try isolation.runTimeout.map { try Configuration.runTimeout($0) } ?? configuration.runTimeout
         if !isolation.noIsolation {
@@ -172,7 +174,7 @@ extension RunOptions {
         }
         do {
             if let compileCommands { linter.compileArguments = try CompilationDatabase.load(directory: compileCommands) }
-            if let cache = performance.cache {
+            if let performance, let cache = performance.cache {
                 let store = try IncrementalCache(directory: cache, configuration: configuration,
                                                  compileArguments: linter.compileArguments, parseEveryFile: parseEveryFile,
                                                  inputs: paths + [configPath].compactMap { $0 }, readOnly: performance.cacheReadOnly,
