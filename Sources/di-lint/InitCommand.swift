@@ -16,6 +16,7 @@ struct InitCommand: ParsableCommand {
         Examples:
           di-lint init                                  # list, ask, write .di-lint.yml
           di-lint init Sources --baseline               # also accept today's findings
+          di-lint init --bridge-type AppBridge          # name the bridge for di-lint fix
           di-lint init --container 'AppContainer.shared' < /dev/null
         """)
 
@@ -40,6 +41,9 @@ struct InitCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The baseline --baseline writes.", valueName: "file"))
     var baselineFile = ".di-lint-baseline.json"
 
+    @Option(help: ArgumentHelp("The bridge's type, for di-lint fix (written as bridge-type:, with bridge: [bridge]).", valueName: "type"))
+    var bridgeType: String?
+
     @Option(help: ArgumentHelp("How many candidates to list.", valueName: "n"))
     var limit = 10
 
@@ -48,6 +52,13 @@ struct InitCommand: ParsableCommand {
             do { _ = try ContainerSpec(parsing: container) } catch { throw ValidationError("--container: \(error)") }
         }
         guard limit > 0 else { throw ValidationError("--limit must be a positive number") }
+        func isName(_ s: Substring) -> Bool {
+            guard let first = s.first, first.isLetter || first == "_" else { return false }
+            return s.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }
+        }
+        if let bridgeType, !bridgeType.split(separator: ".", omittingEmptySubsequences: false).allSatisfy(isName) {
+            throw ValidationError("--bridge-type: '\(bridgeType)' is not a type name")
+        }
     }
 
     func run() throws {
@@ -87,7 +98,7 @@ struct InitCommand: ParsableCommand {
         }
 
         do {
-            try OutputFile.write(Data(Self.config(for: chosen, exclude: exclude).utf8), to: output)
+            try OutputFile.write(Data(Self.config(for: chosen, exclude: exclude, bridgeType: bridgeType).utf8), to: output)
         } catch {
             throw RunFailure(error)
         }
@@ -119,7 +130,7 @@ struct InitCommand: ParsableCommand {
     }
 
     /// A minimal, commented config for one accessor.
-    static func config(for c: SingletonScan.Candidate, exclude: [String]) -> String {
+    static func config(for c: SingletonScan.Candidate, exclude: [String], bridgeType: String? = nil) -> String {
         func quoted(_ s: String) -> String { "\"" + s.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\"" }
         var text = "# Written by `di-lint init`. Every key: docs/configuration.md in Seam.\n\n"
         text += "# The container: the singleton the code migrates off. Each direct access is a finding.\n"
@@ -141,10 +152,9 @@ struct InitCommand: ParsableCommand {
         fallback: allow
 
         # For `di-lint fix`: the bridge's name and its type.
-        # bridge: [bridge]
-        # bridge-type: AppBridge
 
         """
+        text += bridgeType.map { "bridge: [bridge]\nbridge-type: \($0)\n" } ?? "# bridge: [bridge]\n# bridge-type: AppBridge\n"
         return text
     }
 }

@@ -85,6 +85,13 @@ final class AdoptionCLITests: XCTestCase {
         // a new access fails the gate
         try project.write("Sources/more.c", "struct registry; struct registry *registry_shared(void);\nvoid c(void) { registry_shared(); }\n")
         XCTAssertEqual(try project.run("Sources", "--baseline", ".di-lint-baseline.json").status, 1)
+
+        // --bridge-type names the bridge for fix
+        let bridged = try runWithoutTerminal(["init", "Sources", "--force", "--bridge-type", "AppBridge"], in: project.root)
+        XCTAssertEqual(bridged.status, 0, bridged.stderr)
+        let withBridge = try String(contentsOf: project.root.appendingPathComponent(".di-lint.yml"), encoding: .utf8)
+        XCTAssertTrue(withBridge.hasSuffix("bridge: [bridge]\nbridge-type: AppBridge\n"), withBridge)
+        XCTAssertEqual(try runWithoutTerminal(["init", "Sources", "--force", "--bridge-type", "App Bridge"], in: project.root).status, 2)
     }
 
     func testInitWithNothingToProposeSaysSoAndWritesNothing() throws {
