@@ -135,7 +135,7 @@ struct InitCommand: ParsableCommand {
         var text = "# Written by `di-lint init`. Every key: docs/configuration.md in Seam.\n\n"
         text += "# The container: the singleton the code migrates off. Each direct access is a finding.\n"
         if c.callSites > 0 {
-            text += "# \(c.callSites) call sites in \(c.files) files"
+            text += "# \(c.callSites) call site\(c.callSites == 1 ? "" : "s") in \(c.files) file\(c.files == 1 ? "" : "s")"
                 + (c.services.isEmpty ? "" : "; top services: " + c.services.prefix(5).map { "\($0.name) (\($0.count))" }.joined(separator: ", ")) + ".\n"
         }
         text += "containers:\n  - \(quoted(c.spec))\n\n"
