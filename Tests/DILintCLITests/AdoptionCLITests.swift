@@ -151,6 +151,41 @@ final class AdoptionCLITests: XCTestCase {
                        "docs/rules.md is generated: .build/debug/di-lint rules --format markdown > docs/rules.md")
     }
 
+    /// scripts/check-docs (a step of .ci/run) passes on this checkout, and fails on a copy of the
+    /// docs with a broken link, a key the parser does not accept, a key left undocumented, a stale
+    /// rules.md and a README command that does not parse.
+    func testTheDocsCheckPassesHereAndCatchesWhatWentUntrue() throws {
+        let script = packageRoot.appendingPathComponent("scripts/check-docs").path
+        let here = try runProcess("/usr/bin/env", ["python3", script, diLintBinary])
+        XCTAssertEqual(here.status, 0, here.stdout + here.stderr)
+
+        let scratch = try Project(self)
+        let fm = FileManager.default
+        let copy = scratch.root.appendingPathComponent("seam")
+        for entry in ["README.md", "docs", "action.yml", "scripts/check-docs", "Rules", "CONTRIBUTING.md", "ARCHITECTURE.md", "Examples/CrashDemo/README.md", "Plugins", ".pre-commit-hooks.yaml", "scripts/install", "scripts/package", "scripts/action-run", "scripts/bootstrap", "scripts/build-release-di-lint"] {
+            let target = copy.appendingPathComponent(entry)
+            try fm.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try fm.copyItem(at: packageRoot.appendingPathComponent(entry), to: target)
+        }
+        let copied = copy.appendingPathComponent("scripts/check-docs").path
+        XCTAssertEqual(try runProcess("/usr/bin/env", ["python3", copied, diLintBinary]).status, 0, "the copy is whole")
+
+        func edit(_ path: String, _ change: (String) -> String) throws {
+            let url = copy.appendingPathComponent(path)
+            try change(try String(contentsOf: url, encoding: .utf8)).write(to: url, atomically: true, encoding: .utf8)
+        }
+        try edit("docs/configuration.md") { $0.replacingOccurrences(of: "### `inject`", with: "### `injection`") + "\n[gone](nowhere.md) [anchor](lint.md#no-such-heading)\n" }
+        try edit("docs/rules.md") { $0 + "\nan edit by hand\n" }
+        try edit("README.md") { $0.replacingOccurrences(of: "di-lint report               #", with: "di-lint report --bogus      #") }
+        let broken = try runProcess("/usr/bin/env", ["python3", copied, diLintBinary])
+        XCTAssertEqual(broken.status, 1)
+        for problem in ["link nowhere.md: nowhere.md does not exist", "has no heading for #no-such-heading",
+                        "documents 'injection', which the parser does not accept", "does not document 'inject', which the parser accepts",
+                        "docs/rules.md is not what `di-lint rules --format markdown` prints", "`di-lint report --bogus` exited 2"] {
+            XCTAssertTrue(broken.stdout.contains(problem), "check-docs missed: \(problem)\n\(broken.stdout)")
+        }
+    }
+
     func testInstallAndPackageScripts() throws {
         let scratch = try Project(self)
         let prefix = scratch.root.appendingPathComponent("prefix")
