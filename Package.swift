@@ -39,6 +39,8 @@ let package = Package(
         .library(name: "DILintEngine", targets: ["DILintEngine"]),
         .library(name: "SeamCrash", targets: ["CrashIntegration"]),
         .executable(name: "crash-demo", targets: ["CrashDemo"]),
+        // `swift package di-lint`: runs the di-lint on PATH in a package that depends on Seam
+        .plugin(name: "DILintPlugin", targets: ["DILintPlugin"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -47,6 +49,11 @@ let package = Package(
     ],
     targets: [
         // MARK: di-lint
+        .plugin(
+            name: "DILintPlugin",
+            capability: .command(intent: .custom(verb: "di-lint", description: "Lint the package with the di-lint on PATH")),
+            path: "Plugins/DILintPlugin"
+        ),
         // libclang's API with lazy loading (headers from apt's libclang-dev).
         .target(
             name: "CLibClang",

@@ -8,7 +8,7 @@ struct DILintCommand: ParsableCommand {
         commandName: "di-lint",
         abstract: "Find direct dependency-container access in C, Objective-C, C++ and Swift code, and gate its migration.",
         version: DILintVersion.current,
-        subcommands: [LintCommand.self, FixCommand.self, ReportCommand.self, MergeCommand.self, RulesCommand.self],
+        subcommands: [LintCommand.self, FixCommand.self, InitCommand.self, ReportCommand.self, MergeCommand.self, RulesCommand.self],
         defaultSubcommand: LintCommand.self)
 }
 

@@ -15,11 +15,17 @@ struct FixCommand: ParsableCommand {
         every file or none, under a lock on the tree. Exits 0 when everything in scope was fixed, 1 when manual items \
         or refused groups remain, 2 on a usage or configuration error or an apply that wrote nothing (the tree is as \
         before), 3 when an apply failed and could not put every file back (they are listed).
+
+        Examples:
+          di-lint fix --phase inject Sources/                 # review the diff
+          di-lint fix --phase inject Sources/ --apply         # write it
+          di-lint fix --phase finish Sources/ --service tabs  # one service
         """)
 
-    @OptionGroup var options: RunOptions
+    @OptionGroup(title: "Selection") var options: RunOptions
+    @OptionGroup(title: "Isolation") var isolation: IsolationOptions
 
-    @Option(help: "inject: direct access → the bridge with a container fallback. finish: fallback → the bridge alone.")
+    @Option(help: ArgumentHelp("inject: direct access → the bridge with a container fallback. finish: fallback → the bridge alone.", valueName: "inject|finish"))
     var phase: FixPhase
 
     @Option(name: .customLong("service"), help: ArgumentHelp("Migrate only this service (repeatable).", valueName: "name"))
@@ -34,7 +40,7 @@ struct FixCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Write the diff to this file instead of standard output.", valueName: "file"))
     var patch: String?
 
-    @Option(help: "Output: diff (a unified diff), json (the plan: groups, edits, manual items, checks) or sarif (results with fixes).")
+    @Option(help: ArgumentHelp("diff (a unified diff), json (the plan: groups, edits, manual items, checks) or sarif (results with fixes).", valueName: "format"))
     var format: FixOutputFormat = .diff
 
     /// Whether the run writes to standard output (the diff of a dry run, the JSON or SARIF plan).
@@ -48,10 +54,10 @@ struct FixCommand: ParsableCommand {
         // running it out of memory or parsing past the deadline ends; that file is left out
         // (a manual item) and the run starts again (see FixSupervisor).
         let supervision = FixSupervision.fromEnvironment()
-        if supervision == nil && !options.noIsolation {
+        if supervision == nil && !isolation.noIsolation {
             throw ExitCode(FixSupervisor.run(arguments: CommandLine.arguments))
         }
-        let prepared = try options.prepare()
+        let prepared = try options.prepare(isolation: isolation)
         try prepared.checkOutput(patch, option: "--patch", baselines: [])
         // an apply holds the tree's lock from before it plans until it has written, so that two
         // applies run one after the other, each planning on what the other wrote; an apply that

@@ -7,40 +7,37 @@ struct LintCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "lint",
         abstract: "Lint files and directories (\(SourceLanguage.lintedExtensions.sorted().map { "." + $0 }.joined(separator: " "))): C, Objective-C and C++ with libclang, Swift with swift-syntax.",
-        discussion: "Exits 0 when no error-severity finding is new, 1 when one is, 2 on a usage, config or baseline error.")
+        discussion: """
+        Exits 0 when no error-severity finding is new, 1 when one is, 2 on a usage, config or baseline error.
 
-    @OptionGroup var options: RunOptions
+        Examples:
+          di-lint Sources/ --container 'Container.sharedInstance'
+          di-lint Sources/ --write-baseline .di-lint-baseline.json
+          di-lint Sources/ --baseline .di-lint-baseline.json --format sarif --output di-lint.sarif
+          di-lint --changed-since origin/main --baseline .di-lint-baseline.json --cache .di-lint-cache
+        """)
 
-    @Option(help: "Output format: text, json, sarif (SARIF 2.1.0, for code scanning) or github (workflow annotations).")
-    var format: OutputFormat = .text
+    @OptionGroup(title: "Selection") var options: RunOptions
+    @OptionGroup(title: "Output") var out: LintOutputOptions
+    @OptionGroup(title: "Baseline") var gate: BaselineOptions
+    @OptionGroup(title: "Performance") var performance: PerformanceOptions
+    @OptionGroup(title: "Isolation") var isolation: IsolationOptions
 
-    @Option(help: "Write the report to this file instead of standard output.")
-    var output: String?
-
-    @Option(help: ArgumentHelp("Accept the findings listed in this baseline file; only new findings fail.", valueName: "file"))
-    var baseline: String?
-
-    @Option(help: ArgumentHelp("Write every current finding to this baseline file, accepting them all.", valueName: "file"))
-    var writeBaseline: String?
-
-    @Flag(help: "With --baseline: rewrite it without its stale entries (it never gains entries).")
-    var updateBaseline = false
-
-    @Flag(help: "Plan each container finding's fix as `di-lint fix` does (verified, not written) and put it in the JSON (`fix`) and SARIF (`fixes`) output; costs about a fix run.")
-    var fixes = false
+    var format: OutputFormat { out.format }
+    var output: String? { out.output }
+    var fixes: Bool { out.fixes }
+    var baseline: String? { gate.baseline }
+    var writeBaseline: String? { gate.writeBaseline }
+    var updateBaseline: Bool { gate.updateBaseline }
 
     func validate() throws {
-        if baseline != nil && writeBaseline != nil {
-            throw ValidationError("--baseline and --write-baseline exclude each other; use --update-baseline to drop stale entries")
-        }
-        if updateBaseline && baseline == nil { throw ValidationError("--update-baseline needs --baseline FILE") }
         if writeBaseline != nil && (options.shard != nil || options.changedSince != nil) {
             throw ValidationError("--write-baseline needs the whole file set: drop --shard and --changed-since")
         }
     }
 
     mutating func run() throws {
-        let prepared = try options.prepare()
+        let prepared = try options.prepare(performance: performance, isolation: isolation, quiet: out.quiet)
         try prepared.checkOutput(output, baselines: [baseline, writeBaseline])
         try prepared.checkOutput(writeBaseline, option: "--write-baseline", baselines: [baseline])
         // Read the baseline before linting, so a broken one fails fast.
@@ -78,6 +75,40 @@ struct LintCommand: ParsableCommand {
             note("di-lint: baseline: \(result.baselinedCount) accepted, \(result.findings.count - result.baselinedCount) new (\(result.newErrorCount) at error severity), \(result.staleBaselineEntries.count) stale")
         }
         throw ExitCode(result.newErrorCount > 0 ? ExitStatus.findings : ExitStatus.clean)
+    }
+}
+
+/// `lint`'s report: its format, its file, the progress line and the fixes put on findings.
+struct LintOutputOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("text, json, sarif (SARIF 2.1.0, for code scanning) or github (workflow annotations).", valueName: "format"))
+    var format: OutputFormat = .text
+
+    @Option(help: ArgumentHelp("Write the report to this file instead of standard output.", valueName: "file"))
+    var output: String?
+
+    @Flag(name: .shortAndLong, help: "No progress line on a terminal (never shown when standard error is not one).")
+    var quiet = false
+
+    @Flag(help: "Put each container finding's verified fix in the JSON (fix) and SARIF (fixes) output; costs about a fix run.")
+    var fixes = false
+}
+
+/// The gate's baseline: accept today's findings, fail on new ones.
+struct BaselineOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("Accept the findings in this baseline; only new ones fail.", valueName: "file"))
+    var baseline: String?
+
+    @Option(help: ArgumentHelp("Write every current finding to this baseline, accepting them all.", valueName: "file"))
+    var writeBaseline: String?
+
+    @Flag(help: "With --baseline: drop its stale entries (it never gains entries).")
+    var updateBaseline = false
+
+    func validate() throws {
+        if baseline != nil && writeBaseline != nil {
+            throw ValidationError("--baseline and --write-baseline exclude each other; use --update-baseline to drop stale entries")
+        }
+        if updateBaseline && baseline == nil { throw ValidationError("--update-baseline needs --baseline FILE") }
     }
 }
 

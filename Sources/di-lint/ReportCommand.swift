@@ -7,17 +7,23 @@ struct ReportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "report",
         abstract: "Report migration progress per file and per service: direct, fallback and injected accesses.",
-        discussion: "Migrated % = injected / (direct + fallback + injected); accesses inside the composition root are listed but not counted. A fallback still reaches the container when no bridge is injected, so a file with only fallbacks is 0% migrated (status 'bridged'). A file that could not be linted is counted and listed as such, its accesses unknown. Exits 0, 1 when a file could not be linted (while parse-failure is at error severity, as lint's gate), 2 when the options or config are wrong.")
+        discussion: """
+        Migrated % = injected / (direct + fallback + injected); accesses inside the composition root are listed but not counted. A fallback still reaches the container when no bridge is injected, so a file with only fallbacks is 0% migrated (status 'bridged'). A file that could not be linted is counted and listed as such, its accesses unknown. Exits 0, 1 when a file could not be linted (while parse-failure is at error severity, as lint's gate), 2 when the options or config are wrong.
 
-    @OptionGroup var options: RunOptions
+        Examples:
+          di-lint report Sources/
+          di-lint report Sources/ --format json --output progress.json
+        """)
+
+    @OptionGroup(title: "Selection") var options: RunOptions
+    @OptionGroup(title: "Output") var out: ReportOutputOptions
+    @OptionGroup(title: "Performance") var performance: PerformanceOptions
+    @OptionGroup(title: "Isolation") var isolation: IsolationOptions
 
     enum Format: String, ExpressibleByArgument, CaseIterable { case markdown, json }
 
-    @Option(help: "Output format: markdown (tables) or json.")
-    var format: Format = .markdown
-
-    @Option(help: "Write the report to this file instead of standard output.")
-    var output: String?
+    var format: Format { out.format }
+    var output: String? { out.output }
 
     @Option(help: ArgumentHelp("Report the totals at each commit of a git range (first-parent, oldest first) with today's config: a Markdown table, or JSON. With --cache only changed files are parsed again.", valueName: "rev-range"))
     var history: String?
@@ -34,7 +40,7 @@ struct ReportCommand: ParsableCommand {
 
     func run() throws {
         if let history { return try runHistory(history) }
-        let prepared = try options.prepare()
+        let prepared = try options.prepare(performance: performance, isolation: isolation, quiet: out.quiet)
         try prepared.checkOutput(output, baselines: [])
         let result = prepared.lint()
         let progress = MigrationProgress(result: result)
@@ -62,7 +68,7 @@ struct ReportCommand: ParsableCommand {
             let prefix = top == "/" ? "/" : top + "/"
             return path.hasPrefix(prefix) ? String(path.dropFirst(prefix.count)) : nil
         }
-        let cache = options.cache.map(absolute)
+        let cache = performance.cache.map(absolute)
         let scratch: String
         var temporary: String?
         let environment = ProcessInfo.processInfo.environment
@@ -97,8 +103,8 @@ struct ReportCommand: ParsableCommand {
         for (n, commit) in commits.enumerated() {
             do { try tree.checkout(commit.sha) } catch { throw RunFailure(error) }
             var run = options
-            run.quiet = true
-            run.cache = cache
+            var runPerformance = performance
+            runPerformance.cache = cache
             if let configPath, let configText {
                 let placed = inside(configPath).map { tree.root + "/" + $0 } ?? configPath
                 if placed != configPath {
@@ -111,7 +117,7 @@ struct ReportCommand: ParsableCommand {
             _ = FileManager.default.changeCurrentDirectoryPath(workingDirectory)
             // a path the commit does not have yet (or any more) holds no access there
             run.paths = options.paths.filter { FileManager.default.fileExists(atPath: $0) }
-            let result = try run.paths.isEmpty ? nil : run.prepare().lint()
+            let result = try run.paths.isEmpty ? nil : run.prepare(performance: runPerformance, isolation: isolation, quiet: true).lint()
             let point = MigrationHistory.Point(commit: commit, progress: result.map(MigrationProgress.init(result:))
                                                 ?? MigrationProgress(accesses: [], filesLinted: 0))
             points.append(point)
@@ -125,4 +131,16 @@ struct ReportCommand: ParsableCommand {
         }
         note(String(format: "di-lint: history of %d commit(s) in %.1f s", commits.count, Date().timeIntervalSince(started)))
     }
+}
+
+/// `report`'s output: its format, its file and the progress line.
+struct ReportOutputOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("markdown (tables) or json.", valueName: "format"))
+    var format: ReportCommand.Format = .markdown
+
+    @Option(help: ArgumentHelp("Write the report to this file instead of standard output.", valueName: "file"))
+    var output: String?
+
+    @Flag(name: .shortAndLong, help: "No progress line on a terminal (never shown when standard error is not one).")
+    var quiet = false
 }

@@ -2,68 +2,76 @@ import ArgumentParser
 import DILintEngine
 import Foundation
 
-/// What `lint` and `report` share: which files, which config, how to run the linter.
+/// Which files and which config: what `lint`, `report` and `fix` share (help heading "Selection").
 struct RunOptions: ParsableArguments {
-    @Argument(help: "Files and directories to lint.")
+    @Argument(help: ArgumentHelp("Files and directories.", valueName: "path"))
     var paths: [String] = ["."]
 
-    @Option(help: "Configuration file (default: .di-lint.yml found from the working directory upward; not one in a directory every user may write).")
+    @Option(help: ArgumentHelp("Configuration file (default: .di-lint.yml from the working directory upward).", valueName: "file"))
     var config: String?
 
     @Option(name: .customLong("container"),
-            help: "A container accessor to look for: 'Type.accessor' (Objective-C, Swift), 'Type::accessor' (C++) or 'function()' (C). Repeatable; adds to the config.")
+            help: ArgumentHelp("A container accessor: Type.accessor, Type::accessor or function(). Repeatable; adds to the config.", valueName: "spec"))
     var containers: [String] = []
 
-    @Option(help: "Skip paths matching this glob (*, **, ?). Repeatable; adds to the config's exclude list.")
+    @Option(help: ArgumentHelp("Skip paths matching this glob (*, **, ?). Repeatable; adds to the config.", valueName: "glob"))
     var exclude: [String] = []
 
-    @Option(name: .customShort("p"), help: "Directory holding compile_commands.json: parse with each file's real flags.")
+    @Option(name: .customShort("p"), help: ArgumentHelp("Directory holding compile_commands.json: parse with each file's real flags.", valueName: "build-dir"))
     var compileCommands: String?
 
-    @Option(help: "Worker threads, 1 to 1024 (default: the number of cores).")
-    var jobs: Int?
-
-    @Flag(name: .shortAndLong, help: "No progress line on a terminal (it is never shown when standard error is not a terminal).")
-    var quiet = false
-
-    @Flag(help: "Parse every file, even those whose text names no container (slower; the result is the same).")
-    var parseEveryFile = false
-
-    @Option(help: ArgumentHelp("Project root: baseline paths, fingerprints, shards and SARIF URIs are relative to it (default: the config file's directory, else the working directory).", valueName: "dir"))
+    @Option(help: ArgumentHelp("Project root for baseline paths, fingerprints, shards and SARIF URIs (default: the config's directory).", valueName: "dir"))
     var root: String?
 
-    @Option(help: ArgumentHelp("Lint only files changed against this git ref (committed since, staged, unstaged, or untracked).", valueName: "ref"))
+    @Option(help: ArgumentHelp("Only files changed against this git ref (committed, staged, unstaged or untracked).", valueName: "ref"))
     var changedSince: String?
 
-    @Option(help: ArgumentHelp("Lint only shard K of N (1-based), picked by a hash of each file's path; `di-lint merge` joins the outputs.", valueName: "K/N"))
+    @Option(help: ArgumentHelp("Only shard K of N (1-based), by a hash of each path; `di-lint merge` joins the outputs.", valueName: "K/N"))
     var shard: String?
 
-    @Flag(inversion: .prefixedNo, help: "Find the tree's headers by bare name (\"X.h\", <Dir/X.h>) without flags, after every flag (overrides the config's header-map; default: off).")
+    @Flag(inversion: .prefixedNo, help: "Find the tree's headers by bare name (\"X.h\", <Dir/X.h>) without flags (default: the config's header-map, else off).")
     var headerMap: Bool?
+}
 
-    @Option(help: ArgumentHelp("Keep per-file outcomes in this directory and reuse them for unchanged files (.di-lint-cache is the usual name; a directory of di-lint's own, never tracked by git).", valueName: "dir"))
+/// Speed and the cache: `lint` and `report` only (help heading "Performance").
+struct PerformanceOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("Worker threads, 1 to 1024 (default: the number of cores).", valueName: "n"))
+    var jobs: Int?
+
+    @Flag(help: "Parse every file, even those whose text names no container (slower; same result).")
+    var parseEveryFile = false
+
+    @Option(help: ArgumentHelp("Keep per-file outcomes here and reuse them for unchanged files (usually .di-lint-cache).", valueName: "dir"))
     var cache: String?
 
-    @Flag(help: "Read the --cache directory's entries, never write, touch or prune it (a CI gate's cache restored from its protected branch's runs).")
+    @Flag(help: "Read the --cache directory, never write or prune it (a pull request's gate).")
     var cacheReadOnly = false
 
-    @Option(help: ArgumentHelp("Delete cache entries no run has used for this many days (checked at most once a day).", valueName: "days"))
+    @Option(help: ArgumentHelp("Delete cache entries unused for this many days (default: 30).", valueName: "days"))
     var cacheMaxAge: Double = 30
-
-    @Option(help: ArgumentHelp("lint, report: a file whose parse takes longer is a parse-failure, its worker killed; fix: a manual item, the others fixed (over the config's parse-timeout; default 60).", valueName: "seconds"))
-    var parseTimeout: String?
-
-    @Option(help: ArgumentHelp("A budget for the whole run: past it no file is parsed; lint, report: each file left is a parse-failure, a parse under way has its worker killed; fix: a manual item (over the config's run-timeout; default 3600).", valueName: "seconds"))
-    var runTimeout: String?
-
-    @Option(help: ArgumentHelp("lint, report: address-space limit of each parse worker; a file needing more is a parse-failure (fix: of its process; a manual item) (over the config's parse-memory-limit; default 4096).", valueName: "MiB"))
-    var parseMemoryLimit: String?
-
-    @Flag(help: "lint, report: parse in di-lint's own process, on threads, with no per-file deadline, memory limit or crash isolation; fix: in its own process, no memory limit or crash isolation, a parse past the deadline ends the run (exit 2) (faster to start; for trusted input).")
-    var noIsolation = false
 
     func validate() throws {
         if let jobs, !(1...1024).contains(jobs) { throw ValidationError("--jobs must be a number of worker threads from 1 to 1024, not \(jobs)") }
+        if cacheReadOnly && cache == nil { throw ValidationError("--cache-read-only needs --cache DIR") }
+        guard cacheMaxAge > 0 else { throw ValidationError("--cache-max-age must be a positive number of days") }
+    }
+}
+
+/// Bounds on parsing: every command that parses (help heading "Isolation").
+struct IsolationOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("A file whose parse takes longer is left out, its reason reported (default: the config's parse-timeout, else 60).", valueName: "seconds"))
+    var parseTimeout: String?
+
+    @Option(help: ArgumentHelp("A budget for the whole run; past it no file is parsed (default: the config's run-timeout, else 3600).", valueName: "seconds"))
+    var runTimeout: String?
+
+    @Option(help: ArgumentHelp("Address-space limit of a parse; a file needing more is left out (default: the config's parse-memory-limit, else 4096).", valueName: "MiB"))
+    var parseMemoryLimit: String?
+
+    @Flag(help: "Parse in di-lint's own process: no memory limit or crash isolation (faster to start; for trusted input).")
+    var noIsolation = false
+
+    func validate() throws {
         do {
             _ = try parseTimeout.map { try Configuration.parseTimeout($0) }
             _ = try runTimeout.map { try Configuration.runTimeout($0) }
@@ -71,10 +79,10 @@ struct RunOptions: ParsableArguments {
         } catch {
             throw ValidationError("--\(error)")
         }
-        if cacheReadOnly && cache == nil { throw ValidationError("--cache-read-only needs --cache DIR") }
-        guard cacheMaxAge > 0 else { throw ValidationError("--cache-max-age must be a positive number of days") }
     }
+}
 
+extension RunOptions {
     /// A configured linter and the files it is to lint.
     struct Prepared {
         var configuration: Configuration
@@ -121,8 +129,11 @@ struct RunOptions: ParsableArguments {
 
     /// Loads the config, collects and selects the files, sets up the linter. Problems throw
     /// `RunFailure`, which exits 2.
-    func prepare() throws -> Prepared {
-        var (configuration, configPath, recipe) = try loadConfiguration()
+    /// `performance` is nil for `fix`, which has none of those options (a `ParsableArguments`
+    /// made with `init()` has no values to read: only parsed ones do).
+    func prepare(performance: PerformanceOptions? = nil, isolation: IsolationOptions, quiet: Bool = false) throws -> Prepared {
+        let parseEveryFile = performance?.parseEveryFile ?? false
+        var (configuration, configPath, recipe) = try loadConfiguration(isolation)
         let root = URL(fileURLWithPath: self.root ?? configuration.baseDirectory).standardizedFileURL.path
         var files: [String]
         var context: [String] = []
@@ -154,21 +165,21 @@ struct RunOptions: ParsableArguments {
         let linter = Linter(configuration: configuration)
         linter.contextFiles = context
         linter.parseEveryFile = parseEveryFile
-        if let jobs { linter.jobs = jobs }
+        if let jobs = performance?.jobs { linter.jobs = jobs }
         // the run's budget is the parent's: the workers' configuration keeps the config file's
-        linter.runTimeout = try runTimeout.map { try Configuration.runTimeout($0) } ?? configuration.runTimeout
-        if !noIsolation {
+        linter.runTimeout = try isolation.runTimeout.map { try Configuration.runTimeout($0) } ?? configuration.runTimeout
+        if !isolation.noIsolation {
             linter.isolation = WorkerIsolation(recipe: recipe, timeout: configuration.parseTimeout,
                                                memoryLimit: configuration.parseMemoryLimit << 20)
         }
         do {
             if let compileCommands { linter.compileArguments = try CompilationDatabase.load(directory: compileCommands) }
-            if let cache {
+            if let performance, let cache = performance.cache {
                 let store = try IncrementalCache(directory: cache, configuration: configuration,
                                                  compileArguments: linter.compileArguments, parseEveryFile: parseEveryFile,
-                                                 inputs: paths + [configPath].compactMap { $0 }, readOnly: cacheReadOnly,
+                                                 inputs: paths + [configPath].compactMap { $0 }, readOnly: performance.cacheReadOnly,
                                                  warn: { note("di-lint: warning: \($0)") })
-                store.maxAge = cacheMaxAge * 86_400
+                store.maxAge = performance.cacheMaxAge * 86_400
                 linter.cache = store
             }
         } catch {
@@ -181,15 +192,15 @@ struct RunOptions: ParsableArguments {
 
     /// The configuration, the file it was read from, and the recipe it was built by (the parse
     /// workers build theirs by it).
-    private func loadConfiguration() throws -> (Configuration, String?, ConfigurationRecipe) {
+    private func loadConfiguration(_ isolation: IsolationOptions) throws -> (Configuration, String?, ConfigurationRecipe) {
         let configuration: Configuration
         let choice = config.map { ConfigurationDiscovery.explicit($0) }
             ?? ConfigurationDiscovery.discover(from: FileManager.default.currentDirectoryPath)
         choice.notes.forEach(note)
         let path = choice.path
         let recipe = ConfigurationRecipe(configPath: path, containers: containers, exclude: exclude, headerMap: headerMap,
-                                         parseTimeout: try parseTimeout.map { try Configuration.parseTimeout($0) },
-                                         parseMemoryLimit: try parseMemoryLimit.map { try Configuration.parseMemoryLimit($0) })
+                                         parseTimeout: try isolation.parseTimeout.map { try Configuration.parseTimeout($0) },
+                                         parseMemoryLimit: try isolation.parseMemoryLimit.map { try Configuration.parseMemoryLimit($0) })
         do {
             configuration = try recipe.build()
         } catch {

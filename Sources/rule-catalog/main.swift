@@ -7,8 +7,7 @@ import RuleFiles
 // - Sources/DILintEngine/Rules/EmbeddedRules+Generated.swift: each rule file's text, embedded in
 //   the binary, and a small index (id, default severity, options and their defaults) so that a
 //   run does not parse the rule files' YAML at start-up;
-// - Sources/DILintEngine/Rules/RuleRegistry+Generated.swift: every rule type, by kind;
-// - README.md's rule table, between its `<!-- rule-table -->` markers.
+// - Sources/DILintEngine/Rules/RuleRegistry+Generated.swift: every rule type, by kind.
 //
 // Fails when a YAML file does not read, has no type, a type has no YAML, an id is claimed twice,
 // or a rule type with a fix (`static let fixPhase`) has no `fix-examples:` in its rule file (or
@@ -26,7 +25,6 @@ guard let rootIndex = arguments.firstIndex(of: "--root"), rootIndex + 1 < argume
 let root = URL(fileURLWithPath: arguments[rootIndex + 1]).standardizedFileURL
 let check = arguments.contains("--check")
 let typesPath = "Sources/DILintEngine/Rules"
-let tableBegin = "<!-- rule-table:begin (scripts/generate-rule-catalog) -->", tableEnd = "<!-- rule-table:end -->"
 
 func fail(_ message: String) -> Never {
     FileHandle.standardError.write(Data((message + "\n").utf8))
@@ -160,24 +158,13 @@ for (kind, name) in [("FileRule", "fileRules"), ("ProjectRule", "projectRules"),
 lines += ["}", ""]
 let registry = lines.joined(separator: "\n")
 
-var table = [tableBegin, "| rule | default | what | pitfall |", "|---|---|---|---|"]
-for id in rules.keys.sorted() {
-    let rule = rules[id]!
-    let anchors = Set(matches(#"docs/migration-pitfalls\.md#(p\d+)"#, in: rule.pitfall).map { $0[0] })
-        .sorted { Int($0.dropFirst())! < Int($1.dropFirst())! }
-    if anchors.isEmpty { fail("generate-rule-catalog: Rules/\(rule.file): 'pitfall' must point into docs/migration-pitfalls.md#pN") }
-    let links = anchors.map { "[\($0.uppercased())](docs/migration-pitfalls.md#\($0))" }.joined(separator: ", ")
-    table.append("| `\(id)` | \(rule.tableDefault.isEmpty ? rule.severity : rule.tableDefault) | \(rule.summary) | \(links) |")
+// docs/rules.md is not written here: `di-lint rules --format markdown` renders it from the
+// embedded files (scripts/check-docs compares), so the binary is the one reader of the rules' text
+for id in rules.keys.sorted() where matches(#"docs/migration-pitfalls\.md#(p\d+)"#, in: rules[id]!.pitfall).isEmpty {
+    fail("generate-rule-catalog: Rules/\(rules[id]!.file): 'pitfall' must point into docs/migration-pitfalls.md#pN")
 }
-table.append(tableEnd)
-guard let readme = read("README.md"), let start = readme.range(of: tableBegin), let end = readme.range(of: tableEnd),
-      start.lowerBound <= end.lowerBound else {
-    fail("generate-rule-catalog: README.md lacks the \(tableBegin) … \(tableEnd) markers")
-}
-let newReadme = String(readme[..<start.lowerBound]) + table.joined(separator: "\n") + String(readme[end.upperBound...])
 
-let outputs = [("\(typesPath)/EmbeddedRules+Generated.swift", embedded), ("\(typesPath)/RuleRegistry+Generated.swift", registry),
-               ("README.md", newReadme)]
+let outputs = [("\(typesPath)/EmbeddedRules+Generated.swift", embedded), ("\(typesPath)/RuleRegistry+Generated.swift", registry)]
 if check {
     let stale = outputs.filter { read($0.0) != $0.1 }.map(\.0)
     if !stale.isEmpty {

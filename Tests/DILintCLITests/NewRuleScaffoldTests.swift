@@ -40,8 +40,6 @@ final class NewRuleScaffoldTests: XCTestCase {
         for path in written { XCTAssertTrue(fm.fileExists(atPath: copy.appendingPathComponent(path).path), path) }
         let registry = try String(contentsOf: copy.appendingPathComponent("Sources/DILintEngine/Rules/RuleRegistry+Generated.swift"), encoding: .utf8)
         XCTAssertTrue(registry.contains("DemoServiceReadRule.self,"), registry)
-        let readme = try String(contentsOf: copy.appendingPathComponent("README.md"), encoding: .utf8)
-        XCTAssertTrue(readme.contains("| `demo-service-read` | warning | A container read of a watched service |"))
         let again = try runProcess("/usr/bin/env", ["python3", "scripts/new-rule", "demo-service-read"], in: copy)
         XCTAssertNotEqual(again.status, 0, "a second scaffold of the same id must be refused")
 
@@ -54,6 +52,9 @@ final class NewRuleScaffoldTests: XCTestCase {
         let rules = try runProcess(binary, ["rules", "demo-service-read"], in: copy)
         XCTAssertEqual(rules.status, 0, rules.stderr)
         XCTAssertTrue(rules.stdout.contains("A container read of a watched service"), rules.stdout)
+        // docs/rules.md's catalog, as the binary renders it
+        let catalog = try runProcess(binary, ["rules", "--format", "markdown"], in: copy)
+        XCTAssertTrue(catalog.stdout.contains("| [`demo-service-read`](#demo-service-read) | warning | — | A container read of a watched service |"), catalog.stdout)
 
         let fixture = "Tests/DILintEngineTests/Fixtures/demo-service-read"
         // in the fixture's folder, so that its .di-lint.yml is the config found

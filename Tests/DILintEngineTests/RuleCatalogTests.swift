@@ -3,7 +3,7 @@ import XCTest
 @testable import DILintEngine
 
 /// The binary embeds `Rules/` at build time and lists the rule types in a generated registry;
-/// these tests prove the YAML files, the types, the generated files and the README agree.
+/// these tests prove the YAML files, the types and the generated files agree (docs/rules.md: scripts/check-docs).
 final class RuleCatalogTests: XCTestCase {
     func testEmbeddedRulesMatchTheRulesDirectoryByteForByte() throws {
         let dir = packageRoot.appendingPathComponent("Rules")
