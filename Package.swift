@@ -25,12 +25,14 @@ func locateLibClang() -> String? {
 }
 
 let libclangPrefix = locateLibClang()
-let libclangSwiftFlags: [SwiftSetting] = libclangPrefix.map {
-    [.unsafeFlags(["-Xcc", "-I\($0)/include"])]
-} ?? []
-let libclangCSettings: [CSetting] = libclangPrefix.map {
-    [.unsafeFlags(["-I\($0)/include"]), .define("SEAM_LIBCLANG_DIR", to: "\"\($0)/lib\"")]
-} ?? []
+let libclangSwiftFlags: [SwiftSetting] =
+    libclangPrefix.map {
+        [.unsafeFlags(["-Xcc", "-I\($0)/include"])]
+    } ?? []
+let libclangCSettings: [CSetting] =
+    libclangPrefix.map {
+        [.unsafeFlags(["-I\($0)/include"]), .define("SEAM_LIBCLANG_DIR", to: "\"\($0)/lib\"")]
+    } ?? []
 
 let package = Package(
     name: "Seam",
@@ -51,7 +53,8 @@ let package = Package(
         // MARK: di-lint
         .plugin(
             name: "DILintPlugin",
-            capability: .command(intent: .custom(verb: "di-lint", description: "Lint the package with the di-lint on PATH")),
+            capability: .command(
+                intent: .custom(verb: "di-lint", description: "Lint the package with the di-lint on PATH")),
             path: "Plugins/DILintPlugin"
         ),
         // libclang's API with lazy loading (headers from apt's libclang-dev).

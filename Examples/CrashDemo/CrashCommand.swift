@@ -30,7 +30,10 @@ struct CrashCommand: ParsableCommand {
     @Argument(help: "How to crash.")
     var kind: CrashKind
 
-    @Flag(help: "A thread sleeps 1 s across install, and the thread waiting for a crash on another thread sleeps in one 10 s call; each says on stderr how long its sleep lasted.")
+    @Flag(
+        help:
+            "A thread sleeps 1 s across install, and the thread waiting for a crash on another thread sleeps in one 10 s call; each says on stderr how long its sleep lasted."
+    )
     var sleepers = false
 
     @Flag(help: "A thread that blocks every signal calls exit(0) as soon as the crash has begun.")

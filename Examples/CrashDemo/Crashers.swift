@@ -35,10 +35,12 @@ func crashByDivisionByZero() -> Never {
 /// SIGSEGV on the guard page: unbounded recursion, each frame keeping 256 bytes alive.
 @inline(never)
 func crashByStackOverflow(depth: Int) -> Int {
-    var frame = (depth, depth, depth, depth, depth, depth, depth, depth,
-                 depth, depth, depth, depth, depth, depth, depth, depth,
-                 depth, depth, depth, depth, depth, depth, depth, depth,
-                 depth, depth, depth, depth, depth, depth, depth, depth)
+    var frame = (
+        depth, depth, depth, depth, depth, depth, depth, depth,
+        depth, depth, depth, depth, depth, depth, depth, depth,
+        depth, depth, depth, depth, depth, depth, depth, depth,
+        depth, depth, depth, depth, depth, depth, depth, depth
+    )
     withUnsafeMutableBytes(of: &frame) { keepAlive($0.baseAddress) }
     return crashByStackOverflow(depth: depth &+ 1) &+ frame.31
 }
@@ -57,9 +59,9 @@ let backgroundThreadName = "crash-demo-bg"
 func crashOnBackgroundThread() -> Never {
     let started = DispatchSemaphore(value: 0)
     let thread = Thread {
-        started.wait()   // Foundation applies `Thread.name` only once `start()` has returned
+        started.wait() // Foundation applies `Thread.name` only once `start()` has returned
         Thread.current.name = backgroundThreadName
-        if SleepWitness.enabled { usleep(200_000) }   // the waiting thread is asleep by then
+        if SleepWitness.enabled { usleep(200_000) } // the waiting thread is asleep by then
         crashBySegmentationFaultOnBackgroundThread()
     }
     thread.start()

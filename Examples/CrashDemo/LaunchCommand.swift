@@ -38,8 +38,9 @@ struct LaunchCommand: ParsableCommand {
             warn("crash capture is not installed, the app runs without it: \(error)")
         }
         for warning in integration?.warnings ?? [] { warn(warning) }
-        var status = LaunchStatus(crashedLastLaunch: integration?.bridge.crashedLastLaunch ?? false,
-                                  activeSecondsSinceLastCrash: integration?.bridge.activeDurationSinceLastCrash ?? 0)
+        var status = LaunchStatus(
+            crashedLastLaunch: integration?.bridge.crashedLastLaunch ?? false,
+            activeSecondsSinceLastCrash: integration?.bridge.activeDurationSinceLastCrash ?? 0)
         status.captureInstalled = integration != nil
 
         let started = DispatchTime.now().uptimeNanoseconds

@@ -12,11 +12,13 @@ let overflowThreadName = "crash-demo-deep"
 /// SIGSEGV: unbounded recursion on a plain pthread (8 MiB default stack) started after install.
 func crashByStackOverflowOnThread() -> Never {
     var thread = pthread_t()
-    let status = pthread_create(&thread, nil, { _ in
-        Thread.current.name = overflowThreadName
-        _ = crashByStackOverflow(depth: 0)
-        return nil
-    }, nil)
+    let status = pthread_create(
+        &thread, nil,
+        { _ in
+            Thread.current.name = overflowThreadName
+            _ = crashByStackOverflow(depth: 0)
+            return nil
+        }, nil)
     if status != 0 { survived("stack-overflow-thread (pthread_create failed: \(status))") }
     waitForCrash("stack-overflow-thread")
 }
@@ -48,7 +50,7 @@ func crashWhileOtherThreadsWait() -> Never {
     for name in parkedThreadNames {
         let started = DispatchSemaphore(value: 0)
         let thread = Thread {
-            started.wait()   // Foundation applies `Thread.name` only once `start()` has returned
+            started.wait() // Foundation applies `Thread.name` only once `start()` has returned
             Thread.current.name = name
             parked.signal()
             parkedThreadWaits()
@@ -69,7 +71,7 @@ func crashWhileOtherThreadsWait() -> Never {
         parkedTaskWaits()
     }
     for _ in 0..<(parkedThreadNames.count + 2) { parked.wait() }
-    usleep(20_000)   // let every thread reach its wait
+    usleep(20_000) // let every thread reach its wait
     crashWhileThreadsAreParked()
 }
 

@@ -25,7 +25,10 @@ struct DILintPlugin: CommandPlugin {
             throw Failure(description: "di-lint (\(tool.path)) ended by signal \(process.terminationStatus)")
         }
         if process.terminationStatus != 0 {
-            throw Failure(description: "di-lint exited \(process.terminationStatus) (1: findings at error severity; 2: usage or configuration error)")
+            throw Failure(
+                description:
+                    "di-lint exited \(process.terminationStatus) (1: findings at error severity; 2: usage or configuration error)"
+            )
         }
     }
 
@@ -34,13 +37,18 @@ struct DILintPlugin: CommandPlugin {
         let environment = ProcessInfo.processInfo.environment
         let fm = FileManager.default
         if let path = environment["DI_LINT"], !path.isEmpty {
-            guard fm.isExecutableFile(atPath: path) else { throw Failure(description: "DI_LINT=\(path) is not an executable file") }
+            guard fm.isExecutableFile(atPath: path) else {
+                throw Failure(description: "DI_LINT=\(path) is not an executable file")
+            }
             return URL(fileURLWithPath: path)
         }
         for directory in (environment["PATH"] ?? "").split(separator: ":") where !directory.isEmpty {
             let candidate = URL(fileURLWithPath: String(directory)).appendingPathComponent("di-lint")
             if fm.isExecutableFile(atPath: candidate.path) { return candidate }
         }
-        throw Failure(description: "di-lint is not on PATH: install it (scripts/install in Seam's checkout, or the release package) or set DI_LINT=/path/to/di-lint")
+        throw Failure(
+            description:
+                "di-lint is not on PATH: install it (scripts/install in Seam's checkout, or the release package) or set DI_LINT=/path/to/di-lint"
+        )
     }
 }

@@ -21,10 +21,12 @@ public final class CrashIntegration<Dependencies: CrashIntegrationProvider> {
         try options.validate()
         self.options = options
         crashReporter = try dependencies.makeCrashReporter(options: options)
-        bridge = CrashBridge(dependencies: dependencies, crashReporter: crashReporter,
-                             options: options)
-        sessionHandler = try dependencies.makeCrashIntegrationSessionHandler(options: options,
-                                                                              bridge: bridge)
+        bridge = CrashBridge(
+            dependencies: dependencies, crashReporter: crashReporter,
+            options: options)
+        sessionHandler = try dependencies.makeCrashIntegrationSessionHandler(
+            options: options,
+            bridge: bridge)
         let lease = bridge.retainedCTable()
         do {
             try crashReporter.setBridge(lease.table)
@@ -36,7 +38,8 @@ public final class CrashIntegration<Dependencies: CrashIntegrationProvider> {
         installedBridge = lease
         // Once per build (afterwards one stat per module): what processing needs to symbolicate
         // this build's crashes after an update.
-        warnings = options.keepSymbols
+        warnings =
+            options.keepSymbols
             ? SymbolStore(dumpDirectory: URL(fileURLWithPath: options.dumpDirectory)).keepLoadedModules().warnings : []
         sessionHandler.start()
     }
@@ -47,10 +50,12 @@ public final class CrashIntegration<Dependencies: CrashIntegrationProvider> {
 
     /// Stops session tracking and capture, then gives up the C reporter's retain on the bridge.
     public func uninstall() {
-        guard let lease = lock.withLock({ () -> CBridgeLease? in
-            defer { installedBridge = nil }
-            return installedBridge
-        }) else { return }
+        guard
+            let lease = lock.withLock({ () -> CBridgeLease? in
+                defer { installedBridge = nil }
+                return installedBridge
+            })
+        else { return }
         sessionHandler.stop()
         crashReporter.uninstall()
         lease.release()

@@ -10,8 +10,10 @@ public struct CrashIntegrationOptions {
     /// (`SymbolStore`), so crashes are symbolicated after the program is rebuilt or upgraded.
     public var keepSymbols: Bool
 
-    public init(dumpDirectory: String, annotations: [String: String] = [:],
-                catchSIGTERM: Bool = false, keepSymbols: Bool = true) {
+    public init(
+        dumpDirectory: String, annotations: [String: String] = [:],
+        catchSIGTERM: Bool = false, keepSymbols: Bool = true
+    ) {
         self.dumpDirectory = dumpDirectory
         self.annotations = annotations
         self.catchSIGTERM = catchSIGTERM

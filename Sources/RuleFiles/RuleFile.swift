@@ -24,7 +24,9 @@ public struct RuleFile {
 
     /// Reads `text`; throws a `Problem` unless it is a mapping, what Yams throws on bad YAML.
     public init(yaml text: String) throws {
-        guard let map = try Yams.load(yaml: text) as? [String: Any] else { throw Problem(description: "a rule file must be a mapping") }
+        guard let map = try Yams.load(yaml: text) as? [String: Any] else {
+            throw Problem(description: "a rule file must be a mapping")
+        }
         self.map = map
     }
 

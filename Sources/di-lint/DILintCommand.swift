@@ -6,9 +6,13 @@ import Foundation
 struct DILintCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "di-lint",
-        abstract: "Find direct dependency-container access in C, Objective-C, C++ and Swift code, and gate its migration.",
+        abstract:
+            "Find direct dependency-container access in C, Objective-C, C++ and Swift code, and gate its migration.",
         version: DILintVersion.current,
-        subcommands: [LintCommand.self, FixCommand.self, InitCommand.self, ReportCommand.self, MergeCommand.self, RulesCommand.self],
+        subcommands: [
+            LintCommand.self, FixCommand.self, InitCommand.self, ReportCommand.self, MergeCommand.self,
+            RulesCommand.self,
+        ],
         defaultSubcommand: LintCommand.self)
 }
 
@@ -43,7 +47,8 @@ enum Main {
         // process FixSupervisor starts, unless told otherwise).
         let arguments = CommandLine.arguments.dropFirst()
         let first = arguments.first ?? ""
-        let parsesHere = (first == "fix" && getenv(FixSupervisor.environmentKey) != nil)
+        let parsesHere =
+            (first == "fix" && getenv(FixSupervisor.environmentKey) != nil)
             || arguments.contains("--no-isolation") || arguments.contains("--fixes")
         if !["merge", "rules", "help", "--help", "-h", "--version"].contains(first) && parsesHere {
             LibClang.preload()

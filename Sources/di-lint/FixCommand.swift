@@ -9,38 +9,48 @@ struct FixCommand: ParsableCommand {
         commandName: "fix",
         abstract: "Rewrite container accesses: inject the bridge with a fallback, or finish by removing the fallbacks.",
         discussion: """
-        A dry run by default: the unified diff on standard output (git apply accepts it) and a summary on standard \
-        error. Every edit is re-parsed and re-linted in memory before it is shown or written. Only regular files \
-        inside the repository (the directory holding .git, else the working directory) are rewritten. --apply writes \
-        every file or none, under a lock on the tree. Exits 0 when everything in scope was fixed, 1 when manual items \
-        or refused groups remain, 2 on a usage or configuration error or an apply that wrote nothing (the tree is as \
-        before), 3 when an apply failed and could not put every file back (they are listed).
+            A dry run by default: the unified diff on standard output (git apply accepts it) and a summary on standard \
+            error. Every edit is re-parsed and re-linted in memory before it is shown or written. Only regular files \
+            inside the repository (the directory holding .git, else the working directory) are rewritten. --apply writes \
+            every file or none, under a lock on the tree. Exits 0 when everything in scope was fixed, 1 when manual items \
+            or refused groups remain, 2 on a usage or configuration error or an apply that wrote nothing (the tree is as \
+            before), 3 when an apply failed and could not put every file back (they are listed).
 
-        Examples:
-          di-lint fix --phase inject Sources/                 # review the diff
-          di-lint fix --phase inject Sources/ --apply         # write it
-          di-lint fix --phase finish Sources/ --service tabs  # one service
-        """)
+            Examples:
+              di-lint fix --phase inject Sources/                 # review the diff
+              di-lint fix --phase inject Sources/ --apply         # write it
+              di-lint fix --phase finish Sources/ --service tabs  # one service
+            """)
 
     @OptionGroup(title: "Selection") var options: RunOptions
     @OptionGroup(title: "Isolation") var isolation: IsolationOptions
 
-    @Option(help: ArgumentHelp("inject: direct access → the bridge with a container fallback. finish: fallback → the bridge alone.", valueName: "inject|finish"))
+    @Option(
+        help: ArgumentHelp(
+            "inject: direct access → the bridge with a container fallback. finish: fallback → the bridge alone.",
+            valueName: "inject|finish"))
     var phase: FixPhase
 
-    @Option(name: .customLong("service"), help: ArgumentHelp("Migrate only this service (repeatable).", valueName: "name"))
+    @Option(
+        name: .customLong("service"), help: ArgumentHelp("Migrate only this service (repeatable).", valueName: "name"))
     var services: [String] = []
 
     @Flag(help: "Write the edits to the files (atomically; refused when a file changed since planning).")
     var apply = false
 
-    @Flag(help: "Also show and write the unsafe groups (behaviour may change: a read through what a C function receives, a fallback removed). Without it they are withheld, and listed.")
+    @Flag(
+        help:
+            "Also show and write the unsafe groups (behaviour may change: a read through what a C function receives, a fallback removed). Without it they are withheld, and listed."
+    )
     var unsafe = false
 
     @Option(help: ArgumentHelp("Write the diff to this file instead of standard output.", valueName: "file"))
     var patch: String?
 
-    @Option(help: ArgumentHelp("diff (a unified diff), json (the plan: groups, edits, manual items, checks) or sarif (results with fixes).", valueName: "format"))
+    @Option(
+        help: ArgumentHelp(
+            "diff (a unified diff), json (the plan: groups, edits, manual items, checks) or sarif (results with fixes).",
+            valueName: "format"))
     var format: FixOutputFormat = .diff
 
     /// Whether the run writes to standard output (the diff of a dry run, the JSON or SARIF plan).
@@ -96,8 +106,11 @@ struct FixCommand: ParsableCommand {
         // what the walk could not take (a symbolic link out of the repository, an unreadable
         // directory) is a manual item, in every output
         for p in prepared.problems {
-            let detail = p.problem.hasPrefix("file not linted: ") ? String(p.problem.dropFirst("file not linted: ".count)) : p.problem
-            plan.manual.append(ManualItem(path: p.path, line: 1, column: 1, expression: "", reason: .notWritable, detail: detail))
+            let detail =
+                p.problem.hasPrefix("file not linted: ")
+                ? String(p.problem.dropFirst("file not linted: ".count)) : p.problem
+            plan.manual.append(
+                ManualItem(path: p.path, line: 1, column: 1, expression: "", reason: .notWritable, detail: detail))
         }
         switch format {
         case .json:

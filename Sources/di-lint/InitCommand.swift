@@ -8,25 +8,29 @@ struct InitCommand: ParsableCommand {
         commandName: "init",
         abstract: "Find the singleton accessors the tree calls most, and write a starting .di-lint.yml for one.",
         discussion: """
-        A text scan, no parse: [Type shared…], Type.shared…, Type::instance() and C accessor functions, of types \
-        and functions the tree declares. On a terminal it asks which one to use; otherwise (or with --container) \
-        it does not ask: it takes --container, else the most called. Exits 0 when the config was written, 2 when \
-        nothing was found or the file exists (--force overwrites).
+            A text scan, no parse: [Type shared…], Type.shared…, Type::instance() and C accessor functions, of types \
+            and functions the tree declares. On a terminal it asks which one to use; otherwise (or with --container) \
+            it does not ask: it takes --container, else the most called. Exits 0 when the config was written, 2 when \
+            nothing was found or the file exists (--force overwrites).
 
-        Examples:
-          di-lint init                                  # list, ask, write .di-lint.yml
-          di-lint init Sources --baseline               # also accept today's findings
-          di-lint init --bridge-type AppBridge          # name the bridge for di-lint fix
-          di-lint init --container 'AppContainer.shared' < /dev/null
-        """)
+            Examples:
+              di-lint init                                  # list, ask, write .di-lint.yml
+              di-lint init Sources --baseline               # also accept today's findings
+              di-lint init --bridge-type AppBridge          # name the bridge for di-lint fix
+              di-lint init --container 'AppContainer.shared' < /dev/null
+            """)
 
     @Argument(help: ArgumentHelp("Files and directories to scan (default: the working directory).", valueName: "path"))
     var paths: [String] = ["."]
 
-    @Option(help: ArgumentHelp("Use this accessor without asking: Type.accessor, Type::accessor or function().", valueName: "spec"))
+    @Option(
+        help: ArgumentHelp(
+            "Use this accessor without asking: Type.accessor, Type::accessor or function().", valueName: "spec"))
     var container: String?
 
-    @Option(help: ArgumentHelp("Skip paths matching this glob (*, **, ?). Repeatable; also written to the config.", valueName: "glob"))
+    @Option(
+        help: ArgumentHelp(
+            "Skip paths matching this glob (*, **, ?). Repeatable; also written to the config.", valueName: "glob"))
     var exclude: [String] = []
 
     @Option(help: ArgumentHelp("The config file to write.", valueName: "file"))
@@ -41,7 +45,9 @@ struct InitCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The baseline --baseline writes.", valueName: "file"))
     var baselineFile = ".di-lint-baseline.json"
 
-    @Option(help: ArgumentHelp("The bridge's type, for di-lint fix (written as bridge-type:, with bridge: [bridge]).", valueName: "type"))
+    @Option(
+        help: ArgumentHelp(
+            "The bridge's type, for di-lint fix (written as bridge-type:, with bridge: [bridge]).", valueName: "type"))
     var bridgeType: String?
 
     @Option(help: ArgumentHelp("How many candidates to list.", valueName: "n"))
@@ -64,12 +70,14 @@ struct InitCommand: ParsableCommand {
     func run() throws {
         var st = stat()
         if !force && lstat(output, &st) == 0 {
-            throw RunFailure(message: "\(output) exists; --force overwrites it, or edit it (docs/configuration.md lists every key)")
+            throw RunFailure(
+                message: "\(output) exists; --force overwrites it, or edit it (docs/configuration.md lists every key)")
         }
         let started = Date()
         let files: [String]
         do {
-            files = try FileCollector(excludes: exclude, baseDirectory: FileManager.default.currentDirectoryPath).collectReporting(paths).files
+            files = try FileCollector(excludes: exclude, baseDirectory: FileManager.default.currentDirectoryPath)
+                .collectReporting(paths).files
         } catch {
             throw RunFailure(error)
         }
@@ -79,7 +87,8 @@ struct InitCommand: ParsableCommand {
         var listing = ""
         for (i, c) in shown.enumerated() {
             let services = c.services.prefix(5).map { "\($0.name) \($0.count)" }.joined(separator: ", ")
-            listing += "\(String(format: "%2d", i + 1)). \(c.spec)  \(c.callSites) call site\(c.callSites == 1 ? "" : "s") in \(c.files) file\(c.files == 1 ? "" : "s")"
+            listing +=
+                "\(String(format: "%2d", i + 1)). \(c.spec)  \(c.callSites) call site\(c.callSites == 1 ? "" : "s") in \(c.files) file\(c.files == 1 ? "" : "s")"
                 + (services.isEmpty ? "" : "; services: \(services)") + "\n"
         }
         try StandardStreams.writeOutput(listing)
@@ -87,9 +96,14 @@ struct InitCommand: ParsableCommand {
         let chosen: SingletonScan.Candidate
         if let container {
             let spec = container.trimmingCharacters(in: .whitespaces)
-            chosen = candidates.first { $0.spec == spec } ?? SingletonScan.Candidate(spec: spec, callSites: 0, files: 0, services: [])
+            chosen =
+                candidates.first { $0.spec == spec }
+                ?? SingletonScan.Candidate(spec: spec, callSites: 0, files: 0, services: [])
         } else if shown.isEmpty {
-            throw RunFailure(message: "no singleton accessor is called at 2 places or more under \(paths.joined(separator: " ")); name the container with --container 'Type.accessor'")
+            throw RunFailure(
+                message:
+                    "no singleton accessor is called at 2 places or more under \(paths.joined(separator: " ")); name the container with --container 'Type.accessor'"
+            )
         } else if isatty(0) == 1 {
             chosen = try ask(shown)
         } else {
@@ -98,7 +112,8 @@ struct InitCommand: ParsableCommand {
         }
 
         do {
-            try OutputFile.write(Data(Self.config(for: chosen, exclude: exclude, bridgeType: bridgeType).utf8), to: output)
+            try OutputFile.write(
+                Data(Self.config(for: chosen, exclude: exclude, bridgeType: bridgeType).utf8), to: output)
         } catch {
             throw RunFailure(error)
         }
@@ -131,30 +146,41 @@ struct InitCommand: ParsableCommand {
 
     /// A minimal, commented config for one accessor.
     static func config(for c: SingletonScan.Candidate, exclude: [String], bridgeType: String? = nil) -> String {
-        func quoted(_ s: String) -> String { "\"" + s.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\"" }
+        func quoted(_ s: String) -> String {
+            "\"" + s.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+        }
         var text = "# Written by `di-lint init`. Every key: docs/configuration.md in Seam.\n\n"
         text += "# The container: the singleton the code migrates off. Each direct access is a finding.\n"
         if c.callSites > 0 {
-            text += "# \(c.callSites) call site\(c.callSites == 1 ? "" : "s") in \(c.files) file\(c.files == 1 ? "" : "s")"
-                + (c.services.isEmpty ? "" : "; top services: " + c.services.prefix(5).map { "\($0.name) (\($0.count))" }.joined(separator: ", ")) + ".\n"
+            text +=
+                "# \(c.callSites) call site\(c.callSites == 1 ? "" : "s") in \(c.files) file\(c.files == 1 ? "" : "s")"
+                + (c.services.isEmpty
+                    ? ""
+                    : "; top services: "
+                        + c.services.prefix(5).map { "\($0.name) (\($0.count))" }.joined(separator: ", ")) + ".\n"
         }
         text += "containers:\n  - \(quoted(c.spec))\n\n"
         text += "# Paths to skip (globs: *, **, ?).\n"
-        text += exclude.isEmpty ? "# exclude: [\"Tests/**\", \"Vendor/**\"]\n\n" : "exclude: [\(exclude.map(quoted).joined(separator: ", "))]\n\n"
+        text +=
+            exclude.isEmpty
+            ? "# exclude: [\"Tests/**\", \"Vendor/**\"]\n\n"
+            : "exclude: [\(exclude.map(quoted).joined(separator: ", "))]\n\n"
         text += """
-        # Where the container may still be touched: where the bridge is built.
-        # composition-root:
-        #   paths: ["App/Bootstrap/**"]
-        #   types: ["AppCompositionRoot"]
+            # Where the container may still be touched: where the bridge is built.
+            # composition-root:
+            #   paths: ["App/Bootstrap/**"]
+            #   types: ["AppCompositionRoot"]
 
-        # allow: an access guarded by the bridge with a container fallback passes (phase 1).
-        # warn, then error: the fallbacks go too (phase 2).
-        fallback: allow
+            # allow: an access guarded by the bridge with a container fallback passes (phase 1).
+            # warn, then error: the fallbacks go too (phase 2).
+            fallback: allow
 
-        # For `di-lint fix`: the bridge's name and its type.
+            # For `di-lint fix`: the bridge's name and its type.
 
-        """
-        text += bridgeType.map { "bridge: [bridge]\nbridge-type: \($0)\n" } ?? "# bridge: [bridge]\n# bridge-type: AppBridge\n"
+            """
+        text +=
+            bridgeType.map { "bridge: [bridge]\nbridge-type: \($0)\n" }
+            ?? "# bridge: [bridge]\n# bridge-type: AppBridge\n"
         return text
     }
 }

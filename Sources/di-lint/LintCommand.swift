@@ -6,16 +6,17 @@ import Foundation
 struct LintCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "lint",
-        abstract: "Lint files and directories (\(SourceLanguage.lintedExtensions.sorted().map { "." + $0 }.joined(separator: " "))): C, Objective-C and C++ with libclang, Swift with swift-syntax.",
+        abstract:
+            "Lint files and directories (\(SourceLanguage.lintedExtensions.sorted().map { "." + $0 }.joined(separator: " "))): C, Objective-C and C++ with libclang, Swift with swift-syntax.",
         discussion: """
-        Exits 0 when no error-severity finding is new, 1 when one is, 2 on a usage, config or baseline error.
+            Exits 0 when no error-severity finding is new, 1 when one is, 2 on a usage, config or baseline error.
 
-        Examples:
-          di-lint Sources/ --container 'Container.sharedInstance'
-          di-lint Sources/ --write-baseline .di-lint-baseline.json
-          di-lint Sources/ --baseline .di-lint-baseline.json --format sarif --output di-lint.sarif
-          di-lint --changed-since origin/main --baseline .di-lint-baseline.json --cache .di-lint-cache
-        """)
+            Examples:
+              di-lint Sources/ --container 'Container.sharedInstance'
+              di-lint Sources/ --write-baseline .di-lint-baseline.json
+              di-lint Sources/ --baseline .di-lint-baseline.json --format sarif --output di-lint.sarif
+              di-lint --changed-since origin/main --baseline .di-lint-baseline.json --cache .di-lint-cache
+            """)
 
     @OptionGroup(title: "Selection") var options: RunOptions
     @OptionGroup(title: "Output") var out: LintOutputOptions
@@ -46,8 +47,9 @@ struct LintCommand: ParsableCommand {
 
         var result = prepared.lint()
         if fixes {
-            LintFixes.attach(to: &result.findings, files: prepared.files, configuration: prepared.configuration,
-                             compileArguments: prepared.linter.compileArguments, root: prepared.root)
+            LintFixes.attach(
+                to: &result.findings, files: prepared.files, configuration: prepared.configuration,
+                compileArguments: prepared.linter.compileArguments, root: prepared.root)
         }
         // Fingerprints match a baseline and are shown in JSON and SARIF; a text or GitHub report
         // of a run with no baseline shows none (a SHA-256 per finding, a tenth of a large file's run).
@@ -55,7 +57,9 @@ struct LintCommand: ParsableCommand {
         accepted = nil // the gate holds the only copy (a large baseline's entries are most of the run's memory)
         let notes: [String]
         do {
-            notes = try gate.apply(to: &result, lintedFiles: prepared.files, root: prepared.root, fingerprints: format == .json || format == .sarif)
+            notes = try gate.apply(
+                to: &result, lintedFiles: prepared.files, root: prepared.root,
+                fingerprints: format == .json || format == .sarif)
         } catch { throw RunFailure(error) }
         if baseline != nil {
             // In writes of 64 KiB, not one per line: a baseline of a million stale entries made a
@@ -72,7 +76,9 @@ struct LintCommand: ParsableCommand {
         try emit(format.reporter(root: prepared.root).render(result), to: output)
         note(TextReporter.summary(result))
         if baseline != nil {
-            note("di-lint: baseline: \(result.baselinedCount) accepted, \(result.findings.count - result.baselinedCount) new (\(result.newErrorCount) at error severity), \(result.staleBaselineEntries.count) stale")
+            note(
+                "di-lint: baseline: \(result.baselinedCount) accepted, \(result.findings.count - result.baselinedCount) new (\(result.newErrorCount) at error severity), \(result.staleBaselineEntries.count) stale"
+            )
         }
         throw ExitCode(result.newErrorCount > 0 ? ExitStatus.findings : ExitStatus.clean)
     }
@@ -80,7 +86,10 @@ struct LintCommand: ParsableCommand {
 
 /// `lint`'s report: its format, its file, the progress line and the fixes put on findings.
 struct LintOutputOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("text, json, sarif (SARIF 2.1.0, for code scanning) or github (workflow annotations).", valueName: "format"))
+    @Option(
+        help: ArgumentHelp(
+            "text, json, sarif (SARIF 2.1.0, for code scanning) or github (workflow annotations).", valueName: "format")
+    )
     var format: OutputFormat = .text
 
     @Option(help: ArgumentHelp("Write the report to this file instead of standard output.", valueName: "file"))
@@ -89,7 +98,10 @@ struct LintOutputOptions: ParsableArguments {
     @Flag(name: .shortAndLong, help: "No progress line on a terminal (never shown when standard error is not one).")
     var quiet = false
 
-    @Flag(help: "Put each container finding's verified fix in the JSON (fix) and SARIF (fixes) output; costs about a fix run.")
+    @Flag(
+        help:
+            "Put each container finding's verified fix in the JSON (fix) and SARIF (fixes) output; costs about a fix run."
+    )
     var fixes = false
 }
 
@@ -106,7 +118,8 @@ struct BaselineOptions: ParsableArguments {
 
     func validate() throws {
         if baseline != nil && writeBaseline != nil {
-            throw ValidationError("--baseline and --write-baseline exclude each other; use --update-baseline to drop stale entries")
+            throw ValidationError(
+                "--baseline and --write-baseline exclude each other; use --update-baseline to drop stale entries")
         }
         if updateBaseline && baseline == nil { throw ValidationError("--update-baseline needs --baseline FILE") }
     }

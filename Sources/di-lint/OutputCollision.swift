@@ -12,8 +12,10 @@ func refuseOverwriting(_ output: String?, option: String, inputs: [(role: String
     let target = exists ? nil : resolvedPlace(output)
     for (role, path) in inputs {
         var other = stat()
-        let same = exists ? stat(path, &other) == 0 && other.st_dev == st.st_dev && other.st_ino == st.st_ino
-                          : resolvedPlace(path) == target
+        let same =
+            exists
+            ? stat(path, &other) == 0 && other.st_dev == st.st_dev && other.st_ino == st.st_ino
+            : resolvedPlace(path) == target
         if same {
             throw RunFailure(message: "\(option) \(output) is \(role) (\(path)); refusing to overwrite an input")
         }
@@ -33,10 +35,11 @@ func resolvedPlace(_ path: String) -> String {
         // it does not exist: its directory resolved, then its last name when that is a link
         let directory = (current as NSString).deletingLastPathComponent
         let name = (current as NSString).lastPathComponent
-        let base = realpath(directory, nil).map { real in
-            defer { free(real) }
-            return String(cString: real)
-        } ?? directory
+        let base =
+            realpath(directory, nil).map { real in
+                defer { free(real) }
+                return String(cString: real)
+            } ?? directory
         let place = base == "/" ? "/" + name : base + "/" + name
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
         let n = readlink(place, &buffer, buffer.count - 1)

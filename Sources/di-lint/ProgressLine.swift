@@ -14,7 +14,9 @@ final class ProgressLine: @unchecked Sendable {
     private var drawn = false
     private let done = DispatchSemaphore(value: 0)
 
-    init(delay: TimeInterval = ProcessInfo.processInfo.environment["DI_LINT_PROGRESS_DELAY"].flatMap(Double.init) ?? 0.5) {
+    init(
+        delay: TimeInterval = ProcessInfo.processInfo.environment["DI_LINT_PROGRESS_DELAY"].flatMap(Double.init) ?? 0.5
+    ) {
         self.delay = delay
     }
 

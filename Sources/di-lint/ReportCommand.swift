@@ -8,12 +8,12 @@ struct ReportCommand: ParsableCommand {
         commandName: "report",
         abstract: "Report migration progress per file and per service: direct, fallback and injected accesses.",
         discussion: """
-        Migrated % = injected / (direct + fallback + injected); accesses inside the composition root are listed but not counted. A fallback still reaches the container when no bridge is injected, so a file with only fallbacks is 0% migrated (status 'bridged'). A file that could not be linted is counted and listed as such, its accesses unknown. Exits 0, 1 when a file could not be linted (while parse-failure is at error severity, as lint's gate), 2 when the options or config are wrong.
+            Migrated % = injected / (direct + fallback + injected); accesses inside the composition root are listed but not counted. A fallback still reaches the container when no bridge is injected, so a file with only fallbacks is 0% migrated (status 'bridged'). A file that could not be linted is counted and listed as such, its accesses unknown. Exits 0, 1 when a file could not be linted (while parse-failure is at error severity, as lint's gate), 2 when the options or config are wrong.
 
-        Examples:
-          di-lint report Sources/
-          di-lint report Sources/ --format json --output progress.json
-        """)
+            Examples:
+              di-lint report Sources/
+              di-lint report Sources/ --format json --output progress.json
+            """)
 
     @OptionGroup(title: "Selection") var options: RunOptions
     @OptionGroup(title: "Output") var out: ReportOutputOptions
@@ -25,16 +25,24 @@ struct ReportCommand: ParsableCommand {
     var format: Format { out.format }
     var output: String? { out.output }
 
-    @Option(help: ArgumentHelp("Report the totals at each commit of a git range (first-parent, oldest first) with today's config: a Markdown table, or JSON. With --cache only changed files are parsed again.", valueName: "rev-range"))
+    @Option(
+        help: ArgumentHelp(
+            "Report the totals at each commit of a git range (first-parent, oldest first) with today's config: a Markdown table, or JSON. With --cache only changed files are parsed again.",
+            valueName: "rev-range"))
     var history: String?
 
-    @Option(help: ArgumentHelp("With --history: also draw the burn-down (direct, fallback, injected) as an SVG chart in this file.", valueName: "file"))
+    @Option(
+        help: ArgumentHelp(
+            "With --history: also draw the burn-down (direct, fallback, injected) as an SVG chart in this file.",
+            valueName: "file"))
     var chart: String?
 
     func validate() throws {
         if chart != nil && history == nil { throw ValidationError("--chart needs --history REV_RANGE") }
         if history != nil && (options.compileCommands != nil || options.changedSince != nil || options.shard != nil) {
-            throw ValidationError("--history reads each commit's files as they were: it cannot be combined with -p, --changed-since or --shard")
+            throw ValidationError(
+                "--history reads each commit's files as they were: it cannot be combined with -p, --changed-since or --shard"
+            )
         }
     }
 
@@ -63,7 +71,10 @@ struct ReportCommand: ParsableCommand {
         } catch {
             throw RunFailure(error)
         }
-        func absolute(_ path: String) -> String { URL(fileURLWithPath: path, relativeTo: URL(fileURLWithPath: cwd, isDirectory: true)).standardizedFileURL.path }
+        func absolute(_ path: String) -> String {
+            URL(fileURLWithPath: path, relativeTo: URL(fileURLWithPath: cwd, isDirectory: true)).standardizedFileURL
+                .path
+        }
         func inside(_ path: String) -> String? {
             let prefix = top == "/" ? "/" : top + "/"
             return path.hasPrefix(prefix) ? String(path.dropFirst(prefix.count)) : nil
@@ -72,7 +83,8 @@ struct ReportCommand: ParsableCommand {
         let scratch: String
         var temporary: String?
         let environment = ProcessInfo.processInfo.environment
-        let userCache = environment["XDG_CACHE_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
+        let userCache =
+            environment["XDG_CACHE_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
             ?? environment["HOME"].map { $0 + "/.cache" }
         if let cache, let userCache {
             // outside the cache directory (which may hold no input of a run), the same for every
@@ -80,21 +92,27 @@ struct ReportCommand: ParsableCommand {
             scratch = userCache + "/di-lint/history/" + String(SHA256.hex(top + "\0" + cache).prefix(16))
         } else {
             var template = Array((NSTemporaryDirectory() + "/di-lint-history-XXXXXX").utf8CString)
-            guard let made = mkdtemp(&template) else { throw RunFailure(ConfigError.invalid("--history: cannot create a temporary directory")) }
+            guard let made = mkdtemp(&template) else {
+                throw RunFailure(ConfigError.invalid("--history: cannot create a temporary directory"))
+            }
             scratch = String(cString: made)
             temporary = scratch
-            note("di-lint: --history without --cache parses every file at every commit; add --cache DIR to parse only what changed")
+            note(
+                "di-lint: --history without --cache parses every file at every commit; add --cache DIR to parse only what changed"
+            )
         }
         defer { if let temporary { try? FileManager.default.removeItem(atPath: temporary) } }
         let tree: HistoryTree
         do { tree = try HistoryTree(repository: top, directory: scratch) } catch { throw RunFailure(error) }
         // today's config, placed where it lies in the tree (each commit's own is overwritten)
-        let configPath = (options.config.map { ConfigurationDiscovery.explicit(absolute($0)) }
+        let configPath =
+            (options.config.map { ConfigurationDiscovery.explicit(absolute($0)) }
             ?? ConfigurationDiscovery.discover(from: cwd)).path.map(absolute)
         // outputs first: nothing is parsed for a run that cannot write its results
         let inputs = configPath.map { [("the config file", $0)] } ?? []
         try refuseOverwriting(output, option: "--output", inputs: inputs)
-        try refuseOverwriting(chart, option: "--chart", inputs: inputs + (output.map { [("the --output file", $0)] } ?? []))
+        try refuseOverwriting(
+            chart, option: "--chart", inputs: inputs + (output.map { [("the --output file", $0)] } ?? []))
         let configText = try configPath.map { try String(contentsOfFile: $0, encoding: .utf8) }
         let workingDirectory = inside(cwd).map { tree.root + "/" + $0 } ?? tree.root
         var points: [MigrationHistory.Point] = []
@@ -108,7 +126,8 @@ struct ReportCommand: ParsableCommand {
             if let configPath, let configText {
                 let placed = inside(configPath).map { tree.root + "/" + $0 } ?? configPath
                 if placed != configPath {
-                    try FileManager.default.createDirectory(atPath: (placed as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+                    try FileManager.default.createDirectory(
+                        atPath: (placed as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
                     try configText.write(toFile: placed, atomically: true, encoding: .utf8)
                 }
                 run.config = placed
@@ -117,19 +136,29 @@ struct ReportCommand: ParsableCommand {
             _ = FileManager.default.changeCurrentDirectoryPath(workingDirectory)
             // a path the commit does not have yet (or any more) holds no access there
             run.paths = options.paths.filter { FileManager.default.fileExists(atPath: $0) }
-            let result = try run.paths.isEmpty ? nil : run.prepare(performance: runPerformance, isolation: isolation, quiet: true).lint()
-            let point = MigrationHistory.Point(commit: commit, progress: result.map(MigrationProgress.init(result:))
-                                                ?? MigrationProgress(accesses: [], filesLinted: 0))
+            let result =
+                try run.paths.isEmpty
+                ? nil : run.prepare(performance: runPerformance, isolation: isolation, quiet: true).lint()
+            let point = MigrationHistory.Point(
+                commit: commit,
+                progress: result.map(MigrationProgress.init(result:))
+                    ?? MigrationProgress(accesses: [], filesLinted: 0))
             points.append(point)
-            note("di-lint: history \(n + 1)/\(commits.count) \(commit.sha.prefix(10)): \(point.counts.direct) direct, \(point.counts.fallback) fallback, \(point.counts.injected) injected (\(result?.filesParsed ?? 0) parsed, \(result?.filesCached ?? 0) cached)")
+            note(
+                "di-lint: history \(n + 1)/\(commits.count) \(commit.sha.prefix(10)): \(point.counts.direct) direct, \(point.counts.fallback) fallback, \(point.counts.injected) injected (\(result?.filesParsed ?? 0) parsed, \(result?.filesCached ?? 0) cached)"
+            )
         }
         _ = FileManager.default.changeCurrentDirectoryPath(cwd)
         try emit(format == .json ? MigrationHistory.json(points) : MigrationHistory.markdown(points), to: output)
         if let chart {
             let title = "Migration burn-down: \((top as NSString).lastPathComponent) \(range)"
-            do { try OutputFile.write(Data(MigrationHistory.svg(points, title: title).utf8), to: chart) } catch { throw RunFailure(error) }
+            do { try OutputFile.write(Data(MigrationHistory.svg(points, title: title).utf8), to: chart) } catch {
+                throw RunFailure(error)
+            }
         }
-        note(String(format: "di-lint: history of %d commit(s) in %.1f s", commits.count, Date().timeIntervalSince(started)))
+        note(
+            String(
+                format: "di-lint: history of %d commit(s) in %.1f s", commits.count, Date().timeIntervalSince(started)))
     }
 }
 

@@ -34,7 +34,8 @@ enum StandardStreams {
     static func writeOutput(bytes: UnsafeBufferPointer<UInt8>) throws {
         guard !outputWasClosed else { throw closedOutput }
         if let error = write(bytes, to: 1) {
-            throw RunFailure(message: "cannot write the report to standard output (\(String(cString: strerror(error))))")
+            throw RunFailure(
+                message: "cannot write the report to standard output (\(String(cString: strerror(error))))")
         }
     }
 

@@ -13,7 +13,9 @@ final class CrashUploadTests: XCTestCase {
         let store = DemoStoreDirectory(self)
         try crash(store)
 
-        let launch = try CrashDemoProcess.run(["--store", store.path, "launch", "--upload", server.endpoint.absoluteString])
+        let launch = try CrashDemoProcess.run([
+            "--store", store.path, "launch", "--upload", server.endpoint.absoluteString,
+        ])
         XCTAssertTrue(launch.exitedCleanly, launch.summary)
         let printed = try XCTUnwrap(try launch.reports().first, launch.summary)
         let status = try launch.launchStatus()
@@ -26,10 +28,12 @@ final class CrashUploadTests: XCTestCase {
         XCTAssertEqual(request.method, "POST")
         XCTAssertEqual(request.path, "/crash-reports")
         XCTAssertEqual(request.headers["content-type"], "application/json")
-        XCTAssertEqual(try jsonObject(request.body), try jsonObject(Data(printed.json.utf8)),
-                       "the body is the report printed on stdout")
-        XCTAssertEqual(request.reportID.map { $0 + ".seamdump" }, printed.dumpFile,
-                       "the report ID is the report file's name, which is the dump's")
+        XCTAssertEqual(
+            try jsonObject(request.body), try jsonObject(Data(printed.json.utf8)),
+            "the body is the report printed on stdout")
+        XCTAssertEqual(
+            request.reportID.map { $0 + ".seamdump" }, printed.dumpFile,
+            "the report ID is the report file's name, which is the dump's")
         XCTAssertTrue(store.reportFiles.isEmpty, "a delivered report is deleted: \(store.reportFiles)")
     }
 
@@ -39,34 +43,41 @@ final class CrashUploadTests: XCTestCase {
         let store = DemoStoreDirectory(self)
         try crash(store)
 
-        let first = try CrashDemoProcess.run(["--store", store.path, "launch", "--upload", server.endpoint.absoluteString,
-                                              "--upload-attempts", "1"])
+        let first = try CrashDemoProcess.run([
+            "--store", store.path, "launch", "--upload", server.endpoint.absoluteString,
+            "--upload-attempts", "1",
+        ])
         XCTAssertTrue(first.exitedCleanly, first.summary)
         XCTAssertEqual(try first.reports().count, 1)
         XCTAssertEqual(try first.launchStatus().uploadWillRetry, 1, first.stderr)
         XCTAssertEqual(store.reportFiles.count, 1, "no 2xx, so the report stays")
 
         server.setResponder { _, _ in .status(200) }
-        let second = try CrashDemoProcess.run(["--store", store.path, "launch", "--upload", server.endpoint.absoluteString])
+        let second = try CrashDemoProcess.run([
+            "--store", store.path, "launch", "--upload", server.endpoint.absoluteString,
+        ])
         XCTAssertTrue(second.exitedCleanly, second.summary)
         XCTAssertEqual(try second.reports().count, 0, "the crash was reported once; only its upload was pending")
         XCTAssertEqual(try second.launchStatus().uploaded, 1, second.stderr)
         XCTAssertEqual(server.requests.count, 2)
         XCTAssertEqual(server.requests.map(\.body).count, 2)
-        XCTAssertEqual(try jsonObject(server.requests[0].body), try jsonObject(server.requests[1].body),
-                       "the same report was sent again")
+        XCTAssertEqual(
+            try jsonObject(server.requests[0].body), try jsonObject(server.requests[1].body),
+            "the same report was sent again")
         XCTAssertTrue(store.reportFiles.isEmpty)
     }
 
     func testUploadToAClosedPortKeepsTheReport() throws {
         let server = try LoopbackHTTPServer { _, _ in .status(200) }
         let endpoint = server.endpoint
-        server.stop()   // nothing listens on the port any more
+        server.stop() // nothing listens on the port any more
         let store = DemoStoreDirectory(self)
         try crash(store)
 
-        let launch = try CrashDemoProcess.run(["--store", store.path, "launch", "--upload", endpoint.absoluteString,
-                                               "--upload-attempts", "1", "--upload-timeout", "2"])
+        let launch = try CrashDemoProcess.run([
+            "--store", store.path, "launch", "--upload", endpoint.absoluteString,
+            "--upload-attempts", "1", "--upload-timeout", "2",
+        ])
         XCTAssertTrue(launch.exitedCleanly, launch.summary)
         XCTAssertEqual(try launch.launchStatus().uploadWillRetry, 1, launch.stderr)
         XCTAssertEqual(store.reportFiles.count, 1)

@@ -8,11 +8,15 @@ import XCTest
 /// frames are the report's — function, module, file, line, `in_app`, address — with the crashed
 /// thread's registers and the fatal-error or terminate message as the exception value.
 final class SentryEventCrashDemoTests: XCTestCase {
-    static let kinds = ["segv", "abort", "fatal-error", "fpe", "stack-overflow", "cpp-exception", "background-thread",
-                        "threads-8", "stack-overflow-thread", "stack-overflow-task", "fatal-error-message", "threads-report"]
+    static let kinds = [
+        "segv", "abort", "fatal-error", "fpe", "stack-overflow", "cpp-exception", "background-thread",
+        "threads-8", "stack-overflow-thread", "stack-overflow-task", "fatal-error-message", "threads-report",
+    ]
 
     func testEveryKindsEventPassesRelayAndCarriesTheReportsThreadsAndFrames() throws {
-        guard try MinidumpReaders.run("/usr/bin/env", ["python3", "-c", "import sentry_relay"], timeout: 60).status == 0 else {
+        guard
+            try MinidumpReaders.run("/usr/bin/env", ["python3", "-c", "import sentry_relay"], timeout: 60).status == 0
+        else {
             throw XCTSkip("python3 has no sentry_relay (pip install sentry-relay; scripts/bootstrap installs it)")
         }
         var reports: [String: CrashReport] = [:]
@@ -47,7 +51,8 @@ final class SentryEventCrashDemoTests: XCTestCase {
     }
 
     private func assertEvent(_ event: [String: Any], equals report: CrashReport, kind: String) throws {
-        let exception = try XCTUnwrap(((event["exception"] as? [String: Any])?["values"] as? [[String: Any]])?.first, kind)
+        let exception = try XCTUnwrap(
+            ((event["exception"] as? [String: Any])?["values"] as? [[String: Any]])?.first, kind)
         let crashed = try XCTUnwrap(report.crashedThread, kind)
         let message = report.fatalErrorMessage ?? report.terminateMessage
         if let message {
@@ -57,7 +62,8 @@ final class SentryEventCrashDemoTests: XCTestCase {
             XCTAssertNotNil(message, "\(kind) has a message")
         }
         let stacktrace = try XCTUnwrap(exception["stacktrace"] as? [String: Any], kind)
-        XCTAssertEqual(stacktrace["registers"] as? [String: String], crashed.registers, "\(kind): the crashed thread's registers")
+        XCTAssertEqual(
+            stacktrace["registers"] as? [String: String], crashed.registers, "\(kind): the crashed thread's registers")
         XCTAssertFalse(crashed.registers.isEmpty, kind)
         let crashedFrames = crashed.frames + (crashed.asyncFrames ?? [])
         XCTAssertEqual(try eventFrames(stacktrace), expected(crashedFrames, report), "\(kind): exception frames")
@@ -68,14 +74,17 @@ final class SentryEventCrashDemoTests: XCTestCase {
         XCTAssertTrue(try eventFrames(stacktrace).contains { $0.inApp }, "\(kind): the program's own frames are in_app")
 
         let threads = try XCTUnwrap((event["threads"] as? [String: Any])?["values"] as? [[String: Any]], kind)
-        XCTAssertEqual(threads.compactMap { $0["id"] as? UInt64 }, report.threads.map(\.id), "\(kind): every thread, in order")
+        XCTAssertEqual(
+            threads.compactMap { $0["id"] as? UInt64 }, report.threads.map(\.id), "\(kind): every thread, in order")
         var located = 0
         for thread in report.threads {
-            let value = try XCTUnwrap(threads.first { $0["id"] as? UInt64 == thread.id }, "\(kind): thread \(thread.id)")
+            let value = try XCTUnwrap(
+                threads.first { $0["id"] as? UInt64 == thread.id }, "\(kind): thread \(thread.id)")
             XCTAssertEqual(value["crashed"] as? Bool, thread.crashed, kind)
             let frames = thread.crashed && thread.id == crashed.id ? crashedFrames : (thread.frames ?? [])
             let stack = value["stacktrace"] as? [String: Any]
-            XCTAssertEqual(try stack.map(eventFrames) ?? [], expected(frames, report), "\(kind): frames of thread \(thread.id)")
+            XCTAssertEqual(
+                try stack.map(eventFrames) ?? [], expected(frames, report), "\(kind): frames of thread \(thread.id)")
             if !thread.crashed { located += (thread.frames ?? []).filter { $0.line != nil }.count }
         }
         if report.threads.contains(where: { !$0.crashed && !($0.frames ?? []).isEmpty }) {
@@ -88,9 +97,12 @@ final class SentryEventCrashDemoTests: XCTestCase {
         let parked = report.threads.filter { $0.name.hasPrefix("crash-demo-pk") }
         XCTAssertEqual(parked.count, 4, "\(report.threads.map(\.name))")
         for thread in parked {
-            let frame = thread.frames?.first { $0.function?.contains("parkedThreadWaits") == true && $0.inlined != true }
-            XCTAssertEqual(frame?.file?.hasSuffix("Examples/CrashDemo/ServerCrashers.swift"), true,
-                           "\(thread.name): \(String(describing: frame))")
+            let frame = thread.frames?.first {
+                $0.function?.contains("parkedThreadWaits") == true && $0.inlined != true
+            }
+            XCTAssertEqual(
+                frame?.file?.hasSuffix("Examples/CrashDemo/ServerCrashers.swift"), true,
+                "\(thread.name): \(String(describing: frame))")
             XCTAssertGreaterThan(frame?.line ?? 0, 0, "\(thread.name): \(String(describing: frame))")
         }
     }
@@ -102,23 +114,29 @@ final class SentryEventCrashDemoTests: XCTestCase {
 
     private func eventFrames(_ stacktrace: [String: Any]) throws -> [EventFrame] {
         try XCTUnwrap(stacktrace["frames"] as? [[String: Any]]).map { frame in
-            EventFrame(address: frame["instruction_addr"] as? String, function: frame["function"] as? String,
-                       module: frame["package"] as? String, file: frame["filename"] as? String, line: frame["lineno"] as? Int,
-                       inApp: frame["in_app"] as? Bool ?? false)
+            EventFrame(
+                address: frame["instruction_addr"] as? String, function: frame["function"] as? String,
+                module: frame["package"] as? String, file: frame["filename"] as? String, line: frame["lineno"] as? Int,
+                inApp: frame["in_app"] as? Bool ?? false)
         }
     }
 
     /// The report's frames as the event must carry them: outermost first; `in_app` for the
     /// program's own modules (the executable's directory).
     private func expected(_ frames: [CrashReport.Frame], _ report: CrashReport) -> [EventFrame] {
-        let own = (report.process.executable.map { URL(fileURLWithPath: $0).deletingLastPathComponent().path } ?? "/nonexistent") + "/"
+        let own =
+            (report.process.executable.map { URL(fileURLWithPath: $0).deletingLastPathComponent().path }
+                ?? "/nonexistent") + "/"
         return frames.reversed().map { frame in
-            EventFrame(address: frame.address, function: frame.function, module: frame.module, file: frame.file, line: frame.line,
-                       inApp: frame.module?.hasPrefix(own) ?? false)
+            EventFrame(
+                address: frame.address, function: frame.function, module: frame.module, file: frame.file,
+                line: frame.line,
+                inApp: frame.module?.hasPrefix(own) ?? false)
         }
     }
 
     private var repositoryRoot: URL {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
     }
 }

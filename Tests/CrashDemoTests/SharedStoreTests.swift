@@ -41,8 +41,9 @@ final class SharedStoreTests: XCTestCase {
         var announced: [String] = []
         var killedPasses = 0
         for _ in 0..<20 {
-            let run = try CrashDemoProcess.run(["--store", store.path, "launch"], backtracer: .disabled,
-                                               killAfter: Double.random(in: 0.02...0.6))
+            let run = try CrashDemoProcess.run(
+                ["--store", store.path, "launch"], backtracer: .disabled,
+                killAfter: Double.random(in: 0.02...0.6))
             if run.diedOfSignal == SIGKILL { killedPasses += 1 }
             announced += try run.reports().compactMap(\.dumpFile)
         }

@@ -9,34 +9,37 @@ final class AdoptionCLITests: XCTestCase {
     /// A tree with one singleton called at 3 places, one at 2, a C accessor at 2, and a
     /// framework singleton the tree does not declare (never proposed).
     private func singletonTree() throws -> Project {
-        let project = try Project(self, files: [
-            "Sources/AppContainer.h": "@interface AppContainer\n+ (instancetype)sharedInstance;\n- (id)store;\n- (id)clock;\n@end\n",
-            "Sources/Reader.m": """
-            #import "AppContainer.h"
-            @implementation Reader
-            - (void)read {
-                id a = [AppContainer sharedInstance].store;
-                id b = [[AppContainer sharedInstance] store];
-                id c = [[AppContainer sharedInstance] clock];
-                id f = [NSFileManager defaultManager]; id g = [NSFileManager defaultManager]; id h = [NSFileManager defaultManager];
-                id i = [NSFileManager defaultManager];
-            }
-            @end
-            """,
-            "Sources/Settings.swift": """
-            final class Settings {
-                static let shared = Settings()
-                var theme = ""
-            }
-            func paint() { _ = Settings.shared.theme; _ = Settings.shared.theme }
-            """,
-            "Sources/registry.c": """
-            struct registry { int (*now)(void); };
-            struct registry *registry_shared(void) { static struct registry r; return &r; }
-            int a(void) { return registry_shared()->now(); }
-            int b(void) { return registry_shared()->now(); }
-            """,
-        ])
+        let project = try Project(
+            self,
+            files: [
+                "Sources/AppContainer.h":
+                    "@interface AppContainer\n+ (instancetype)sharedInstance;\n- (id)store;\n- (id)clock;\n@end\n",
+                "Sources/Reader.m": """
+                #import "AppContainer.h"
+                @implementation Reader
+                - (void)read {
+                    id a = [AppContainer sharedInstance].store;
+                    id b = [[AppContainer sharedInstance] store];
+                    id c = [[AppContainer sharedInstance] clock];
+                    id f = [NSFileManager defaultManager]; id g = [NSFileManager defaultManager]; id h = [NSFileManager defaultManager];
+                    id i = [NSFileManager defaultManager];
+                }
+                @end
+                """,
+                "Sources/Settings.swift": """
+                final class Settings {
+                    static let shared = Settings()
+                    var theme = ""
+                }
+                func paint() { _ = Settings.shared.theme; _ = Settings.shared.theme }
+                """,
+                "Sources/registry.c": """
+                struct registry { int (*now)(void); };
+                struct registry *registry_shared(void) { static struct registry r; return &r; }
+                int a(void) { return registry_shared()->now(); }
+                int b(void) { return registry_shared()->now(); }
+                """,
+            ])
         // a repository before di-lint: no config yet
         try FileManager.default.removeItem(at: project.root.appendingPathComponent(".di-lint.yml"))
         return project
@@ -44,7 +47,8 @@ final class AdoptionCLITests: XCTestCase {
 
     /// Runs di-lint with standard input from /dev/null (never a terminal), as CI does.
     private func runWithoutTerminal(_ arguments: [String], in directory: URL) throws -> CLIRunner.Run {
-        let quoted = ([diLintBinary] + arguments).map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(separator: " ")
+        let quoted = ([diLintBinary] + arguments).map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }
+            .joined(separator: " ")
         let result = try runProcess("/bin/sh", ["-c", "exec \(quoted) < /dev/null"], in: directory)
         return CLIRunner.Run(status: result.status, stdout: result.stdout, stderr: result.stderr)
     }
@@ -56,18 +60,25 @@ final class AdoptionCLITests: XCTestCase {
         let lines = first.stdout.split(separator: "\n").map(String.init)
         XCTAssertEqual(lines.count, 3, first.stdout)
         guard lines.count == 3 else { return }
-        XCTAssertTrue(lines[0].hasPrefix(" 1. AppContainer.sharedInstance  3 call sites in 1 file; services: store 2, clock 1"), first.stdout)
-        XCTAssertTrue(lines.contains { $0.contains("Settings.shared  2 call sites in 1 file; services: theme 2") }, first.stdout)
-        XCTAssertTrue(lines.contains { $0.contains("registry_shared()  2 call sites in 1 file; services: now 2") }, first.stdout)
+        XCTAssertTrue(
+            lines[0].hasPrefix(" 1. AppContainer.sharedInstance  3 call sites in 1 file; services: store 2, clock 1"),
+            first.stdout)
+        XCTAssertTrue(
+            lines.contains { $0.contains("Settings.shared  2 call sites in 1 file; services: theme 2") }, first.stdout)
+        XCTAssertTrue(
+            lines.contains { $0.contains("registry_shared()  2 call sites in 1 file; services: now 2") }, first.stdout)
         XCTAssertFalse(first.stdout.contains("NSFileManager"), "a type the tree does not declare is no candidate")
-        XCTAssertTrue(first.stderr.contains("standard input is not a terminal: taking AppContainer.sharedInstance"), first.stderr)
+        XCTAssertTrue(
+            first.stderr.contains("standard input is not a terminal: taking AppContainer.sharedInstance"), first.stderr)
         let config = try String(contentsOf: project.root.appendingPathComponent(".di-lint.yml"), encoding: .utf8)
         XCTAssertTrue(config.contains("containers:\n  - \"AppContainer.sharedInstance\"\n"), config)
 
         // the config is one di-lint runs: the three accesses are findings
         let lint = try project.run("Sources", "--format", "json")
         XCTAssertEqual(lint.status, 1, lint.stderr)
-        let findings = (lint.json["findings"] as? [[String: Any]] ?? []).filter { $0["rule"] as? String == "container-access" }
+        let findings = (lint.json["findings"] as? [[String: Any]] ?? []).filter {
+            $0["rule"] as? String == "container-access"
+        }
         XCTAssertEqual(findings.count, 3, lint.stdout)
 
         // an existing config is not overwritten without --force
@@ -76,22 +87,29 @@ final class AdoptionCLITests: XCTestCase {
         XCTAssertTrue(again.stderr.contains(".di-lint.yml exists; --force overwrites it"), again.stderr)
 
         // --container chooses; --baseline writes the baseline, and the gate passes on it
-        let chosen = try runWithoutTerminal(["init", "Sources", "--container", "registry_shared()", "--force", "--baseline"], in: project.root)
+        let chosen = try runWithoutTerminal(
+            ["init", "Sources", "--container", "registry_shared()", "--force", "--baseline"], in: project.root)
         XCTAssertEqual(chosen.status, 0, chosen.stderr)
         let rewritten = try String(contentsOf: project.root.appendingPathComponent(".di-lint.yml"), encoding: .utf8)
         XCTAssertTrue(rewritten.contains("  - \"registry_shared()\"\n"), rewritten)
-        XCTAssertTrue(FileManager.default.fileExists(atPath: project.root.appendingPathComponent(".di-lint-baseline.json").path))
+        XCTAssertTrue(
+            FileManager.default.fileExists(atPath: project.root.appendingPathComponent(".di-lint-baseline.json").path))
         XCTAssertEqual(try project.run("Sources", "--baseline", ".di-lint-baseline.json").status, 0)
         // a new access fails the gate
-        try project.write("Sources/more.c", "struct registry; struct registry *registry_shared(void);\nvoid c(void) { registry_shared(); }\n")
+        try project.write(
+            "Sources/more.c",
+            "struct registry; struct registry *registry_shared(void);\nvoid c(void) { registry_shared(); }\n")
         XCTAssertEqual(try project.run("Sources", "--baseline", ".di-lint-baseline.json").status, 1)
 
         // --bridge-type names the bridge for fix
-        let bridged = try runWithoutTerminal(["init", "Sources", "--force", "--bridge-type", "AppBridge"], in: project.root)
+        let bridged = try runWithoutTerminal(
+            ["init", "Sources", "--force", "--bridge-type", "AppBridge"], in: project.root)
         XCTAssertEqual(bridged.status, 0, bridged.stderr)
         let withBridge = try String(contentsOf: project.root.appendingPathComponent(".di-lint.yml"), encoding: .utf8)
         XCTAssertTrue(withBridge.hasSuffix("bridge: [bridge]\nbridge-type: AppBridge\n"), withBridge)
-        XCTAssertEqual(try runWithoutTerminal(["init", "Sources", "--force", "--bridge-type", "App Bridge"], in: project.root).status, 2)
+        XCTAssertEqual(
+            try runWithoutTerminal(["init", "Sources", "--force", "--bridge-type", "App Bridge"], in: project.root)
+                .status, 2)
     }
 
     func testInitWithNothingToProposeSaysSoAndWritesNothing() throws {
@@ -107,14 +125,23 @@ final class AdoptionCLITests: XCTestCase {
         let project = try Project(self)
         let fix = try project.run("fix", "--help")
         XCTAssertEqual(fix.status, 0)
-        for lintOnly in ["--jobs", "--quiet", "--parse-every-file", "--cache", "--cache-max-age", "--baseline", "Lint only", "to lint"] {
+        for lintOnly in [
+            "--jobs", "--quiet", "--parse-every-file", "--cache", "--cache-max-age", "--baseline", "Lint only",
+            "to lint",
+        ] {
             XCTAssertFalse(fix.stdout.contains(lintOnly), "fix --help lists \(lintOnly):\n\(fix.stdout)")
         }
-        for expected in ["SELECTION:", "ISOLATION:", "-p <build-dir>", "--phase <inject|finish>", "Examples:", "--parse-timeout <seconds>"] {
+        for expected in [
+            "SELECTION:", "ISOLATION:", "-p <build-dir>", "--phase <inject|finish>", "Examples:",
+            "--parse-timeout <seconds>",
+        ] {
             XCTAssertTrue(fix.stdout.contains(expected), "fix --help lacks \(expected):\n\(fix.stdout)")
         }
         let lint = try project.run("lint", "--help")
-        for expected in ["SELECTION:", "OUTPUT:", "BASELINE:", "PERFORMANCE:", "ISOLATION:", "--jobs <n>", "--baseline <file>", "Examples:"] {
+        for expected in [
+            "SELECTION:", "OUTPUT:", "BASELINE:", "PERFORMANCE:", "ISOLATION:", "--jobs <n>", "--baseline <file>",
+            "Examples:",
+        ] {
             XCTAssertTrue(lint.stdout.contains(expected), "lint --help lacks \(expected):\n\(lint.stdout)")
         }
         let report = try project.run("report", "--help")
@@ -142,13 +169,18 @@ final class AdoptionCLITests: XCTestCase {
         let one = try project.run("rules", "container-access")
         XCTAssertTrue(one.stdout.contains("Fix example 1 (di-lint fix --phase inject"), one.stdout)
         XCTAssertTrue(one.stdout.contains("  before:\n") && one.stdout.contains("  after:\n"), one.stdout)
-        XCTAssertTrue(one.stdout.contains("Config (rules: container-access: {option: value}):\n  swift-helper-types"), one.stdout)
+        XCTAssertTrue(
+            one.stdout.contains("Config (rules: container-access: {option: value}):\n  swift-helper-types"), one.stdout)
         XCTAssertTrue(one.stdout.contains("    ---\n"), "examples are separated:\n\(one.stdout)")
 
         let markdown = try project.run("rules", "--format", "markdown")
-        XCTAssertTrue(markdown.stdout.contains("| [`container-access`](#container-access) | error | `--phase inject` |"), markdown.stdout)
-        XCTAssertEqual(markdown.stdout, try String(contentsOf: packageRoot.appendingPathComponent("docs/rules.md"), encoding: .utf8),
-                       "docs/rules.md is generated: .build/debug/di-lint rules --format markdown > docs/rules.md")
+        XCTAssertTrue(
+            markdown.stdout.contains("| [`container-access`](#container-access) | error | `--phase inject` |"),
+            markdown.stdout)
+        XCTAssertEqual(
+            markdown.stdout,
+            try String(contentsOf: packageRoot.appendingPathComponent("docs/rules.md"), encoding: .utf8),
+            "docs/rules.md is generated: .build/debug/di-lint rules --format markdown > docs/rules.md")
     }
 
     /// scripts/check-docs (a step of .ci/run) passes on this checkout, and fails on a copy of the
@@ -162,26 +194,39 @@ final class AdoptionCLITests: XCTestCase {
         let scratch = try Project(self)
         let fm = FileManager.default
         let copy = scratch.root.appendingPathComponent("seam")
-        for entry in ["README.md", "docs", "action.yml", "scripts/check-docs", "Rules", "CONTRIBUTING.md", "ARCHITECTURE.md", "Examples/CrashDemo/README.md", "Plugins", ".pre-commit-hooks.yaml", "scripts/install", "scripts/package", "scripts/action-run", "scripts/bootstrap", "scripts/build-release-di-lint"] {
+        for entry in [
+            "README.md", "docs", "action.yml", "scripts/check-docs", "Rules", "CONTRIBUTING.md", "ARCHITECTURE.md",
+            "Examples/CrashDemo/README.md", "Plugins", ".pre-commit-hooks.yaml", "scripts/install", "scripts/package",
+            "scripts/action-run", "scripts/bootstrap", "scripts/build-release-di-lint",
+        ] {
             let target = copy.appendingPathComponent(entry)
             try fm.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
             try fm.copyItem(at: packageRoot.appendingPathComponent(entry), to: target)
         }
         let copied = copy.appendingPathComponent("scripts/check-docs").path
-        XCTAssertEqual(try runProcess("/usr/bin/env", ["python3", copied, diLintBinary]).status, 0, "the copy is whole")
+        XCTAssertEqual(
+            try runProcess("/usr/bin/env", ["python3", copied, diLintBinary]).status, 0, "the copy is whole")
 
         func edit(_ path: String, _ change: (String) -> String) throws {
             let url = copy.appendingPathComponent(path)
             try change(try String(contentsOf: url, encoding: .utf8)).write(to: url, atomically: true, encoding: .utf8)
         }
-        try edit("docs/configuration.md") { $0.replacingOccurrences(of: "### `inject`", with: "### `injection`") + "\n[gone](nowhere.md) [anchor](lint.md#no-such-heading)\n" }
+        try edit("docs/configuration.md") {
+            $0.replacingOccurrences(of: "### `inject`", with: "### `injection`")
+                + "\n[gone](nowhere.md) [anchor](lint.md#no-such-heading)\n"
+        }
         try edit("docs/rules.md") { $0 + "\nan edit by hand\n" }
-        try edit("README.md") { $0.replacingOccurrences(of: "di-lint report               #", with: "di-lint report --bogus      #") }
+        try edit("README.md") {
+            $0.replacingOccurrences(of: "di-lint report               #", with: "di-lint report --bogus      #")
+        }
         let broken = try runProcess("/usr/bin/env", ["python3", copied, diLintBinary])
         XCTAssertEqual(broken.status, 1)
-        for problem in ["link nowhere.md: nowhere.md does not exist", "has no heading for #no-such-heading",
-                        "documents 'injection', which the parser does not accept", "does not document 'inject', which the parser accepts",
-                        "docs/rules.md is not what `di-lint rules --format markdown` prints", "`di-lint report --bogus` exited 2"] {
+        for problem in [
+            "link nowhere.md: nowhere.md does not exist", "has no heading for #no-such-heading",
+            "documents 'injection', which the parser does not accept",
+            "does not document 'inject', which the parser accepts",
+            "docs/rules.md is not what `di-lint rules --format markdown` prints", "`di-lint report --bogus` exited 2",
+        ] {
             XCTAssertTrue(broken.stdout.contains(problem), "check-docs missed: \(problem)\n\(broken.stdout)")
         }
     }
@@ -189,14 +234,18 @@ final class AdoptionCLITests: XCTestCase {
     func testInstallAndPackageScripts() throws {
         let scratch = try Project(self)
         let prefix = scratch.root.appendingPathComponent("prefix")
-        let install = try runProcess(packageRoot.appendingPathComponent("scripts/install").path,
-                                     ["--prefix", prefix.path, "--binary", diLintBinary])
+        let install = try runProcess(
+            packageRoot.appendingPathComponent("scripts/install").path,
+            ["--prefix", prefix.path, "--binary", diLintBinary])
         XCTAssertEqual(install.status, 0, install.stderr)
         let installed = prefix.appendingPathComponent("bin/di-lint").path
         XCTAssertEqual(install.stdout.trimmingCharacters(in: .whitespacesAndNewlines), installed)
-        XCTAssertEqual(try runProcess(installed, ["--version"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines),
-                       try runProcess(diLintBinary, ["--version"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines))
-        XCTAssertEqual(try runProcess(packageRoot.appendingPathComponent("scripts/install").path, ["--configuration", "fast"]).status, 2)
+        XCTAssertEqual(
+            try runProcess(installed, ["--version"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines),
+            try runProcess(diLintBinary, ["--version"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines))
+        XCTAssertEqual(
+            try runProcess(packageRoot.appendingPathComponent("scripts/install").path, ["--configuration", "fast"])
+                .status, 2)
 
         let package = packageRoot.appendingPathComponent("scripts/package").path
         let out = scratch.root.appendingPathComponent("dist")
@@ -219,11 +268,14 @@ final class AdoptionCLITests: XCTestCase {
 
     func testTheActionsLintStepWritesTheShardsSARIFAndItsOutputs() throws {
         let project = try singletonTree()
-        try project.write(".di-lint.yml", "containers: [AppContainer.sharedInstance]\nrules: {signal-handler-safety: off}\n")
+        try project.write(
+            ".di-lint.yml", "containers: [AppContainer.sharedInstance]\nrules: {signal-handler-safety: off}\n")
         let script = packageRoot.appendingPathComponent("scripts/action-run").path
         let outputs = project.root.appendingPathComponent("github-output")
-        var env = ["DI_LINT": diLintBinary, "DI_LINT_PATHS": "Sources", "DI_LINT_BASELINE": ".di-lint-baseline.json",
-                   "GITHUB_OUTPUT": outputs.path, "GITHUB_ACTIONS": "true"]
+        var env = [
+            "DI_LINT": diLintBinary, "DI_LINT_PATHS": "Sources", "DI_LINT_BASELINE": ".di-lint-baseline.json",
+            "GITHUB_OUTPUT": outputs.path, "GITHUB_ACTIONS": "true",
+        ]
         let missing = try runProcess(script, [], in: project.root, environment: env)
         XCTAssertEqual(missing.status, 2)
         XCTAssertTrue(missing.stderr.contains("no baseline at .di-lint-baseline.json"), missing.stderr)
@@ -238,7 +290,10 @@ final class AdoptionCLITests: XCTestCase {
             let sarif = project.root.appendingPathComponent("di-lint-shard-\(k)-of-2.sarif")
             XCTAssertTrue(FileManager.default.fileExists(atPath: sarif.path), run.stderr)
             shards.append(sarif.lastPathComponent)
-            if run.status == 1 { XCTAssertTrue(run.stdout.contains("::error file=Sources/New.m,line=1,title=container-access::"), run.stdout) }
+            if run.status == 1 {
+                XCTAssertTrue(
+                    run.stdout.contains("::error file=Sources/New.m,line=1,title=container-access::"), run.stdout)
+            }
         }
         let written = try String(contentsOf: outputs, encoding: .utf8)
         XCTAssertTrue(written.contains("sarif=di-lint-shard-1-of-2.sarif\nartifact=di-lint-shard-1-of-2\n"), written)
@@ -257,11 +312,14 @@ final class AdoptionCLITests: XCTestCase {
         // the hook repository: this checkout's .pre-commit-hooks.yaml, committed
         let hooks = scratch.root.appendingPathComponent("seam")
         try fm.createDirectory(at: hooks, withIntermediateDirectories: true)
-        try fm.copyItem(at: packageRoot.appendingPathComponent(".pre-commit-hooks.yaml"), to: hooks.appendingPathComponent(".pre-commit-hooks.yaml"))
+        try fm.copyItem(
+            at: packageRoot.appendingPathComponent(".pre-commit-hooks.yaml"),
+            to: hooks.appendingPathComponent(".pre-commit-hooks.yaml"))
         try git(["init", "-q"], in: hooks)
         try git(["add", "-A"], in: hooks)
         try git(["commit", "-qm", "hooks"], in: hooks)
-        let rev = try runProcess("/usr/bin/env", ["git", "rev-parse", "HEAD"], in: hooks).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let rev = try runProcess("/usr/bin/env", ["git", "rev-parse", "HEAD"], in: hooks).stdout.trimmingCharacters(
+            in: .whitespacesAndNewlines)
 
         // the sample repository
         let sample = scratch.root.appendingPathComponent("app")
@@ -272,39 +330,53 @@ final class AdoptionCLITests: XCTestCase {
         try write(".di-lint.yml", "containers: [AppContainer.sharedInstance]\n")
         try write("Sources/Old.m", "void f(void) { id s = [AppContainer sharedInstance].store; }\n")
         try write("README.md", "an app\n")
-        try write(".pre-commit-config.yaml", """
-        repos:
-          - repo: \(hooks.path)
-            rev: \(rev)
-            hooks:
-              - id: di-lint
-                args: [--baseline, .di-lint-baseline.json]
+        try write(
+            ".pre-commit-config.yaml",
+            """
+            repos:
+              - repo: \(hooks.path)
+                rev: \(rev)
+                hooks:
+                  - id: di-lint
+                    args: [--baseline, .di-lint-baseline.json]
 
-        """)
+            """)
         try git(["init", "-q"], in: sample)
-        XCTAssertEqual(try CLIRunner.run(["Sources", "--write-baseline", ".di-lint-baseline.json"], in: sample).status, 0)
+        XCTAssertEqual(
+            try CLIRunner.run(["Sources", "--write-baseline", ".di-lint-baseline.json"], in: sample).status, 0)
         try git(["add", "-A"], in: sample)
         try git(["commit", "-qm", "start"], in: sample)
 
         // di-lint on PATH, as the hook's `language: system` wants; pre-commit's own home in the scratch directory
-        let path = URL(fileURLWithPath: diLintBinary).deletingLastPathComponent().path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
-        let env = ["PATH": path, "PRE_COMMIT_HOME": scratch.root.appendingPathComponent("pre-commit-home").path, "CI": "true"]
-        let install = try runProcess("/usr/bin/env", ["python3", "-m", "pre_commit", "install"], in: sample, environment: env)
+        let path =
+            URL(fileURLWithPath: diLintBinary).deletingLastPathComponent().path + ":"
+            + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+        let env = [
+            "PATH": path, "PRE_COMMIT_HOME": scratch.root.appendingPathComponent("pre-commit-home").path, "CI": "true",
+        ]
+        let install = try runProcess(
+            "/usr/bin/env", ["python3", "-m", "pre_commit", "install"], in: sample, environment: env)
         XCTAssertEqual(install.status, 0, install.stdout + install.stderr)
 
         // a commit adding a container access is refused; one without is let through
         try write("Sources/New.m", "void g(void) { id c = [AppContainer sharedInstance].clock; }\n")
         try git(["add", "Sources/New.m"], in: sample)
-        let refused = try runProcess("/usr/bin/env", ["git", "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "new access"], in: sample, environment: env)
+        let refused = try runProcess(
+            "/usr/bin/env", ["git", "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "new access"],
+            in: sample, environment: env)
         XCTAssertNotEqual(refused.status, 0, refused.stdout + refused.stderr)
         XCTAssertTrue((refused.stdout + refused.stderr).contains("Sources/New.m:1:"), refused.stdout + refused.stderr)
         XCTAssertTrue((refused.stdout + refused.stderr).contains("[container-access]"), refused.stdout + refused.stderr)
 
         try write("Sources/New.m", "void g(id bridge) { id c = [bridge clock]; }\n")
         try git(["add", "Sources/New.m"], in: sample)
-        let passed = try runProcess("/usr/bin/env", ["git", "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "injected"], in: sample, environment: env)
+        let passed = try runProcess(
+            "/usr/bin/env", ["git", "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "injected"],
+            in: sample, environment: env)
         XCTAssertEqual(passed.status, 0, passed.stdout + passed.stderr)
-        XCTAssertTrue((passed.stdout + passed.stderr).contains("di-lint") && (passed.stdout + passed.stderr).contains("Passed"), passed.stdout + passed.stderr)
+        XCTAssertTrue(
+            (passed.stdout + passed.stderr).contains("di-lint") && (passed.stdout + passed.stderr).contains("Passed"),
+            passed.stdout + passed.stderr)
     }
 
     /// The sample depends on this checkout by path (SwiftPM resolves Seam's own dependencies from its
@@ -321,24 +393,38 @@ final class AdoptionCLITests: XCTestCase {
         """.write(to: sample.appendingPathComponent("Package.swift"), atomically: true, encoding: .utf8)
         try "final class Box { static let shared = Box(); var item = 1 }\nfunc use() -> Int { Box.shared.item }\n"
             .write(to: sample.appendingPathComponent("Sources/Sample/Box.swift"), atomically: true, encoding: .utf8)
-        try "containers: [Box.shared]\nrules: {signal-handler-safety: off}\n".write(to: sample.appendingPathComponent(".di-lint.yml"), atomically: true, encoding: .utf8)
+        try "containers: [Box.shared]\nrules: {signal-handler-safety: off}\n".write(
+            to: sample.appendingPathComponent(".di-lint.yml"), atomically: true, encoding: .utf8)
 
-        let path = URL(fileURLWithPath: diLintBinary).deletingLastPathComponent().path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
-        let found = try runProcess("/usr/bin/env", ["swift", "package", "--disable-sandbox", "di-lint", "Sources", "--format", "json"], in: sample,
-                                   environment: ["PATH": path, "CI": "true"])
-        XCTAssertNotEqual(found.status, 0, "a finding at error severity fails the command:\n\(found.stdout)\n\(found.stderr)")
-        XCTAssertTrue(found.stdout.contains("\"rule\" : \"container-access\"") || found.stdout.contains("\"rule\":\"container-access\""), found.stdout + found.stderr)
+        let path =
+            URL(fileURLWithPath: diLintBinary).deletingLastPathComponent().path + ":"
+            + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+        let found = try runProcess(
+            "/usr/bin/env", ["swift", "package", "--disable-sandbox", "di-lint", "Sources", "--format", "json"],
+            in: sample,
+            environment: ["PATH": path, "CI": "true"])
+        XCTAssertNotEqual(
+            found.status, 0, "a finding at error severity fails the command:\n\(found.stdout)\n\(found.stderr)")
+        XCTAssertTrue(
+            found.stdout.contains("\"rule\" : \"container-access\"")
+                || found.stdout.contains("\"rule\":\"container-access\""), found.stdout + found.stderr)
         XCTAssertTrue(found.stdout.contains("Sources/Sample/Box.swift"), found.stdout)
 
-        try "containers: [Box.shared]\nrules: {signal-handler-safety: off, container-access: warning}\n".write(to: sample.appendingPathComponent(".di-lint.yml"), atomically: true, encoding: .utf8)
-        let clean = try runProcess("/usr/bin/env", ["swift", "package", "--disable-sandbox", "di-lint", "Sources"], in: sample,
-                                   environment: ["PATH": path, "CI": "true"])
+        try "containers: [Box.shared]\nrules: {signal-handler-safety: off, container-access: warning}\n".write(
+            to: sample.appendingPathComponent(".di-lint.yml"), atomically: true, encoding: .utf8)
+        let clean = try runProcess(
+            "/usr/bin/env", ["swift", "package", "--disable-sandbox", "di-lint", "Sources"], in: sample,
+            environment: ["PATH": path, "CI": "true"])
         XCTAssertEqual(clean.status, 0, clean.stdout + clean.stderr)
         XCTAssertTrue(clean.stdout.contains("Box.swift:2:"), clean.stdout)
 
         // without di-lint on PATH the plugin says how to get it
-        let missing = try runProcess("/usr/bin/env", ["swift", "package", "--disable-sandbox", "di-lint"], in: sample,
-                                     environment: ["PATH": "/usr/bin:/bin:" + URL(fileURLWithPath: try swiftPath()).deletingLastPathComponent().path, "CI": "true"])
+        let missing = try runProcess(
+            "/usr/bin/env", ["swift", "package", "--disable-sandbox", "di-lint"], in: sample,
+            environment: [
+                "PATH": "/usr/bin:/bin:" + URL(fileURLWithPath: try swiftPath()).deletingLastPathComponent().path,
+                "CI": "true",
+            ])
         XCTAssertNotEqual(missing.status, 0)
         XCTAssertTrue(missing.stderr.contains("di-lint is not on PATH"), missing.stderr)
     }
@@ -348,7 +434,10 @@ final class AdoptionCLITests: XCTestCase {
     }
 
     private func git(_ arguments: [String], in directory: URL) throws {
-        let result = try runProcess("/usr/bin/env", ["git", "-c", "user.name=t", "-c", "user.email=t@t", "-c", "commit.gpgsign=false"] + arguments, in: directory)
+        let result = try runProcess(
+            "/usr/bin/env",
+            ["git", "-c", "user.name=t", "-c", "user.email=t@t", "-c", "commit.gpgsign=false"] + arguments,
+            in: directory)
         XCTAssertEqual(result.status, 0, "git \(arguments): \(result.stderr)")
     }
 }

@@ -3,16 +3,21 @@ import SeamTestSupport
 import XCTest
 
 /// The package's root directory, found from this file's path.
-let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent()
 
 /// The built `di-lint` binary. SwiftPM builds it before these tests and puts it beside the test
 /// bundle (.build/<config>/); `DI_LINT_BINARY` overrides the search.
 let diLintBinary: String = {
     let fm = FileManager.default
     var candidates: [URL] = []
-    if let path = ProcessInfo.processInfo.environment["DI_LINT_BINARY"] { candidates.append(URL(fileURLWithPath: path)) }
-    let places = [Bundle.main.bundleURL, Bundle(for: CLIRunner.self).bundleURL,
-                  URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()]
+    if let path = ProcessInfo.processInfo.environment["DI_LINT_BINARY"] {
+        candidates.append(URL(fileURLWithPath: path))
+    }
+    let places = [
+        Bundle.main.bundleURL, Bundle(for: CLIRunner.self).bundleURL,
+        URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent(),
+    ]
     for place in places {
         candidates.append(place.appendingPathComponent("di-lint"))
         candidates.append(place.deletingLastPathComponent().appendingPathComponent("di-lint"))
@@ -37,8 +42,10 @@ final class CLIRunner {
         }
     }
 
-    static func run(_ arguments: [String], in directory: URL, binary: String = diLintBinary,
-                    environment: [String: String] = [:]) throws -> Run {
+    static func run(
+        _ arguments: [String], in directory: URL, binary: String = diLintBinary,
+        environment: [String: String] = [:]
+    ) throws -> Run {
         let result = try runProcess(binary, arguments, in: directory, environment: environment)
         return Run(status: result.status, stdout: result.stdout, stderr: result.stderr)
     }
@@ -63,7 +70,8 @@ extension TemporaryProject {
     func git(_ arguments: String...) throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["git", "-c", "user.name=t", "-c", "user.email=t@t", "-c", "commit.gpgsign=false"] + arguments
+        process.arguments =
+            ["git", "-c", "user.name=t", "-c", "user.email=t@t", "-c", "commit.gpgsign=false"] + arguments
         process.currentDirectoryURL = root
         process.standardOutput = FileHandle.nullDevice
         try process.run()

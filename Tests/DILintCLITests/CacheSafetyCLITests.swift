@@ -35,14 +35,18 @@ final class CacheSafetyCLITests: XCTestCase {
         let project = try Project(self, files: ["v1/api.c": "int a;\n"])
         let run = try project.run("lint", ".", "--container", "C.shared", "--cache", ".")
         XCTAssertEqual(run.status, 2, run.stderr)
-        XCTAssertTrue(run.stderr.contains(".: cannot be the cache directory: it is '.', an input of this run"), run.stderr)
+        XCTAssertTrue(
+            run.stderr.contains(".: cannot be the cache directory: it is '.', an input of this run"), run.stderr)
         XCTAssertEqual(try project.read("v1/api.c"), "int a;\n")
-        XCTAssertFalse(fm.fileExists(atPath: project.root.appendingPathComponent("CACHEDIR.TAG").path), "nothing written")
+        XCTAssertFalse(
+            fm.fileExists(atPath: project.root.appendingPathComponent("CACHEDIR.TAG").path), "nothing written")
 
         // A cache directory above a linted file, or above the config, is refused the same way.
         let above = try project.run("lint", "v1/api.c", "--container", "C.shared", "--cache", "v1")
         XCTAssertEqual(above.status, 2, above.stderr)
-        XCTAssertTrue(above.stderr.contains("v1: cannot be the cache directory: it holds 'v1/api.c', an input of this run"), above.stderr)
+        XCTAssertTrue(
+            above.stderr.contains("v1: cannot be the cache directory: it holds 'v1/api.c', an input of this run"),
+            above.stderr)
         XCTAssertEqual(try project.read("v1/api.c"), "int a;\n")
     }
 
@@ -51,17 +55,27 @@ final class CacheSafetyCLITests: XCTestCase {
     func testACacheLinkToADirectoryOfOtherFilesIsRefusedAndNothingIsDeleted() throws {
         let project = try Project(self, files: ["a.c": "int a;\n"])
         let other = try outsideDirectory()
-        for (path, text) in ["v1/notes.txt": "x\n", "v2/b.c": "int b;\n", "v10/c": "z\n"] { try write(text, to: other.appendingPathComponent(path)) }
-        try fm.createSymbolicLink(atPath: project.root.appendingPathComponent(".di-lint-cache").path, withDestinationPath: other.path)
+        for (path, text) in ["v1/notes.txt": "x\n", "v2/b.c": "int b;\n", "v10/c": "z\n"] {
+            try write(text, to: other.appendingPathComponent(path))
+        }
+        try fm.createSymbolicLink(
+            atPath: project.root.appendingPathComponent(".di-lint-cache").path, withDestinationPath: other.path)
         let run = try project.run("lint", ".", "--container", "C.shared", "--cache", ".di-lint-cache")
         XCTAssertEqual(run.status, 2, run.stderr)
-        XCTAssertTrue(run.stderr.contains(".di-lint-cache: cannot be the cache directory: it holds 'v1/notes.txt', which di-lint did not make"), run.stderr)
+        XCTAssertTrue(
+            run.stderr.contains(
+                ".di-lint-cache: cannot be the cache directory: it holds 'v1/notes.txt', which di-lint did not make"),
+            run.stderr)
         XCTAssertEqual(Set(try fm.contentsOfDirectory(atPath: other.path)), ["v1", "v10", "v2"])
-        for path in ["v1/notes.txt", "v2/b.c", "v10/c"] { XCTAssertTrue(fm.fileExists(atPath: other.appendingPathComponent(path).path), path) }
+        for path in ["v1/notes.txt", "v2/b.c", "v10/c"] {
+            XCTAssertTrue(fm.fileExists(atPath: other.appendingPathComponent(path).path), path)
+        }
 
         // Directories that only look like di-lint's layouts (empty ones) are not adopted either.
         let empty = try outsideDirectory()
-        for name in ["v1", "v2"] { try fm.createDirectory(at: empty.appendingPathComponent(name), withIntermediateDirectories: true) }
+        for name in ["v1", "v2"] {
+            try fm.createDirectory(at: empty.appendingPathComponent(name), withIntermediateDirectories: true)
+        }
         let emptyRun = try project.run("lint", ".", "--container", "C.shared", "--cache", empty.path)
         XCTAssertEqual(emptyRun.status, 2, emptyRun.stderr)
         XCTAssertEqual(Set(try fm.contentsOfDirectory(atPath: empty.path)), ["v1", "v2"])
@@ -72,22 +86,36 @@ final class CacheSafetyCLITests: XCTestCase {
     func testPruningRemovesOnlyDiLintsFilesAndFollowsNoLink() throws {
         let project = try Project(self, files: ["a.m": legacySource()])
         let cache = project.root.appendingPathComponent(".di-lint-cache")
-        XCTAssertEqual(try project.run("--cache", ".di-lint-cache").status, 1) // tags the directory, prunes (nothing yet)
-        let layout = try XCTUnwrap(try fm.contentsOfDirectory(atPath: cache.path).first { $0.hasPrefix("v") }) // this di-lint's
+        // tags the directory, prunes (nothing yet)
+        XCTAssertEqual(try project.run("--cache", ".di-lint-cache").status, 1)
+        // this di-lint's
+        let layout = try XCTUnwrap(try fm.contentsOfDirectory(atPath: cache.path).first { $0.hasPrefix("v") })
         let victim = try outsideDirectory()
         let key = String(repeating: "ab", count: 32) + ".bin"
-        for path in ["v2/ab/" + key, "v9/ab/" + key, "v9/digests.tsv", "loose/" + key] { try write("theirs\n", to: victim.appendingPathComponent(path)) }
+        for path in ["v2/ab/" + key, "v9/ab/" + key, "v9/digests.tsv", "loose/" + key] {
+            try write("theirs\n", to: victim.appendingPathComponent(path))
+        }
         // An earlier layout of di-lint's, with a file that is not di-lint's in it.
         try write("1\n", to: cache.appendingPathComponent("v3/digests.tsv"))
         try write("x\n", to: cache.appendingPathComponent("v3/ab/" + key))
         try write("mine\n", to: cache.appendingPathComponent("v3/notes.txt"))
         // Links out of the cache where a layout, a fan-out folder, an entry and a temporary would be.
-        try fm.createSymbolicLink(atPath: cache.appendingPathComponent("v2").path, withDestinationPath: victim.appendingPathComponent("v2").path)
+        try fm.createSymbolicLink(
+            atPath: cache.appendingPathComponent("v2").path,
+            withDestinationPath: victim.appendingPathComponent("v2").path)
         try fm.createDirectory(at: cache.appendingPathComponent("v4"), withIntermediateDirectories: true)
-        try fm.createSymbolicLink(atPath: cache.appendingPathComponent("v4/ab").path, withDestinationPath: victim.appendingPathComponent("v9/ab").path)
-        try fm.createSymbolicLink(atPath: cache.appendingPathComponent("v4/digests.tsv").path, withDestinationPath: victim.appendingPathComponent("v9/digests.tsv").path)
-        try fm.createSymbolicLink(atPath: cache.appendingPathComponent(layout + "/cd").path, withDestinationPath: victim.appendingPathComponent("loose").path)
-        try fm.createSymbolicLink(atPath: cache.appendingPathComponent(layout + "/.tmp-old").path, withDestinationPath: victim.appendingPathComponent("loose/" + key).path)
+        try fm.createSymbolicLink(
+            atPath: cache.appendingPathComponent("v4/ab").path,
+            withDestinationPath: victim.appendingPathComponent("v9/ab").path)
+        try fm.createSymbolicLink(
+            atPath: cache.appendingPathComponent("v4/digests.tsv").path,
+            withDestinationPath: victim.appendingPathComponent("v9/digests.tsv").path)
+        try fm.createSymbolicLink(
+            atPath: cache.appendingPathComponent(layout + "/cd").path,
+            withDestinationPath: victim.appendingPathComponent("loose").path)
+        try fm.createSymbolicLink(
+            atPath: cache.appendingPathComponent(layout + "/.tmp-old").path,
+            withDestinationPath: victim.appendingPathComponent("loose/" + key).path)
         let old = Date(timeIntervalSinceNow: -90 * 86_400)
         for path in ["v2/ab/" + key, "v9/ab/" + key, "loose/" + key] {
             try fm.setAttributes([.modificationDate: old], ofItemAtPath: victim.appendingPathComponent(path).path)
@@ -97,12 +125,14 @@ final class CacheSafetyCLITests: XCTestCase {
         let run = try project.run("--cache", ".di-lint-cache", "--format", "json")
         XCTAssertEqual(run.status, 1, run.stderr)
         XCTAssertEqual(run.summary["cached"] as? Int, 1)
-        XCTAssertTrue(fm.fileExists(atPath: cache.appendingPathComponent(layout + "/last-pruned").path), "pruned on this run")
+        XCTAssertTrue(
+            fm.fileExists(atPath: cache.appendingPathComponent(layout + "/last-pruned").path), "pruned on this run")
         XCTAssertFalse(fm.fileExists(atPath: cache.appendingPathComponent("v3/digests.tsv").path))
         XCTAssertFalse(fm.fileExists(atPath: cache.appendingPathComponent("v3/ab").path))
         XCTAssertEqual(try String(contentsOf: cache.appendingPathComponent("v3/notes.txt"), encoding: .utf8), "mine\n")
         for path in ["v2/ab/" + key, "v9/ab/" + key, "v9/digests.tsv", "loose/" + key] {
-            XCTAssertEqual(try String(contentsOf: victim.appendingPathComponent(path), encoding: .utf8), "theirs\n", path)
+            XCTAssertEqual(
+                try String(contentsOf: victim.appendingPathComponent(path), encoding: .utf8), "theirs\n", path)
         }
     }
 
@@ -116,17 +146,24 @@ final class CacheSafetyCLITests: XCTestCase {
         try write("x", to: cache.appendingPathComponent("v5/ab/" + String(repeating: "ab", count: 32) + ".bin"))
         let cold = try project.run("--cache", ".di-lint-cache", "--format", "json")
         XCTAssertEqual(cold.status, 1, cold.stderr)
-        XCTAssertTrue(try project.read(".di-lint-cache/CACHEDIR.TAG").hasPrefix("Signature: 8a477f597d28d172789f06886806bc55\n# This file is a cache directory tag created by di-lint.\n"))
+        XCTAssertTrue(
+            try project.read(".di-lint-cache/CACHEDIR.TAG").hasPrefix(
+                "Signature: 8a477f597d28d172789f06886806bc55\n# This file is a cache directory tag created by di-lint.\n"
+            ))
         XCTAssertFalse(fm.fileExists(atPath: cache.appendingPathComponent("v5").path), "the old layout pruned")
         let warm = try project.run("--cache", ".di-lint-cache", "--format", "json")
         XCTAssertEqual(warm.summary["cached"] as? Int, 1, warm.stderr)
 
         let cargo = project.root.appendingPathComponent("target")
-        try write("Signature: 8a477f597d28d172789f06886806bc55\n# This file is a cache directory tag created by cargo.\n", to: cargo.appendingPathComponent("CACHEDIR.TAG"))
+        try write(
+            "Signature: 8a477f597d28d172789f06886806bc55\n# This file is a cache directory tag created by cargo.\n",
+            to: cargo.appendingPathComponent("CACHEDIR.TAG"))
         try write("x", to: cargo.appendingPathComponent("v1/ab/" + String(repeating: "ab", count: 32) + ".bin"))
         let refused = try project.run("--cache", "target")
         XCTAssertEqual(refused.status, 2, refused.stderr)
-        XCTAssertTrue(refused.stderr.contains("target: cannot be the cache directory: its CACHEDIR.TAG was not written by di-lint"), refused.stderr)
+        XCTAssertTrue(
+            refused.stderr.contains(
+                "target: cannot be the cache directory: its CACHEDIR.TAG was not written by di-lint"), refused.stderr)
         XCTAssertTrue(fm.fileExists(atPath: cargo.appendingPathComponent("v1/ab").path))
     }
 
@@ -175,9 +212,13 @@ final class CacheSafetyCLITests: XCTestCase {
         let run = try project.run("--cache", ".di-lint-cache", "--format", "json")
         XCTAssertEqual(run.status, 1)
         XCTAssertEqual(run.summary["cached"] as? Int, 2, run.stderr)
-        XCTAssertEqual(run.findings.filter { $0["path"] as? String == "E.m" }.count, 1, "the access is found: \(run.stdout)")
-        XCTAssertTrue(run.stderr.contains("1 cache entry in ") && run.stderr.contains(".di-lint-cache/v6 written by another user ignored"), run.stderr)
-        XCTAssertFalse(run.stderr.contains("damaged"), "ignored for its owner, before its digest is read: \(run.stderr)")
+        XCTAssertEqual(
+            run.findings.filter { $0["path"] as? String == "E.m" }.count, 1, "the access is found: \(run.stdout)")
+        XCTAssertTrue(
+            run.stderr.contains("1 cache entry in ")
+                && run.stderr.contains(".di-lint-cache/v6 written by another user ignored"), run.stderr)
+        XCTAssertFalse(
+            run.stderr.contains("damaged"), "ignored for its owner, before its digest is read: \(run.stderr)")
 
         // Every entry given away: none is used, and this run's own replace them.
         for entry in entries(cache) { XCTAssertEqual(chown(cache.appendingPathComponent(entry).path, 4242, 4242), 0) }
@@ -191,7 +232,9 @@ final class CacheSafetyCLITests: XCTestCase {
         let foreign = try project.run("--cache", ".di-lint-cache", "--format", "json")
         XCTAssertEqual(foreign.status, 1)
         XCTAssertEqual(foreign.summary["cached"] as? Int, 0)
-        XCTAssertTrue(foreign.stderr.contains("v6 belongs to another user (uid 4242); the cache is not used for this run"), foreign.stderr)
+        XCTAssertTrue(
+            foreign.stderr.contains("v6 belongs to another user (uid 4242); the cache is not used for this run"),
+            foreign.stderr)
     }
 
     /// D17: a cache committed to the repository is content a pull request controls: refused,
@@ -204,7 +247,9 @@ final class CacheSafetyCLITests: XCTestCase {
         for arguments in [["--cache", ".di-lint-cache"], ["--cache", ".di-lint-cache", "--cache-read-only"]] {
             let run = try project.runArray(arguments)
             XCTAssertEqual(run.status, 2, "\(arguments): \(run.stdout) \(run.stderr)")
-            XCTAssertTrue(run.stderr.contains(".di-lint-cache: cannot be the cache directory: git tracks '.di-lint-cache/"), run.stderr)
+            XCTAssertTrue(
+                run.stderr.contains(".di-lint-cache: cannot be the cache directory: git tracks '.di-lint-cache/"),
+                run.stderr)
             XCTAssertTrue(run.stderr.contains("git rm -r --cached .di-lint-cache"), run.stderr)
         }
         XCTAssertEqual(try fm.subpathsOfDirectory(atPath: cache.path).sorted(), before, "nothing written")
@@ -218,22 +263,30 @@ final class CacheSafetyCLITests: XCTestCase {
     /// `--cache-read-only` reads entries and writes nothing: no entry, digest, stamp or tag, no
     /// directory made; a missing read-only cache is a note, not an error.
     func testAReadOnlyCacheIsReadAndNeverWritten() throws {
-        let project = try Project(self, files: ["a.m": legacySource(), "b.m": legacySource(), "c.c": "void g(void) { container_shared()->now(); }\n"])
+        let project = try Project(
+            self,
+            files: [
+                "a.m": legacySource(), "b.m": legacySource(), "c.c": "void g(void) { container_shared()->now(); }\n",
+            ])
         let cache = project.root.appendingPathComponent(".di-lint-cache")
         XCTAssertEqual(try project.run("--cache", ".di-lint-cache").status, 1)
         try fm.removeItem(at: cache.appendingPathComponent("v6/last-pruned"))
         let old = Date(timeIntervalSinceNow: -40 * 86_400)
-        for entry in entries(cache) { try fm.setAttributes([.modificationDate: old], ofItemAtPath: cache.appendingPathComponent(entry).path) }
+        for entry in entries(cache) {
+            try fm.setAttributes([.modificationDate: old], ofItemAtPath: cache.appendingPathComponent(entry).path)
+        }
         func snapshot() throws -> [String: Date] {
             var result: [String: Date] = [:]
             for path in try fm.subpathsOfDirectory(atPath: cache.path) {
-                result[path] = try fm.attributesOfItem(atPath: cache.appendingPathComponent(path).path)[.modificationDate] as? Date
+                result[path] =
+                    try fm.attributesOfItem(atPath: cache.appendingPathComponent(path).path)[.modificationDate] as? Date
             }
             return result
         }
         let before = try snapshot()
         try project.write("c.c", "void g(void) { container_shared()->now(); container_shared()->clock(); }\n")
-        let run = try project.run("--cache", ".di-lint-cache", "--cache-read-only", "--cache-max-age", "1", "--format", "json")
+        let run = try project.run(
+            "--cache", ".di-lint-cache", "--cache-read-only", "--cache-max-age", "1", "--format", "json")
         XCTAssertEqual(run.status, 1, run.stderr)
         XCTAssertEqual(run.summary["cached"] as? Int, 2, "old entries still read, not pruned: \(run.stderr)")
         XCTAssertEqual(run.findings.filter { $0["path"] as? String == "c.c" }.count, 2)
@@ -242,7 +295,10 @@ final class CacheSafetyCLITests: XCTestCase {
         let missing = try project.run("--cache", "nowhere", "--cache-read-only", "--format", "json")
         XCTAssertEqual(missing.status, 1, missing.stderr)
         XCTAssertEqual(missing.summary["cached"] as? Int, 0)
-        XCTAssertTrue(missing.stderr.contains("--cache nowhere: No such file or directory; nothing is read from it (--cache-read-only)"), missing.stderr)
+        XCTAssertTrue(
+            missing.stderr.contains(
+                "--cache nowhere: No such file or directory; nothing is read from it (--cache-read-only)"),
+            missing.stderr)
         XCTAssertFalse(fm.fileExists(atPath: project.root.appendingPathComponent("nowhere").path))
 
         let alone = try project.run("--cache-read-only")
@@ -250,6 +306,8 @@ final class CacheSafetyCLITests: XCTestCase {
         XCTAssertTrue(alone.stderr.contains("--cache-read-only needs --cache DIR"), alone.stderr)
         let badAge = try project.run("--cache", "made", "--cache-max-age", "0")
         XCTAssertEqual(badAge.status, 2)
-        XCTAssertFalse(fm.fileExists(atPath: project.root.appendingPathComponent("made").path), "refused before the directory is made")
+        XCTAssertFalse(
+            fm.fileExists(atPath: project.root.appendingPathComponent("made").path),
+            "refused before the directory is made")
     }
 }

@@ -9,13 +9,21 @@ final class FixApplySafetyCLITests: XCTestCase {
     /// A class whose header declares it and whose implementation reads a service: its fix is one
     /// group over two files (the bridge property in `Store.h`, the rewritten access in `Store.m`).
     static func store(_ name: String = "Store", padding: Int = 0) -> [String: String] {
-        ["Sources/\(name).h": "@interface \(name)\n- (void)start;\n@end\n",
-         "Sources/\(name).m": "#import \"\(name).h\"\n\n@implementation \(name)\n- (void)start {\n    id r = [Container sharedInstance].crashReporter;\n}\n@end\n"
-            + String(repeating: "// padding padding padding padding padding padding padding padding padding\n", count: padding)]
+        [
+            "Sources/\(name).h": "@interface \(name)\n- (void)start;\n@end\n",
+            "Sources/\(name).m":
+                "#import \"\(name).h\"\n\n@implementation \(name)\n- (void)start {\n    id r = [Container sharedInstance].crashReporter;\n}\n@end\n"
+                + String(
+                    repeating: "// padding padding padding padding padding padding padding padding padding\n",
+                    count: padding),
+        ]
     }
 
     func project(_ files: [String: String] = store()) throws -> Project {
-        try Project(self, files: files.merging(["Sources/CrashBridge.h": FixSamples.bridgeHeader, ".di-lint.yml": FixSamples.config]) { $1 })
+        try Project(
+            self,
+            files: files.merging(["Sources/CrashBridge.h": FixSamples.bridgeHeader, ".di-lint.yml": FixSamples.config])
+            { $1 })
     }
 
     func bytes(_ project: Project, _ path: String) throws -> Data {
@@ -30,7 +38,9 @@ final class FixApplySafetyCLITests: XCTestCase {
         while let path = walker?.nextObject() as? String {
             if path == ".git" { walker?.skipDescendants(); continue }
             var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: root + "/" + path, isDirectory: &isDirectory), !isDirectory.boolValue {
+            if FileManager.default.fileExists(atPath: root + "/" + path, isDirectory: &isDirectory),
+                !isDirectory.boolValue
+            {
                 result[path] = try Data(contentsOf: URL(fileURLWithPath: root + "/" + path))
             }
         }
@@ -38,8 +48,11 @@ final class FixApplySafetyCLITests: XCTestCase {
     }
 
     /// Runs di-lint through bash with `prelude` before it (`ulimit -f 16`) and `redirect` after.
-    func shell(_ project: Project, _ arguments: [String], prelude: String = "", redirect: String = "") throws -> CLIRunner.Run {
-        let result = try runProcess("/bin/bash", ["-c", "\(prelude)\n\"$0\" \"$@\" \(redirect)", diLintBinary] + arguments, in: project.root)
+    func shell(_ project: Project, _ arguments: [String], prelude: String = "", redirect: String = "") throws
+        -> CLIRunner.Run
+    {
+        let result = try runProcess(
+            "/bin/bash", ["-c", "\(prelude)\n\"$0\" \"$@\" \(redirect)", diLintBinary] + arguments, in: project.root)
         return CLIRunner.Run(status: result.status, stdout: result.stdout, stderr: result.stderr)
     }
 
@@ -53,9 +66,12 @@ final class FixApplySafetyCLITests: XCTestCase {
         XCTAssertEqual(symlink(".di-lint.yml", root + "/config-link"), 0)
         XCTAssertEqual(link(root + "/Sources/Store.m", root + "/store-hard-link"), 0)
         XCTAssertEqual(symlink("Sources/missing/../Store.h", root + "/dangling-then-header"), 0)
-        for (patch, role) in [(".di-lint.yml", "the config file"), ("config-link", "the config file"), ("Sources/Store.m", "a linted file"),
-                              ("store-hard-link", "a linted file"), ("./Sources/../Sources/Store.h", "a linted file"),
-                              ("dangling-then-header", "a linted file")] {
+        for (patch, role) in [
+            (".di-lint.yml", "the config file"), ("config-link", "the config file"),
+            ("Sources/Store.m", "a linted file"),
+            ("store-hard-link", "a linted file"), ("./Sources/../Sources/Store.h", "a linted file"),
+            ("dangling-then-header", "a linted file"),
+        ] {
             let run = try project.run("fix", "--phase", "inject", ".", "--patch", patch)
             XCTAssertEqual(run.status, 2, "\(patch): \(run.stderr)")
             XCTAssertTrue(run.stderr.contains("--patch \(patch) is \(role)"), run.stderr)
@@ -76,14 +92,21 @@ final class FixApplySafetyCLITests: XCTestCase {
         let outside = try Project(self, files: ["L.m": FixSamples.reporter, "CrashBridge.h": FixSamples.bridgeHeader])
         let project = try project()
         try project.commitEverything()
-        XCTAssertEqual(symlink(outside.root.appendingPathComponent("L.m").path, project.root.appendingPathComponent("Sources/L.m").path), 0)
-        let run = try project.run("fix", "--phase", "inject", "Sources/L.m", "Sources/Store.m", "Sources/Store.h", "--apply")
+        XCTAssertEqual(
+            symlink(
+                outside.root.appendingPathComponent("L.m").path, project.root.appendingPathComponent("Sources/L.m").path
+            ), 0)
+        let run = try project.run(
+            "fix", "--phase", "inject", "Sources/L.m", "Sources/Store.m", "Sources/Store.h", "--apply")
         XCTAssertEqual(run.status, 1, run.stderr)
-        XCTAssertTrue(run.stderr.contains("Sources/L.m:1:1: manual: : fix does not rewrite the file (a symbolic link to "), run.stderr)
+        XCTAssertTrue(
+            run.stderr.contains("Sources/L.m:1:1: manual: : fix does not rewrite the file (a symbolic link to "),
+            run.stderr)
         XCTAssertTrue(run.stderr.contains(", outside "), run.stderr)
         XCTAssertEqual(try outside.read("L.m"), FixSamples.reporter)
         // the files inside are fixed
-        XCTAssertTrue(try project.read("Sources/Store.m").contains("self.bridge ? self.bridge.crashReporter"), run.stderr)
+        XCTAssertTrue(
+            try project.read("Sources/Store.m").contains("self.bridge ? self.bridge.crashReporter"), run.stderr)
     }
 
     func testARewrittenFileKeepsItsOwnerGroupAndMode() throws {
@@ -109,27 +132,37 @@ final class FixApplySafetyCLITests: XCTestCase {
         let project = try project(Self.store(padding: 500))
         try project.commitEverything()
         let before = try contents(project)
-        let run = try shell(project, ["fix", "--phase", "inject", "Sources", "--apply"], prelude: "trap '' XFSZ; ulimit -f 16")
+        let run = try shell(
+            project, ["fix", "--phase", "inject", "Sources", "--apply"], prelude: "trap '' XFSZ; ulimit -f 16")
         XCTAssertEqual(run.status, 2, run.stderr)
-        XCTAssertTrue(run.stderr.contains("Sources/Store.m: cannot write a temporary file beside it (File too large); nothing written"), run.stderr)
+        XCTAssertTrue(
+            run.stderr.contains(
+                "Sources/Store.m: cannot write a temporary file beside it (File too large); nothing written"),
+            run.stderr)
         XCTAssertEqual(try contents(project), before)
         // without the limit it applies
         XCTAssertEqual(try project.run("fix", "--phase", "inject", "Sources", "--apply").status, 0)
-        XCTAssertTrue(try project.read("Sources/Store.h").contains("@property (nonatomic, strong, nullable) CrashBridge *bridge;"))
+        XCTAssertTrue(
+            try project.read("Sources/Store.h").contains("@property (nonatomic, strong, nullable) CrashBridge *bridge;")
+        )
     }
 
     func testAnUnwritableDirectoryMidwayWritesNothing() throws {
         // Store.h is written first; Z/Store.m's directory takes no new file (EACCES)
-        let project = try project(["Sources/Store.h": "@interface Store\n- (void)start;\n@end\n",
-                                   "Sources/Z/Store.m": "#import \"../Store.h\"\n\n@implementation Store\n- (void)start {\n    id r = [Container sharedInstance].crashReporter;\n}\n@end\n",
-                                   "Sources/Z/CrashBridge.h": FixSamples.bridgeHeader])
+        let project = try project([
+            "Sources/Store.h": "@interface Store\n- (void)start;\n@end\n",
+            "Sources/Z/Store.m":
+                "#import \"../Store.h\"\n\n@implementation Store\n- (void)start {\n    id r = [Container sharedInstance].crashReporter;\n}\n@end\n",
+            "Sources/Z/CrashBridge.h": FixSamples.bridgeHeader,
+        ])
         try project.commitEverything()
         let before = try contents(project)
         var prefix: [String] = []
         if geteuid() == 0 {
             // root writes anywhere: the run is another user's, in a tree of that user
             guard FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv"),
-                  (try runProcess("/bin/chown", ["-R", "65534:65534", project.root.path])).status == 0 else {
+                (try runProcess("/bin/chown", ["-R", "65534:65534", project.root.path])).status == 0
+            else {
                 throw XCTSkip("no setpriv to run as another user")
             }
             prefix = ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
@@ -137,11 +170,16 @@ final class FixApplySafetyCLITests: XCTestCase {
         let directory = project.root.appendingPathComponent("Sources/Z").path
         XCTAssertEqual(chmod(directory, 0o555), 0)
         addTeardownBlock { chmod(directory, 0o755) }
-        let result = try runProcess(prefix.first ?? diLintBinary, Array(prefix.dropFirst()) + (prefix.isEmpty ? [] : [diLintBinary])
-                                        + ["fix", "--phase", "inject", "Sources", "--apply"], in: project.root)
+        let result = try runProcess(
+            prefix.first ?? diLintBinary,
+            Array(prefix.dropFirst()) + (prefix.isEmpty ? [] : [diLintBinary])
+                + ["fix", "--phase", "inject", "Sources", "--apply"], in: project.root)
         chmod(directory, 0o755)
         XCTAssertEqual(result.status, 2, result.stderr)
-        XCTAssertTrue(result.stderr.contains("Sources/Z/Store.m: cannot create a temporary file beside it (Permission denied); nothing written"), result.stderr)
+        XCTAssertTrue(
+            result.stderr.contains(
+                "Sources/Z/Store.m: cannot create a temporary file beside it (Permission denied); nothing written"),
+            result.stderr)
         XCTAssertEqual(try contents(project), before)
     }
 
@@ -150,13 +188,18 @@ final class FixApplySafetyCLITests: XCTestCase {
         let project = try project()
         try project.commitEverything()
         let path = project.root.appendingPathComponent("Sources/Store.m").path
-        guard (try? runProcess("/usr/bin/env", ["chattr", "+i", path]))?.status == 0 else { throw XCTSkip("chattr +i is not available here") }
+        guard (try? runProcess("/usr/bin/env", ["chattr", "+i", path]))?.status == 0 else {
+            throw XCTSkip("chattr +i is not available here")
+        }
         addTeardownBlock { _ = try? runProcess("/usr/bin/env", ["chattr", "-i", path]) }
         let before = try contents(project)
         let run = try project.run("fix", "--phase", "inject", "Sources", "--apply")
         _ = try runProcess("/usr/bin/env", ["chattr", "-i", path])
         XCTAssertEqual(run.status, 2, run.stderr)
-        XCTAssertTrue(run.stderr.contains("Sources/Store.m: cannot replace it (Operation not permitted); every file put back as it was: nothing written"), run.stderr)
+        XCTAssertTrue(
+            run.stderr.contains(
+                "Sources/Store.m: cannot replace it (Operation not permitted); every file put back as it was: nothing written"
+            ), run.stderr)
         XCTAssertEqual(try contents(project), before)
     }
 
@@ -174,8 +217,11 @@ final class FixApplySafetyCLITests: XCTestCase {
         let done = Flag()
         let editor = Thread {
             while !done.isSet {
-                let started = FileManager.default.fileExists(atPath: git)
-                    || ((try? FileManager.default.contentsOfDirectory(atPath: sources)) ?? []).contains { $0.contains(".di-lint-fix.") }
+                let started =
+                    FileManager.default.fileExists(atPath: git)
+                    || ((try? FileManager.default.contentsOfDirectory(atPath: sources)) ?? []).contains {
+                        $0.contains(".di-lint-fix.")
+                    }
                 if started {
                     let fd = open(last, O_WRONLY | O_APPEND)
                     _ = "// an edit meanwhile\n".withCString { write(fd, $0, strlen($0)) }
@@ -228,11 +274,15 @@ final class FixApplySafetyCLITests: XCTestCase {
     /// plan; two applies at once never both report success with an edit lost.
     func testKillsAndConcurrentAppliesSlice() throws {
         let script = packageRoot.appendingPathComponent("scripts/stress-fix-apply").path
-        let result = try runProcess("/usr/bin/env", ["python3", script, "--files", "20", "--kills", "3", "--concurrent", "5"],
-                                    environment: ["DI_LINT": diLintBinary])
+        let result = try runProcess(
+            "/usr/bin/env", ["python3", script, "--files", "20", "--kills", "3", "--concurrent", "5"],
+            environment: ["DI_LINT": diLintBinary])
         XCTAssertEqual(result.status, 0, result.stdout + result.stderr)
-        XCTAssertTrue(result.stdout.contains("kills: 3/3 left every group all before or all after its plan"), result.stdout)
-        XCTAssertTrue(result.stdout.contains("concurrent: 5/5 trials with no reported success whose edits are lost"), result.stdout)
+        XCTAssertTrue(
+            result.stdout.contains("kills: 3/3 left every group all before or all after its plan"), result.stdout)
+        XCTAssertTrue(
+            result.stdout.contains("concurrent: 5/5 trials with no reported success whose edits are lost"),
+            result.stdout)
     }
 
     func testAnApplyKilledMidwayIsUndoneByTheNextRun() throws {
@@ -244,20 +294,25 @@ final class FixApplySafetyCLITests: XCTestCase {
         let header = root + "/Sources/Store.h"
         let temporary = root + "/Sources/.Store.h.di-lint-fix.AbC123"
         let staged = root + "/Sources/.Store.m.di-lint-fix.XyZ789"
-        let newHeader = "@interface Store\n@property (nonatomic, strong, nullable) CrashBridge *bridge;\n- (void)start;\n@end\n"
+        let newHeader =
+            "@interface Store\n@property (nonatomic, strong, nullable) CrashBridge *bridge;\n- (void)start;\n@end\n"
         // as the apply leaves it: Store.h replaced (its original at the temporary), Store.m's temporary staged
         XCTAssertEqual(rename(header, temporary), 0)
         try newHeader.write(toFile: header, atomically: false, encoding: .utf8)
         try "staged".write(toFile: staged, atomically: false, encoding: .utf8)
-        let journal = [
-            #"{"pid":1}"#,
-            #"{"new":"\#(sha256(Data(newHeader.utf8)))","old":"\#(sha256(before["Sources/Store.h"]!))","path":"\#(header)","temporary":"\#(temporary)"}"#,
-            #"{"new":"\#(sha256(Data("x".utf8)))","old":"\#(sha256(before["Sources/Store.m"]!))","path":"\#(root)/Sources/Store.m","temporary":"\#(staged)"}"#,
-        ].joined(separator: "\n") + "\n"
+        let journal =
+            [
+                #"{"pid":1}"#,
+                #"{"new":"\#(sha256(Data(newHeader.utf8)))","old":"\#(sha256(before["Sources/Store.h"]!))","path":"\#(header)","temporary":"\#(temporary)"}"#,
+                #"{"new":"\#(sha256(Data("x".utf8)))","old":"\#(sha256(before["Sources/Store.m"]!))","path":"\#(root)/Sources/Store.m","temporary":"\#(staged)"}"#,
+            ].joined(separator: "\n") + "\n"
         try journal.write(toFile: root + "/.git/di-lint-fix.journal", atomically: false, encoding: .utf8)
         let run = try project.run("fix", "--phase", "inject", "Sources/CrashBridge.h")
         XCTAssertEqual(run.status, 0, run.stderr)
-        XCTAssertTrue(run.stderr.contains("an earlier fix --apply ended before writing every file; put back 1 file as before it, removed 1 temporary"), run.stderr)
+        XCTAssertTrue(
+            run.stderr.contains(
+                "an earlier fix --apply ended before writing every file; put back 1 file as before it, removed 1 temporary"
+            ), run.stderr)
         XCTAssertEqual(try contents(project), before)
         XCTAssertFalse(FileManager.default.fileExists(atPath: root + "/.git/di-lint-fix.journal"))
     }
@@ -270,7 +325,8 @@ final class FixApplySafetyCLITests: XCTestCase {
         XCTAssertEqual(run.status, 2, run.stderr)
         XCTAssertTrue(run.stderr.contains("cannot write the report: standard output is closed"), run.stderr)
         // --apply and --patch write nothing there
-        XCTAssertEqual(try shell(project, ["fix", "--phase", "inject", "Sources", "--patch", "p.diff"], redirect: ">&-").status, 0)
+        XCTAssertEqual(
+            try shell(project, ["fix", "--phase", "inject", "Sources", "--patch", "p.diff"], redirect: ">&-").status, 0)
     }
 
     // MARK: D20, D21: diffs git applies
@@ -288,14 +344,19 @@ final class FixApplySafetyCLITests: XCTestCase {
         latin.append(Data("\n- (void)install {\n    id r = [Container sharedInstance].crashReporter;\n}\n@end\n".utf8))
         try latin.write(to: project.root.appendingPathComponent("Sources/Latin.m"))
         try project.commitEverything()
-        let run = try shell(project, ["fix", "--phase", "inject", "Sources"], redirect: "> ../\(project.root.lastPathComponent).diff")
-        let patch = project.root.deletingLastPathComponent().appendingPathComponent(project.root.lastPathComponent + ".diff")
+        let run = try shell(
+            project, ["fix", "--phase", "inject", "Sources"], redirect: "> ../\(project.root.lastPathComponent).diff")
+        let patch = project.root.deletingLastPathComponent().appendingPathComponent(
+            project.root.lastPathComponent + ".diff")
         addTeardownBlock { try? FileManager.default.removeItem(at: patch) }
         XCTAssertEqual(run.status, 0, run.stderr)
         let diff = try Data(contentsOf: patch)
         let text = String(decoding: diff, as: UTF8.self)
-        for line in ["--- \"a/Sources/tab\\there.m\"\n", "+++ \"b/Sources/new\\nline.m\"\n", "--- \"a/Sources/quote\\\"d and spaced.m\"\t\n",
-                     "--- \"a/Sources/\\303\\274.m\"\n", "--- a/Sources/plain.m\n"] {
+        for line in [
+            "--- \"a/Sources/tab\\there.m\"\n", "+++ \"b/Sources/new\\nline.m\"\n",
+            "--- \"a/Sources/quote\\\"d and spaced.m\"\t\n",
+            "--- \"a/Sources/\\303\\274.m\"\n", "--- a/Sources/plain.m\n",
+        ] {
             XCTAssertTrue(text.contains(line), "no \(line.debugDescription) in\n\(text)")
         }
         // the Latin-1 byte as it is in the file, not U+FFFD

@@ -7,9 +7,13 @@ final class FixCLITests: XCTestCase {
     static let reporter = FixSamples.reporter
 
     func project(extra: [String: String] = [:]) throws -> Project {
-        try Project(self, files: ["Sources/Reporter.m": Self.reporter,
-                                  "Sources/CrashBridge.h": FixSamples.bridgeHeader, ".di-lint.yml": FixSamples.config]
-                        .merging(extra) { $1 })
+        try Project(
+            self,
+            files: [
+                "Sources/Reporter.m": Self.reporter,
+                "Sources/CrashBridge.h": FixSamples.bridgeHeader, ".di-lint.yml": FixSamples.config,
+            ]
+            .merging(extra) { $1 })
     }
 
     func testDryRunPrintsTheDiffAndWritesNothing() throws {
@@ -17,10 +21,16 @@ final class FixCLITests: XCTestCase {
         let dry = try project.run("fix", "--phase", "inject", "Sources")
         XCTAssertEqual(dry.status, 0, dry.stderr)
         XCTAssertTrue(dry.stdout.hasPrefix("--- a/Sources/Reporter.m\n+++ b/Sources/Reporter.m\n"), dry.stdout)
-        XCTAssertTrue(dry.stdout.contains("+    id r = self.bridge ? self.bridge.crashReporter : [Container sharedInstance].crashReporter;\n"), dry.stdout)
-        XCTAssertTrue(dry.stdout.contains("+@property (nonatomic, strong, nullable) CrashBridge *bridge;\n"), dry.stdout)
+        XCTAssertTrue(
+            dry.stdout.contains(
+                "+    id r = self.bridge ? self.bridge.crashReporter : [Container sharedInstance].crashReporter;\n"),
+            dry.stdout)
+        XCTAssertTrue(
+            dry.stdout.contains("+@property (nonatomic, strong, nullable) CrashBridge *bridge;\n"), dry.stdout)
         XCTAssertTrue(dry.stdout.contains("+#import \"CrashBridge.h\"\n"), dry.stdout)
-        XCTAssertTrue(dry.stderr.contains("1 access rewritten in 1 file; 0 left for manual work; 0 conflicts (dry run"), dry.stderr)
+        XCTAssertTrue(
+            dry.stderr.contains("1 access rewritten in 1 file; 0 left for manual work; 0 conflicts (dry run"),
+            dry.stderr)
         XCTAssertEqual(try project.read("Sources/Reporter.m"), Self.reporter)
 
         let patched = try project.run("fix", "--phase", "inject", "Sources", "--patch", "fix.patch")
@@ -43,7 +53,9 @@ final class FixCLITests: XCTestCase {
         XCTAssertEqual(applied.status, 0, applied.stderr)
         XCTAssertEqual(applied.stdout, "")
         let text = try project.read("Sources/Reporter.m")
-        XCTAssertTrue(text.contains("id r = self.bridge ? self.bridge.crashReporter : [Container sharedInstance].crashReporter;"), text)
+        XCTAssertTrue(
+            text.contains("id r = self.bridge ? self.bridge.crashReporter : [Container sharedInstance].crashReporter;"),
+            text)
         let again = try project.run("fix", "--phase", "inject", "Sources")
         XCTAssertEqual(again.status, 0, again.stderr)
         XCTAssertEqual(again.stdout, "")
@@ -53,18 +65,23 @@ final class FixCLITests: XCTestCase {
     }
 
     func testManualItemsExitOneAndAreListed() throws {
-        let project = try project(extra: ["Sources/Factory.m": """
-        @implementation Factory
-        + (id)make {
-            return [Container sharedInstance].crashReporter;
-        }
-        @end
+        let project = try project(extra: [
+            "Sources/Factory.m": """
+            @implementation Factory
+            + (id)make {
+                return [Container sharedInstance].crashReporter;
+            }
+            @end
 
-        """])
+            """
+        ])
         let run = try project.run("fix", "--phase", "inject", "Sources")
         XCTAssertEqual(run.status, 1, run.stderr)
-        XCTAssertTrue(run.stderr.contains("Sources/Factory.m:3:12: manual: Container.sharedInstance.crashReporter: class method"), run.stderr)
-        XCTAssertTrue(run.stderr.contains("1 left for manual work (1 class method (no instance to hold the bridge))"), run.stderr)
+        XCTAssertTrue(
+            run.stderr.contains("Sources/Factory.m:3:12: manual: Container.sharedInstance.crashReporter: class method"),
+            run.stderr)
+        XCTAssertTrue(
+            run.stderr.contains("1 left for manual work (1 class method (no instance to hold the bridge))"), run.stderr)
     }
 
     func testUsageErrorsExitTwo() throws {

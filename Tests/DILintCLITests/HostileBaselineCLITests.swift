@@ -30,9 +30,15 @@ final class HostileBaselineCLITests: XCTestCase {
     func testBaselineIntegersPast2To63AreRefusedNamingTheField() throws {
         let project = try project()
         let cases = [
-            ("entries[0].line", #"{"entries":[{"fingerprint":"a:0","rule":"r","path":"p","line":9223372036854775808}],"version":2}"#),
+            (
+                "entries[0].line",
+                #"{"entries":[{"fingerprint":"a:0","rule":"r","path":"p","line":9223372036854775808}],"version":2}"#
+            ),
             ("version", #"{"entries":[],"version":9223372036854775808}"#),
-            ("entries[0].scheme", #"{"entries":[{"fingerprint":"a:0","rule":"r","path":"p","line":1,"scheme":-99999999999999999999}],"version":2}"#),
+            (
+                "entries[0].scheme",
+                #"{"entries":[{"fingerprint":"a:0","rule":"r","path":"p","line":1,"scheme":-99999999999999999999}],"version":2}"#
+            ),
         ]
         for (field, text) in cases {
             try project.write("bl.json", text)
@@ -50,11 +56,14 @@ final class HostileBaselineCLITests: XCTestCase {
         let seconds = try XCTUnwrap(json.range(of: #""seconds" : [0-9.e+-]+"#, options: .regularExpression))
         try project.write("s.json", json.replacingCharacters(in: seconds, with: #""seconds" : 1e308"#))
         let endless = try BoundedRun.run(["merge", "s.json"], in: project.root)
-        assertBounded(endless, status: 2, names: "s.json: summary.seconds is 1e+308, not a run's duration", onStderr: true)
+        assertBounded(
+            endless, status: 2, names: "s.json: summary.seconds is 1e+308, not a run's duration", onStderr: true)
 
         try project.write("c.json", replacing(json, #""cached" : 0"#, #""cached" : 9223372036854775807"#))
         let overflow = try BoundedRun.run(["merge", "c.json"], in: project.root)
-        assertBounded(overflow, status: 2, names: "c.json: summary: 1 parsed and 9223372036854775807 cached of 1 files do not add up", onStderr: true)
+        assertBounded(
+            overflow, status: 2,
+            names: "c.json: summary: 1 parsed and 9223372036854775807 cached of 1 files do not add up", onStderr: true)
 
         // Two clean shards whose file counts add up past Int.max.
         let clean = try self.project(["b.m": "void g(void) {}\n"])
@@ -72,22 +81,32 @@ final class HostileBaselineCLITests: XCTestCase {
         let project = try project()
         let fm = FileManager.default
         try fm.createDirectory(at: project.root.appendingPathComponent("z"), withIntermediateDirectories: true)
-        try fm.createSymbolicLink(atPath: project.root.appendingPathComponent("z/compile_commands.json").path, withDestinationPath: "/dev/zero")
+        try fm.createSymbolicLink(
+            atPath: project.root.appendingPathComponent("z/compile_commands.json").path,
+            withDestinationPath: "/dev/zero")
         let zero = try BoundedRun.run(["a.m", "-p", "z"], in: project.root)
-        assertBounded(zero, status: 2, names: "z/compile_commands.json: cannot read the compile database: it is a character device, not a regular file", onStderr: true)
+        assertBounded(
+            zero, status: 2,
+            names:
+                "z/compile_commands.json: cannot read the compile database: it is a character device, not a regular file",
+            onStderr: true)
 
         try fm.createDirectory(at: project.root.appendingPathComponent("f"), withIntermediateDirectories: true)
         XCTAssertEqual(mkfifo(project.root.appendingPathComponent("f/compile_commands.json").path, 0o644), 0)
         let fifo = try BoundedRun.run(["a.m", "-p", "f"], in: project.root, seconds: 30)
-        assertBounded(fifo, status: 2, names: "f/compile_commands.json: cannot read the compile database: it is a FIFO", onStderr: true)
+        assertBounded(
+            fifo, status: 2, names: "f/compile_commands.json: cannot read the compile database: it is a FIFO",
+            onStderr: true)
     }
 
     func testResponseFilesOfACompileDatabaseAreCheckedBeforeLibclangReadsThem() throws {
         let project = try project(["a.m": "#if !HIDE\n" + Self.access + "#endif\n"])
         let root = project.root.path
         func database(_ directory: String, _ entry: String, in commandDirectory: String? = nil) throws {
-            try project.write("\(directory)/compile_commands.json",
-                              #"[{"directory": "\#(commandDirectory ?? root + "/" + directory)", "file": "\#(root)/a.m", \#(entry)}]"#)
+            try project.write(
+                "\(directory)/compile_commands.json",
+                #"[{"directory": "\#(commandDirectory ?? root + "/" + directory)", "file": "\#(root)/a.m", \#(entry)}]"#
+            )
         }
         // A regular response file is read and its flags used: HIDE=1 hides the access.
         try project.write("ok/flags.rsp", "-x objective-c '-DHIDE=1'\n")
@@ -100,14 +119,22 @@ final class HostileBaselineCLITests: XCTestCase {
         try project.write("nested/outer.rsp", "-DX=1 @inner.rsp\n")
         XCTAssertEqual(mkfifo(project.root.appendingPathComponent("nested/inner.rsp").path, 0o644), 0)
         try database("nested", #""arguments": ["clang", "@outer.rsp", "-c"]"#)
-        try FileManager.default.createDirectory(at: project.root.appendingPathComponent("tab"), withIntermediateDirectories: true)
-        try FileManager.default.createSymbolicLink(atPath: project.root.appendingPathComponent("tab/z\tq").path, withDestinationPath: "/dev/zero")
+        try FileManager.default.createDirectory(
+            at: project.root.appendingPathComponent("tab"), withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(
+            atPath: project.root.appendingPathComponent("tab/z\tq").path, withDestinationPath: "/dev/zero")
         try database("tab", #""command": "clang \"@z\tq\" -c""#)
-        for (directory, problem) in [("zero", "'@/dev/zero': it is a character device"),
-                                     ("nested", "'@inner.rsp', named in '\(root)/nested/outer.rsp' ('\(root)/nested/inner.rsp'): it is a FIFO"),
-                                     ("tab", "'@z\\tq' ('\(root)/tab/z\\tq'): it is a character device")] {
+        for (directory, problem) in [
+            ("zero", "'@/dev/zero': it is a character device"),
+            ("nested", "'@inner.rsp', named in '\(root)/nested/outer.rsp' ('\(root)/nested/inner.rsp'): it is a FIFO"),
+            ("tab", "'@z\\tq' ('\(root)/tab/z\\tq'): it is a character device"),
+        ] {
             let run = try BoundedRun.run(["a.m", "-p", directory], in: project.root, seconds: 30)
-            assertBounded(run, status: 2, names: "\(directory)/compile_commands.json: cannot use the compile database: a command's response file \(problem)", onStderr: true)
+            assertBounded(
+                run, status: 2,
+                names:
+                    "\(directory)/compile_commands.json: cannot use the compile database: a command's response file \(problem)",
+                onStderr: true)
         }
     }
 
@@ -118,7 +145,11 @@ final class HostileBaselineCLITests: XCTestCase {
         let sarif = try report(project, "sarif")
         try project.write("s.sarif", replacing(sarif, #""startLine" : 1"#, #""startLine" : -7"#))
         let line = try BoundedRun.run(["merge", "s.sarif"], in: project.root)
-        assertBounded(line, status: 2, names: "s.sarif: runs[0].results[0].locations[0].physicalLocation.region.startLine is -7, not a line number", onStderr: true)
+        assertBounded(
+            line, status: 2,
+            names:
+                "s.sarif: runs[0].results[0].locations[0].physicalLocation.region.startLine is -7, not a line number",
+            onStderr: true)
         XCTAssertEqual(line.stdout, "", "nothing merged is written")
 
         let json = try report(project, "json")
@@ -128,31 +159,43 @@ final class HostileBaselineCLITests: XCTestCase {
 
         let version = try project.run("--version").stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         try project.write("good.sarif", sarif)
-        try project.write("other.sarif", replacing(replacing(sarif, #""version" : "\#(version)""#, #""version" : "9.9.9""#),
-                                                   #""semanticVersion" : "\#(version)""#, #""semanticVersion" : "9.9.9""#))
+        try project.write(
+            "other.sarif",
+            replacing(
+                replacing(sarif, #""version" : "\#(version)""#, #""version" : "9.9.9""#),
+                #""semanticVersion" : "\#(version)""#, #""semanticVersion" : "9.9.9""#))
         let mixed = try BoundedRun.run(["merge", "good.sarif", "other.sarif"], in: project.root)
-        assertBounded(mixed, status: 2, names: "other.sarif: it is the output of di-lint '9.9.9', good.sarif of di-lint '\(version)'", onStderr: true)
+        assertBounded(
+            mixed, status: 2,
+            names: "other.sarif: it is the output of di-lint '9.9.9', good.sarif of di-lint '\(version)'",
+            onStderr: true)
     }
 
     // MARK: D23: clear errors
 
     func testAnOutOfRangeNumberIsSaidToBeOutOfRangeNotInvalidJSON() throws {
         let project = try project()
-        try project.write("bl.json", #"{"entries":[{"fingerprint":"a:0","rule":"r","path":"p","line":1e400}],"version":2}"#)
+        try project.write(
+            "bl.json", #"{"entries":[{"fingerprint":"a:0","rule":"r","path":"p","line":1e400}],"version":2}"#)
         let baseline = try BoundedRun.run(["a.m", "--baseline", "bl.json"], in: project.root)
-        assertBounded(baseline, status: 2, names: "bl.json: not a valid baseline: entries[0].line: 1e400 is out of range", onStderr: true)
+        assertBounded(
+            baseline, status: 2, names: "bl.json: not a valid baseline: entries[0].line: 1e400 is out of range",
+            onStderr: true)
 
         let json = try report(project, "json")
         let seconds = try XCTUnwrap(json.range(of: #""seconds" : [0-9.e+-]+"#, options: .regularExpression))
         try project.write("s.json", json.replacingCharacters(in: seconds, with: #""seconds" : -1e400"#))
         let shard = try BoundedRun.run(["merge", "s.json"], in: project.root)
-        assertBounded(shard, status: 2, names: "s.json: not di-lint output: summary.seconds: -1e400 is out of range", onStderr: true)
+        assertBounded(
+            shard, status: 2, names: "s.json: not di-lint output: summary.seconds: -1e400 is out of range",
+            onStderr: true)
     }
 
     func testErrorsEchoABoundedExcerptOfAHugeValue() throws {
         let project = try project()
         let huge = String(repeating: "x", count: 50 << 20)
-        try project.write("bl.json", #"{"entries":[{"fingerprint":""# + huge + #"","rule":"r","path":"p","line":1}],"version":2}"#)
+        try project.write(
+            "bl.json", #"{"entries":[{"fingerprint":""# + huge + #"","rule":"r","path":"p","line":1}],"version":2}"#)
         let run = try BoundedRun.run(["a.m", "--baseline", "bl.json"], in: project.root)
         assertBounded(run, status: 2, names: "bl.json: entries[0]: 'xxxxxxxxxx", onStderr: true)
         XCTAssertTrue(run.stderr.contains("…' (52428800 bytes) is not a fingerprint"), run.stderr)
@@ -162,9 +205,14 @@ final class HostileBaselineCLITests: XCTestCase {
     func testAFullDeviceIsNamedWithTheSystemsWordsNotACocoaError() throws {
         let project = try project()
         try project.write("s.json", try report(project, "json"))
-        for arguments in [["a.m", "--output", "/dev/full"], ["a.m", "--write-baseline", "/dev/full"], ["merge", "s.json", "--output", "/dev/full"]] {
+        for arguments in [
+            ["a.m", "--output", "/dev/full"], ["a.m", "--write-baseline", "/dev/full"],
+            ["merge", "s.json", "--output", "/dev/full"],
+        ] {
             let run = try BoundedRun.run(arguments, in: project.root)
-            assertBounded(run, status: 2, names: "di-lint: error: /dev/full: cannot write it (No space left on device)", onStderr: true)
+            assertBounded(
+                run, status: 2, names: "di-lint: error: /dev/full: cannot write it (No space left on device)",
+                onStderr: true)
             XCTAssertFalse(run.stderr.contains("NSCocoaErrorDomain"), run.stderr)
         }
     }

@@ -7,8 +7,12 @@ import XCTest
 /// message naming the path.
 final class HostileInputCLITests: XCTestCase {
     private func project(including target: String) throws -> Project {
-        try Project(self, files: ["Evil.m": "#include \"\(target)\"\nvoid f(void) { container_shared()->now(); }\n",
-                                  "Fine.c": "void g(void) { container_shared()->clock(); }\n"])
+        try Project(
+            self,
+            files: [
+                "Evil.m": "#include \"\(target)\"\nvoid f(void) { container_shared()->now(); }\n",
+                "Fine.c": "void g(void) { container_shared()->clock(); }\n",
+            ])
     }
 
     func testIncludeOfDevZeroIsAParseFailureNamingIt() throws {
@@ -16,7 +20,9 @@ final class HostileInputCLITests: XCTestCase {
         let run = try BoundedRun.run(["."], in: project.root)
         assertBounded(run, status: 1, names: "/dev/zero")
         XCTAssertTrue(run.stdout.contains("Evil.m:1:1: error: file not linted"), run.stdout)
-        XCTAssertTrue(run.stdout.contains("Fine.c:1:16: error: direct access"), "the other file's findings are kept: \(run.stdout)")
+        XCTAssertTrue(
+            run.stdout.contains("Fine.c:1:16: error: direct access"),
+            "the other file's findings are kept: \(run.stdout)")
     }
 
     func testIncludeOfDevUrandomIsAParseFailureNamingIt() throws {
@@ -34,9 +40,14 @@ final class HostileInputCLITests: XCTestCase {
     }
 
     func testIncludeThroughAHeaderAndAnIncludePathIsFollowed() throws {
-        let project = try Project(self, files: ["Sub/Evil.m": "#import <Outer.h>\nvoid f(void) {}\n",
-                                                "inc/Outer.h": "#include \"../inc/Inner.h\"\n"])
-        try FileManager.default.createSymbolicLink(atPath: project.root.appendingPathComponent("inc/Inner.h").path, withDestinationPath: "/dev/zero")
+        let project = try Project(
+            self,
+            files: [
+                "Sub/Evil.m": "#import <Outer.h>\nvoid f(void) {}\n",
+                "inc/Outer.h": "#include \"../inc/Inner.h\"\n",
+            ])
+        try FileManager.default.createSymbolicLink(
+            atPath: project.root.appendingPathComponent("inc/Inner.h").path, withDestinationPath: "/dev/zero")
         try project.write(".di-lint.yml", Project.config + "clang-flags: [-Iinc]\n")
         let run = try BoundedRun.run(["Sub"], in: project.root)
         assertBounded(run, status: 1, names: "Inner.h")
@@ -66,7 +77,9 @@ final class HostileInputCLITests: XCTestCase {
 
     func testBillionLaughsConfigIsRefusedNamingTheFile() throws {
         var yaml = "a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n"
-        for i in 1...9 { yaml += "a\(i): &a\(i) [" + Array(repeating: "*a\(i - 1)", count: 10).joined(separator: ", ") + "]\n" }
+        for i in 1...9 {
+            yaml += "a\(i): &a\(i) [" + Array(repeating: "*a\(i - 1)", count: 10).joined(separator: ", ") + "]\n"
+        }
         yaml += "containers: [Container.sharedInstance]\n"
         let project = try Project(self, files: ["x.m": "void f(void) {}\n"])
         try project.write(".di-lint.yml", yaml)
@@ -78,10 +91,12 @@ final class HostileInputCLITests: XCTestCase {
         let project = try Project(self, files: ["x.m": "void f(void) {}\n"])
         let fifo = project.root.appendingPathComponent("config-pipe.yml").path
         XCTAssertEqual(mkfifo(fifo, 0o644), 0)
-        assertBounded(try BoundedRun.run(["--config", "config-pipe.yml", "."], in: project.root, seconds: 30),
-                      status: 2, names: "config-pipe.yml: it is a FIFO", onStderr: true)
-        assertBounded(try BoundedRun.run(["--baseline", "/dev/zero", "."], in: project.root, seconds: 30),
-                      status: 2, names: "/dev/zero: cannot read the baseline: it is a character device", onStderr: true)
+        assertBounded(
+            try BoundedRun.run(["--config", "config-pipe.yml", "."], in: project.root, seconds: 30),
+            status: 2, names: "config-pipe.yml: it is a FIFO", onStderr: true)
+        assertBounded(
+            try BoundedRun.run(["--baseline", "/dev/zero", "."], in: project.root, seconds: 30),
+            status: 2, names: "/dev/zero: cannot read the baseline: it is a character device", onStderr: true)
     }
 
     func testStdoutOnDevFullExitsTwoWithOneLine() throws {
@@ -100,11 +115,16 @@ final class HostileInputCLITests: XCTestCase {
 
     func testSIGPIPEEndsTheRunQuietlyAsCommandLineToolsDo() throws {
         var files: [String: String] = [:]
-        for i in 0..<150 { files["F\(i).c"] = (0..<20).map { "void f\($0)(void) { container_shared()->service\($0)(); }\n" }.joined() }
+        for i in 0..<150 {
+            files["F\(i).c"] = (0..<20).map { "void f\($0)(void) { container_shared()->service\($0)(); }\n" }.joined()
+        }
         let project = try Project(self, files: files)
-        let run = try BoundedRun.run(["."], in: project.root, seconds: 60,
-                                     pipeline: "| head -c 10 >/dev/null; echo \"status ${PIPESTATUS[0]}\" >&2")
-        XCTAssertTrue(run.stderr.hasSuffix("status 141\n"), "killed by SIGPIPE (128 + 13), nothing else said: \(run.stderr.suffix(2000))")
+        let run = try BoundedRun.run(
+            ["."], in: project.root, seconds: 60,
+            pipeline: "| head -c 10 >/dev/null; echo \"status ${PIPESTATUS[0]}\" >&2")
+        XCTAssertTrue(
+            run.stderr.hasSuffix("status 141\n"),
+            "killed by SIGPIPE (128 + 13), nothing else said: \(run.stderr.suffix(2000))")
         XCTAssertEqual(run.stderr.split(separator: "\n").count, 1, run.stderr)
     }
 
@@ -136,26 +156,36 @@ final class HostileInputCLITests: XCTestCase {
     func testNonUTF8FileNamesAreReportedAsSuch() throws {
         let project = try Project(self, files: ["ok.m": "void f(void) {}\n"])
         let bytes = Array((project.root.path + "/bad").utf8) + [0xFF] + Array(".m".utf8) + [0] // "bad\xFF.m"
-        let fd = bytes.map { CChar(bitPattern: $0) }.withUnsafeBufferPointer { open($0.baseAddress!, O_CREAT | O_WRONLY, 0o644) }
+        let fd = bytes.map { CChar(bitPattern: $0) }.withUnsafeBufferPointer {
+            open($0.baseAddress!, O_CREAT | O_WRONLY, 0o644)
+        }
         XCTAssertGreaterThanOrEqual(fd, 0)
         close(fd)
         let run = try project.run(".")
         XCTAssertEqual(run.status, 1, run.stderr)
-        XCTAssertTrue(run.stdout.contains("bad\\xFF.m:1:1: error: file not linted: its name is not valid UTF-8"), run.stdout)
+        XCTAssertTrue(
+            run.stdout.contains("bad\\xFF.m:1:1: error: file not linted: its name is not valid UTF-8"), run.stdout)
     }
 
     func testUnreadableDirectoriesAreReported() throws {
-        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") else { throw XCTSkip("needs setpriv to run as another user") }
-        let project = try Project(self, files: ["open/ok.m": "void f(void) {}\n", "closed/hidden.m": "void g(void) {}\n"])
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") else {
+            throw XCTSkip("needs setpriv to run as another user")
+        }
+        let project = try Project(
+            self, files: ["open/ok.m": "void f(void) {}\n", "closed/hidden.m": "void g(void) {}\n"])
         chmod(project.root.appendingPathComponent("closed").path, 0o000)
         chmod(project.root.path, 0o755)
         defer { chmod(project.root.appendingPathComponent("closed").path, 0o755) }
         func runAsNobody(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
-            try runProcess("/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", diLintBinary] + arguments, in: project.root)
+            try runProcess(
+                "/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", diLintBinary] + arguments,
+                in: project.root)
         }
         let walked = try runAsNobody(["."])
         XCTAssertEqual(walked.status, 1, walked.stderr)
-        XCTAssertTrue(walked.stdout.contains("closed:1:1: error: directory not linted: cannot read it (Permission denied)"), walked.stdout)
+        XCTAssertTrue(
+            walked.stdout.contains("closed:1:1: error: directory not linted: cannot read it (Permission denied)"),
+            walked.stdout)
         let named = try runAsNobody(["closed"])
         XCTAssertEqual(named.status, 2, named.stderr)
         XCTAssertTrue(named.stderr.contains("closed: cannot read the directory (Permission denied)"), named.stderr)

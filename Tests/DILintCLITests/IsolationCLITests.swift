@@ -18,7 +18,8 @@ final class IsolationCLITests: XCTestCase {
     /// One function redeclaring `y` 50,000 times (550 KB): libclang 14's own parse grows with the
     /// square of the redeclarations (Sema's lookups; `clang -fsyntax-only -w` takes 10 s at 25,000
     /// and 40 s at 50,000 on this machine), then a container access.
-    private static let slow = "void f(void) {\n" + String(repeating: "int y = 1;\n", count: 50_000) + "}\n"
+    private static let slow =
+        "void f(void) {\n" + String(repeating: "int y = 1;\n", count: 50_000) + "}\n"
         + "void g(void) { container_shared()->clock(); }\n"
 
     private static let fine = "void g(void) { container_shared()->clock(); }\n"
@@ -27,8 +28,12 @@ final class IsolationCLITests: XCTestCase {
         let project = try Project(self, files: ["Crash.m": Self.nestedMacro(3_000), "Fine.c": Self.fine])
         let run = try BoundedRun.run(["."], in: project.root, seconds: 120)
         assertBounded(run, status: 1, names: "Crash.m")
-        XCTAssertTrue(run.stdout.contains("Crash.m:1:1: error: file not linted: the parser crashed (signal 11, SIGSEGV) [parse-failure]"), run.stdout)
-        XCTAssertTrue(run.stdout.contains("Fine.c:1:16: error: direct access to container 'container_shared()'"), run.stdout)
+        XCTAssertTrue(
+            run.stdout.contains(
+                "Crash.m:1:1: error: file not linted: the parser crashed (signal 11, SIGSEGV) [parse-failure]"),
+            run.stdout)
+        XCTAssertTrue(
+            run.stdout.contains("Fine.c:1:16: error: direct access to container 'container_shared()'"), run.stdout)
         XCTAssertTrue(run.stderr.contains("2 files (1 parsed, 1 not linted)"), run.stderr)
     }
 
@@ -38,15 +43,22 @@ final class IsolationCLITests: XCTestCase {
         let project = try Project(self, files: files)
         let run = try BoundedRun.run(["--parse-timeout", "2", "--jobs", "2", "."], in: project.root, seconds: 120)
         assertBounded(run, status: 1, names: "Slow.m")
-        XCTAssertTrue(run.stdout.contains("Slow.m:1:1: error: file not linted: took longer than 2 s to parse"), run.stdout)
+        XCTAssertTrue(
+            run.stdout.contains("Slow.m:1:1: error: file not linted: took longer than 2 s to parse"), run.stdout)
         XCTAssertLessThan(run.seconds, 30, "the slow file alone takes about 40 s")
         XCTAssertTrue(run.stdout.contains("Fine.c:1:16: error: direct access"), run.stdout)
-        for i in 0..<4 { XCTAssertTrue(run.stdout.contains("More\(i).c:1:"), "a fresh worker took the files after the killed one: \(run.stdout)") }
+        for i in 0..<4 {
+            XCTAssertTrue(
+                run.stdout.contains("More\(i).c:1:"),
+                "a fresh worker took the files after the killed one: \(run.stdout)")
+        }
 
         // The key in the config does the same; the option wins over it.
         try project.write(".di-lint.yml", Project.config + "parse-timeout: 1.5\n")
         let configured = try BoundedRun.run(["."], in: project.root, seconds: 120)
-        XCTAssertTrue(configured.stdout.contains("Slow.m:1:1: error: file not linted: took longer than 1.5 s to parse"), configured.stdout)
+        XCTAssertTrue(
+            configured.stdout.contains("Slow.m:1:1: error: file not linted: took longer than 1.5 s to parse"),
+            configured.stdout)
         let overridden = try BoundedRun.run(["--parse-timeout", "3", "."], in: project.root, seconds: 120)
         XCTAssertTrue(overridden.stdout.contains("took longer than 3 s to parse"), overridden.stdout)
     }
@@ -56,7 +68,8 @@ final class IsolationCLITests: XCTestCase {
         // must not be parsed there again (about 40 s, with no deadline).
         let slow = Self.slow
         let project = try Project(self, files: ["Slow.m": slow, "Fine.c": Self.fine])
-        let run = try BoundedRun.run(["--parse-timeout", "2", "--fixes", "--format", "json", "."], in: project.root, seconds: 60)
+        let run = try BoundedRun.run(
+            ["--parse-timeout", "2", "--fixes", "--format", "json", "."], in: project.root, seconds: 60)
         assertBounded(run, status: 1, names: "Slow.m")
         XCTAssertTrue(run.stdout.contains("took longer than 2 s to parse"), run.stdout)
         XCTAssertTrue(run.stdout.contains("Fine.c"), run.stdout)
@@ -68,8 +81,9 @@ final class IsolationCLITests: XCTestCase {
         // file, and exits 2 (what every `fix` did before it ran isolated).
         let slow = Self.slow
         let project = try fixProject(["Sources/Slow.m": slow])
-        let run = try BoundedRun.run(["fix", "--phase", "inject", "--apply", "--no-isolation", "--parse-timeout", "2", "Sources"],
-                                     in: project.root, seconds: 60)
+        let run = try BoundedRun.run(
+            ["fix", "--phase", "inject", "--apply", "--no-isolation", "--parse-timeout", "2", "Sources"],
+            in: project.root, seconds: 60)
         assertBounded(run, status: 2, names: "Slow.m", onStderr: true)
         XCTAssertTrue(run.stderr.contains("Slow.m took longer than 2 s to parse; nothing was written"), run.stderr)
         XCTAssertLessThan(run.seconds, 30)
@@ -78,7 +92,8 @@ final class IsolationCLITests: XCTestCase {
 
         // and a file that crashes libclang ends it with the signal
         try project.write("Sources/Slow.m", Self.crashing)
-        let crashed = try BoundedRun.run(["fix", "--phase", "inject", "--no-isolation", "Sources"], in: project.root, seconds: 60)
+        let crashed = try BoundedRun.run(
+            ["fix", "--phase", "inject", "--no-isolation", "Sources"], in: project.root, seconds: 60)
         XCTAssertEqual(crashed.status, SIGSEGV, crashed.stderr)
         XCTAssertEqual(crashed.stdout, "")
     }
@@ -87,39 +102,57 @@ final class IsolationCLITests: XCTestCase {
 
     /// A project `fix --phase inject` rewrites one access in (Sources/Reporter.m), and `files`.
     private func fixProject(_ files: [String: String]) throws -> Project {
-        try Project(self, files: ["Sources/Reporter.m": FixSamples.reporter, "Sources/CrashBridge.h": FixSamples.bridgeHeader,
-                                  ".di-lint.yml": Project.config + "bridge-type: CrashBridge\n"].merging(files) { $1 })
+        try Project(
+            self,
+            files: [
+                "Sources/Reporter.m": FixSamples.reporter, "Sources/CrashBridge.h": FixSamples.bridgeHeader,
+                ".di-lint.yml": Project.config + "bridge-type: CrashBridge\n",
+            ].merging(files) { $1 })
     }
 
     /// The line of Reporter.m's fix.
-    private static let rewritten = "    id r = self.bridge ? self.bridge.crashReporter : [Container sharedInstance].crashReporter;\n"
+    private static let rewritten =
+        "    id r = self.bridge ? self.bridge.crashReporter : [Container sharedInstance].crashReporter;\n"
     /// `nestedMacro(3_000)` with a container access, so that `fix` parses it.
     private static let crashing = nestedMacro(3_000) + "void g(void) { container_shared()->now(); }\n"
 
     /// Runs `fix --phase inject` over the project (dry, then `--apply`): exit 1, each of `leftOut`
     /// (path → the reason's start) a manual item and untouched, Reporter.m's edit in the diff and written.
-    private func assertFixLeavesOut(_ leftOut: [String: String], in project: Project, options: [String] = [],
-                                    file: StaticString = #filePath, line: UInt = #line) throws {
-        let dry = try BoundedRun.run(["fix", "--phase", "inject"] + options + ["Sources"], in: project.root, seconds: 120)
+    private func assertFixLeavesOut(
+        _ leftOut: [String: String], in project: Project, options: [String] = [],
+        file: StaticString = #filePath, line: UInt = #line
+    ) throws {
+        let dry = try BoundedRun.run(
+            ["fix", "--phase", "inject"] + options + ["Sources"], in: project.root, seconds: 120)
         for (path, reason) in leftOut {
             assertBounded(dry, status: 1, names: path, onStderr: true, file: file, line: line)
-            XCTAssertTrue(dry.stderr.contains("\(path):1:1: manual: : the file could not be parsed (its accesses are not planned) (\(reason)"),
-                          dry.stderr, file: file, line: line)
+            XCTAssertTrue(
+                dry.stderr.contains(
+                    "\(path):1:1: manual: : the file could not be parsed (its accesses are not planned) (\(reason)"),
+                dry.stderr, file: file, line: line)
             XCTAssertFalse(dry.stdout.contains(path), dry.stdout, file: file, line: line)
         }
-        XCTAssertTrue(dry.stdout.hasPrefix("--- a/Sources/Reporter.m\n+++ b/Sources/Reporter.m\n"), dry.stdout, file: file, line: line)
+        XCTAssertTrue(
+            dry.stdout.hasPrefix("--- a/Sources/Reporter.m\n+++ b/Sources/Reporter.m\n"), dry.stdout, file: file,
+            line: line)
         XCTAssertTrue(dry.stdout.contains("+" + Self.rewritten), dry.stdout, file: file, line: line)
-        XCTAssertTrue(dry.stderr.contains("di-lint fix: 1 access rewritten in 1 file; \(leftOut.count) left for manual work (\(leftOut.count) the file could not be parsed"),
-                      dry.stderr, file: file, line: line)
+        XCTAssertTrue(
+            dry.stderr.contains(
+                "di-lint fix: 1 access rewritten in 1 file; \(leftOut.count) left for manual work (\(leftOut.count) the file could not be parsed"
+            ),
+            dry.stderr, file: file, line: line)
         XCTAssertLessThan(dry.seconds, 30, file: file, line: line)
         XCTAssertEqual(try project.read("Sources/Reporter.m"), FixSamples.reporter, file: file, line: line)
 
-        let applied = try BoundedRun.run(["fix", "--phase", "inject", "--apply"] + options + ["Sources"], in: project.root, seconds: 120)
+        let applied = try BoundedRun.run(
+            ["fix", "--phase", "inject", "--apply"] + options + ["Sources"], in: project.root, seconds: 120)
         assertBounded(applied, status: 1, names: "wrote 1 file", onStderr: true, file: file, line: line)
         XCTAssertTrue(try project.read("Sources/Reporter.m").contains(Self.rewritten), file: file, line: line)
         for path in leftOut.keys {
-            XCTAssertEqual(try project.read(path), try String(contentsOf: project.root.appendingPathComponent(path + ".orig"), encoding: .utf8),
-                           "\(path) is not written", file: file, line: line)
+            XCTAssertEqual(
+                try project.read(path),
+                try String(contentsOf: project.root.appendingPathComponent(path + ".orig"), encoding: .utf8),
+                "\(path) is not written", file: file, line: line)
         }
     }
 
@@ -141,32 +174,51 @@ final class IsolationCLITests: XCTestCase {
         // parsed on a thread each, both crash the process: the next run parses one at a time
         let project = try fixProject([:])
         try write(["Sources/Crash1.m": Self.crashing, "Sources/Crash2.m": Self.crashing], into: project)
-        try assertFixLeavesOut(["Sources/Crash1.m": "the parser crashed (signal 11, SIGSEGV))",
-                                "Sources/Crash2.m": "the parser crashed (signal 11, SIGSEGV))"], in: project)
+        try assertFixLeavesOut(
+            [
+                "Sources/Crash1.m": "the parser crashed (signal 11, SIGSEGV))",
+                "Sources/Crash2.m": "the parser crashed (signal 11, SIGSEGV))",
+            ], in: project)
     }
 
     func testFixLeavesOutAFileOverTheParseTimeout() throws {
         let project = try fixProject([:])
         try write(["Sources/Slow.m": Self.slow], into: project)
-        try assertFixLeavesOut(["Sources/Slow.m": "took longer than 2 s to parse (left out of the fix; see --parse-timeout))"],
-                               in: project, options: ["--parse-timeout", "2"])
+        try assertFixLeavesOut(
+            ["Sources/Slow.m": "took longer than 2 s to parse (left out of the fix; see --parse-timeout))"],
+            in: project, options: ["--parse-timeout", "2"])
     }
 
     func testFixLeavesOutAFileThatRunsItOutOfMemory() throws {
         let project = try fixProject([:])
-        try write(["Sources/Evil.m": "#define EVIL \"/dev/zero\"\n#include EVIL\nvoid f(void) { container_shared()->now(); }\n"], into: project)
+        try write(
+            [
+                "Sources/Evil.m":
+                    "#define EVIL \"/dev/zero\"\n#include EVIL\nvoid f(void) { container_shared()->now(); }\n"
+            ], into: project)
         // the run's memory limit: the 1 GB `ulimit -v` it inherits
-        try assertFixLeavesOut(["Sources/Evil.m": "ran out of memory (over the fix process's 1024 MiB address-space limit; see parse-memory-limit))"],
-                               in: project)
+        try assertFixLeavesOut(
+            [
+                "Sources/Evil.m":
+                    "ran out of memory (over the fix process's 1024 MiB address-space limit; see parse-memory-limit))"
+            ],
+            in: project)
         let run = try BoundedRun.run(["fix", "--phase", "inject", "Sources"], in: project.root, seconds: 60)
-        XCTAssertFalse(run.stderr.contains("LLVM ERROR"), "the output of a run started again is not shown: \(run.stderr)")
+        XCTAssertFalse(
+            run.stderr.contains("LLVM ERROR"), "the output of a run started again is not shown: \(run.stderr)")
     }
 
     func testIsolatedAndInProcessFixGiveTheSameBytesAndACrashingFileChangesNoOtherEdit() throws {
-        var files: [String: String] = ["Sources/Use.swift": "func f() { let x = Container.sharedInstance.clock }\n",
-                                       "Sources/Fine.c": Self.fine]
-        for i in 0..<8 { files["Sources/Gen\(i).m"] = FixSamples.reporter.replacingOccurrences(of: "@interface Reporter", with: "@interface Reporter\(i)")
-            .replacingOccurrences(of: "@implementation Reporter", with: "@implementation Reporter\(i)") }
+        var files: [String: String] = [
+            "Sources/Use.swift": "func f() { let x = Container.sharedInstance.clock }\n",
+            "Sources/Fine.c": Self.fine,
+        ]
+        for i in 0..<8 {
+            files["Sources/Gen\(i).m"] = FixSamples.reporter.replacingOccurrences(
+                of: "@interface Reporter", with: "@interface Reporter\(i)"
+            )
+            .replacingOccurrences(of: "@implementation Reporter", with: "@implementation Reporter\(i)")
+        }
         let project = try fixProject(files)
         var outputs: [[String]] = []
         for options in [[], ["--no-isolation"]] {
@@ -196,13 +248,18 @@ final class IsolationCLITests: XCTestCase {
         // the child dies of SIGPIPE writing the diff (outside any parse): so does the run, nothing said
         var files: [String: String] = [:]
         for i in 0..<200 {
-            files["Sources/Gen\(i).m"] = FixSamples.reporter.replacingOccurrences(of: "@interface Reporter", with: "@interface Reporter\(i)")
-                .replacingOccurrences(of: "@implementation Reporter", with: "@implementation Reporter\(i)")
+            files["Sources/Gen\(i).m"] = FixSamples.reporter.replacingOccurrences(
+                of: "@interface Reporter", with: "@interface Reporter\(i)"
+            )
+            .replacingOccurrences(of: "@implementation Reporter", with: "@implementation Reporter\(i)")
         }
         let project = try fixProject(files)
-        let run = try BoundedRun.run(["fix", "--phase", "inject", "Sources"], in: project.root, seconds: 120,
-                                     pipeline: "| head -c 10 >/dev/null; echo \"status ${PIPESTATUS[0]}\" >&2")
-        XCTAssertTrue(run.stderr.hasSuffix("status 141\n"), "killed by SIGPIPE (128 + 13), nothing else said: \(run.stderr.suffix(2000))")
+        let run = try BoundedRun.run(
+            ["fix", "--phase", "inject", "Sources"], in: project.root, seconds: 120,
+            pipeline: "| head -c 10 >/dev/null; echo \"status ${PIPESTATUS[0]}\" >&2")
+        XCTAssertTrue(
+            run.stderr.hasSuffix("status 141\n"),
+            "killed by SIGPIPE (128 + 13), nothing else said: \(run.stderr.suffix(2000))")
         XCTAssertEqual(run.stderr.split(separator: "\n").count, 1, run.stderr)
     }
 
@@ -212,21 +269,28 @@ final class IsolationCLITests: XCTestCase {
         // nothing written (the diff is written before --apply would write the files).
         let project = try fixProject([:])
         for extra in [[], ["--no-isolation"], ["--format", "json"], ["--format", "json", "--apply"]] {
-            let run = try BoundedRun.run(["fix", "--phase", "inject"] + extra + ["Sources"], in: project.root, seconds: 60, redirect: ">/dev/full")
+            let run = try BoundedRun.run(
+                ["fix", "--phase", "inject"] + extra + ["Sources"], in: project.root, seconds: 60,
+                redirect: ">/dev/full")
             XCTAssertEqual(run.status, 2, "\(extra): \(run.stderr)")
-            XCTAssertTrue(run.stderr.contains("di-lint: error: cannot write the report to standard output (No space left on device)\n"), "\(extra): \(run.stderr)")
+            XCTAssertTrue(
+                run.stderr.contains(
+                    "di-lint: error: cannot write the report to standard output (No space left on device)\n"),
+                "\(extra): \(run.stderr)")
             XCTAssertFalse(run.stderr.contains("SIG"), run.stderr)
             XCTAssertEqual(try project.read("Sources/Reporter.m"), FixSamples.reporter)
         }
         let rules = try BoundedRun.run(["rules"], in: project.root, seconds: 60, redirect: ">/dev/full")
         XCTAssertEqual(rules.status, 2, rules.stderr)
-        XCTAssertTrue(rules.stderr.contains("cannot write the report to standard output (No space left on device)"), rules.stderr)
+        XCTAssertTrue(
+            rules.stderr.contains("cannot write the report to standard output (No space left on device)"), rules.stderr)
     }
 
     func testAKilledFixLeavesNoChildParsing() throws {
         let project = try fixProject(["Sources/Slow.m": Self.slow])
         // Only the supervisor is killed; its child is mid-parse on a file that takes about 40 s.
-        let (started, left) = try killParent(["fix", "--phase", "inject", "Sources"], in: project.root, matching: "fix", count: 2)
+        let (started, left) = try killParent(
+            ["fix", "--phase", "inject", "Sources"], in: project.root, matching: "fix", count: 2)
         XCTAssertEqual(started.count, 2, "the supervisor and its child")
         XCTAssertEqual(left, [], "the killed supervisor's child is still running")
     }
@@ -234,12 +298,16 @@ final class IsolationCLITests: XCTestCase {
     /// Runs di-lint in `root`, waits (up to 5 s) until `count` processes whose command line holds
     /// `matching` run there, kills di-lint itself, and gives what is left 3 s to end (a child
     /// checks for its parent every 0.5 s). The processes seen, and those still running (killed now).
-    private func killParent(_ arguments: [String], in root: URL, matching: String, count: Int) throws -> (started: [String], left: [String]) {
+    private func killParent(_ arguments: [String], in root: URL, matching: String, count: Int) throws -> (
+        started: [String], left: [String]
+    ) {
         let path = root.resolvingSymlinksInPath().path
         func running() throws -> [String] {
             try FileManager.default.contentsOfDirectory(atPath: "/proc").filter { pid in
-                guard Int(pid) != nil, let cwd = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/cwd"),
-                      let command = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline") else { return false }
+                guard Int(pid) != nil,
+                    let cwd = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/cwd"),
+                    let command = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline")
+                else { return false }
                 return cwd == path && String(decoding: command, as: UTF8.self).contains(matching)
             }
         }
@@ -269,21 +337,31 @@ final class IsolationCLITests: XCTestCase {
     func testAnIncludeOfDevZeroThroughAMacroRunsOutOfMemoryInItsWorker() throws {
         // The include check resolves only literal names; the worker's address-space limit
         // (here the 1 GB `ulimit -v` the run inherits) stops what it cannot see.
-        let project = try Project(self, files: ["Evil.m": "#define EVIL \"/dev/zero\"\n#include EVIL\nvoid f(void) { container_shared()->now(); }\n",
-                                                "Fine.c": Self.fine])
+        let project = try Project(
+            self,
+            files: [
+                "Evil.m": "#define EVIL \"/dev/zero\"\n#include EVIL\nvoid f(void) { container_shared()->now(); }\n",
+                "Fine.c": Self.fine,
+            ])
         let run = try BoundedRun.run(["."], in: project.root, seconds: 60)
         assertBounded(run, status: 1, names: "Evil.m")
-        XCTAssertTrue(run.stdout.contains("Evil.m:1:1: error: file not linted: ran out of memory (over the parse worker's 1024 MiB address-space limit"), run.stdout)
+        XCTAssertTrue(
+            run.stdout.contains(
+                "Evil.m:1:1: error: file not linted: ran out of memory (over the parse worker's 1024 MiB address-space limit"
+            ), run.stdout)
         XCTAssertTrue(run.stdout.contains("Fine.c:1:16: error: direct access"), run.stdout)
         XCTAssertLessThan(run.seconds, 30)
         XCTAssertFalse(run.stderr.contains("LLVM ERROR"), "the worker's own output is not the run's: \(run.stderr)")
     }
 
     func testIsolatedAndInProcessRunsGiveTheSameBytes() throws {
-        var files: [String: String] = ["Legacy.m": legacySource(extra: ["// di-lint: ignore container-access"]),
-                                       "Fine.c": Self.fine,
-                                       "Handler.c": "#include <signal.h>\n#include <stdio.h>\nstatic void h(int s) { printf(\"x\"); }\nvoid install(void) { signal(SIGSEGV, h); }\n",
-                                       "Use.swift": "func f() { let x = Container.sharedInstance.clock }\n"]
+        var files: [String: String] = [
+            "Legacy.m": legacySource(extra: ["// di-lint: ignore container-access"]),
+            "Fine.c": Self.fine,
+            "Handler.c":
+                "#include <signal.h>\n#include <stdio.h>\nstatic void h(int s) { printf(\"x\"); }\nvoid install(void) { signal(SIGSEGV, h); }\n",
+            "Use.swift": "func f() { let x = Container.sharedInstance.clock }\n",
+        ]
         for i in 0..<12 { files["Gen\(i).m"] = legacySource() }
         let project = try Project(self, files: files)
         let isolated = try project.run("--format", "json", "--jobs", "2", ".")
@@ -291,7 +369,9 @@ final class IsolationCLITests: XCTestCase {
         XCTAssertEqual(isolated.status, 1, isolated.stderr)
         XCTAssertEqual(inProcess.status, 1, inProcess.stderr)
         XCTAssertGreaterThan(isolated.findings.count, 20)
-        XCTAssertTrue(isolated.findings.contains { $0["rule"] as? String == "signal-handler-safety" }, "project rules get the workers' facts: \(isolated.stdout.prefix(3000))")
+        XCTAssertTrue(
+            isolated.findings.contains { $0["rule"] as? String == "signal-handler-safety" },
+            "project rules get the workers' facts: \(isolated.stdout.prefix(3000))")
         XCTAssertEqual(try Self.findingsBytes(isolated), try Self.findingsBytes(inProcess))
         XCTAssertEqual(isolated.summary["parsed"] as? Int, inProcess.summary["parsed"] as? Int)
 
@@ -311,18 +391,30 @@ final class IsolationCLITests: XCTestCase {
     func testWorkersParseWithTheCompilationDatabasesFlags() throws {
         // With -p, a block the real flags skip is trusted dead; a worker without the database
         // would lint it (an unknown macro's block counts without real flags).
-        let project = try Project(self, files: ["Gated.c": "#ifdef USE_IT\nvoid g(void) { container_shared()->clock(); }\n#endif\nvoid h(void) { container_shared()->now(); }\n"])
-        let database = [["directory": project.root.path, "file": "Gated.c",
-                         "arguments": ["clang", "-x", "c", "-c", "Gated.c", "-o", "Gated.o"]]]
-        try FileManager.default.createDirectory(at: project.root.appendingPathComponent("build"), withIntermediateDirectories: true)
-        try JSONSerialization.data(withJSONObject: database).write(to: project.root.appendingPathComponent("build/compile_commands.json"))
+        let project = try Project(
+            self,
+            files: [
+                "Gated.c":
+                    "#ifdef USE_IT\nvoid g(void) { container_shared()->clock(); }\n#endif\nvoid h(void) { container_shared()->now(); }\n"
+            ])
+        let database = [
+            [
+                "directory": project.root.path, "file": "Gated.c",
+                "arguments": ["clang", "-x", "c", "-c", "Gated.c", "-o", "Gated.o"],
+            ]
+        ]
+        try FileManager.default.createDirectory(
+            at: project.root.appendingPathComponent("build"), withIntermediateDirectories: true)
+        try JSONSerialization.data(withJSONObject: database).write(
+            to: project.root.appendingPathComponent("build/compile_commands.json"))
         let isolated = try project.run("--format", "json", "-p", "build", "Gated.c")
         let inProcess = try project.run("--format", "json", "-p", "build", "--no-isolation", "Gated.c")
         let lines = isolated.findings.compactMap { $0["line"] as? Int }
         XCTAssertEqual(lines, [4], isolated.stdout)
         XCTAssertEqual(try Self.findingsBytes(isolated), try Self.findingsBytes(inProcess))
         let withoutDatabase = try project.run("--format", "json", "Gated.c")
-        XCTAssertEqual(withoutDatabase.findings.compactMap { $0["line"] as? Int }, [2, 4], "without -p the block is linted")
+        XCTAssertEqual(
+            withoutDatabase.findings.compactMap { $0["line"] as? Int }, [2, 4], "without -p the block is linted")
     }
 
     func testAKilledRunLeavesNoWorkerParsing() throws {
@@ -349,7 +441,8 @@ final class IsolationCLITests: XCTestCase {
         try project.write(".di-lint.yml", Project.config + "parse-timeout: soon\n")
         let configured = try project.run(".")
         XCTAssertEqual(configured.status, 2, configured.stderr)
-        XCTAssertTrue(configured.stderr.contains(".di-lint.yml: parse-timeout must be a number of seconds"), configured.stderr)
+        XCTAssertTrue(
+            configured.stderr.contains(".di-lint.yml: parse-timeout must be a number of seconds"), configured.stderr)
         try project.write(".di-lint.yml", Project.config + "parse-timeout: 0.5\nparse-memory-limit: 2048\n")
         XCTAssertEqual(try project.run(".").status, 0)
     }

@@ -12,7 +12,9 @@ final class ProgressLineCLITests: XCTestCase {
     }
 
     /// Runs di-lint with its standard streams on a pseudo-terminal; returns what the terminal showed.
-    private func onTerminal(_ project: Project, _ arguments: String, environment: [String: String] = [:]) throws -> String {
+    private func onTerminal(_ project: Project, _ arguments: String, environment: [String: String] = [:]) throws
+        -> String
+    {
         let command = "\(diLintBinary) \(arguments) >/dev/null"
         var env = environment
         env["CI"] = env["CI"] ?? ""
@@ -27,7 +29,9 @@ final class ProgressLineCLITests: XCTestCase {
         let shown = try onTerminal(project, ".")
         XCTAssertTrue(shown.contains("\r\u{1B}[Kdi-lint: "), shown.debugDescription)
         XCTAssertTrue(shown.contains("/400 files"), shown.debugDescription)
-        XCTAssertTrue(shown.contains("\r\u{1B}[Kdi-lint: 400 findings (400 errors"), "cleared before the summary: \(shown.debugDescription)")
+        XCTAssertTrue(
+            shown.contains("\r\u{1B}[Kdi-lint: 400 findings (400 errors"),
+            "cleared before the summary: \(shown.debugDescription)")
     }
 
     func testNoProgressLineWithQuietUnderCIOrOffATerminal() throws {

@@ -58,8 +58,12 @@ final class ReplayMigrationScriptTests: XCTestCase {
         """
 
     private func makeRepository() throws -> TemporaryProject {
-        let project = try TemporaryProject(self, files: ["Sources/Coordinator.swift": parent,
-                                                         "Sources/Legacy.swift": "func legacy() {\n    Container.shared.tabs.legacy()\n}\n"])
+        let project = try TemporaryProject(
+            self,
+            files: [
+                "Sources/Coordinator.swift": parent,
+                "Sources/Legacy.swift": "func legacy() {\n    Container.shared.tabs.legacy()\n}\n",
+            ])
         try FileManager.default.removeItem(at: project.root.appendingPathComponent(".di-lint.yml"))
         try project.commitEverything()
         try project.write("Sources/Coordinator.swift", migrated)
@@ -68,10 +72,16 @@ final class ReplayMigrationScriptTests: XCTestCase {
         return project
     }
 
-    private func replay(_ repository: URL, json: URL, extra: [String] = []) throws -> (status: Int32, stdout: String, stderr: String) {
-        try runProcess("/usr/bin/env", ["python3", "scripts/replay-migration", repository.path, "HEAD",
-                                        "--container", "Container.shared", "--di-lint", diLintBinary,
-                                        "--json", json.path] + extra, in: packageRoot)
+    private func replay(_ repository: URL, json: URL, extra: [String] = []) throws -> (
+        status: Int32, stdout: String, stderr: String
+    ) {
+        try runProcess(
+            "/usr/bin/env",
+            [
+                "python3", "scripts/replay-migration", repository.path, "HEAD",
+                "--container", "Container.shared", "--di-lint", diLintBinary,
+                "--json", json.path,
+            ] + extra, in: packageRoot)
     }
 
     private func accesses(_ json: URL) throws -> [[String: Any]] {
@@ -83,9 +93,11 @@ final class ReplayMigrationScriptTests: XCTestCase {
 
     func testEachAccessIsClassifiedByWhatTheHumansAndFixDidAndTheOutputIsTheSameEveryRun() throws {
         let project = try makeRepository()
-        let first = project.root.appendingPathComponent("first.json"), second = project.root.appendingPathComponent("second.json")
+        let first = project.root.appendingPathComponent("first.json"),
+            second = project.root.appendingPathComponent("second.json")
         // the bridge style needs its type named: fix declares no type the project does not have
-        try project.write("fix.yml", "containers: [Container.shared]\nbridge-type: Bridge\n") // untracked: not part of the commits
+        // untracked: not part of the commits
+        try project.write("fix.yml", "containers: [Container.shared]\nbridge-type: Bridge\n")
         let config = project.root.appendingPathComponent("fix.yml")
         let run = try replay(project.root, json: first, extra: ["--config", config.path])
         XCTAssertEqual(run.status, 0, run.stderr)
@@ -118,7 +130,9 @@ final class ReplayMigrationScriptTests: XCTestCase {
         XCTAssertEqual(side(reset, "humans")["moved"] as? Bool, true)
         XCTAssertEqual(side(reset, "humans")["line"] as? String, "    tabs.closeAll()")
         if side(reset, "fix")["moved"] as? Bool == false {
-            XCTAssertTrue(["manual", "refused", "human-only"].contains(reset?["class"] as? String ?? ""), "\(String(describing: reset))")
+            XCTAssertTrue(
+                ["manual", "refused", "human-only"].contains(reset?["class"] as? String ?? ""),
+                "\(String(describing: reset))")
             if reset?["class"] as? String != "human-only" {
                 XCTAssertFalse((side(reset, "fix")["reason"] as? String ?? "").isEmpty)
             }
@@ -141,8 +155,10 @@ final class ReplayMigrationScriptTests: XCTestCase {
 
         let totals = try XCTUnwrap(result["totals"] as? [String: Int])
         XCTAssertEqual(totals["humansMoved"], 2)
-        XCTAssertEqual(totals["humansMoved"], (totals["fixMovedToo"] ?? 0) + (totals["humanOnly"] ?? 0)
-                       + (totals["manual"] ?? 0) + (totals["refused"] ?? 0))
+        XCTAssertEqual(
+            totals["humansMoved"],
+            (totals["fixMovedToo"] ?? 0) + (totals["humanOnly"] ?? 0)
+                + (totals["manual"] ?? 0) + (totals["refused"] ?? 0))
         XCTAssertEqual(totals["deletedWithFile"], 1)
         let row = try XCTUnwrap(run.stdout.split(separator: "\n").first { $0.contains(" | 2 | all | 2 | ") })
         XCTAssertTrue(row.hasPrefix("| "), String(row))
@@ -161,13 +177,18 @@ final class ReplayMigrationScriptTests: XCTestCase {
     func testAMissingCommitOrRepositoryIsAClearErrorNotATraceback() throws {
         let project = try makeRepository()
         let json = project.root.appendingPathComponent("none.json")
-        let missing = try runProcess("/usr/bin/env", ["python3", "scripts/replay-migration", project.root.path, "0123456789abcdef",
-                                                      "--container", "Container.shared", "--di-lint", diLintBinary, "--json", json.path],
-                                     in: packageRoot)
+        let missing = try runProcess(
+            "/usr/bin/env",
+            [
+                "python3", "scripts/replay-migration", project.root.path, "0123456789abcdef",
+                "--container", "Container.shared", "--di-lint", diLintBinary, "--json", json.path,
+            ],
+            in: packageRoot)
         XCTAssertEqual(missing.status, 1)
         XCTAssertTrue(missing.stdout.contains("0123456789abcdef: no such commit"), missing.stdout)
         XCTAssertFalse(missing.stderr.contains("Traceback"), missing.stderr)
-        let usage = try runProcess("/usr/bin/env", ["python3", "scripts/replay-migration", "--di-lint", diLintBinary], in: packageRoot)
+        let usage = try runProcess(
+            "/usr/bin/env", ["python3", "scripts/replay-migration", "--di-lint", diLintBinary], in: packageRoot)
         XCTAssertEqual(usage.status, 2)
     }
 }

@@ -15,7 +15,8 @@ final class SilentSkipCLITests: XCTestCase {
     }
 
     private func link(_ path: String, to destination: String, in project: Project) throws {
-        try FileManager.default.createSymbolicLink(atPath: project.root.appendingPathComponent(path).path, withDestinationPath: destination)
+        try FileManager.default.createSymbolicLink(
+            atPath: project.root.appendingPathComponent(path).path, withDestinationPath: destination)
     }
 
     private func paths(_ run: CLIRunner.Run, rule: String) -> [String] {
@@ -23,7 +24,8 @@ final class SilentSkipCLITests: XCTestCase {
     }
 
     private func message(_ run: CLIRunner.Run, path: String) -> String {
-        run.findings.first { $0["path"] as? String == path }?["message"] as? String ?? "no finding at \(path): \(run.stdout)"
+        run.findings.first { $0["path"] as? String == path }?["message"] as? String
+            ?? "no finding at \(path): \(run.stdout)"
     }
 
     // MARK: D15: symbolic links
@@ -69,19 +71,24 @@ final class SilentSkipCLITests: XCTestCase {
 
         let walked = try project.run("Sources", "--format", "json")
         XCTAssertEqual(walked.status, 1, walked.stderr)
-        XCTAssertEqual(paths(walked, rule: "container-access"), [], "nothing outside the repository is linted: \(walked.stdout)")
-        XCTAssertEqual(paths(walked, rule: "parse-failure").sorted(), ["Sources/lib", "Sources/outside.m"], walked.stdout)
-        XCTAssertEqual(message(walked, path: "Sources/outside.m"),
-                       "file not linted: a symbolic link to \(outside), outside the repository \(repository)")
-        XCTAssertEqual(message(walked, path: "Sources/lib"),
-                       "directory not linted: a symbolic link to \(outsideDirectory), outside the repository \(repository)")
+        XCTAssertEqual(
+            paths(walked, rule: "container-access"), [], "nothing outside the repository is linted: \(walked.stdout)")
+        XCTAssertEqual(
+            paths(walked, rule: "parse-failure").sorted(), ["Sources/lib", "Sources/outside.m"], walked.stdout)
+        XCTAssertEqual(
+            message(walked, path: "Sources/outside.m"),
+            "file not linted: a symbolic link to \(outside), outside the repository \(repository)")
+        XCTAssertEqual(
+            message(walked, path: "Sources/lib"),
+            "directory not linted: a symbolic link to \(outsideDirectory), outside the repository \(repository)")
         XCTAssertEqual(walked.summary["notLinted"] as? Int, 2, walked.stdout)
         XCTAssertTrue(walked.stderr.contains("2 not linted"), walked.stderr)
 
         // named on the command line, the same
         let named = try project.run("Sources/outside.m", "Sources/lib", "--format", "json")
         XCTAssertEqual(named.status, 1, named.stderr)
-        XCTAssertEqual(paths(named, rule: "parse-failure").sorted(), ["Sources/lib", "Sources/outside.m"], named.stdout)
+        XCTAssertEqual(
+            paths(named, rule: "parse-failure").sorted(), ["Sources/lib", "Sources/outside.m"], named.stdout)
         // excluded, the link is not looked at
         let excluded = try project.run("Sources", "--exclude", "Sources/outside.m", "--exclude", "Sources/lib")
         XCTAssertEqual(excluded.status, 0, excluded.stdout + excluded.stderr)
@@ -93,7 +100,9 @@ final class SilentSkipCLITests: XCTestCase {
         try link("Sources/outside.m", to: elsewhere.root.appendingPathComponent("outside.m").path, in: project)
         let run = try project.run("fix", "--phase", "inject", "Sources")
         XCTAssertEqual(run.status, 1, run.stderr)
-        XCTAssertTrue(run.stderr.contains("Sources/outside.m:1:1: manual: : fix does not rewrite the file (a symbolic link to "), run.stderr)
+        XCTAssertTrue(
+            run.stderr.contains("Sources/outside.m:1:1: manual: : fix does not rewrite the file (a symbolic link to "),
+            run.stderr)
         XCTAssertEqual(try elsewhere.read("outside.m"), Self.evil)
     }
 
@@ -102,8 +111,9 @@ final class SilentSkipCLITests: XCTestCase {
         try link("Sources/gone.m", to: "../generated/gone.m", in: project)
         let run = try project.run("Sources", "--format", "json")
         XCTAssertEqual(run.status, 1, run.stderr)
-        XCTAssertEqual(message(run, path: "Sources/gone.m"),
-                       "file not linted: a symbolic link to ../generated/gone.m that leads nowhere (No such file or directory)")
+        XCTAssertEqual(
+            message(run, path: "Sources/gone.m"),
+            "file not linted: a symbolic link to ../generated/gone.m that leads nowhere (No such file or directory)")
     }
 
     // MARK: D16: configs the repository's owner may not have written
@@ -113,7 +123,8 @@ final class SilentSkipCLITests: XCTestCase {
         let project = try Project(self, files: ["repo/Sources/evil.m": Self.evil])
         try project.write(".di-lint.yml", "containers: [Container.sharedInstance]\nexclude: [\"**\"]\n")
         let repository = project.root.appendingPathComponent("repo")
-        try FileManager.default.createDirectory(at: repository.appendingPathComponent(".git"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: repository.appendingPathComponent(".git"), withIntermediateDirectories: true)
         return (project, repository)
     }
 
@@ -130,8 +141,11 @@ final class SilentSkipCLITests: XCTestCase {
         let run = try lint(in: repository)
         XCTAssertEqual(run.status, 0, "the config is used: \(run.stdout)")
         let config = project.root.appendingPathComponent(".di-lint.yml").path
-        XCTAssertTrue(run.stderr.contains("di-lint: note: using the config \(config), found above the repository \(repository.resolvingSymlinksInPath().path) (the directory holding .git)"),
-                      run.stderr)
+        XCTAssertTrue(
+            run.stderr.contains(
+                "di-lint: note: using the config \(config), found above the repository \(repository.resolvingSymlinksInPath().path) (the directory holding .git)"
+            ),
+            run.stderr)
         // a config in the repository is the one used, and not named
         try project.write("repo/.di-lint.yml", "containers: [Container.sharedInstance]\n")
         let inside = try lint(in: repository)
@@ -146,8 +160,11 @@ final class SilentSkipCLITests: XCTestCase {
         XCTAssertEqual(run.status, 1, "the config is not used, the access is found: \(run.stderr)")
         XCTAssertTrue(run.stdout.contains("Sources/evil.m:2:20: error: direct access"), run.stdout)
         let config = project.root.appendingPathComponent(".di-lint.yml").path
-        XCTAssertTrue(run.stderr.contains("di-lint: warning: ignoring the config \(config): its directory \(project.root.path) is writable by every user, so anyone may have put it there; pass --config \(config) to use it"),
-                      run.stderr)
+        XCTAssertTrue(
+            run.stderr.contains(
+                "di-lint: warning: ignoring the config \(config): its directory \(project.root.path) is writable by every user, so anyone may have put it there; pass --config \(config) to use it"
+            ),
+            run.stderr)
         // named, it is used
         XCTAssertEqual(try lint(in: repository, "--config", config).status, 0)
     }
@@ -160,18 +177,27 @@ final class SilentSkipCLITests: XCTestCase {
         XCTAssertEqual(chmod(config, 0o644), 0)
         let named = try lint(in: repository)
         XCTAssertEqual(named.status, 0, named.stdout)
-        XCTAssertTrue(named.stderr.contains("di-lint: note: using the config \(config), owned by \(ownerName(65534)), not by the user running di-lint"), named.stderr)
+        XCTAssertTrue(
+            named.stderr.contains(
+                "di-lint: note: using the config \(config), owned by \(ownerName(65534)), not by the user running di-lint"
+            ), named.stderr)
 
         XCTAssertEqual(chmod(config, 0o666), 0)
         let ignored = try lint(in: repository)
         XCTAssertEqual(ignored.status, 1, ignored.stderr)
-        XCTAssertTrue(ignored.stderr.contains("di-lint: warning: ignoring the config \(config): it is owned by \(ownerName(65534)) and writable by every user (mode 0666)"), ignored.stderr)
+        XCTAssertTrue(
+            ignored.stderr.contains(
+                "di-lint: warning: ignoring the config \(config): it is owned by \(ownerName(65534)) and writable by every user (mode 0666)"
+            ), ignored.stderr)
 
         // --config: used, with a warning when others than its owner may write it
         XCTAssertEqual(chmod(config, 0o664), 0)
         let explicit = try lint(in: repository, "--config", "../.di-lint.yml")
         XCTAssertEqual(explicit.status, 0, explicit.stdout)
-        XCTAssertTrue(explicit.stderr.contains("di-lint: warning: the config ../.di-lint.yml is owned by \(ownerName(65534)) and writable by its group (mode 0664)"), explicit.stderr)
+        XCTAssertTrue(
+            explicit.stderr.contains(
+                "di-lint: warning: the config ../.di-lint.yml is owned by \(ownerName(65534)) and writable by its group (mode 0664)"
+            ), explicit.stderr)
         XCTAssertEqual(chmod(config, 0o644), 0)
         XCTAssertFalse(try lint(in: repository, "--config", "../.di-lint.yml").stderr.contains("warning"))
     }
@@ -183,8 +209,12 @@ final class SilentSkipCLITests: XCTestCase {
     // MARK: D18: report counts what it could not lint
 
     func testReportCountsAFileItCouldNotLintAsNotLinted() throws {
-        let project = try Project(self, files: ["Sources/A.m": Self.evil,
-                                                "Sources/Big.m": Self.evil + "// " + String(repeating: "x", count: 400) + "\n"])
+        let project = try Project(
+            self,
+            files: [
+                "Sources/A.m": Self.evil,
+                "Sources/Big.m": Self.evil + "// " + String(repeating: "x", count: 400) + "\n",
+            ])
         try project.write(".di-lint.yml", "containers: [Container.sharedInstance]\nmax-file-size: 300\n")
         let json = try project.run("report", "Sources", "--format", "json")
         XCTAssertEqual(json.status, 1, "a file could not be linted: \(json.stderr)")
@@ -192,17 +222,24 @@ final class SilentSkipCLITests: XCTestCase {
         XCTAssertEqual(json.json["filesNotLinted"] as? Int, 1, json.stdout)
         let notLinted = try XCTUnwrap(json.json["notLinted"] as? [[String: Any]], json.stdout)
         XCTAssertEqual(notLinted.map { $0["path"] as? String }, ["Sources/Big.m"])
-        XCTAssertEqual(notLinted.first?["reason"] as? String, "file not linted: it is 480 bytes, over the 300-byte limit (max-file-size)")
+        XCTAssertEqual(
+            notLinted.first?["reason"] as? String,
+            "file not linted: it is 480 bytes, over the 300-byte limit (max-file-size)")
         XCTAssertEqual((json.json["total"] as? [String: Any])?["direct"] as? Int, 1, "Big.m's access is not counted")
 
         let markdown = try project.run("report", "Sources")
         XCTAssertEqual(markdown.status, 1)
         XCTAssertTrue(markdown.stdout.contains("1 container access in 1 of 1 linted file; "), markdown.stdout)
-        XCTAssertTrue(markdown.stdout.contains("**1 file could not be linted**: its accesses are not counted.\n\n| Not linted | Why |\n|---|---|\n| Sources/Big.m | file not linted: it is 480 bytes, over the 300-byte limit (max-file-size) |\n"),
-                      markdown.stdout)
+        XCTAssertTrue(
+            markdown.stdout.contains(
+                "**1 file could not be linted**: its accesses are not counted.\n\n| Not linted | Why |\n|---|---|\n| Sources/Big.m | file not linted: it is 480 bytes, over the 300-byte limit (max-file-size) |\n"
+            ),
+            markdown.stdout)
 
         // parse-failure lowered to a warning: the gate lets it pass, the totals still say it
-        try project.write(".di-lint.yml", "containers: [Container.sharedInstance]\nmax-file-size: 300\nrules:\n  parse-failure: warning\n")
+        try project.write(
+            ".di-lint.yml",
+            "containers: [Container.sharedInstance]\nmax-file-size: 300\nrules:\n  parse-failure: warning\n")
         let lowered = try project.run("report", "Sources", "--format", "json")
         XCTAssertEqual(lowered.status, 0, lowered.stderr)
         XCTAssertEqual(lowered.json["filesNotLinted"] as? Int, 1, lowered.stdout)

@@ -24,27 +24,36 @@ final class AccessFormTests: XCTestCase {
     }
 
     func testAnUnquotedSelectorInYAMLIsTheSelector() throws {
-        let config = try Configuration.parse(yaml: "containers:\n  - Environment.hasEnabledOption:\n  - \"Settings.*\"\n", baseDirectory: "/")
-        XCTAssertEqual(config.containers, [.member(type: "Environment", accessor: "hasEnabledOption:"), .member(type: "Settings", accessor: "*")])
+        let config = try Configuration.parse(
+            yaml: "containers:\n  - Environment.hasEnabledOption:\n  - \"Settings.*\"\n", baseDirectory: "/")
+        XCTAssertEqual(
+            config.containers,
+            [.member(type: "Environment", accessor: "hasEnabledOption:"), .member(type: "Settings", accessor: "*")])
     }
 
     func testAmbientPropertiesAreNamesAndBecomeSpecs() throws {
         let config = try Configuration.parse(yaml: "ambient-properties: [databaseStorage]\n", baseDirectory: "/")
         XCTAssertEqual(config.accessSpecs, [.ambient("databaseStorage")])
-        XCTAssertThrowsError(try Configuration.parse(yaml: "ambient-properties: [self.x]\n", baseDirectory: "/")) { error in
+        XCTAssertThrowsError(try Configuration.parse(yaml: "ambient-properties: [self.x]\n", baseDirectory: "/")) {
+            error in
             XCTAssertTrue("\(error)".contains("ambient-properties: 'self.x' is not a property name"), "\(error)")
         }
     }
 
     func testHelperTypesBecomeSpecsForEveryLanguage() throws {
-        let config = try Configuration.parse(yaml: "rules: {container-access: {swift-helper-types: [Helper, Screen.screen]}}\n", baseDirectory: "/")
-        XCTAssertEqual(config.accessSpecs, [.member(type: "Helper", accessor: "*"), .member(type: "Screen", accessor: "screen")])
+        let config = try Configuration.parse(
+            yaml: "rules: {container-access: {swift-helper-types: [Helper, Screen.screen]}}\n", baseDirectory: "/")
+        XCTAssertEqual(
+            config.accessSpecs, [.member(type: "Helper", accessor: "*"), .member(type: "Screen", accessor: "screen")])
     }
 
     func testExpressionsNameGlobalsAndWrappersAndNoServiceIsNull() throws {
-        XCTAssertEqual(ContainerAccess(container: "g_browser_process", accessor: "", service: "profile_manager").expression,
-                       "g_browser_process.profile_manager")
-        XCTAssertEqual(ContainerAccess(container: "Injected", accessor: "@Injected", service: "TabManager").expression, "@Injected.TabManager")
+        XCTAssertEqual(
+            ContainerAccess(container: "g_browser_process", accessor: "", service: "profile_manager").expression,
+            "g_browser_process.profile_manager")
+        XCTAssertEqual(
+            ContainerAccess(container: "Injected", accessor: "@Injected", service: "TabManager").expression,
+            "@Injected.TabManager")
         let config = try Configuration.load(path: forms.appendingPathComponent(".di-lint.yml").path)
         let result = Linter(configuration: config).lint(files: [forms.appendingPathComponent("objc_forms.m").path])
         let selector = try XCTUnwrap(result.findings.first { $0.access?.accessor == "hasEnabledOption:" })
@@ -66,16 +75,26 @@ final class AccessFormTests: XCTestCase {
 
     /// The pre-filter looks for the shape of an access, not for the words anywhere.
     func testThePrefilterMatchesTheShapeOfAnAccess() throws {
-        let filter = ContainerPrefilter(specs: try ["MWBase::Environment::get", "Container.shared", "Settings.*", "gContainer", "@Injected",
-                                                    "ServiceLocator::getService<>"].map(ContainerSpec.init(parsing:)))
+        let filter = ContainerPrefilter(
+            specs: try [
+                "MWBase::Environment::get", "Container.shared", "Settings.*", "gContainer", "@Injected",
+                "ServiceLocator::getService<>",
+            ].map(ContainerSpec.init(parsing:)))
         func passes(_ text: String) -> Bool { Array(text.utf8).withUnsafeBytes { filter.mayContainAccess($0) } }
-        for text in ["auto &w = MWBase::Environment::get().world();", "[Container shared]", "Container . shared", "MyModule.Container.shared",
-                     "Container<Foo>.shared", "[SubContainer shared]", "Self.shared", "Settings.theme", "x = gContainer;", "@Injected var t: T",
-                     "ServiceLocator::getService<Foo>()", "typealias C = Container"] {
+        for text in [
+            "auto &w = MWBase::Environment::get().world();", "[Container shared]", "Container . shared",
+            "MyModule.Container.shared",
+            "Container<Foo>.shared", "[SubContainer shared]", "Self.shared", "Settings.theme", "x = gContainer;",
+            "@Injected var t: T",
+            "ServiceLocator::getService<Foo>()", "typealias C = Container",
+        ] {
             XCTAssertTrue(passes(text), text)
         }
-        for text in ["ptr.get(); Environment env;", "Container *c; c.sharedInstance", "Container.sharedInstance", "Settings", "gContainerX",
-                     "ContainerShared.shared", "ServiceLocator::getServices<Foo>()", "// MyContainer"] {
+        for text in [
+            "ptr.get(); Environment env;", "Container *c; c.sharedInstance", "Container.sharedInstance", "Settings",
+            "gContainerX",
+            "ContainerShared.shared", "ServiceLocator::getServices<Foo>()", "// MyContainer",
+        ] {
             XCTAssertFalse(passes(text), text)
         }
     }
@@ -84,7 +103,9 @@ final class AccessFormTests: XCTestCase {
     func testThePrefilterLosesNoAccessInTheFixtures() throws {
         let fixtures = packageRoot.appendingPathComponent("Tests/DILintEngineTests/Fixtures")
         let files = try FileCollector(excludes: [], baseDirectory: fixtures.path).collect([fixtures.path])
-        let groups = Dictionary(grouping: files) { Configuration.discover(from: URL(fileURLWithPath: $0).deletingLastPathComponent().path)! }
+        let groups = Dictionary(grouping: files) {
+            Configuration.discover(from: URL(fileURLWithPath: $0).deletingLastPathComponent().path)!
+        }
         var parsed = (fast: 0, all: 0)
         for (path, group) in groups {
             var config = try Configuration.load(path: path)

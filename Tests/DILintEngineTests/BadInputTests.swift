@@ -18,11 +18,14 @@ final class BadInputTests: XCTestCase {
         bytes += Array("void f(void) { id c = [Container sharedInstance]; }\n".utf8)
         try Data(bytes).write(to: latin1)
         let good = dir.appendingPathComponent("good.m")
-        try "void g(void) { id c = Container.sharedInstance.crashReporter; }\n".write(to: good, atomically: true, encoding: .utf8)
+        try "void g(void) { id c = Container.sharedInstance.crashReporter; }\n".write(
+            to: good, atomically: true, encoding: .utf8)
         let missing = dir.appendingPathComponent("vanished.m").path
 
-        let result = try lint([binary.path, huge.path, latin1.path, good.path, missing], configYAML: config + "max-file-size: 1000\n")
-        let failures = Dictionary(uniqueKeysWithValues: result.findings.filter { $0.rule == "parse-failure" }.map { ($0.path, $0.message) })
+        let result = try lint(
+            [binary.path, huge.path, latin1.path, good.path, missing], configYAML: config + "max-file-size: 1000\n")
+        let failures = Dictionary(
+            uniqueKeysWithValues: result.findings.filter { $0.rule == "parse-failure" }.map { ($0.path, $0.message) })
         XCTAssertEqual(failures.count, 3)
         XCTAssertTrue(failures[binary.path]?.contains("binary file (NUL byte at offset 4)") == true, "\(failures)")
         XCTAssertTrue(failures[huge.path]?.contains("2000 bytes, over the 1000-byte limit") == true, "\(failures)")
@@ -43,7 +46,8 @@ final class BadInputTests: XCTestCase {
         XCTAssertEqual(readFileBytes(empty.path), [])
         XCTAssertEqual(readFileBytes(big.path), content)
         // /proc files report size 0 but have content: read to the end, not to the size.
-        XCTAssertEqual(readFileBytes("/proc/self/status").map { String(decoding: $0, as: UTF8.self).hasPrefix("Name:") }, true)
+        XCTAssertEqual(
+            readFileBytes("/proc/self/status").map { String(decoding: $0, as: UTF8.self).hasPrefix("Name:") }, true)
         XCTAssertNil(readFileBytes(dir.appendingPathComponent("missing.m").path))
         XCTAssertNil(readFileBytes(dir.path), "a directory is not a file")
     }
@@ -61,8 +65,9 @@ final class BadInputTests: XCTestCase {
         """.write(to: file, atomically: true, encoding: .utf8)
         let result = try lint([file.path], configYAML: config)
         XCTAssertEqual(result.filesFailed, 0)
-        XCTAssertEqual(result.findings.map { "\($0.rule) \($0.line):\($0.column) \($0.access?.expression ?? "")" },
-                       ["container-access 5:17 Container.sharedInstance.crashReporter"])
+        XCTAssertEqual(
+            result.findings.map { "\($0.rule) \($0.line):\($0.column) \($0.access?.expression ?? "")" },
+            ["container-access 5:17 Container.sharedInstance.crashReporter"])
     }
 
     func testCommentsThatAreNotUTF8KeepSwiftCommentRangesInTheFile() throws {
@@ -71,7 +76,8 @@ final class BadInputTests: XCTestCase {
         // file, and reading them trapped (a fuzz file; SIGILL).
         let dir = try temporaryDirectory(self)
         let file = dir.appendingPathComponent("bad.swift")
-        let bytes = Array("let a = Container.sharedInstance.crashReporter\n// ".utf8) + [UInt8](repeating: 0xFF, count: 100)
+        let bytes =
+            Array("let a = Container.sharedInstance.crashReporter\n// ".utf8) + [UInt8](repeating: 0xFF, count: 100)
             + Array("\n// di-lint:disable-next-line container-access -- after the bad bytes\n// tail\n".utf8)
         try Data(bytes).write(to: file)
         let result = try lint([file.path], configYAML: config)
@@ -86,17 +92,24 @@ final class BadInputTests: XCTestCase {
         let alphabet = Array("[]{}()@#;:.,->*&^%$!?~`'\"\\/ \n\tabcdefContainer sharedInstance ".utf8)
         for n in 0..<40 {
             let length = Int.random(in: 0..<4000, using: &generator)
-            let bytes = (0..<length).map { _ in n % 4 == 0 ? UInt8.random(in: 1...255, using: &generator) : alphabet.randomElement(using: &generator)! }
+            let bytes = (0..<length).map { _ in
+                n % 4 == 0 ? UInt8.random(in: 1...255, using: &generator) : alphabet.randomElement(using: &generator)!
+            }
             let file = dir.appendingPathComponent("garbage\(n).\(["m", "c", "cpp", "h", "mm"][n % 5])")
             try Data(bytes).write(to: file)
             files.append(file.path)
         }
         // deeply nested brackets and an unterminated comment and string
         let nested = dir.appendingPathComponent("nested.m")
-        try (String(repeating: "[", count: 5000) + "Container sharedInstance" + String(repeating: "]", count: 10) + "\n/* never closed \"").write(to: nested, atomically: true, encoding: .utf8)
+        try
+            (String(repeating: "[", count: 5000) + "Container sharedInstance" + String(repeating: "]", count: 10)
+            + "\n/* never closed \"").write(to: nested, atomically: true, encoding: .utf8)
         files.append(nested.path)
         let result = try lint(files, configYAML: config)
-        XCTAssertTrue(result.findings.contains { $0.path == nested.path && $0.rule == "parse-failure" && $0.message.contains("nest 5000 deep") })
+        XCTAssertTrue(
+            result.findings.contains {
+                $0.path == nested.path && $0.rule == "parse-failure" && $0.message.contains("nest 5000 deep")
+            })
         XCTAssertEqual(result.filesChecked, files.count)
         XCTAssertEqual(result.filesParsed + result.filesFailed, files.count)
     }

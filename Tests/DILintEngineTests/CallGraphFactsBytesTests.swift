@@ -9,14 +9,26 @@ final class CallGraphFactsBytesTests: XCTestCase {
         let slot = Symbol(usr: "c:@handlers", name: "handlers")
         let here = SitePosition(line: 3, column: -1, offset: 77)
         return CallGraphFacts(
-            functions: [FunctionFact(symbol: main, position: here, sites: [
-                CallSite(kind: .call, target: Symbol(usr: "c:@F@write", name: "write"), trait: .swift, detail: nil, position: here),
-                CallSite(kind: .objcMessage, target: nil, trait: nil, detail: "dateProvider", position: SitePosition(line: Int.max, column: 0, offset: Int.min)),
-                CallSite(kind: .pointerCall, target: slot, trait: .systemInline, detail: "", position: here, onErrorPath: true),
-            ], unresolvedStatements: 3, conditionalShim: true)],
+            functions: [
+                FunctionFact(
+                    symbol: main, position: here,
+                    sites: [
+                        CallSite(
+                            kind: .call, target: Symbol(usr: "c:@F@write", name: "write"), trait: .swift, detail: nil,
+                            position: here),
+                        CallSite(
+                            kind: .objcMessage, target: nil, trait: nil, detail: "dateProvider",
+                            position: SitePosition(line: Int.max, column: 0, offset: Int.min)),
+                        CallSite(
+                            kind: .pointerCall, target: slot, trait: .systemInline, detail: "", position: here,
+                            onErrorPath: true),
+                    ], unresolvedStatements: 3, conditionalShim: true)
+            ],
             stores: [PointerStore(slot: slot, value: main), PointerStore(slot: slot, value: nil)],
-            registrations: [HandlerRegistration(handler: main, mechanism: .terminate, position: here),
-                            HandlerRegistration(handler: slot, mechanism: .sigaction, position: here, throughSlot: true)],
+            registrations: [
+                HandlerRegistration(handler: main, mechanism: .terminate, position: here),
+                HandlerRegistration(handler: slot, mechanism: .sigaction, position: here, throughSlot: true),
+            ],
             annotated: [main, slot],
             swiftExports: ["seam_swift_hook"],
             installingParameters: [ParameterUse(function: main, index: 1, mechanism: .signal)],
@@ -24,8 +36,12 @@ final class CallGraphFactsBytesTests: XCTestCase {
             functionArguments: [FunctionArgument(callee: slot, argument: 1, value: main, position: here)],
             macros: ["LOG_DEBUG"],
             signalArguments: [FunctionArgument(callee: main, argument: 1, value: slot, position: here)],
-            macroDefinitions: [MacroDefinition(name: "LOG", parameters: ["fmt", "__VA_ARGS__"], variadic: true, body: ["log_write", "(", "fmt", ")"]),
-                               MacroDefinition(name: "DIE", parameters: nil, variadic: false, body: ["abort", "(", ")"])],
+            macroDefinitions: [
+                MacroDefinition(
+                    name: "LOG", parameters: ["fmt", "__VA_ARGS__"], variadic: true,
+                    body: ["log_write", "(", "fmt", ")"]),
+                MacroDefinition(name: "DIE", parameters: nil, variadic: false, body: ["abort", "(", ")"]),
+            ],
             includedFiles: ["sflib.h", "log.h"])
     }
 
@@ -38,10 +54,17 @@ final class CallGraphFactsBytesTests: XCTestCase {
     func testTheCodecKnowsEveryStoredField() {
         func labels(_ value: Any) -> [String] { Mirror(reflecting: value).children.compactMap(\.label) }
         let facts = everything()
-        XCTAssertEqual(labels(facts), ["functions", "stores", "registrations", "annotated", "swiftExports",
-                                       "installingParameters", "forwards", "functionArguments", "macros", "signalArguments", "macroDefinitions", "includedFiles"])
-        XCTAssertEqual(labels(facts.functions[0]), ["symbol", "position", "sites", "unresolvedStatements", "conditionalShim"])
-        XCTAssertEqual(labels(facts.functions[0].sites[0]), ["kind", "target", "trait", "detail", "position", "onErrorPath"])
+        XCTAssertEqual(
+            labels(facts),
+            [
+                "functions", "stores", "registrations", "annotated", "swiftExports",
+                "installingParameters", "forwards", "functionArguments", "macros", "signalArguments",
+                "macroDefinitions", "includedFiles",
+            ])
+        XCTAssertEqual(
+            labels(facts.functions[0]), ["symbol", "position", "sites", "unresolvedStatements", "conditionalShim"])
+        XCTAssertEqual(
+            labels(facts.functions[0].sites[0]), ["kind", "target", "trait", "detail", "position", "onErrorPath"])
         XCTAssertEqual(labels(facts.functions[0].position), ["line", "column", "offset"])
         XCTAssertEqual(labels(facts.functions[0].symbol), ["usr", "name"])
         XCTAssertEqual(labels(facts.stores[0]), ["slot", "value"])

@@ -5,15 +5,22 @@ import XCTest
 /// The call-graph extractor reads each definition's subtree from libclang once (`CursorTree`):
 /// its facts are the facts of asking libclang per node, as it did before.
 final class CallGraphSubtreeTests: XCTestCase {
-    private func facts(_ path: String, _ bytes: [UInt8], readsSubtrees: Bool, flags: [String] = []) throws -> CallGraphFacts {
+    private func facts(_ path: String, _ bytes: [UInt8], readsSubtrees: Bool, flags: [String] = []) throws
+        -> CallGraphFacts
+    {
         let language = bytes.withUnsafeBytes { SourceLanguage.detect(path: path, contents: $0) }
-        let parsed = try ClangParser().parse(path: path, buffer: SourceBuffer(bytes: bytes), language: language,
-                                             arguments: language.clangArguments(isHeader: false) + flags)
-        return CallGraphExtractor(file: parsed, accesses: [], bridgeNames: ["bridge"], readsSubtrees: readsSubtrees).extract()
+        let parsed = try ClangParser().parse(
+            path: path, buffer: SourceBuffer(bytes: bytes), language: language,
+            arguments: language.clangArguments(isHeader: false) + flags)
+        return CallGraphExtractor(file: parsed, accesses: [], bridgeNames: ["bridge"], readsSubtrees: readsSubtrees)
+            .extract()
     }
 
-    private func assertSameBothWays(_ path: String, flags: [String] = [], file: StaticString = #filePath, line: UInt = #line) throws
-        -> CallGraphFacts {
+    private func assertSameBothWays(
+        _ path: String, flags: [String] = [], file: StaticString = #filePath, line: UInt = #line
+    ) throws
+        -> CallGraphFacts
+    {
         let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
         let subtree = try facts(path, bytes, readsSubtrees: true, flags: flags)
         let direct = try facts(path, bytes, readsSubtrees: false, flags: flags)
@@ -65,6 +72,8 @@ final class CallGraphSubtreeTests: XCTestCase {
         """.write(toFile: path, atomically: true, encoding: .utf8)
         let facts = try assertSameBothWays(path)
         let handler = try XCTUnwrap(facts.functions.first { $0.symbol.name == "on_signal" })
-        XCTAssertEqual(handler.sites.filter { $0.kind == .call && $0.target?.name == "note" }.map(\.position.line), [8, 11, 13, 17])
+        XCTAssertEqual(
+            handler.sites.filter { $0.kind == .call && $0.target?.name == "note" }.map(\.position.line),
+            [8, 11, 13, 17])
     }
 }

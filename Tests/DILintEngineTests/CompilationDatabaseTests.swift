@@ -26,9 +26,9 @@ final class CompilationDatabaseTests: XCTestCase {
         }
         """.write(to: source, atomically: true, encoding: .utf8)
         let database = """
-        [{"directory": "\(dir.path)", "file": "App.m",
-          "arguments": ["clang", "-x", "objective-c", "-Iinclude", "-DHAS_LEGACY_UI=0", "-fobjc-arc", "-c", "App.m", "-o", "App.o"]}]
-        """
+            [{"directory": "\(dir.path)", "file": "App.m",
+              "arguments": ["clang", "-x", "objective-c", "-Iinclude", "-DHAS_LEGACY_UI=0", "-fobjc-arc", "-c", "App.m", "-o", "App.o"]}]
+            """
         try database.write(to: dir.appendingPathComponent("compile_commands.json"), atomically: true, encoding: .utf8)
         let config = try Configuration.parse(yaml: "containers: [Container.sharedInstance]", baseDirectory: dir.path)
 
@@ -41,8 +41,9 @@ final class CompilationDatabaseTests: XCTestCase {
         let linter = Linter(configuration: config)
         linter.compileArguments = try CompilationDatabase.load(directory: dir.path)
         let real = linter.lint(files: [source.path])
-        XCTAssertEqual(real.findings.map { "\($0.line):\($0.column) \($0.access?.expression ?? "") \($0.access?.viaMacro ?? "")" },
-                       ["3:19 Container.sharedInstance.crashReporter CURRENT_REPORTER"])
+        XCTAssertEqual(
+            real.findings.map { "\($0.line):\($0.column) \($0.access?.expression ?? "") \($0.access?.viaMacro ?? "")" },
+            ["3:19 Container.sharedInstance.crashReporter CURRENT_REPORTER"])
     }
 
     func testMissingDatabaseIsAClearError() throws {
@@ -53,8 +54,9 @@ final class CompilationDatabaseTests: XCTestCase {
     }
 
     func testOutputAndDependencyFlagsAreDropped() {
-        let args = CompilationDatabase.parseArguments(["-c", "a.m", "-o", "a.o", "-MD", "-MF", "a.d", "-Iinc", "-DX=1", "-oa2.o"],
-                                                      file: "a.m", absolute: "/src/a.m")
+        let args = CompilationDatabase.parseArguments(
+            ["-c", "a.m", "-o", "a.o", "-MD", "-MF", "a.d", "-Iinc", "-DX=1", "-oa2.o"],
+            file: "a.m", absolute: "/src/a.m")
         XCTAssertEqual(args, ["-Iinc", "-DX=1"])
     }
 }

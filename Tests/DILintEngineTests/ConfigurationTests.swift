@@ -4,7 +4,9 @@ import XCTest
 
 final class ConfigurationTests: XCTestCase {
     func testContainerSpecsParseEveryForm() throws {
-        XCTAssertEqual(try ContainerSpec(parsing: "Container.sharedInstance"), .member(type: "Container", accessor: "sharedInstance"))
+        XCTAssertEqual(
+            try ContainerSpec(parsing: "Container.sharedInstance"),
+            .member(type: "Container", accessor: "sharedInstance"))
         XCTAssertEqual(try ContainerSpec(parsing: "Container::shared"), .member(type: "Container", accessor: "shared"))
         XCTAssertEqual(try ContainerSpec(parsing: " container_shared() "), .function("container_shared"))
         for bad in ["a.b.c", "1x()", "Container.", ".shared", "f(x)", "@", "a::", "T::x<"] {
@@ -13,19 +15,20 @@ final class ConfigurationTests: XCTestCase {
     }
 
     func testAFullConfigLoads() throws {
-        let config = try Configuration.parse(yaml: """
-            containers: [Container.sharedInstance, container_shared()]
-            exclude: ["Vendor/**"]
-            clang-flags: ["-DFOO=1"]
-            max-file-size: 1024
-            bridge: [bridge, crashBridge]
-            fallback: warn
-            composition-root: {paths: ["App/Root.m"], functions: [makeBridge], types: [Integration]}
-            rules:
-              container-access: warning
-              unused-suppression: off
-              parse-failure: {severity: note}
-            """, baseDirectory: "/repo")
+        let config = try Configuration.parse(
+            yaml: """
+                containers: [Container.sharedInstance, container_shared()]
+                exclude: ["Vendor/**"]
+                clang-flags: ["-DFOO=1"]
+                max-file-size: 1024
+                bridge: [bridge, crashBridge]
+                fallback: warn
+                composition-root: {paths: ["App/Root.m"], functions: [makeBridge], types: [Integration]}
+                rules:
+                  container-access: warning
+                  unused-suppression: off
+                  parse-failure: {severity: note}
+                """, baseDirectory: "/repo")
         XCTAssertEqual(config.containers.count, 2)
         XCTAssertEqual(config.severity(of: "container-access"), .warning)
         XCTAssertNil(config.severity(of: "unused-suppression"))
@@ -49,9 +52,18 @@ final class ConfigurationTests: XCTestCase {
             ("max-file-size: -3\n", "max-file-size must be a positive"),
             ("rules: {container-fallback: error}\n", "its severity is the migration phase, set with 'fallback:"),
             ("rules: {container-fallback: {severity: note}}\n", "its severity is the migration phase"),
-            ("rules: {signal-handler-safety: {allow: true}}\n", "rules.signal-handler-safety.allow must be a list of strings, found 'true'"),
-            ("rules: {container-access: {swift-helper-types: {a: b}}}\n", "rules.container-access.swift-helper-types must be a scalar or a list"),
-            ("rules: {container-access: {no-such-option: 1}}\n", "rules.container-access: unknown option 'no-such-option'"),
+            (
+                "rules: {signal-handler-safety: {allow: true}}\n",
+                "rules.signal-handler-safety.allow must be a list of strings, found 'true'"
+            ),
+            (
+                "rules: {container-access: {swift-helper-types: {a: b}}}\n",
+                "rules.container-access.swift-helper-types must be a scalar or a list"
+            ),
+            (
+                "rules: {container-access: {no-such-option: 1}}\n",
+                "rules.container-access: unknown option 'no-such-option'"
+            ),
         ]
         for (text, problem) in cases {
             let path = dir.appendingPathComponent("\(abs(text.hashValue)).yml").path
@@ -64,31 +76,44 @@ final class ConfigurationTests: XCTestCase {
     }
 
     func testRuleOptionsAreTypedListsWithTheirYAMLDefaults() throws {
-        let config = try Configuration.parse(yaml: """
-            rules:
-              signal-handler-safety: {allow: [my_safe_write, "log_*"], handlers: on_crash}
-            """, baseDirectory: "/repo")
+        let config = try Configuration.parse(
+            yaml: """
+                rules:
+                  signal-handler-safety: {allow: [my_safe_write, "log_*"], handlers: on_crash}
+                """, baseDirectory: "/repo")
         let options = config.options(of: SignalHandlerSafetyRule.self)
         XCTAssertEqual(options.allow, ["my_safe_write", "log_*"])
         XCTAssertEqual(options.handlers, ["on_crash"], "a single string is a list of one")
-        XCTAssertEqual(Configuration(baseDirectory: "/").options(of: ContainerAccessRule.self).swiftHelperTypes, [],
-                       "the default comes from Rules/container-access.yml")
+        XCTAssertEqual(
+            Configuration(baseDirectory: "/").options(of: ContainerAccessRule.self).swiftHelperTypes, [],
+            "the default comes from Rules/container-access.yml")
     }
 
     func testTheFallbackPhaseSwitchSetsContainerFallbacksSeverity() throws {
-        for (phase, expected) in [("allow", nil), ("warn", Severity.warning), ("error", .error)] as [(String, Severity?)] {
-            XCTAssertEqual(try Configuration.parse(yaml: "fallback: \(phase)\n", baseDirectory: "/").severity(of: "container-fallback"), expected, phase)
+        for (phase, expected) in [("allow", nil), ("warn", Severity.warning), ("error", .error)]
+            as [(String, Severity?)]
+        {
+            XCTAssertEqual(
+                try Configuration.parse(yaml: "fallback: \(phase)\n", baseDirectory: "/").severity(
+                    of: "container-fallback"), expected, phase)
         }
-        XCTAssertEqual(RuleCatalog.shared.rule("container-fallback")?.defaultSeverity, .warning, "warn reports at the YAML's severity")
-        XCTAssertNil(try Configuration.parse(yaml: "fallback: error\nrules: {container-fallback: off}\n", baseDirectory: "/").severity(of: "container-fallback"))
+        XCTAssertEqual(
+            RuleCatalog.shared.rule("container-fallback")?.defaultSeverity, .warning,
+            "warn reports at the YAML's severity")
+        XCTAssertNil(
+            try Configuration.parse(yaml: "fallback: error\nrules: {container-fallback: off}\n", baseDirectory: "/")
+                .severity(of: "container-fallback"))
     }
 
     func testDiscoveryWalksUpward() throws {
         let dir = try temporaryDirectory(self)
         let deep = dir.appendingPathComponent("a/b/c")
         try FileManager.default.createDirectory(at: deep, withIntermediateDirectories: true)
-        try "containers: [A.b]\n".write(to: dir.appendingPathComponent("a/.di-lint.yml"), atomically: true, encoding: .utf8)
-        XCTAssertEqual(Configuration.discover(from: deep.path), dir.appendingPathComponent("a/.di-lint.yml").standardizedFileURL.path)
+        try "containers: [A.b]\n".write(
+            to: dir.appendingPathComponent("a/.di-lint.yml"), atomically: true, encoding: .utf8)
+        XCTAssertEqual(
+            Configuration.discover(from: deep.path),
+            dir.appendingPathComponent("a/.di-lint.yml").standardizedFileURL.path)
     }
 
     func testGlobs() {
@@ -104,7 +129,9 @@ final class ConfigurationTests: XCTestCase {
         let cwd = FileManager.default.currentDirectoryPath
         XCTAssertEqual(FileCollector.relative("/repo/./src/../src//a.m", to: "/repo/"), "src/a.m")
         XCTAssertEqual(FileCollector.relative("/repo/src/a.m", to: "/repo/src/.."), "src/a.m")
-        XCTAssertEqual(FileCollector.relative("/repository/a.m", to: "/repo"), "/repository/a.m", "a name sharing the prefix is not below it")
+        XCTAssertEqual(
+            FileCollector.relative("/repository/a.m", to: "/repo"), "/repository/a.m",
+            "a name sharing the prefix is not below it")
         XCTAssertEqual(FileCollector.relative("/elsewhere/a.m", to: "/repo"), "/elsewhere/a.m")
         XCTAssertEqual(FileCollector.relative("./x/y.c", to: cwd), "x/y.c")
         XCTAssertEqual(FileCollector.relative("./x/y.c", to: "/nowhere"), "x/y.c")
@@ -118,9 +145,13 @@ final class ConfigurationTests: XCTestCase {
 
     func testFileCollectionSkipsBuildHiddenAndExcluded() throws {
         let dir = try temporaryDirectory(self)
-        for path in ["src/a.m", "src/b.h", "src/c.swift.txt", ".hidden/d.m", ".build/e.c", "src/Vendor/f.c", "src/g.cpp", "src/README.md"] {
+        for path in [
+            "src/a.m", "src/b.h", "src/c.swift.txt", ".hidden/d.m", ".build/e.c", "src/Vendor/f.c", "src/g.cpp",
+            "src/README.md",
+        ] {
             let url = dir.appendingPathComponent(path)
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             try "x".write(to: url, atomically: true, encoding: .utf8)
         }
         let files = try FileCollector(excludes: ["**/Vendor/**"], baseDirectory: dir.path).collect([dir.path])

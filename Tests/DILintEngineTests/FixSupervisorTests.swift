@@ -41,10 +41,13 @@ final class FixSupervisorTests: XCTestCase {
 
     func testAChildCrashingOutsideAParseEndsTheRunWithExit2AndSaysSo() throws {
         let parsedOne = record("b", 1, "a.m") + record("e", 1, "")
-        let (status, errors) = try supervise("printf '\(configured)\(parsedOne)' >&3\necho 'what it wrote before' >&2\nkill -SEGV $$\n")
+        let (status, errors) = try supervise(
+            "printf '\(configured)\(parsedOne)' >&3\necho 'what it wrote before' >&2\nkill -SEGV $$\n")
         XCTAssertEqual(status, 2)
         XCTAssertTrue(errors.hasPrefix("what it wrote before\n"), errors)
-        XCTAssertTrue(errors.contains("di-lint fix: error: the fix process ended outside a parse (it ended with signal 11, SIGSEGV)"), errors)
+        XCTAssertTrue(
+            errors.contains(
+                "di-lint fix: error: the fix process ended outside a parse (it ended with signal 11, SIGSEGV)"), errors)
         XCTAssertFalse(errors.contains("a.m"), "no file is blamed: \(errors)")
     }
 
@@ -60,7 +63,9 @@ final class FixSupervisorTests: XCTestCase {
         let (status, errors) = try supervise(script)
         XCTAssertEqual(status, 1)
         XCTAssertTrue(errors.contains("second: "), errors)
-        XCTAssertTrue(errors.contains("a.m") && errors.contains("signal 11"), "the second child hears a.m is left out and why: \(errors)")
+        XCTAssertTrue(
+            errors.contains("a.m") && errors.contains("signal 11"),
+            "the second child hears a.m is left out and why: \(errors)")
     }
 
     func testAChildEndingOnItsOwnGivesItsStatusAndOutputOnce() throws {

@@ -27,7 +27,10 @@ final class FixtureTests: XCTestCase {
             findings += result.findings
             failed += result.filesFailed
         }
-        return (files, LintResult(findings: findings, filesChecked: files.count, filesParsed: 0, filesFailed: failed, seconds: 0))
+        return (
+            files,
+            LintResult(findings: findings, filesChecked: files.count, filesParsed: 0, filesFailed: failed, seconds: 0)
+        )
     }
 
     func testEveryFixtureMatchesItsInlineExpectations() throws {
@@ -44,11 +47,14 @@ final class FixtureTests: XCTestCase {
                     found.remove(at: i)
                 } else {
                     let near = result.findings.filter { $0.path == file && $0.line == e.line }
-                    XCTFail("\(file):\(e.line): expected \(e), got \(near.map { "\($0.column) \($0.rule) \($0.access?.expression ?? "")" })")
+                    XCTFail(
+                        "\(file):\(e.line): expected \(e), got \(near.map { "\($0.column) \($0.rule) \($0.access?.expression ?? "")" })"
+                    )
                 }
             }
             for f in found {
-                XCTFail("\(file):\(f.line):\(f.column): unexpected \(f.rule) \(f.access?.expression ?? ""): \(f.message)")
+                XCTFail(
+                    "\(file):\(f.line):\(f.column): unexpected \(f.rule) \(f.access?.expression ?? ""): \(f.message)")
             }
         }
         XCTAssertGreaterThan(total, 30, "fixtures should carry their expectations")

@@ -26,13 +26,20 @@ final class HandlerReadPartlyTests: XCTestCase {
         let both = try lint([partly.path, whole.path], configYAML: yaml)
         XCTAssertEqual(both.findings.map(\.message), [], "no unsafe call among what was read")
         XCTAssertEqual(both.handlerFunctionsReadPartly, 1)
-        XCTAssertTrue(TextReporter.summary(both).hasSuffix("; 1 function reached from crash-time handlers read only partly (signal-handler-safety cannot vouch for what it did not read)"),
-                      TextReporter.summary(both))
-        let json = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(JSONReporter().render(both).utf8)) as? [String: Any])
+        XCTAssertTrue(
+            TextReporter.summary(both).hasSuffix(
+                "; 1 function reached from crash-time handlers read only partly (signal-handler-safety cannot vouch for what it did not read)"
+            ),
+            TextReporter.summary(both))
+        let json = try XCTUnwrap(
+            JSONSerialization.jsonObject(with: Data(JSONReporter().render(both).utf8)) as? [String: Any])
         XCTAssertEqual((json["summary"] as? [String: Any])?["handlerFunctionsReadPartly"] as? Int, 1)
-        let sarif = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(SARIFReporter(root: dir.path).render(both).utf8)) as? [String: Any])
+        let sarif = try XCTUnwrap(
+            JSONSerialization.jsonObject(with: Data(SARIFReporter(root: dir.path).render(both).utf8)) as? [String: Any])
         let run = try XCTUnwrap((sarif["runs"] as? [[String: Any]])?.first)
-        XCTAssertEqual(((run["properties"] as? [String: Any])?["diLint"] as? [String: Any])?["handlerFunctionsReadPartly"] as? Int, 1)
+        XCTAssertEqual(
+            ((run["properties"] as? [String: Any])?["diLint"] as? [String: Any])?["handlerFunctionsReadPartly"] as? Int,
+            1)
 
         let clean = try lint([whole.path], configYAML: yaml)
         XCTAssertEqual(clean.handlerFunctionsReadPartly, 0)
@@ -41,16 +48,19 @@ final class HandlerReadPartlyTests: XCTestCase {
         // the rule off: no count at all
         let off = try lint([partly.path], configYAML: yaml + "\nrules:\n  signal-handler-safety: off")
         XCTAssertNil(off.handlerFunctionsReadPartly)
-        let offJSON = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(JSONReporter().render(off).utf8)) as? [String: Any])
+        let offJSON = try XCTUnwrap(
+            JSONSerialization.jsonObject(with: Data(JSONReporter().render(off).utf8)) as? [String: Any])
         XCTAssertNil((offJSON["summary"] as? [String: Any])?["handlerFunctionsReadPartly"])
     }
 
     /// `merge` keeps the largest count of the shards (each walks the whole graph), not their sum.
     func testMergeKeepsTheLargestCount() throws {
         func document(_ n: Int?) -> JSONReporter.Document {
-            JSONReporter.Document(summary: JSONReporter.Document.summary(findings: [], stale: 0, files: 1, parsed: 1, notLinted: 0, cached: 0,
-                                                                         seconds: 0, handlerFunctionsReadPartly: n),
-                                  findings: [], stale: [])
+            JSONReporter.Document(
+                summary: JSONReporter.Document.summary(
+                    findings: [], stale: 0, files: 1, parsed: 1, notLinted: 0, cached: 0,
+                    seconds: 0, handlerFunctionsReadPartly: n),
+                findings: [], stale: [])
         }
         let merged = try ReportMerge.mergeJSON([document(2), document(3), document(nil)])
         let json = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(merged.text.utf8)) as? [String: Any])

@@ -10,32 +10,43 @@ final class HeaderMapTests: XCTestCase {
         let dir = try temporaryDirectory(self)
         func write(_ path: String, _ text: String) throws {
             let url = dir.appendingPathComponent(path)
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             try text.write(to: url, atomically: true, encoding: .utf8)
         }
-        try write("Core/Container.h", """
-        @interface Container
-        + (instancetype)sharedInstance;
-        @property (readonly) id crashReporter;
-        @end
-        """)
-        try write("Core/Macros.h", """
-        #import "Container.h"
-        #define CURRENT_REPORTER [[Container sharedInstance] crashReporter]
-        """)
+        try write(
+            "Core/Container.h",
+            """
+            @interface Container
+            + (instancetype)sharedInstance;
+            @property (readonly) id crashReporter;
+            @end
+            """)
+        try write(
+            "Core/Macros.h",
+            """
+            #import "Container.h"
+            #define CURRENT_REPORTER [[Container sharedInstance] crashReporter]
+            """)
         // Xcode's framework layout: <Kit/Public.h> names Kit/Headers/Public.h
-        try write("Kit/Headers/Public.h", """
-        #import <Core/Container.h>
-        #define KIT_REPORTER [[Container sharedInstance] crashReporter]
-        """)
-        try write("App/Bare.m", """
-        #import "Macros.h"
-        void bare(void) { id r = CURRENT_REPORTER; }
-        """)
-        try write("App/Framework.m", """
-        #import <Kit/Public.h>
-        void framework(void) { id r = KIT_REPORTER; }
-        """)
+        try write(
+            "Kit/Headers/Public.h",
+            """
+            #import <Core/Container.h>
+            #define KIT_REPORTER [[Container sharedInstance] crashReporter]
+            """)
+        try write(
+            "App/Bare.m",
+            """
+            #import "Macros.h"
+            void bare(void) { id r = CURRENT_REPORTER; }
+            """)
+        try write(
+            "App/Framework.m",
+            """
+            #import <Kit/Public.h>
+            void framework(void) { id r = KIT_REPORTER; }
+            """)
         return dir
     }
 
@@ -48,9 +59,10 @@ final class HeaderMapTests: XCTestCase {
         if config.headerMap { config.headerMapFile = try HeaderMap.write(files: files) }
         let linter = Linter(configuration: config)
         if database { linter.compileArguments = try CompilationDatabase.load(directory: dir.path) }
-        return linter.lint(files: files.filter { $0.hasSuffix(".m") }).findings.filter { $0.rule == "container-access" }.map {
-            "\(($0.path as NSString).lastPathComponent):\($0.line) \($0.access?.viaMacro ?? "")"
-        }
+        return linter.lint(files: files.filter { $0.hasSuffix(".m") }).findings.filter { $0.rule == "container-access" }
+            .map {
+                "\(($0.path as NSString).lastPathComponent):\($0.line) \($0.access?.viaMacro ?? "")"
+            }
     }
 
     func testBareAndFrameworkIncludesResolveThroughTheMap() throws {
@@ -67,22 +79,25 @@ final class HeaderMapTests: XCTestCase {
         let dir = try makeTree()
         let quiet = dir.appendingPathComponent("Vendor/quiet/include")
         try FileManager.default.createDirectory(at: quiet, withIntermediateDirectories: true)
-        try "#define CURRENT_REPORTER 0\n#define KIT_REPORTER 0\n".write(to: quiet.appendingPathComponent("Macros.h"), atomically: true, encoding: .utf8)
+        try "#define CURRENT_REPORTER 0\n#define KIT_REPORTER 0\n".write(
+            to: quiet.appendingPathComponent("Macros.h"), atomically: true, encoding: .utf8)
         XCTAssertEqual(try run(dir), ["Bare.m:2 CURRENT_REPORTER", "Framework.m:2 KIT_REPORTER"])
         for flag in ["-I", "-isystem", "-iquote"] {
-            XCTAssertEqual(try run(dir, yaml: Self.yaml + "\nclang-flags: ['\(flag)\(quiet.path)']"),
-                           ["Framework.m:2 KIT_REPORTER"], flag)
+            XCTAssertEqual(
+                try run(dir, yaml: Self.yaml + "\nclang-flags: ['\(flag)\(quiet.path)']"),
+                ["Framework.m:2 KIT_REPORTER"], flag)
         }
         let database = """
-        [{"directory": "\(dir.path)", "file": "App/Bare.m", "arguments": ["clang", "-x", "objective-c", "-isystem", "Vendor/quiet/include", "-c", "App/Bare.m"]}]
-        """
+            [{"directory": "\(dir.path)", "file": "App/Bare.m", "arguments": ["clang", "-x", "objective-c", "-isystem", "Vendor/quiet/include", "-c", "App/Bare.m"]}]
+            """
         try database.write(to: dir.appendingPathComponent("compile_commands.json"), atomically: true, encoding: .utf8)
         XCTAssertEqual(try run(dir, database: true), ["Framework.m:2 KIT_REPORTER"])
     }
 
     func testEntriesAndAmbiguity() {
-        let (entries, ambiguous) = HeaderMap.entries(headers: ["a/b/c/X.h", "a/X.h", "z/x.h", "a/b/Y.hpp", "a/Z.m", "a/é.h"],
-                                                     workingDirectory: "/w")
+        let (entries, ambiguous) = HeaderMap.entries(
+            headers: ["a/b/c/X.h", "a/X.h", "z/x.h", "a/b/Y.hpp", "a/Z.m", "a/é.h"],
+            workingDirectory: "/w")
         let map = Dictionary(uniqueKeysWithValues: entries.map { ($0.key, $0.path) })
         // X.h and x.h are one key for clang: the path with fewer components, then the shorter, then byte order
         XCTAssertEqual(map["X.h"], "/w/a/X.h")
@@ -120,9 +135,12 @@ final class HeaderMapTests: XCTestCase {
     /// The cache keys on the map's content, not on where the run wrote it.
     func testCacheKeyFollowsTheMapsDigest() throws {
         var a = Configuration(baseDirectory: "/w"), b = a, c = a
-        a.headerMapFile = HeaderMapFile(path: "/tmp/1/headers.hmap", digest: "d1", headers: 1, keys: 2, ambiguousNames: 0)
-        b.headerMapFile = HeaderMapFile(path: "/tmp/2/headers.hmap", digest: "d1", headers: 1, keys: 2, ambiguousNames: 0)
-        c.headerMapFile = HeaderMapFile(path: "/tmp/1/headers.hmap", digest: "d2", headers: 1, keys: 2, ambiguousNames: 0)
+        a.headerMapFile = HeaderMapFile(
+            path: "/tmp/1/headers.hmap", digest: "d1", headers: 1, keys: 2, ambiguousNames: 0)
+        b.headerMapFile = HeaderMapFile(
+            path: "/tmp/2/headers.hmap", digest: "d1", headers: 1, keys: 2, ambiguousNames: 0)
+        c.headerMapFile = HeaderMapFile(
+            path: "/tmp/1/headers.hmap", digest: "d2", headers: 1, keys: 2, ambiguousNames: 0)
         XCTAssertEqual(CanonicalDescription.of(a), CanonicalDescription.of(b))
         XCTAssertNotEqual(CanonicalDescription.of(a), CanonicalDescription.of(c))
     }

@@ -16,12 +16,15 @@ final class HostileBaselineTests: XCTestCase {
         let pool = (0..<20_000).map { _ in alphabet.randomElement(using: &generator)! }
         func text(_ count: Int) -> String {
             let start = Int.random(in: 0...(pool.count - count % pool.count), using: &generator)
-            return String(repeating: String(pool[start..<(start + count % pool.count)]), count: 1) + String(repeating: String(pool[..<1000]), count: count / pool.count * 20)
+            return String(repeating: String(pool[start..<(start + count % pool.count)]), count: 1)
+                + String(repeating: String(pool[..<1000]), count: count / pool.count * 20)
         }
         var entries = (0..<4000).map { i in
-            BaselineEntry(fingerprint: "\(i):0", rule: "container-access", path: "Sources/F\(i % 37).m", line: i + 1,
-                          snippet: text(Int.random(in: 0...600, using: &generator)), expression: nil, scope: i % 3 == 0 ? text(20) : nil,
-                          scheme: nil)
+            BaselineEntry(
+                fingerprint: "\(i):0", rule: "container-access", path: "Sources/F\(i % 37).m", line: i + 1,
+                snippet: text(Int.random(in: 0...600, using: &generator)), expression: nil,
+                scope: i % 3 == 0 ? text(20) : nil,
+                scheme: nil)
         }
         entries[1234].snippet = text(3 << 19) // longer than a piece: the buffer grows
         let directory = try temporaryDirectory(self)
@@ -45,7 +48,10 @@ final class HostileBaselineTests: XCTestCase {
             .write(to: URL(fileURLWithPath: path))
         let index = try XCTUnwrap(streamed.entries.firstIndex { $0.line == 3999 })
         XCTAssertThrowsError(try Baseline.load(path: path)) { error in
-            XCTAssertEqual("\(error)", "\(path): not a valid baseline: entries[\(index)].line: 39990000000000000000 is out of range (integers here are from -9223372036854775808 to 9223372036854775807), at line \(target + 1), column \(column)")
+            XCTAssertEqual(
+                "\(error)",
+                "\(path): not a valid baseline: entries[\(index)].line: 39990000000000000000 is out of range (integers here are from -9223372036854775808 to 9223372036854775807), at line \(target + 1), column \(column)"
+            )
         }
         // Cut short in the middle of a piece.
         try Data(bytes[..<(bytes.count * 2 / 3)]).write(to: URL(fileURLWithPath: path))
@@ -58,20 +64,31 @@ final class HostileBaselineTests: XCTestCase {
         let texts = ["", "a\"b\\c/d", "\u{0}\u{1F}\u{7F}", "é€😀", "\u{2028}\u{2029}", "line\nbreak\ttab", "%SRCROOT%"]
         var entries: [BaselineEntry] = []
         for (i, text) in texts.enumerated() {
-            entries.append(BaselineEntry(fingerprint: "\(text):\(i)", rule: "r\(text)", path: "p\(text).m", line: i + 1,
-                                         snippet: i % 2 == 0 ? text : nil, expression: i % 3 == 0 ? text : nil, scope: i % 4 == 0 ? text : nil,
-                                         scheme: i % 5 == 0 ? 1 : nil))
+            entries.append(
+                BaselineEntry(
+                    fingerprint: "\(text):\(i)", rule: "r\(text)", path: "p\(text).m", line: i + 1,
+                    snippet: i % 2 == 0 ? text : nil, expression: i % 3 == 0 ? text : nil,
+                    scope: i % 4 == 0 ? text : nil,
+                    scheme: i % 5 == 0 ? 1 : nil))
         }
-        struct File: Encodable { var version: Int; var tool: String?; var toolVersion: String?; var entries: [BaselineEntry] }
+        struct File: Encodable {
+            var version: Int; var tool: String?; var toolVersion: String?; var entries: [BaselineEntry]
+        }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         for list in [entries, [entries[1]], []] {
             let baseline = Baseline(entries: list)
-            let file = File(version: Baseline.formatVersion, tool: "di-lint", toolVersion: DILintVersion.current, entries: baseline.entries)
+            let file = File(
+                version: Baseline.formatVersion, tool: "di-lint", toolVersion: DILintVersion.current,
+                entries: baseline.entries)
             XCTAssertEqual(baseline.text(), String(decoding: try encoder.encode(file), as: UTF8.self) + "\n")
 
-            var result = LintResult(findings: [Finding(rule: "container-access", path: "/abs/a.m", line: 2, column: 3, severity: .error, message: "m")],
-                                    filesChecked: 1, filesParsed: 1, filesFailed: 0, seconds: 0.5)
+            var result = LintResult(
+                findings: [
+                    Finding(
+                        rule: "container-access", path: "/abs/a.m", line: 2, column: 3, severity: .error, message: "m")
+                ],
+                filesChecked: 1, filesParsed: 1, filesFailed: 0, seconds: 0.5)
             result.staleBaselineEntries = list
             let document = JSONReporter().document(result)
             XCTAssertEqual(document.text(), document.rendered())
@@ -87,14 +104,26 @@ final class HostileBaselineTests: XCTestCase {
     func testIntegersAreReadExactly() throws {
         struct Holder: Decodable { var version: Int }
         var generator = SystemRandomNumberGenerator()
-        func digits(_ count: Int) -> String { String((0..<count).map { _ in "0123456789".randomElement(using: &generator)! }) }
-        var numbers = ["0", "-0", "1", "-1", "9223372036854775807", "-9223372036854775808", "9223372036854775808", "-9223372036854775809",
-                       "1e18", "1e19", "9.223372036854775807e18", "92233720368547758070e-1", "1.5", "15e-1", "0.0", "100e-2", "1E+2",
-                       "12345678901234567890123456789e-10", "0.000000000000000000000000001e27", "-1e40"]
+        func digits(_ count: Int) -> String {
+            String((0..<count).map { _ in "0123456789".randomElement(using: &generator)! })
+        }
+        var numbers = [
+            "0", "-0", "1", "-1", "9223372036854775807", "-9223372036854775808", "9223372036854775808",
+            "-9223372036854775809",
+            "1e18", "1e19", "9.223372036854775807e18", "92233720368547758070e-1", "1.5", "15e-1", "0.0", "100e-2",
+            "1E+2",
+            "12345678901234567890123456789e-10", "0.000000000000000000000000001e27", "-1e40",
+        ]
         for _ in 0..<3000 {
-            var n = (Bool.random(using: &generator) ? "-" : "") + String(Int.random(in: 1...9, using: &generator)) + digits(Int.random(in: 0...22, using: &generator))
+            var n =
+                (Bool.random(using: &generator) ? "-" : "") + String(Int.random(in: 1...9, using: &generator))
+                + digits(Int.random(in: 0...22, using: &generator))
             if Bool.random(using: &generator) { n += "." + digits(Int.random(in: 1...6, using: &generator)) }
-            if Bool.random(using: &generator) { n += "e" + ["", "+", "-"].randomElement(using: &generator)! + String(Int.random(in: 0...25, using: &generator)) }
+            if Bool.random(using: &generator) {
+                n +=
+                    "e" + ["", "+", "-"].randomElement(using: &generator)!
+                    + String(Int.random(in: 0...25, using: &generator))
+            }
             numbers.append(n)
         }
         func read(_ n: String) -> Result<Int, Error> {
@@ -104,14 +133,21 @@ final class HostileBaselineTests: XCTestCase {
             let decimal = try XCTUnwrap(Decimal(string: n), n)
             var rounded = Decimal(), copy = decimal
             NSDecimalRound(&rounded, &copy, 0, .plain)
-            let exact = rounded == decimal && decimal >= Decimal(Int.min) && decimal <= Decimal(Int.max) ? Int("\(decimal)") : nil
+            let exact =
+                rounded == decimal && decimal >= Decimal(Int.min) && decimal <= Decimal(Int.max)
+                ? Int("\(decimal)") : nil
             switch read(n) {
             case .success(let value):
                 XCTAssertEqual(value, exact, n)
-                if let decoded = try? JSONDecoder().decode(Holder.self, from: Data(#"{"version": \#(n)}"#.utf8)).version { XCTAssertEqual(value, decoded, n) }
+                if let decoded = try? JSONDecoder().decode(Holder.self, from: Data(#"{"version": \#(n)}"#.utf8)).version
+                {
+                    XCTAssertEqual(value, decoded, n)
+                }
             case .failure(let error):
                 XCTAssertNil(exact, "\(n): \(error)")
-                XCTAssertTrue("\(error)".contains(rounded == decimal ? "is out of range" : "is not a whole number"), "\(n): \(error)")
+                XCTAssertTrue(
+                    "\(error)".contains(rounded == decimal ? "is out of range" : "is not a whole number"),
+                    "\(n): \(error)")
             }
         }
         // Past what Decimal holds.
@@ -120,7 +156,9 @@ final class HostileBaselineTests: XCTestCase {
         XCTAssertTrue("\(read("1e99999999999999999999"))".contains("1e99999999999999999999 is out of range"))
         XCTAssertTrue("\(read("1e-99999999999999999999"))".contains("is not a whole number"))
         let zeros = String(repeating: "0", count: 100_000)
-        XCTAssertTrue("\(read("1" + zeros))".contains("1000000000000000000000000000000000000000… is out of range"), "\(read("1" + zeros))")
+        XCTAssertTrue(
+            "\(read("1" + zeros))".contains("1000000000000000000000000000000000000000… is out of range"),
+            "\(read("1" + zeros))")
         XCTAssertEqual(try read("1" + zeros + "e-100000").get(), 1)
         XCTAssertEqual(try read("1" + zeros + "e-99982").get(), 1_000_000_000_000_000_000)
     }
@@ -137,29 +175,48 @@ final class HostileBaselineTests: XCTestCase {
             return try XCTUnwrap(try CompilationDatabase.load(directory: directory.path)[source])
         }
         func expected(_ tokens: [String]) -> [String] {
-            CompilationDatabase.parseArguments(tokens, file: source, absolute: source) + ["-working-directory=\(directory.path)"]
+            CompilationDatabase.parseArguments(tokens, file: source, absolute: source) + [
+                "-working-directory=\(directory.path)"
+            ]
         }
         let pieces = ["-DA", "b", " ", "  ", "\\\"", "\"", "'", "\\ ", "\\\\", "\t", "x\\'y", "\"q r\"", "'s t'", "é"]
         for _ in 0..<150 {
-            let command = "clang " + (0..<Int.random(in: 1...12, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined()
+            let command =
+                "clang "
+                + (0..<Int.random(in: 1...12, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }
+                .joined()
             let json = String(decoding: try JSONEncoder().encode(command), as: UTF8.self)
-            XCTAssertEqual(try loaded("\"command\": \(json)"), expected(Array(ResponseFiles.commandTokens(command).dropFirst())), command)
+            XCTAssertEqual(
+                try loaded("\"command\": \(json)"), expected(Array(ResponseFiles.commandTokens(command).dropFirst())),
+                command)
 
-            let text = (0..<Int.random(in: 1...12, using: &generator)).map { _ in (pieces + ["\n", "\r\n"]).randomElement(using: &generator)! }.joined()
+            let text = (0..<Int.random(in: 1...12, using: &generator)).map { _ in
+                (pieces + ["\n", "\r\n"]).randomElement(using: &generator)!
+            }.joined()
             try Data(text.utf8).write(to: directory.appendingPathComponent("r.rsp"))
-            XCTAssertEqual(try loaded(#""arguments": ["clang", "@r.rsp"]"#),
-                           expected(ResponseFiles.gnuTokens(Array(text.utf8)).map { String(decoding: $0, as: UTF8.self) }), text)
+            XCTAssertEqual(
+                try loaded(#""arguments": ["clang", "@r.rsp"]"#),
+                expected(ResponseFiles.gnuTokens(Array(text.utf8)).map { String(decoding: $0, as: UTF8.self) }), text)
         }
     }
 
     /// Whatever a shard's fields say, `merge` either refuses it naming the field or writes SARIF
     /// that the 2.1.0 schema accepts (the fields a shard carries into the merged log, mutated).
     func testMergedSARIFIsRefusedOrValidAgainstTheSchema() throws {
-        let project = try GateProject(self, files: ["a.m": objcSource(accesses: ["[Container sharedInstance]", "[[Container sharedInstance] crashReporter]"]),
-                                                     "b.m": objcSource(accesses: ["[[Container sharedInstance] dateProvider]"])])
+        let project = try GateProject(
+            self,
+            files: [
+                "a.m": objcSource(accesses: [
+                    "[Container sharedInstance]", "[[Container sharedInstance] crashReporter]",
+                ]),
+                "b.m": objcSource(accesses: ["[[Container sharedInstance] dateProvider]"]),
+            ])
         var result = try project.lint()
-        Baseline(findings: [result.findings[0]], root: project.root.path).apply(to: &result, lintedFiles: try project.files(), root: project.root.path)
-        result.staleBaselineEntries = [BaselineEntry(fingerprint: "ab:0", rule: "container-access", path: "gone.m", line: 3)]
+        Baseline(findings: [result.findings[0]], root: project.root.path).apply(
+            to: &result, lintedFiles: try project.files(), root: project.root.path)
+        result.staleBaselineEntries = [
+            BaselineEntry(fingerprint: "ab:0", rule: "container-access", path: "gone.m", line: 3)
+        ]
         let sarif = SARIFReporter(root: project.root.path).render(result)
         let directory = try temporaryDirectory(self)
         let mutations: [(String, String, String?)] = [
@@ -183,7 +240,8 @@ final class HostileBaselineTests: XCTestCase {
         for (i, (old, new, problem)) in mutations.enumerated() {
             XCTAssertNotNil(sarif.range(of: old, options: .regularExpression), old)
             let path = directory.appendingPathComponent("s\(i).sarif").path
-            try Data(sarif.replacingOccurrences(of: old, with: new, options: .regularExpression).utf8).write(to: URL(fileURLWithPath: path))
+            try Data(sarif.replacingOccurrences(of: old, with: new, options: .regularExpression).utf8).write(
+                to: URL(fileURLWithPath: path))
             do {
                 let merged = try ReportMerge.merge(files: [path])
                 XCTAssertNil(problem, "\(new) was merged")

@@ -20,15 +20,19 @@ final class LargeFileTests: XCTestCase {
 
     func testLongLineSnippetsAreTheGeneralOnes() {
         var generator = SystemRandomNumberGenerator()
-        let pieces: [[UInt8]] = [Array("id x = [C s];".utf8), [0x20], [0x20, 0x20, 0x09], Array("é".utf8), Array("\u{3000}".utf8),
-                                 Array("…".utf8), [0xFF], [0xE2, 0x80], Array("abc".utf8), [0x09]]
+        let pieces: [[UInt8]] = [
+            Array("id x = [C s];".utf8), [0x20], [0x20, 0x20, 0x09], Array("é".utf8), Array("\u{3000}".utf8),
+            Array("…".utf8), [0xFF], [0xE2, 0x80], Array("abc".utf8), [0x09],
+        ]
         for _ in 0..<40 {
             var line: [UInt8] = []
             while line.count < 1200 { line += pieces[Int.random(in: 0..<pieces.count, using: &generator)] }
             let buffer = SourceBuffer(bytes: Array("first\n".utf8) + line + Array("\nlast\n".utf8))
             for offset in stride(from: 6, to: 6 + line.count, by: 7) {
-                XCTAssertEqual(Array(buffer.snippet(line: 2, at: offset).utf8), Array(generalSnippet(buffer, line: 2, at: offset).utf8),
-                               "offset \(offset)")
+                XCTAssertEqual(
+                    Array(buffer.snippet(line: 2, at: offset).utf8),
+                    Array(generalSnippet(buffer, line: 2, at: offset).utf8),
+                    "offset \(offset)")
             }
         }
     }
@@ -53,17 +57,20 @@ final class LargeFileTests: XCTestCase {
 
             """
         try Data(source.utf8).write(to: URL(fileURLWithPath: path))
-        let parsed = try ClangParser().parse(path: path, buffer: SourceBuffer(bytes: Array(source.utf8)), language: .objectiveC,
-                                             arguments: SourceLanguage.objectiveC.clangArguments(isHeader: false))
+        let parsed = try ClangParser().parse(
+            path: path, buffer: SourceBuffer(bytes: Array(source.utf8)), language: .objectiveC,
+            arguments: SourceLanguage.objectiveC.clangArguments(isHeader: false))
         var raw: UnsafeMutablePointer<CXToken>?
         var count: UInt32 = 0
         clang_tokenize(parsed.unit, clang_getCursorExtent(clang_getTranslationUnitCursor(parsed.unit)), &raw, &count)
         let tokens = try XCTUnwrap(raw)
         defer { clang_disposeTokens(parsed.unit, tokens, count) }
         XCTAssertGreaterThan(count, 50)
-        let base = try XCTUnwrap(ParsedFile.directTokenOffsets(parsed.unit, tokens, Int(count)), "the sampled tokens disagree")
+        let base = try XCTUnwrap(
+            ParsedFile.directTokenOffsets(parsed.unit, tokens, Int(count)), "the sampled tokens disagree")
         for i in 0..<Int(count) {
-            let direct = ParsedFile.directRange(tokens[i], base: base), libclang = ParsedFile.tokenRange(parsed.unit, tokens[i])
+            let direct = ParsedFile.directRange(tokens[i], base: base),
+                libclang = ParsedFile.tokenRange(parsed.unit, tokens[i])
             XCTAssertTrue(direct == libclang, "token \(i): \(direct) vs \(libclang)")
         }
     }
@@ -85,11 +92,13 @@ final class LargeFileTests: XCTestCase {
             """
         var i = 0
         while source.utf8.count < (1 << 20) + 4096 {
-            source += "static int f\(i)(void) { Reporter *x = [[Container sharedInstance] crashReporter]; [x start]; return \(i); }\n"
+            source +=
+                "static int f\(i)(void) { Reporter *x = [[Container sharedInstance] crashReporter]; [x start]; return \(i); }\n"
             i += 1
         }
         try Data(source.utf8).write(to: URL(fileURLWithPath: path))
-        let configuration = try Configuration.parse(yaml: "containers: [Container.sharedInstance]\n", baseDirectory: directory.path)
+        let configuration = try Configuration.parse(
+            yaml: "containers: [Container.sharedInstance]\n", baseDirectory: directory.path)
         func lint(besideFrom size: Int) -> LintResult {
             let linter = Linter(configuration: configuration)
             linter.factsBesideRulesSize = size
@@ -115,7 +124,9 @@ final class LargeFileTests: XCTestCase {
             expansions.sort { $0.range.lowerBound < $1.range.lowerBound }
             let index = MacroExpansionIndex(expansions)
             for offset in -1..<270 {
-                XCTAssertEqual(index.first(containing: offset), expansions.first { $0.range.contains(offset) }?.name, "offset \(offset)")
+                XCTAssertEqual(
+                    index.first(containing: offset), expansions.first { $0.range.contains(offset) }?.name,
+                    "offset \(offset)")
             }
         }
     }

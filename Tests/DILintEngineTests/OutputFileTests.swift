@@ -37,7 +37,8 @@ final class OutputFileTests: XCTestCase {
         try OutputFile.write(Data("one".utf8), to: path)
         try OutputFile.write(Data("two".utf8), to: path)
         XCTAssertEqual(try String(contentsOfFile: path, encoding: .utf8), "two")
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir.path), ["out.json"], "no temporary left behind")
+        XCTAssertEqual(
+            try FileManager.default.contentsOfDirectory(atPath: dir.path), ["out.json"], "no temporary left behind")
         XCTAssertThrowsError(try OutputFile.write(Data(), to: dir.path + "/missing/out.json")) { error in
             XCTAssertTrue("\(error)".hasPrefix(dir.path + "/missing/out.json: cannot write it"), "\(error)")
         }

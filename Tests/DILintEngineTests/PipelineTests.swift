@@ -12,10 +12,14 @@ final class PipelineTests: XCTestCase {
     }
 
     func testLintAndFixRefuseADeepFileWithOneMessage() throws {
-        let path = try write("Deep.m", "void f(void) { " + String(repeating: "[", count: 1001) + String(repeating: "]", count: 1001) + " }\n")
+        let path = try write(
+            "Deep.m",
+            "void f(void) { " + String(repeating: "[", count: 1001) + String(repeating: "]", count: 1001) + " }\n")
         let configuration = Configuration()
         let lint = ClangFrontEnd(configuration: configuration, compileArguments: [:])
-            .model(path: path, displayPath: path, bytes: Array(try Data(contentsOf: URL(fileURLWithPath: path))), language: .objectiveC)
+            .model(
+                path: path, displayPath: path, bytes: Array(try Data(contentsOf: URL(fileURLWithPath: path))),
+                language: .objectiveC)
         guard case let .failure(lintFailure) = lint else { return XCTFail("lint parsed a file nested 1001 deep") }
         let workspace = FixWorkspace(configuration: configuration, compileArguments: [:])
         XCTAssertThrowsError(try workspace.parse(path)) { error in
@@ -42,10 +46,12 @@ final class PipelineTests: XCTestCase {
         let linted = linter.lint(files: [path]).findings
         let workspace = FixWorkspace(configuration: configuration, compileArguments: [:])
         let rules = FileRules(configuration: configuration)
-        let analysis = FixFileAnalysis(path: path, file: try workspace.parse(path), frontEnd: workspace.frontEnd, rules: rules)
+        let analysis = FixFileAnalysis(
+            path: path, file: try workspace.parse(path), frontEnd: workspace.frontEnd, rules: rules)
         XCTAssertFalse(linted.isEmpty)
-        XCTAssertEqual(analysis.findings.map { "\($0.rule) \($0.line):\($0.column) \($0.message)" }.sorted(),
-                       linted.map { "\($0.rule) \($0.line):\($0.column) \($0.message)" }.sorted())
+        XCTAssertEqual(
+            analysis.findings.map { "\($0.rule) \($0.line):\($0.column) \($0.message)" }.sorted(),
+            linted.map { "\($0.rule) \($0.line):\($0.column) \($0.message)" }.sorted())
     }
 
     // MARK: The baseline, applied by the engine
@@ -53,7 +59,8 @@ final class PipelineTests: XCTestCase {
     func testTheEngineGatesALintOnABaseline() throws {
         let root = try temporaryDirectory(self)
         let file = root.appendingPathComponent("A.m")
-        try "- (id)f { return [Container sharedInstance].crashReporter; }\n".write(to: file, atomically: true, encoding: .utf8)
+        try "- (id)f { return [Container sharedInstance].crashReporter; }\n".write(
+            to: file, atomically: true, encoding: .utf8)
         var configuration = Configuration()
         configuration.containers = [.member(type: "Container", accessor: "sharedInstance")]
         let linter = Linter(configuration: configuration)
@@ -77,8 +84,9 @@ final class PipelineTests: XCTestCase {
         try "- (id)f { return self.crashReporter; }\n".write(to: file, atomically: true, encoding: .utf8)
         var third = linter.lint(files: [file.path])
         var update = BaselineGate(accepted: try Baseline.load(path: baselinePath), path: baselinePath, update: true)
-        XCTAssertEqual(try update.apply(to: &third, lintedFiles: [file.path], root: root.path),
-                       ["di-lint: removed 1 stale entry from \(baselinePath)"])
+        XCTAssertEqual(
+            try update.apply(to: &third, lintedFiles: [file.path], root: root.path),
+            ["di-lint: removed 1 stale entry from \(baselinePath)"])
         XCTAssertEqual(third.staleBaselineEntries.count, 1)
         XCTAssertEqual(try Baseline.load(path: baselinePath).entries, [])
     }
@@ -93,14 +101,17 @@ final class PipelineTests: XCTestCase {
         let after = "// moved\nint a = X;\nint b = 1;\n"
         let known = ParseDiagnostic(message: "use of undeclared identifier 'X'", offset: 8)
         let moved = ParseDiagnostic(message: "use of undeclared identifier 'X'", offset: 17)
-        XCTAssertEqual(ParseVerdict.newErrors(before: [known], beforeBuffer: buffer(before), after: [moved], afterBuffer: buffer(after),
-                                              edits: [edit], bridgeType: "Bridge", names: { [] }), [])
+        XCTAssertEqual(
+            ParseVerdict.newErrors(
+                before: [known], beforeBuffer: buffer(before), after: [moved], afterBuffer: buffer(after),
+                edits: [edit], bridgeType: "Bridge", names: { [] }), [])
         // the same message twice after the edit, once before: the second copy is new (the name X
         // is not one the file used, so no known shape lets it through)
         let twice = "// moved\nint a = X;\nint b = X;\n"
         let copy = ParseDiagnostic(message: "use of undeclared identifier 'X'", offset: 28)
-        let new = ParseVerdict.newErrors(before: [known], beforeBuffer: buffer(before), after: [moved, copy], afterBuffer: buffer(twice),
-                                         edits: [edit], bridgeType: "Bridge", names: { [] })
+        let new = ParseVerdict.newErrors(
+            before: [known], beforeBuffer: buffer(before), after: [moved, copy], afterBuffer: buffer(twice),
+            edits: [edit], bridgeType: "Bridge", names: { [] })
         XCTAssertEqual(new.map(\.message), ["use of undeclared identifier 'X'"])
         XCTAssertEqual(new.first?.line, 3)
     }
@@ -110,21 +121,39 @@ final class PipelineTests: XCTestCase {
         let edit = TextEdit(path: "f.m", range: 14..<14, replacement: "#import \"Bridge.h\"\n")
         let after = "#import \"A.h\"\n#import \"Bridge.h\"\nint a;\n"
         let missing = ParseDiagnostic(message: "'Bridge.h' file not found", offset: 22)
-        let new = ParseVerdict.newErrors(before: [], beforeBuffer: buffer(before), after: [missing], afterBuffer: buffer(after),
-                                         edits: [edit], bridgeType: "Bridge", names: { [] })
-        XCTAssertEqual(new.map(\.description), ["'Bridge.h' file not found at line 2 (edit at line 2: inserted #import \"Bridge.h\")"])
+        let new = ParseVerdict.newErrors(
+            before: [], beforeBuffer: buffer(before), after: [missing], afterBuffer: buffer(after),
+            edits: [edit], bridgeType: "Bridge", names: { [] })
+        XCTAssertEqual(
+            new.map(\.description),
+            ["'Bridge.h' file not found at line 2 (edit at line 2: inserted #import \"Bridge.h\")"])
     }
 
     func testAHeadersErrorInAnotherShapeIsNotNew() {
         // the headerless parse cannot find NSObject for the file's class; the bridge's header an
         // edit imports has the same failing for its class
-        let before = [ParseDiagnostic(message: "cannot find interface declaration for 'NSObject', superclass of 'V'", offset: nil)]
-        let after = before + [ParseDiagnostic(message: "cannot find interface declaration for 'NSObject', superclass of 'CrashBridge'", offset: nil)]
-        XCTAssertEqual(ParseVerdict.newErrors(before: before, beforeBuffer: buffer(""), after: after, afterBuffer: buffer(""),
-                                              edits: [], bridgeType: "Bridge", names: { [] }), [])
+        let before = [
+            ParseDiagnostic(message: "cannot find interface declaration for 'NSObject', superclass of 'V'", offset: nil)
+        ]
+        let after =
+            before + [
+                ParseDiagnostic(
+                    message: "cannot find interface declaration for 'NSObject', superclass of 'CrashBridge'",
+                    offset: nil)
+            ]
+        XCTAssertEqual(
+            ParseVerdict.newErrors(
+                before: before, beforeBuffer: buffer(""), after: after, afterBuffer: buffer(""),
+                edits: [], bridgeType: "Bridge", names: { [] }), [])
         // in the file itself the same shape is new: a name the edit wrote that does not resolve
-        let inFile = [ParseDiagnostic(message: "cannot find interface declaration for 'NSObject', superclass of 'CrashBridge'", offset: 0)]
-        XCTAssertEqual(ParseVerdict.newErrors(before: before, beforeBuffer: buffer("x"), after: inFile, afterBuffer: buffer("x"),
-                                              edits: [], bridgeType: "Bridge", names: { [] }).count, 1)
+        let inFile = [
+            ParseDiagnostic(
+                message: "cannot find interface declaration for 'NSObject', superclass of 'CrashBridge'", offset: 0)
+        ]
+        XCTAssertEqual(
+            ParseVerdict.newErrors(
+                before: before, beforeBuffer: buffer("x"), after: inFile, afterBuffer: buffer("x"),
+                edits: [], bridgeType: "Bridge", names: { [] }
+            ).count, 1)
     }
 }

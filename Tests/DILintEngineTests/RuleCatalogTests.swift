@@ -7,19 +7,23 @@ import XCTest
 final class RuleCatalogTests: XCTestCase {
     func testEmbeddedRulesMatchTheRulesDirectoryByteForByte() throws {
         let dir = packageRoot.appendingPathComponent("Rules")
-        let onDisk = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasSuffix(".yml") }.sorted()
+        let onDisk = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasSuffix(".yml") }
+            .sorted()
         XCTAssertEqual(EmbeddedRules.files.map(\.name).sorted(), onDisk, "run scripts/generate-rule-catalog")
         for file in EmbeddedRules.files {
             let text = try String(contentsOf: dir.appendingPathComponent(file.name), encoding: .utf8)
-            XCTAssertEqual(file.text, text, "\(file.name) differs from the embedded copy: run scripts/generate-rule-catalog")
+            XCTAssertEqual(
+                file.text, text, "\(file.name) differs from the embedded copy: run scripts/generate-rule-catalog")
         }
     }
 
     func testTheGeneratedIndexAgreesWithTheRuleFiles() {
         let parsed = RuleCatalog.shared.rules.map { rule in
-            RuleIndexEntry(id: rule.id, defaultSeverity: rule.defaultSeverity, options: rule.options.map(\.name),
-                           defaults: Dictionary(uniqueKeysWithValues: rule.options.filter { !$0.defaultValue.isEmpty }
-                               .map { ($0.name, RuleOptionValue(defaultText: $0.defaultValue)) }))
+            RuleIndexEntry(
+                id: rule.id, defaultSeverity: rule.defaultSeverity, options: rule.options.map(\.name),
+                defaults: Dictionary(
+                    uniqueKeysWithValues: rule.options.filter { !$0.defaultValue.isEmpty }
+                        .map { ($0.name, RuleOptionValue(defaultText: $0.defaultValue)) }))
         }
         XCTAssertEqual(EmbeddedRules.index.sorted { $0.id < $1.id }, parsed, "run scripts/generate-rule-catalog")
         XCTAssertEqual(RuleCatalog.knownIDs, RuleCatalog.shared.ids)
@@ -28,8 +32,10 @@ final class RuleCatalogTests: XCTestCase {
     func testEveryRuleIDHasExactlyOneTypeAndOneYAMLFile() throws {
         let typeIDs = RuleRegistry.all.map(\.id)
         XCTAssertEqual(typeIDs.count, Set(typeIDs).count, "a rule id is implemented by two types: \(typeIDs.sorted())")
-        let yamlIDs = try FileManager.default.contentsOfDirectory(atPath: packageRoot.appendingPathComponent("Rules").path)
-            .filter { $0.hasSuffix(".yml") }.map { String($0.dropLast(4)) }
+        let yamlIDs = try FileManager.default.contentsOfDirectory(
+            atPath: packageRoot.appendingPathComponent("Rules").path
+        )
+        .filter { $0.hasSuffix(".yml") }.map { String($0.dropLast(4)) }
         XCTAssertEqual(yamlIDs.count, Set(yamlIDs).count)
         XCTAssertEqual(Set(typeIDs), Set(yamlIDs), "every Rules/<id>.yml needs a type, every type a YAML file")
         XCTAssertEqual(Set(typeIDs), Set(RuleCatalog.shared.ids))
@@ -44,14 +50,17 @@ final class RuleCatalogTests: XCTestCase {
 
     func testEachRuleTypeReadsExactlyTheOptionsItsYAMLDeclares() {
         for rule in RuleRegistry.all {
-            XCTAssertEqual(rule.optionNamesRead, Set(RuleCatalog.shared.rule(rule.id)?.options.map(\.name) ?? []), rule.id)
+            XCTAssertEqual(
+                rule.optionNamesRead, Set(RuleCatalog.shared.rule(rule.id)?.options.map(\.name) ?? []), rule.id)
         }
     }
 
     func testTheGeneratedRegistryAndREADMETableAreUpToDate() throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", packageRoot.appendingPathComponent("scripts/generate-rule-catalog").path, "--check"]
+        process.arguments = [
+            "python3", packageRoot.appendingPathComponent("scripts/generate-rule-catalog").path, "--check",
+        ]
         let pipe = Pipe()
         process.standardError = pipe
         process.standardOutput = pipe
@@ -62,7 +71,8 @@ final class RuleCatalogTests: XCTestCase {
     }
 
     func testRuleFilesCarryTheirDocumentationAndPointAtAPitfallThatExists() throws {
-        let pitfalls = try String(contentsOf: packageRoot.appendingPathComponent("docs/migration-pitfalls.md"), encoding: .utf8)
+        let pitfalls = try String(
+            contentsOf: packageRoot.appendingPathComponent("docs/migration-pitfalls.md"), encoding: .utf8)
         for rule in RuleCatalog.shared.rules {
             XCTAssertFalse(rule.summary.isEmpty, rule.id)
             XCTAssertGreaterThan(rule.rationale.count, 80, "\(rule.id): rationale too thin")
@@ -70,7 +80,9 @@ final class RuleCatalogTests: XCTestCase {
                 .map { String($0.prefix { $0.isLetter || $0.isNumber }) }
             XCTAssertFalse(anchors.isEmpty, "\(rule.id): the pitfall must point into docs/migration-pitfalls.md")
             for anchor in anchors {
-                XCTAssertTrue(pitfalls.contains("<a id=\"\(anchor)\"></a>"), "\(rule.id): docs/migration-pitfalls.md has no #\(anchor)")
+                XCTAssertTrue(
+                    pitfalls.contains("<a id=\"\(anchor)\"></a>"),
+                    "\(rule.id): docs/migration-pitfalls.md has no #\(anchor)")
             }
         }
     }

@@ -16,10 +16,13 @@ final class RuleExampleTests: XCTestCase {
         let dir = try temporaryDirectory(self)
         var checked = 0
         for rule in RuleCatalog.shared.rules {
-            for (n, example) in (rule.triggering.map { ($0, true) } + rule.nonTriggering.map { ($0, false) }).enumerated() {
+            for (n, example) in (rule.triggering.map { ($0, true) } + rule.nonTriggering.map { ($0, false) })
+                .enumerated()
+            {
                 let (sample, triggers) = example
                 let (code, markers) = Self.stripMarkers(sample.code)
-                let ext = ["c": "c", "objective-c": "m", "c++": "cpp", "objective-c++": "mm", "swift": "swift"][sample.language.rawValue]!
+                let ext = ["c": "c", "objective-c": "m", "c++": "cpp", "objective-c++": "mm", "swift": "swift"][
+                    sample.language.rawValue]!
                 let file = dir.appendingPathComponent(sample.fileName ?? "\(rule.id)-\(n).\(ext)").path
                 try code.write(toFile: file, atomically: true, encoding: .utf8)
                 let yaml = rule.exampleConfig + "\n" + (sample.config ?? "")

@@ -21,8 +21,9 @@ final class SelfLintTests: XCTestCase {
         var config = try Configuration.load(path: packageRoot.appendingPathComponent(".di-lint.yml").path)
         config.fallback = .error
         let result = Linter(configuration: config).lint(files: try runtimeFiles())
-        XCTAssertTrue(result.findings.allSatisfy { $0.rule == "container-fallback" && $0.severity == .error },
-                      "\(result.findings.filter { $0.rule != "container-fallback" })")
+        XCTAssertTrue(
+            result.findings.allSatisfy { $0.rule == "container-fallback" && $0.severity == .error },
+            "\(result.findings.filter { $0.rule != "container-fallback" })")
         XCTAssertTrue(result.findings.allSatisfy { $0.path.hasSuffix("CrashRuntime/crash_reporter.c") })
         // one fallback per service the C layer reads (plus the availability check), each with the
         // container's context pointer passed alongside
@@ -31,7 +32,8 @@ final class SelfLintTests: XCTestCase {
         let listed = try BridgeServiceList.names()
         XCTAssertFalse(listed.isEmpty, "no service list read from \(BridgeServiceList.header.path)")
         XCTAssertEqual(Set(services), Set(listed + ["-", "context"]))
-        XCTAssertEqual(services.filter { $0 == "context" }.count, services.filter { $0 != "context" && $0 != "-" }.count)
+        XCTAssertEqual(
+            services.filter { $0 == "context" }.count, services.filter { $0 != "context" && $0 != "-" }.count)
         // and each is guarded by the bridge: injected reads of the same services exist
         let injected = Set(result.accesses.filter { $0.access.kind == .injected }.compactMap(\.access.service))
         XCTAssertTrue(injected.isSuperset(of: Set(services).subtracting(["-", "context"])), "\(injected)")

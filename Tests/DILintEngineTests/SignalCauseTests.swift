@@ -6,14 +6,18 @@ import XCTest
 /// the header map's headers as project code, error paths, macros expanded or reported. The
 /// reproducers with inline expectations are under Fixtures/signal-causes (`FixtureTests`).
 final class SignalCauseTests: XCTestCase {
-    private func signalFindings(_ result: LintResult) -> [Finding] { result.findings.filter { $0.rule == "signal-handler-safety" } }
+    private func signalFindings(_ result: LintResult) -> [Finding] {
+        result.findings.filter { $0.rule == "signal-handler-safety" }
+    }
 
     /// A `static inline` helper of a header found through the header map (a system-header search
     /// directory) is followed as the header's own definition, as with `-I`.
     func testAHeaderMapHeadersInlineHelperIsFollowed() throws {
         let dir = try temporaryDirectory(self)
-        try FileManager.default.createDirectory(at: dir.appendingPathComponent("include"), withIntermediateDirectories: true)
-        try FileManager.default.createDirectory(at: dir.appendingPathComponent("src"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: dir.appendingPathComponent("include"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: dir.appendingPathComponent("src"), withIntermediateDirectories: true)
         let header = dir.appendingPathComponent("include/debug.h").path
         let source = dir.appendingPathComponent("src/h.c").path
         try """
@@ -38,11 +42,14 @@ final class SignalCauseTests: XCTestCase {
 
     /// A call reached only when `sigaction` failed is a warning on an error path; `strict` makes it an error.
     func testACallOnAnErrorPathOnlyIsAWarningUnlessStrict() throws {
-        let file = packageRoot.appendingPathComponent("Tests/DILintEngineTests/Fixtures/signal-causes/error-path/sigcause_error_path.c").path
+        let file = packageRoot.appendingPathComponent(
+            "Tests/DILintEngineTests/Fixtures/signal-causes/error-path/sigcause_error_path.c"
+        ).path
         let relaxed = signalFindings(try lint([file], configYAML: ""))
         XCTAssertEqual(relaxed.map(\.severity), [.warning], "\(relaxed)")
         XCTAssertTrue(relaxed.first?.message.contains("On an error path only") == true, "\(relaxed)")
-        let strict = signalFindings(try lint([file], configYAML: "rules:\n  signal-handler-safety:\n    strict: true\n"))
+        let strict = signalFindings(
+            try lint([file], configYAML: "rules:\n  signal-handler-safety:\n    strict: true\n"))
         XCTAssertEqual(strict.map(\.severity), [.error], "\(strict)")
     }
 
@@ -79,19 +86,25 @@ final class SignalCauseTests: XCTestCase {
         """.write(toFile: file, atomically: true, encoding: .utf8)
         let found = signalFindings(try lint([file], configYAML: ""))
         XCTAssertEqual(found.count, 1, "\(found)")
-        XCTAssertTrue(found.first?.message.contains("is a macro whose expansion di-lint could not read") == true, "\(found)")
+        XCTAssertTrue(
+            found.first?.message.contains("is a macro whose expansion di-lint could not read") == true, "\(found)")
     }
 
     func testTheExpanderSubstitutesPastesAndStringifies() {
         let definitions: [String: MacroDefinition] = [
-            "LOG": MacroDefinition(name: "LOG", parameters: ["fmt", "__VA_ARGS__"], variadic: true,
-                                   body: ["log_write", "(", "fmt", ",", "##", "__VA_ARGS__", ")"]),
-            "CALL": MacroDefinition(name: "CALL", parameters: ["fn", "arg"], variadic: false, body: ["fn", "(", "#", "arg", ")"]),
-            "PASTE": MacroDefinition(name: "PASTE", parameters: ["a", "b"], variadic: false, body: ["a", "##", "b", "(", ")"]),
+            "LOG": MacroDefinition(
+                name: "LOG", parameters: ["fmt", "__VA_ARGS__"], variadic: true,
+                body: ["log_write", "(", "fmt", ",", "##", "__VA_ARGS__", ")"]),
+            "CALL": MacroDefinition(
+                name: "CALL", parameters: ["fn", "arg"], variadic: false, body: ["fn", "(", "#", "arg", ")"]),
+            "PASTE": MacroDefinition(
+                name: "PASTE", parameters: ["a", "b"], variadic: false, body: ["a", "##", "b", "(", ")"]),
             "ALIAS": MacroDefinition(name: "ALIAS", parameters: nil, variadic: false, body: ["LOG"]),
-            "malloc": MacroDefinition(name: "malloc", parameters: ["n"], variadic: false, body: ["malloc", "(", "n", ")"]),
-            "OPT": MacroDefinition(name: "OPT", parameters: ["__VA_ARGS__"], variadic: true,
-                                   body: ["__VA_OPT__", "(", "opt_call", "(", "__VA_ARGS__", ")", ")"]),
+            "malloc": MacroDefinition(
+                name: "malloc", parameters: ["n"], variadic: false, body: ["malloc", "(", "n", ")"]),
+            "OPT": MacroDefinition(
+                name: "OPT", parameters: ["__VA_ARGS__"], variadic: true,
+                body: ["__VA_OPT__", "(", "opt_call", "(", "__VA_ARGS__", ")", ")"]),
         ]
         let expander = MacroExpander { definitions[$0] }
         XCTAssertEqual(expander.calls(of: ["LOG", "(", "\"x\"", ")"]).calls, ["log_write"])

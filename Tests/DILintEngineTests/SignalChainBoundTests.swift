@@ -29,13 +29,17 @@ final class SignalChainBoundTests: XCTestCase {
         XCTAssertEqual(findings.count, n, "one malloc per function of the chain")
         // h → f0 … f1499: 1,501 functions; the deepest finding shows h, f0, f1, then the last three
         let deepest = try XCTUnwrap(findings.first { $0.message.contains("f1499 → malloc") })
-        XCTAssertTrue(deepest.message.hasSuffix(": h → f0 → f1 → … (1,495 more) … → f1497 → f1498 → f1499 → malloc"), deepest.message)
+        XCTAssertTrue(
+            deepest.message.hasSuffix(": h → f0 → f1 → … (1,495 more) … → f1497 → f1498 → f1499 → malloc"),
+            deepest.message)
         // a short chain is shown whole
         let short = try XCTUnwrap(findings.first { $0.message.contains("→ f3 → malloc") })
         XCTAssertTrue(short.message.hasSuffix(": h → f0 → f1 → f2 → f3 → malloc"), short.message)
         // every message is bounded, whatever its depth
         let longest = findings.map(\.message.utf8.count).max() ?? 0
-        XCTAssertLessThan(longest, 400, "the longest message: \(findings.max { $0.message.count < $1.message.count }!.message.prefix(500))")
+        XCTAssertLessThan(
+            longest, 400,
+            "the longest message: \(findings.max { $0.message.count < $1.message.count }!.message.prefix(500))")
         // and the JSON grows with the input: a few bytes of output per byte of source
         let input = try Data(contentsOf: file).count
         let json = JSONReporter().render(result).utf8.count
@@ -47,8 +51,11 @@ final class SignalChainBoundTests: XCTestCase {
         let result = try lint([file.path], configYAML: "containers: [C.shared]")
         let deepest = try XCTUnwrap(result.findings.first { $0.message.contains("f399 → malloc") })
         // f0, f10, …, f390: 40 functions read partly; the first three named, the others counted
-        XCTAssertTrue(deepest.message.hasSuffix("read only partly, from the tokens (names from headers the parse cannot see, or code under #if on an unknown macro): 'f0' (2 statements), 'f10' (2 statements), 'f20' (2 statements) and 37 more on the chain"),
-                      String(deepest.message.suffix(400)))
+        XCTAssertTrue(
+            deepest.message.hasSuffix(
+                "read only partly, from the tokens (names from headers the parse cannot see, or code under #if on an unknown macro): 'f0' (2 statements), 'f10' (2 statements), 'f20' (2 statements) and 37 more on the chain"
+            ),
+            String(deepest.message.suffix(400)))
         XCTAssertEqual(result.handlerFunctionsReadPartly, 40)
     }
 
@@ -76,14 +83,28 @@ final class SignalChainBoundTests: XCTestCase {
         let n = 300
         var lines = ["#include <signal.h>", "#include <stdlib.h>", "typedef void (*handler_t)(int);"]
         lines += (0..<n).map { "void w\($0)(handler_t fn);" }
-        lines += (0..<n).reversed().map { i in "void w\(i)(handler_t fn){ \(i == 0 ? "signal(SIGSEGV, fn);" : "w\(i - 1)(fn);") }" }
-        lines += ["void outer(int s){ malloc(1); }", "void middle(int s){ free(0); }",
-                  "void install(void){ w\(n - 1)(outer); w\(n / 2)(middle); }"]
+        lines += (0..<n).reversed().map { i in
+            "void w\(i)(handler_t fn){ \(i == 0 ? "signal(SIGSEGV, fn);" : "w\(i - 1)(fn);") }"
+        }
+        lines += [
+            "void outer(int s){ malloc(1); }", "void middle(int s){ free(0); }",
+            "void install(void){ w\(n - 1)(outer); w\(n / 2)(middle); }",
+        ]
         let file = try temporaryDirectory(self).appendingPathComponent("wrappers.c")
         try (lines.joined(separator: "\n") + "\n").write(to: file, atomically: true, encoding: .utf8)
         let messages = try lint([file.path], configYAML: "containers: [C.shared]").findings.map(\.message)
         XCTAssertEqual(messages.count, 2, "\(messages)")
-        XCTAssertTrue(messages.contains { $0.hasPrefix("'malloc' is not async-signal-safe (allocates); reached from signal handler 'outer' (signal through 'w299' at wrappers.c:") }, "\(messages)")
-        XCTAssertTrue(messages.contains { $0.hasPrefix("'free' is not async-signal-safe (allocates); reached from signal handler 'middle' (signal through 'w150' at wrappers.c:") }, "\(messages)")
+        XCTAssertTrue(
+            messages.contains {
+                $0.hasPrefix(
+                    "'malloc' is not async-signal-safe (allocates); reached from signal handler 'outer' (signal through 'w299' at wrappers.c:"
+                )
+            }, "\(messages)")
+        XCTAssertTrue(
+            messages.contains {
+                $0.hasPrefix(
+                    "'free' is not async-signal-safe (allocates); reached from signal handler 'middle' (signal through 'w150' at wrappers.c:"
+                )
+            }, "\(messages)")
     }
 }

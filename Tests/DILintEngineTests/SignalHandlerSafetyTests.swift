@@ -8,11 +8,17 @@ final class SignalHandlerSafetyTests: XCTestCase {
 
     func testChainCrossesFilesAndAFunctionPointerTable() throws {
         let config = try Configuration.load(path: fixtures.appendingPathComponent(".di-lint.yml").path)
-        let files = try FileCollector(excludes: [], baseDirectory: fixtures.path).collect([fixtures.appendingPathComponent("signal").path])
-        let findings = Linter(configuration: config).lint(files: files).findings.filter { $0.rule == "signal-handler-safety" }
+        let files = try FileCollector(excludes: [], baseDirectory: fixtures.path).collect([
+            fixtures.appendingPathComponent("signal").path
+        ])
+        let findings = Linter(configuration: config).lint(files: files).findings.filter {
+            $0.rule == "signal-handler-safety"
+        }
         let snprintf = try XCTUnwrap(findings.first { $0.message.contains("'snprintf'") })
         XCTAssertTrue(snprintf.path.hasSuffix("sigfx_writer.c"), snprintf.path)
-        XCTAssertTrue(snprintf.message.contains("sigfx_on_crash → sigfx_step_write → sigfx_write_report → snprintf"), snprintf.message)
+        XCTAssertTrue(
+            snprintf.message.contains("sigfx_on_crash → sigfx_step_write → sigfx_write_report → snprintf"),
+            snprintf.message)
         XCTAssertTrue(snprintf.message.contains("sigaction at sigfx_install.c:"), snprintf.message)
         XCTAssertEqual(snprintf.snippet?.hasPrefix("snprintf(sigfx_line"), true)
     }
@@ -30,12 +36,13 @@ final class SignalHandlerSafetyTests: XCTestCase {
         void install(void) { struct sigaction sa = { .sa_handler = on_crash }; sigaction(SIGSEGV, &sa, 0); }
         """.write(toFile: handler, atomically: true, encoding: .utf8)
         let clean = """
-        #include <unistd.h>
-        static void emit(const char *s, unsigned long n) { write(2, s, n); }
-        void helper_write(const char *s, unsigned long n) { emit(s, n); }
-        """
+            #include <unistd.h>
+            static void emit(const char *s, unsigned long n) { write(2, s, n); }
+            void helper_write(const char *s, unsigned long n) { emit(s, n); }
+            """
         try clean.write(toFile: helper, atomically: true, encoding: .utf8)
-        XCTAssertEqual(try lint([handler, helper], configYAML: "").findings.filter { $0.rule == "signal-handler-safety" }, [])
+        XCTAssertEqual(
+            try lint([handler, helper], configYAML: "").findings.filter { $0.rule == "signal-handler-safety" }, [])
 
         try clean.replacingOccurrences(of: "write(2, s, n);", with: "write(2, s, n); (void)malloc(n);")
             .replacingOccurrences(of: "#include <unistd.h>", with: "#include <unistd.h>\n#include <stdlib.h>")
@@ -54,7 +61,8 @@ final class SignalHandlerSafetyTests: XCTestCase {
     func testAMacroDefinitionThatEndsTheFileIsNoCrash() throws {
         let dir = try temporaryDirectory(self)
         let file = dir.appendingPathComponent("tail.mm").path
-        try "// ends in a definition with no newline\n#define SIGFX_SAF".write(toFile: file, atomically: true, encoding: .utf8)
+        try "// ends in a definition with no newline\n#define SIGFX_SAF".write(
+            toFile: file, atomically: true, encoding: .utf8)
         let result = try lint([file], configYAML: "")
         XCTAssertEqual(result.findings.filter { $0.rule == "parse-failure" }.count, 0, "\(result.findings)")
     }
@@ -109,7 +117,8 @@ final class SignalHandlerSafetyTests: XCTestCase {
         void install() { std::signal(SIGSEGV, on_crash); }
         """.write(toFile: source, atomically: true, encoding: .utf8)
         let found = try lint([header, source], configYAML: "").findings.filter { $0.rule == "signal-handler-safety" }
-        XCTAssertEqual(found.map { "\(($0.path as NSString).lastPathComponent):\($0.line)" }, ["writer.hpp:8"], "\(found)")
+        XCTAssertEqual(
+            found.map { "\(($0.path as NSString).lastPathComponent):\($0.line)" }, ["writer.hpp:8"], "\(found)")
         XCTAssertTrue(found.first?.message.contains("on_crash → seam::Writer::buffer → malloc") == true, "\(found)")
     }
 
@@ -127,7 +136,9 @@ final class SignalHandlerSafetyTests: XCTestCase {
     /// Facts of project rules come back from the incremental cache and give the same findings.
     func testFactsFromTheCacheGiveTheSameFindings() throws {
         let config = try Configuration.load(path: fixtures.appendingPathComponent(".di-lint.yml").path)
-        let files = try FileCollector(excludes: [], baseDirectory: fixtures.path).collect([fixtures.appendingPathComponent("signal").path])
+        let files = try FileCollector(excludes: [], baseDirectory: fixtures.path).collect([
+            fixtures.appendingPathComponent("signal").path
+        ])
         let cache = MemoryCache()
         let first = Linter(configuration: config)
         first.cache = cache
@@ -169,10 +180,14 @@ final class SignalHandlerSafetyTests: XCTestCase {
     func testAPartialRunBlamesNoFunctionDefinedOutsideIt() throws {
         let safe = "#include <unistd.h>\nvoid helper_write(const char *s, unsigned long n) { write(2, s, n); }\n"
         let project = try partialRunProject(helper: safe)
-        func summary(_ r: LintResult) -> [String] { r.findings.map { "\(($0.path as NSString).lastPathComponent):\($0.line) \($0.rule)" } }
+        func summary(_ r: LintResult) -> [String] {
+            r.findings.map { "\(($0.path as NSString).lastPathComponent):\($0.line) \($0.rule)" }
+        }
 
         let full = project.linter().lint(files: [project.handler, project.helper])
-        XCTAssertEqual(summary(full), ["handler.c:10 signal-handler-safety"], "printf only: the helper is safe, external_flush suppressed")
+        XCTAssertEqual(
+            summary(full), ["handler.c:10 signal-handler-safety"],
+            "printf only: the helper is safe, external_flush suppressed")
 
         let partial = project.linter()
         partial.contextFiles = [project.helper] // no cache: its facts are not available
@@ -188,7 +203,9 @@ final class SignalHandlerSafetyTests: XCTestCase {
         let cache = MemoryCache()
         let full = project.linter()
         full.cache = cache
-        let fullFindings = full.lint(files: [project.handler, project.helper]).findings.filter { $0.path.hasSuffix("helper.c") }
+        let fullFindings = full.lint(files: [project.handler, project.helper]).findings.filter {
+            $0.path.hasSuffix("helper.c")
+        }
         XCTAssertEqual(fullFindings.count, 2, "malloc and free, reached through helper_write")
 
         let partial = project.linter()
@@ -196,8 +213,9 @@ final class SignalHandlerSafetyTests: XCTestCase {
         partial.contextFiles = [project.helper]
         let result = partial.lint(files: [project.handler])
         XCTAssertEqual(result.filesChecked, 1)
-        XCTAssertEqual(result.findings.filter { $0.path.hasSuffix("helper.c") }, fullFindings,
-                       "the helper's cached facts complete the graph: its findings are reported")
+        XCTAssertEqual(
+            result.findings.filter { $0.path.hasSuffix("helper.c") }, fullFindings,
+            "the helper's cached facts complete the graph: its findings are reported")
 
         let uncached = project.linter()
         uncached.contextFiles = [project.helper]
@@ -217,7 +235,9 @@ final class SignalHandlerSafetyTests: XCTestCase {
         let found = try fixtureFindings(in: ["sigfx_unresolved_type.c"])
         let free = try XCTUnwrap(found.first { $0.message.contains("'free'") })
         XCTAssertTrue(free.message.contains("sigfx_on_usr2 → sigfx_record → free"), free.message)
-        XCTAssertTrue(free.message.contains("read only partly") && free.message.contains("'sigfx_on_usr2' (2 statements)"), free.message)
+        XCTAssertTrue(
+            free.message.contains("read only partly") && free.message.contains("'sigfx_on_usr2' (2 statements)"),
+            free.message)
         let lost = try XCTUnwrap(found.first { $0.message.contains("'sigfx_current_state'") })
         XCTAssertTrue(lost.message.contains("call read from the tokens"), lost.message)
         XCTAssertFalse(free.message.contains("call read from the tokens"), free.message)
@@ -228,8 +248,12 @@ final class SignalHandlerSafetyTests: XCTestCase {
     func testWrapperRegistrationsNameTheWrapper() throws {
         let found = try fixtureFindings(in: ["sigfx_wrapper.c"])
         XCTAssertEqual(found.map(\.line).sorted(), [19, 20, 21], "\(found)")
-        XCTAssertTrue(found.contains { $0.message.contains("(sigaction through 'sigfx_install_via' at sigfx_wrapper.c:29)") }, "\(found)")
-        XCTAssertTrue(found.contains { $0.message.contains("(signal through 'sigfx_install_plain' at sigfx_wrapper.c:28)") }, "\(found)")
+        XCTAssertTrue(
+            found.contains { $0.message.contains("(sigaction through 'sigfx_install_via' at sigfx_wrapper.c:29)") },
+            "\(found)")
+        XCTAssertTrue(
+            found.contains { $0.message.contains("(signal through 'sigfx_install_plain' at sigfx_wrapper.c:28)") },
+            "\(found)")
     }
 
     /// A macro is known to be one when a file of the run defines it: without the header in the
@@ -237,12 +261,16 @@ final class SignalHandlerSafetyTests: XCTestCase {
     func testASiteReachedFromSeveralHandlersNamesTheOthers() throws {
         let found = try fixtureFindings(in: ["sigfx_two_handlers.c"])
         XCTAssertEqual(found.count, 1, "\(found)")
-        XCTAssertTrue(found.first?.message.contains("sigfx_two_a → sigfx_two_log → syslog; also reached from 'sigfx_two_b'") == true, "\(found)")
+        XCTAssertTrue(
+            found.first?.message.contains("sigfx_two_a → sigfx_two_log → syslog; also reached from 'sigfx_two_b'")
+                == true, "\(found)")
     }
 
     func testRegistrationsThroughAMacroAndInANamespaceAreFound() throws {
         let found = try fixtureFindings(in: ["sigfx_macro_install.c", "sigfx_namespace_registration.cpp"])
-        XCTAssertTrue(found.contains { $0.message.contains("(sigaction at sigfx_macro_install.c:12): sigfx_macro_hup → syslog") }, "\(found)")
+        XCTAssertTrue(
+            found.contains { $0.message.contains("(sigaction at sigfx_macro_install.c:12): sigfx_macro_hup → syslog") },
+            "\(found)")
         XCTAssertTrue(found.contains { $0.message.contains("sigfx_app::SigfxNsHandler → printf") }, "\(found)")
     }
 
@@ -268,7 +296,9 @@ final class SignalHandlerSafetyTests: XCTestCase {
         XCTAssertEqual(try lint([file], configYAML: "").findings.filter { $0.rule == "signal-handler-safety" }, [])
         let strict = try lint([file], configYAML: "rules:\n  signal-handler-safety:\n    strict: true\n").findings
             .filter { $0.rule == "signal-handler-safety" }
-        XCTAssertEqual(strict.map { $0.message.components(separatedBy: "'")[1] }.sorted(), ["__ctype_b_loc", "strtol"], "\(strict)") // glibc's isalnum is a macro over __ctype_b_loc
+        XCTAssertEqual(
+            strict.map { $0.message.components(separatedBy: "'")[1] }.sorted(), ["__ctype_b_loc", "strtol"], "\(strict)"
+        ) // glibc's isalnum is a macro over __ctype_b_loc
     }
 
     /// A call kept by the AST only inside a recovery node (a variable's initializer, an `if`
@@ -360,7 +390,9 @@ final class SignalHandlerSafetyTests: XCTestCase {
         """.write(toFile: file, atomically: true, encoding: .utf8)
         let found = try lint([file], configYAML: "").findings.filter { $0.rule == "signal-handler-safety" }
         XCTAssertEqual(found.map(\.line), [5], "\(found)")
-        XCTAssertTrue(found.first?.message.contains("app::prof::on_prof → app::prof::backtrace → app::prof::counter → malloc") == true, "\(found)")
+        XCTAssertTrue(
+            found.first?.message.contains("app::prof::on_prof → app::prof::backtrace → app::prof::counter → malloc")
+                == true, "\(found)")
     }
 
     func testTheSafeInPracticeListGivesAReasonAndOverlapsNoPOSIXName() {
@@ -372,8 +404,10 @@ final class SignalHandlerSafetyTests: XCTestCase {
     }
 
     func testTheAsyncSignalSafeTable() {
-        for name in ["write", "memcpy", "strlen", "sigaction", "_exit", "clock_gettime", "syscall", "sigaltstack",
-                     "__atomic_load_n", "__sync_fetch_and_add", "__builtin_trap", "std::atomic::load", "__errno_location"] {
+        for name in [
+            "write", "memcpy", "strlen", "sigaction", "_exit", "clock_gettime", "syscall", "sigaltstack",
+            "__atomic_load_n", "__sync_fetch_and_add", "__builtin_trap", "std::atomic::load", "__errno_location",
+        ] {
             XCTAssertTrue(AsyncSignalSafeFunctions.isSafe(name, allow: []), name)
         }
         for name in ["malloc", "printf", "pthread_mutex_lock", "exit", "fork", "dladdr", "objc_msgSend"] {

@@ -20,7 +20,10 @@ final class SwiftNestingTests: XCTestCase {
             ("square-open", "func f() { " + r("[", 18) + access + " }\n", "square brackets nest 18 deep"),
             ("square-closed", "let y = " + r("[", 18) + access + r("]", 18) + "\n", "square brackets nest 18 deep"),
             // 10 nested '[' around a long member chain (22 s in a debug build)
-            ("square-chain", "let y = " + r("[ ", 10) + access + r(".b", 600) + r(" ]", 10) + "\n", "square brackets nest 10 deep"),
+            (
+                "square-chain", "let y = " + r("[ ", 10) + access + r(".b", 600) + r(" ]", 10) + "\n",
+                "square brackets nest 10 deep"
+            ),
             ("paren", "let y = " + r("(", 3000) + access + r(")", 3000) + "\n", "nest 3000 deep"),
             ("brace", "func f() " + r("{", 3000) + access + r("}", 3000) + "\n", "nest 3000 deep"),
             ("closure", "let y = " + r("{ ", 3000) + access + r(" }", 3000) + "\n", "nest 3000 deep"),
@@ -44,10 +47,14 @@ final class SwiftNestingTests: XCTestCase {
         let result = try lint(files, configYAML: config)
         let seconds = Date().timeIntervalSince(start)
         XCTAssertLessThan(seconds, 10, "every file past a limit is refused before swift-syntax parses it")
-        let failures = Dictionary(uniqueKeysWithValues: result.findings.filter { $0.rule == "parse-failure" }.map { ($0.path, $0.message) })
+        let failures = Dictionary(
+            uniqueKeysWithValues: result.findings.filter { $0.rule == "parse-failure" }.map { ($0.path, $0.message) })
         for (c, path) in zip(cases, files) {
-            XCTAssertTrue(failures[path]?.contains(c.reason) == true, "\(c.name): \(failures[path] ?? "no parse-failure")")
-            XCTAssertTrue(failures[path]?.contains("di-lint") == true, "\(c.name): the message names the limit: \(failures[path] ?? "")")
+            XCTAssertTrue(
+                failures[path]?.contains(c.reason) == true, "\(c.name): \(failures[path] ?? "no parse-failure")")
+            XCTAssertTrue(
+                failures[path]?.contains("di-lint") == true,
+                "\(c.name): the message names the limit: \(failures[path] ?? "")")
         }
         XCTAssertEqual(result.filesFailed, cases.count)
         XCTAssertEqual(result.findings.filter { $0.rule == "container-access" }.map(\.path), [good])
@@ -104,12 +111,16 @@ final class SwiftNestingTests: XCTestCase {
     func testManyFindingsOnOneLineGetTheirScopesInOnePass() throws {
         let dir = try temporaryDirectory(self)
         let path = dir.appendingPathComponent("many.swift").path
-        try ("struct S { func f(a: Int) { " + r("_ = \(access); ", 3000) + "} }\nlet g = \(access)\n").write(toFile: path, atomically: true, encoding: .utf8)
+        try ("struct S { func f(a: Int) { " + r("_ = \(access); ", 3000) + "} }\nlet g = \(access)\n").write(
+            toFile: path, atomically: true, encoding: .utf8)
         let configuration = try Configuration.parse(yaml: config, baseDirectory: "/")
-        let model = try SwiftFrontEnd.model(displayPath: path, bytes: Array(FileManager.default.contents(atPath: path)!), configuration: configuration).get()
+        let model = try SwiftFrontEnd.model(
+            displayPath: path, bytes: Array(FileManager.default.contents(atPath: path)!), configuration: configuration
+        ).get()
         var findings = model.accesses.map { a -> Finding in
             let (line, column) = model.buffer.lineColumn(of: a.offset)
-            return Finding(rule: "container-access", path: path, line: line, column: column, severity: .error, message: "")
+            return Finding(
+                rule: "container-access", path: path, line: line, column: column, severity: .error, message: "")
         }
         XCTAssertEqual(findings.count, 3001)
         let start = Date()

@@ -3,7 +3,8 @@ import XCTest
 @testable import DILintEngine
 
 /// The package's root directory, found from this file's path.
-let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent()
 
 /// A fresh temporary directory, removed at the end of the test.
 func temporaryDirectory(_ test: XCTestCase) throws -> URL {
@@ -40,8 +41,10 @@ struct Expectation: Hashable, CustomStringConvertible {
                 let words = item.split(separator: " ").map(String.init)
                 guard let head = words.first else { continue }
                 let parts = head.split(separator: "@").map(String.init)
-                result.append(Expectation(line: index + 1, rule: parts[0], column: parts.count > 1 ? Int(parts[1]) : nil,
-                                          expression: words.count > 1 ? words[1] : nil))
+                result.append(
+                    Expectation(
+                        line: index + 1, rule: parts[0], column: parts.count > 1 ? Int(parts[1]) : nil,
+                        expression: words.count > 1 ? words[1] : nil))
             }
         }
         return result

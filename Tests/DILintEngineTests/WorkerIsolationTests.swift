@@ -7,16 +7,21 @@ final class WorkerIsolationTests: XCTestCase {
     private var worker: String {
         get throws {
             let path = packageRoot.appendingPathComponent(".build/debug/di-lint").path
-            guard FileManager.default.isExecutableFile(atPath: path) else { throw XCTSkip("needs the debug di-lint built (swift build)") }
+            guard FileManager.default.isExecutableFile(atPath: path) else {
+                throw XCTSkip("needs the debug di-lint built (swift build)")
+            }
             return path
         }
     }
 
     private func project() throws -> (URL, [String]) {
         let root = try temporaryDirectory(self)
-        try "containers: [Container.sharedInstance]\n".write(to: root.appendingPathComponent(".di-lint.yml"), atomically: true, encoding: .utf8)
-        try "void f(void) { id c = [[Container sharedInstance] clock]; }\n".write(to: root.appendingPathComponent("A.m"), atomically: true, encoding: .utf8)
-        try "func g() { _ = Container.sharedInstance.clock }\n".write(to: root.appendingPathComponent("B.swift"), atomically: true, encoding: .utf8)
+        try "containers: [Container.sharedInstance]\n".write(
+            to: root.appendingPathComponent(".di-lint.yml"), atomically: true, encoding: .utf8)
+        try "void f(void) { id c = [[Container sharedInstance] clock]; }\n".write(
+            to: root.appendingPathComponent("A.m"), atomically: true, encoding: .utf8)
+        try "func g() { _ = Container.sharedInstance.clock }\n".write(
+            to: root.appendingPathComponent("B.swift"), atomically: true, encoding: .utf8)
         return (root, ["A.m", "B.swift"].map { root.appendingPathComponent($0).path })
     }
 
@@ -43,7 +48,8 @@ final class WorkerIsolationTests: XCTestCase {
         XCTAssertEqual(result.filesFailed, 2)
         for finding in result.findings {
             XCTAssertEqual(finding.rule, "parse-failure")
-            XCTAssertTrue(finding.message.contains("the parse worker's configuration differs from the run's"), finding.message)
+            XCTAssertTrue(
+                finding.message.contains("the parse worker's configuration differs from the run's"), finding.message)
         }
     }
 
@@ -51,9 +57,11 @@ final class WorkerIsolationTests: XCTestCase {
         let (root, files) = try project()
         let recipe = ConfigurationRecipe(configPath: root.appendingPathComponent(".di-lint.yml").path)
         let linter = Linter(configuration: try recipe.build())
-        linter.isolation = WorkerIsolation(executable: "/nonexistent/di-lint", recipe: recipe, timeout: 60, memoryLimit: 4 << 30)
+        linter.isolation = WorkerIsolation(
+            executable: "/nonexistent/di-lint", recipe: recipe, timeout: 60, memoryLimit: 4 << 30)
         let result = linter.lint(files: files)
         XCTAssertEqual(result.filesFailed, 2)
-        XCTAssertTrue(result.findings.allSatisfy { $0.message.contains("cannot start a parse worker") }, "\(result.findings)")
+        XCTAssertTrue(
+            result.findings.allSatisfy { $0.message.contains("cannot start a parse worker") }, "\(result.findings)")
     }
 }

@@ -22,7 +22,7 @@ public enum BridgeServiceList {
                 let fields = entry.dropFirst(2).split(separator: ",", maxSplits: 2)
                 if fields.count == 3 { names.append(fields[1].trimmingCharacters(in: .whitespaces)) }
             }
-            if !line.hasSuffix("\\") { break }  // the macro's last line
+            if !line.hasSuffix("\\") { break } // the macro's last line
         }
         return names
     }

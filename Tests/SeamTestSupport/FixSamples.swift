@@ -2,16 +2,16 @@
 public enum FixSamples {
     /// A class whose instance method reads a service straight from the container.
     public static let reporter = """
-    @interface Reporter
-    @end
+        @interface Reporter
+        @end
 
-    @implementation Reporter
-    - (void)install {
-        id r = [Container sharedInstance].crashReporter;
-    }
-    @end
+        @implementation Reporter
+        - (void)install {
+            id r = [Container sharedInstance].crashReporter;
+        }
+        @end
 
-    """
+        """
 
     /// The bridge's header for `reporter`, which the rewritten file imports.
     public static let bridgeHeader = "@interface CrashBridge\n@property (nonatomic, readonly) id crashReporter;\n@end\n"

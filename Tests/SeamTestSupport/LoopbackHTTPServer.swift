@@ -146,7 +146,8 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
 
     private func answer(_ fd: Int32, _ code: Int, headers: [String: String], body: String) {
         let extra = headers.map { "\($0.key): \($0.value)\r\n" }.joined()
-        let head = "HTTP/1.1 \(code) Status\r\nContent-Type: text/plain\r\n\(extra)"
+        let head =
+            "HTTP/1.1 \(code) Status\r\nContent-Type: text/plain\r\n\(extra)"
             + "Content-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n"
         writeAll(fd, Data((head + body).utf8))
     }
@@ -167,7 +168,8 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
         var headers: [String: String] = [:]
         for line in lines.dropFirst() {
             guard let colon = line.firstIndex(of: ":") else { continue }
-            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(
+                in: .whitespaces)
         }
         if headers["expect"]?.lowercased() == "100-continue" {
             writeAll(fd, Data("HTTP/1.1 100 Continue\r\n\r\n".utf8))

@@ -16,7 +16,8 @@ public enum MinidumpReaders {
         guard try run("/usr/bin/env", ["python3", "-c", "import minidump"], timeout: 30).status == 0 else { return nil }
         let result = try run("/usr/bin/env", ["python3", script.path, file.path], timeout: 60)
         guard result.status == 0,
-              let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any] else {
+            let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+        else {
             throw ServerError("read-minidump \(file.path) failed (status \(result.status)): \(result.stderr)")
         }
         return object
@@ -36,7 +37,8 @@ public enum MinidumpReaders {
 
     /// Runs a command with output in files; kills it past `timeout` seconds.
     public static func run(_ path: String, _ arguments: [String], timeout: TimeInterval) throws
-        -> (status: Int32, stdout: String, stderr: String) {
+        -> (status: Int32, stdout: String, stderr: String)
+    {
         let base = FileManager.default.temporaryDirectory.appendingPathComponent("reader-\(UUID().uuidString)")
         let out = base.appendingPathExtension("out"), err = base.appendingPathExtension("err")
         FileManager.default.createFile(atPath: out.path, contents: nil)
@@ -57,7 +59,9 @@ public enum MinidumpReaders {
             throw ServerError("\(path) \(arguments.joined(separator: " ")) did not finish within \(timeout) s")
         }
         process.waitUntilExit()
-        return (process.terminationStatus, (try? String(contentsOf: out, encoding: .utf8)) ?? "",
-                (try? String(contentsOf: err, encoding: .utf8)) ?? "")
+        return (
+            process.terminationStatus, (try? String(contentsOf: out, encoding: .utf8)) ?? "",
+            (try? String(contentsOf: err, encoding: .utf8)) ?? ""
+        )
     }
 }

@@ -29,8 +29,11 @@ public struct TemporaryProject {
 
 /// Runs a program and returns its exit status and standard output and error.
 @discardableResult
-public func runProcess(_ executable: String, _ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:])
-    throws -> (status: Int32, stdout: String, stderr: String) {
+public func runProcess(
+    _ executable: String, _ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:]
+)
+    throws -> (status: Int32, stdout: String, stderr: String)
+{
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
@@ -43,5 +46,7 @@ public func runProcess(_ executable: String, _ arguments: [String], in directory
     let outData = out.fileHandleForReading.readDataToEndOfFile()
     let errData = err.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self))
+    return (
+        process.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self)
+    )
 }

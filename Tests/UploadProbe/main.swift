@@ -7,15 +7,18 @@ import Foundation
 
 let arguments = CommandLine.arguments
 guard arguments.count == 6, let endpoint = URL(string: arguments[2]),
-      let timeout = Int(arguments[3]), let attempts = Int(arguments[4]) else {
-    FileHandle.standardError.write(Data("usage: UploadProbe <reports-dir> <endpoint> <timeout-ms> <max-attempts> <client-name>\n".utf8))
+    let timeout = Int(arguments[3]), let attempts = Int(arguments[4])
+else {
+    FileHandle.standardError.write(
+        Data("usage: UploadProbe <reports-dir> <endpoint> <timeout-ms> <max-attempts> <client-name>\n".utf8))
     exit(2)
 }
 let uploader = ReportUploader(
     reportsDirectory: URL(fileURLWithPath: arguments[1]),
-    transport: HTTPReportTransport(endpoint: endpoint, timeout: .milliseconds(timeout), headers: ["X-Upload-Probe": arguments[5]]),
+    transport: HTTPReportTransport(
+        endpoint: endpoint, timeout: .milliseconds(timeout), headers: ["X-Upload-Probe": arguments[5]]),
     retry: UploadRetryPolicy(maxAttempts: attempts, baseDelay: .milliseconds(50), jitter: false),
-    log: { _ in }  // outcomes go to stdout below; keeps test output quiet
+    log: { _ in } // outcomes go to stdout below; keeps test output quiet
 )
 do {
     let summary = try await uploader.processPendingReports()

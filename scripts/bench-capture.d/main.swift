@@ -23,8 +23,10 @@ func percentile(_ values: [Double], _ p: Double) -> Double {
 }
 
 func describe(_ label: String, _ values: [Double], unit: String) {
-    print(String(format: "%@: median %.3f %@, p90 %.3f %@, max %.3f %@ (n=%d)", label, percentile(values, 0.5), unit,
-                 percentile(values, 0.9), unit, values.max() ?? 0, unit, values.count))
+    print(
+        String(
+            format: "%@: median %.3f %@, p90 %.3f %@, max %.3f %@ (n=%d)", label, percentile(values, 0.5), unit,
+            percentile(values, 0.9), unit, values.max() ?? 0, unit, values.count))
 }
 
 /// Runs the probe once; returns its first output line and the spawn-to-reaped time in ms.
@@ -59,7 +61,7 @@ for run in 0..<runs {
     let (line, milliseconds) = try crash(directory, "segv")
     lifetime.append(milliseconds)
     rawLifetime.append(try crash(work.appendingPathComponent("raw"), "raw-segv").milliseconds)
-    let words = line.split(separator: " ")   // "installed <path> in <us> us"
+    let words = line.split(separator: " ") // "installed <path> in <us> us"
     if words.count >= 4, let us = Double(words[3]) { installTimes.append(us) }
     guard let name = try FileManager.default.contentsOfDirectory(atPath: directory.path).first else {
         fputs("bench: run \(run) wrote no dump\n", stderr)
@@ -68,7 +70,8 @@ for run in 0..<runs {
     let url = directory.appendingPathComponent(name)
     let dump = try IntermediateDump(contentsOf: url)
     guard dump.isComplete, let entry = dump.root.uint64(UInt16(SEAM_DK_HANDLER_ENTRY_MONO_NS.rawValue)),
-          let exit = dump.root.uint64(UInt16(SEAM_DK_HANDLER_EXIT_MONO_NS.rawValue)) else {
+        let exit = dump.root.uint64(UInt16(SEAM_DK_HANDLER_EXIT_MONO_NS.rawValue))
+    else {
         fputs("bench: run \(run) wrote an incomplete dump: \(dump.incompleteReason ?? "no timestamps")\n", stderr)
         Glibc.exit(1)
     }
@@ -96,6 +99,8 @@ guard summary.reports.count == dumpCount else {
     fputs("bench: expected \(dumpCount) reports, got \(summary.reports.count): \(summary.failures)\n", stderr)
     exit(1)
 }
-print(String(format: "process %d pending dumps into reports: %.2f s (%.2f ms per dump)", dumpCount, seconds,
-             seconds * 1000 / Double(dumpCount)))
+print(
+    String(
+        format: "process %d pending dumps into reports: %.2f s (%.2f ms per dump)", dumpCount, seconds,
+        seconds * 1000 / Double(dumpCount)))
 try? FileManager.default.removeItem(at: work)

@@ -25,7 +25,8 @@ extension CrashCServices {
             now: { services($0).dateProvider.date().timeIntervalSince1970 },
             add_observer: { context, name, callback, observer in
                 let token = services(context).notificationCenter.addObserver(
-                    forName: Notification.Name(String(cString: name!))) { _ in callback?(observer) }
+                    forName: Notification.Name(String(cString: name!))
+                ) { _ in callback?(observer) }
                 return Unmanaged.passRetained(token as AnyObject).toOpaque()
             },
             remove_observer: { context, token in

@@ -18,9 +18,11 @@ public final class CrashBridge {
     let cSystemInfo: CStringPairs
     let cDumpDirectory: CString
 
-    public init(dateProvider: DateProvider, notificationCenter: NotificationCenterWrapper,
-                crashReporter: CrashReporter, systemInfo: [String: String],
-                annotations: [String: String], dumpDirectory: String) {
+    public init(
+        dateProvider: DateProvider, notificationCenter: NotificationCenterWrapper,
+        crashReporter: CrashReporter, systemInfo: [String: String],
+        annotations: [String: String], dumpDirectory: String
+    ) {
         self.dateProvider = dateProvider
         self.notificationCenter = notificationCenter
         self.crashReporter = crashReporter
@@ -37,10 +39,11 @@ public final class CrashBridge {
         dependencies: CrashBridgeServices,
         crashReporter: CrashReporter, options: CrashIntegrationOptions
     ) {
-        self.init(dateProvider: dependencies.dateProvider,
-                  notificationCenter: dependencies.notificationCenter,
-                  crashReporter: crashReporter, systemInfo: dependencies.systemInfo,
-                  annotations: options.annotations, dumpDirectory: options.dumpDirectory)
+        self.init(
+            dateProvider: dependencies.dateProvider,
+            notificationCenter: dependencies.notificationCenter,
+            crashReporter: crashReporter, systemInfo: dependencies.systemInfo,
+            annotations: options.annotations, dumpDirectory: options.dumpDirectory)
     }
 
     public var crashedLastLaunch: Bool { crashReporter.crashedLastLaunch }

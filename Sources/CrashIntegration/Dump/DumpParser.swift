@@ -39,18 +39,21 @@ public struct DumpParser {
 
     private mutating func run() -> IntermediateDump {
         guard bytes.count >= Int(SEAM_DUMP_HEADER_SIZE) else {
-            return IntermediateDump(version: 0, root: DumpMap(),
-                                    incompleteReason: "file is \(bytes.count) bytes, shorter than the \(SEAM_DUMP_HEADER_SIZE)-byte header")
+            return IntermediateDump(
+                version: 0, root: DumpMap(),
+                incompleteReason: "file is \(bytes.count) bytes, shorter than the \(SEAM_DUMP_HEADER_SIZE)-byte header")
         }
         let magic = Array(SEAM_DUMP_MAGIC.utf8)
         guard Array(bytes[0..<magic.count]) == magic else {
-            return IntermediateDump(version: 0, root: DumpMap(), incompleteReason: "not an intermediate dump: bad magic")
+            return IntermediateDump(
+                version: 0, root: DumpMap(), incompleteReason: "not an intermediate dump: bad magic")
         }
         offset = magic.count
         let version = UInt32(truncatingIfNeeded: readLE(4) ?? 0)
         guard version >= 1 && version <= SEAM_DUMP_VERSION else {
-            return IntermediateDump(version: version, root: DumpMap(),
-                                    incompleteReason: "unsupported format version \(version) (this reader knows 1...\(SEAM_DUMP_VERSION))")
+            return IntermediateDump(
+                version: version, root: DumpMap(),
+                incompleteReason: "unsupported format version \(version) (this reader knows 1...\(SEAM_DUMP_VERSION))")
         }
         let problem = readCommands()
         return IntermediateDump(version: version, root: closeAll(), incompleteReason: problem)
@@ -68,7 +71,9 @@ public struct DumpParser {
                 guard let key = readLE(2) else { return "truncated at byte \(at): container key cut off" }
                 let isArray = UInt32(tag) == SEAM_DUMP_START_ARRAY.rawValue
                 if stack.count > limits.maxDepth { return "nesting deeper than \(limits.maxDepth) at byte \(at)" }
-                if isArray && stack[stack.count - 1].isArray { return "corrupt at byte \(at): array directly inside an array" }
+                if isArray && stack[stack.count - 1].isArray {
+                    return "corrupt at byte \(at): array directly inside an array"
+                }
                 stack.append(OpenContainer(key: UInt16(key), isArray: isArray))
             case SEAM_DUMP_END_MAP.rawValue, SEAM_DUMP_END_ARRAY.rawValue:
                 let closesArray = UInt32(tag) == SEAM_DUMP_END_ARRAY.rawValue
@@ -91,8 +96,12 @@ public struct DumpParser {
                 offset += Int(length)
                 stack[stack.count - 1].entries.append(DumpEntry(key: UInt16(key), value: .property(value)))
             case SEAM_DUMP_END_DOCUMENT.rawValue:
-                if stack.count > 1 { return "corrupt at byte \(at): END_DOCUMENT with \(stack.count - 1) containers open" }
-                if offset != bytes.count { return "corrupt: \(bytes.count - offset) bytes after END_DOCUMENT at byte \(at)" }
+                if stack.count > 1 {
+                    return "corrupt at byte \(at): END_DOCUMENT with \(stack.count - 1) containers open"
+                }
+                if offset != bytes.count {
+                    return "corrupt: \(bytes.count - offset) bytes after END_DOCUMENT at byte \(at)"
+                }
                 return nil
             default:
                 return "corrupt at byte \(at): unknown command \(tag)"
@@ -108,7 +117,8 @@ public struct DumpParser {
         } else if stack[stack.count - 1].isArray {
             stack[stack.count - 1].elements.append(DumpMap(entries: closed.entries))
         } else {
-            stack[stack.count - 1].entries.append(DumpEntry(key: closed.key, value: .map(DumpMap(entries: closed.entries))))
+            stack[stack.count - 1].entries.append(
+                DumpEntry(key: closed.key, value: .map(DumpMap(entries: closed.entries))))
         }
     }
 

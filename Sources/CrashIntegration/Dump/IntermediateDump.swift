@@ -33,8 +33,9 @@ public struct IntermediateDump: Equatable, Sendable {
         }
         self.init(bytes: [UInt8](data.prefix(limits.maxFileBytes)), limits: limits)
         if data.count > limits.maxFileBytes {
-            self = IntermediateDump(version: version, root: root,
-                                    incompleteReason: "file is \(data.count) bytes, only the first \(limits.maxFileBytes) were read")
+            self = IntermediateDump(
+                version: version, root: root,
+                incompleteReason: "file is \(data.count) bytes, only the first \(limits.maxFileBytes) were read")
         }
     }
 }

@@ -107,18 +107,21 @@ struct ProcessSnapshot {
         fatalErrorMessage = root.string(SEAM_DK_FATAL_ERROR_MESSAGE)
         terminateCalled = root.uint64(SEAM_DK_TERMINATE_CALLED) == 1
         if let map = root.map(SEAM_DK_SIGNAL), let number = map.uint64(SEAM_DK_SIGNAL_NUMBER) {
-            signal = Signal(number: number, code: map.uint64(SEAM_DK_SIGNAL_CODE), address: map.uint64(SEAM_DK_SIGNAL_ADDRESS),
-                            senderPID: map.uint64(SEAM_DK_SIGNAL_SENDER_PID))
+            signal = Signal(
+                number: number, code: map.uint64(SEAM_DK_SIGNAL_CODE), address: map.uint64(SEAM_DK_SIGNAL_ADDRESS),
+                senderPID: map.uint64(SEAM_DK_SIGNAL_SENDER_PID))
         }
         if let map = root.map(SEAM_DK_EXCEPTION) {
-            exception = Exception(mangledType: map.string(SEAM_DK_EXCEPTION_TYPE), what: map.string(SEAM_DK_EXCEPTION_WHAT))
+            exception = Exception(
+                mangledType: map.string(SEAM_DK_EXCEPTION_TYPE), what: map.string(SEAM_DK_EXCEPTION_WHAT))
         }
         crashedThread = root.map(SEAM_DK_CRASHED_THREAD).map(Self.thread)
         threads = root.array(SEAM_DK_THREADS).map(Self.thread)
         modules = root.array(SEAM_DK_MODULES).map { map in
-            Module(path: map.string(SEAM_DK_MODULE_PATH), bias: map.uint64(SEAM_DK_MODULE_BIAS),
-                   start: map.uint64(SEAM_DK_MODULE_START), end: map.uint64(SEAM_DK_MODULE_END),
-                   buildID: map.bytes(SEAM_DK_MODULE_BUILD_ID))
+            Module(
+                path: map.string(SEAM_DK_MODULE_PATH), bias: map.uint64(SEAM_DK_MODULE_BIAS),
+                start: map.uint64(SEAM_DK_MODULE_START), end: map.uint64(SEAM_DK_MODULE_END),
+                buildID: map.bytes(SEAM_DK_MODULE_BUILD_ID))
         }
         memory = Self.memory(root.array(SEAM_DK_MEMORY))
         system = Self.entries(root.array(SEAM_DK_SYSTEM_INFO))
@@ -156,7 +159,9 @@ struct ProcessSnapshot {
 
     private static func memory(_ maps: [DumpMap]) -> [Memory] {
         maps.compactMap { map in
-            guard let start = map.uint64(SEAM_DK_MEMORY_START), let bytes = map.bytes(SEAM_DK_MEMORY_BYTES) else { return nil }
+            guard let start = map.uint64(SEAM_DK_MEMORY_START), let bytes = map.bytes(SEAM_DK_MEMORY_BYTES) else {
+                return nil
+            }
             return Memory(start: start, bytes: bytes)
         }
     }
@@ -164,7 +169,9 @@ struct ProcessSnapshot {
     private static func entries(_ maps: [DumpMap]) -> [String: String] {
         var result: [String: String] = [:]
         for entry in maps {
-            if let key = entry.string(SEAM_DK_ENTRY_KEY), let value = entry.string(SEAM_DK_ENTRY_VALUE) { result[key] = value }
+            if let key = entry.string(SEAM_DK_ENTRY_KEY), let value = entry.string(SEAM_DK_ENTRY_VALUE) {
+                result[key] = value
+            }
         }
         return result
     }

@@ -1,7 +1,7 @@
 /// Numbers of the minidump format (Microsoft's `minidumpapiset.h` and Breakpad's
 /// `minidump_format.h`, Linux extensions included). Part of the file format: never renumbered.
 enum MinidumpFormat {
-    static let signature: UInt32 = 0x504d_444d        // "MDMP"
+    static let signature: UInt32 = 0x504d_444d // "MDMP"
     static let version: UInt32 = 0xa793
     static let headerSize = 32
     static let directoryEntrySize = 12
@@ -14,9 +14,9 @@ enum MinidumpFormat {
         case systemInfo = 7
         case miscInfo = 15
         // Breakpad's Linux streams ("Gg" prefix).
-        case linuxCPUInfo = 0x4767_0003                // /proc/cpuinfo
-        case linuxLSBRelease = 0x4767_0005              // /etc/lsb-release or /etc/os-release
-        case linuxMaps = 0x4767_0009                    // /proc/<pid>/maps
+        case linuxCPUInfo = 0x4767_0003 // /proc/cpuinfo
+        case linuxLSBRelease = 0x4767_0005 // /etc/lsb-release or /etc/os-release
+        case linuxMaps = 0x4767_0009 // /proc/<pid>/maps
     }
 
     /// MINIDUMP_SYSTEM_INFO.ProcessorArchitecture.
@@ -26,7 +26,7 @@ enum MinidumpFormat {
     static let platformLinux: UInt32 = 0x8201
 
     /// CodeView signature of an ELF build ID record (Breakpad's MDCVInfoELF).
-    static let codeViewELF: UInt32 = 0x4c45_7042        // "BpEL"
+    static let codeViewELF: UInt32 = 0x4c45_7042 // "BpEL"
     /// VS_FIXEDFILEINFO.dwSignature.
     static let fixedFileInfoSignature: UInt32 = 0xfeef_04bd
 

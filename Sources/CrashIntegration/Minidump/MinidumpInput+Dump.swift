@@ -14,12 +14,15 @@ extension MinidumpInput {
         let crashed = snapshot.crashedThread
         let system = snapshot.system
         let architecture = crashed?.architecture.flatMap(Architecture.init(rawValue:)) ?? .host
-        let description = ["os.name", "os.release", "os.version", "machine"].compactMap { system[$0] }.joined(separator: " ")
-        self.init(system: System(architecture: architecture, cpuCount: system["cpu.count"].flatMap { Int($0) } ?? 0,
-                                 kernelRelease: system["os.release"] ?? "", osDescription: description),
-                  processID: snapshot.pid.map { UInt32(truncatingIfNeeded: $0) },
-                  crashTime: UInt32(truncatingIfNeeded: snapshot.crashTimeSeconds ?? 0),
-                  cpuInfo: hostFiles.cpuInfo, osRelease: hostFiles.osRelease)
+        let description = ["os.name", "os.release", "os.version", "machine"].compactMap { system[$0] }.joined(
+            separator: " ")
+        self.init(
+            system: System(
+                architecture: architecture, cpuCount: system["cpu.count"].flatMap { Int($0) } ?? 0,
+                kernelRelease: system["os.release"] ?? "", osDescription: description),
+            processID: snapshot.pid.map { UInt32(truncatingIfNeeded: $0) },
+            crashTime: UInt32(truncatingIfNeeded: snapshot.crashTimeSeconds ?? 0),
+            cpuInfo: hostFiles.cpuInfo, osRelease: hostFiles.osRelease)
 
         let crashedID = crashed?.id.map { UInt32(truncatingIfNeeded: $0) }
         var threads = snapshot.threads.compactMap(Self.thread)
@@ -38,12 +41,15 @@ extension MinidumpInput {
         }
         self.threads = threads
         if let signal = snapshot.signal {
-            exception = Exception(signal: UInt32(truncatingIfNeeded: signal.number),
-                                  code: Int32(truncatingIfNeeded: signal.code ?? 0),
-                                  address: signal.address ?? 0, threadID: crashedID ?? 0)
+            exception = Exception(
+                signal: UInt32(truncatingIfNeeded: signal.number),
+                code: Int32(truncatingIfNeeded: signal.code ?? 0),
+                address: signal.address ?? 0, threadID: crashedID ?? 0)
         }
         modules = snapshot.modules.compactMap { module in
-            guard let path = module.path, let start = module.start, let end = module.end, end > start else { return nil }
+            guard let path = module.path, let start = module.start, let end = module.end, end > start else {
+                return nil
+            }
             return Module(path: path, base: start, size: end - start, buildID: module.buildID)
         }
         memory = snapshot.memory.map { Memory(start: $0.start, bytes: $0.bytes) }
@@ -52,9 +58,10 @@ extension MinidumpInput {
     private static func thread(_ thread: ProcessSnapshot.Thread) -> Thread? {
         guard let id = thread.id else { return nil }
         let stack = thread.stackBytes ?? []
-        return Thread(id: UInt32(truncatingIfNeeded: id), name: thread.name, registers: thread.registers,
-                      floatingPoint: thread.floatingPoint,
-                      stackStart: stack.isEmpty ? nil : thread.stackStart, stackBytes: stack)
+        return Thread(
+            id: UInt32(truncatingIfNeeded: id), name: thread.name, registers: thread.registers,
+            floatingPoint: thread.floatingPoint,
+            stackStart: stack.isEmpty ? nil : thread.stackStart, stackBytes: stack)
     }
 }
 

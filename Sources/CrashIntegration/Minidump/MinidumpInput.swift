@@ -13,7 +13,9 @@ public struct MinidumpInput: Sendable, Equatable {
         public var kernelRelease: String
         /// One line naming the OS build (uname -srvm), stored as the CSD version string.
         public var osDescription: String
-        public init(architecture: Architecture, cpuCount: Int = 0, kernelRelease: String = "", osDescription: String = "") {
+        public init(
+            architecture: Architecture, cpuCount: Int = 0, kernelRelease: String = "", osDescription: String = ""
+        ) {
             self.architecture = architecture
             self.cpuCount = cpuCount
             self.kernelRelease = kernelRelease
@@ -46,8 +48,10 @@ public struct MinidumpInput: Sendable, Equatable {
         /// Stack memory from `stackStart` upward, when captured.
         public var stackStart: UInt64?
         public var stackBytes: [UInt8]
-        public init(id: UInt32, name: String? = nil, registers: [String: UInt64] = [:], floatingPoint: [UInt8]? = nil,
-                    stackStart: UInt64? = nil, stackBytes: [UInt8] = []) {
+        public init(
+            id: UInt32, name: String? = nil, registers: [String: UInt64] = [:], floatingPoint: [UInt8]? = nil,
+            stackStart: UInt64? = nil, stackBytes: [UInt8] = []
+        ) {
             self.id = id
             self.name = name
             self.registers = registers
@@ -95,9 +99,11 @@ public struct MinidumpInput: Sendable, Equatable {
     public var cpuInfo: String?
     public var osRelease: String?
 
-    public init(system: System, processID: UInt32? = nil, crashTime: UInt32 = 0, exception: Exception? = nil,
-                threads: [Thread] = [], modules: [Module] = [], memory: [Memory] = [],
-                procMaps: String? = nil, cpuInfo: String? = nil, osRelease: String? = nil) {
+    public init(
+        system: System, processID: UInt32? = nil, crashTime: UInt32 = 0, exception: Exception? = nil,
+        threads: [Thread] = [], modules: [Module] = [], memory: [Memory] = [],
+        procMaps: String? = nil, cpuInfo: String? = nil, osRelease: String? = nil
+    ) {
         self.system = system
         self.processID = processID
         self.crashTime = crashTime

@@ -21,8 +21,10 @@ public enum MinidumpWriter {
         if let pid = input.processID {
             streams.append((.miscInfo, { buffer, _ in MiscInfoStream.write(processID: pid, into: &buffer) }))
         }
-        let texts: [(MinidumpFormat.Stream, String?)] = [(.linuxMaps, input.procMaps), (.linuxCPUInfo, input.cpuInfo),
-                                                         (.linuxLSBRelease, input.osRelease)]
+        let texts: [(MinidumpFormat.Stream, String?)] = [
+            (.linuxMaps, input.procMaps), (.linuxCPUInfo, input.cpuInfo),
+            (.linuxLSBRelease, input.osRelease),
+        ]
         for (kind, text) in texts {
             guard let text else { continue }
             streams.append((kind, { buffer, _ in buffer.blob(Array(text.utf8)) }))
@@ -32,10 +34,10 @@ public enum MinidumpWriter {
         buffer.u32(MinidumpFormat.signature)
         buffer.u32(MinidumpFormat.version)
         buffer.u32(UInt32(streams.count))
-        buffer.u32(UInt32(MinidumpFormat.headerSize))   // the directory follows the header
-        buffer.u32(0)                                   // checksum: unused
+        buffer.u32(UInt32(MinidumpFormat.headerSize)) // the directory follows the header
+        buffer.u32(0) // checksum: unused
         buffer.u32(input.crashTime)
-        buffer.u64(0)                                   // flags: MiniDumpNormal
+        buffer.u64(0) // flags: MiniDumpNormal
         let directory = buffer.bytes.count
         buffer.zeros(streams.count * MinidumpFormat.directoryEntrySize)
         var state = MinidumpState()

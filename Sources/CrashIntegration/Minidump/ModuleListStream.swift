@@ -19,14 +19,14 @@ enum ModuleListStream {
         for record in records {
             buffer.u64(record.module.base)
             buffer.u32(UInt32(truncatingIfNeeded: min(record.module.size, UInt64(UInt32.max))))
-            buffer.u32(0)                                       // checksum
-            buffer.u32(0)                                       // time stamp
+            buffer.u32(0) // checksum
+            buffer.u32(0) // time stamp
             buffer.u32(record.name)
-            buffer.u32(MinidumpFormat.fixedFileInfoSignature)   // VS_FIXEDFILEINFO, otherwise empty
-            buffer.u32(0x0001_0000)                             // its structure version
+            buffer.u32(MinidumpFormat.fixedFileInfoSignature) // VS_FIXEDFILEINFO, otherwise empty
+            buffer.u32(0x0001_0000) // its structure version
             buffer.zeros(11 * 4)
             buffer.location(record.codeView)
-            buffer.location(.empty)                             // misc record
+            buffer.location(.empty) // misc record
             buffer.u64(0)
             buffer.u64(0)
         }

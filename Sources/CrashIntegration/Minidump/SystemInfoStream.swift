@@ -9,16 +9,16 @@ enum SystemInfoStream {
         case .x86_64: buffer.u16(MinidumpFormat.processorAMD64)
         case .aarch64: buffer.u16(MinidumpFormat.processorARM64Breakpad)
         }
-        buffer.u16(0)                                           // processor level
-        buffer.u16(0)                                           // processor revision
+        buffer.u16(0) // processor level
+        buffer.u16(0) // processor revision
         buffer.u8(UInt8(clamping: system.cpuCount))
-        buffer.u8(0)                                            // product type: not Windows
+        buffer.u8(0) // product type: not Windows
         for index in 0..<3 { buffer.u32(index < version.count ? version[index] : 0) }
         buffer.u32(MinidumpFormat.platformLinux)
         buffer.u32(description)
-        buffer.u16(0)                                           // suite mask
+        buffer.u16(0) // suite mask
         buffer.u16(0)
-        buffer.zeros(24)                                        // CPU information: not recorded
+        buffer.zeros(24) // CPU information: not recorded
         return buffer.end(from: start)
     }
 }
@@ -30,7 +30,7 @@ enum MiscInfoStream {
         buffer.u32(MinidumpFormat.miscInfoSize)
         buffer.u32(MinidumpFormat.miscInfoProcessID)
         buffer.u32(processID)
-        buffer.zeros(12)                                        // process times: not recorded
+        buffer.zeros(12) // process times: not recorded
         return buffer.end(from: start)
     }
 }

@@ -10,8 +10,10 @@ enum ThreadContext {
     }
 
     /// CONTEXT_AMD64 general registers from offset 120, in the record's order.
-    private static let amd64Integer = ["rax", "rcx", "rdx", "rbx", "rsp", "rbp", "rsi", "rdi",
-                                       "r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15", "rip"]
+    private static let amd64Integer = [
+        "rax", "rcx", "rdx", "rbx", "rsp", "rbp", "rsi", "rdi",
+        "r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15", "rip",
+    ]
 
     private static func amd64(_ thread: MinidumpInput.Thread) -> [UInt8] {
         var context = [UInt8](repeating: 0, count: MinidumpFormat.contextAMD64Size)
@@ -27,15 +29,15 @@ enum ThreadContext {
         if let segments = registers["csgsfs"] {
             // Linux's mcontext packs cs, gs, fs and ss in 16-bit fields.
             flags |= MinidumpFormat.contextAMD64Segments
-            put(UInt16(truncatingIfNeeded: segments), at: 56, into: &context)          // SegCs
-            put(UInt16(truncatingIfNeeded: segments >> 32), at: 62, into: &context)    // SegFs
-            put(UInt16(truncatingIfNeeded: segments >> 16), at: 64, into: &context)    // SegGs
-            put(UInt16(truncatingIfNeeded: segments >> 48), at: 66, into: &context)    // SegSs
+            put(UInt16(truncatingIfNeeded: segments), at: 56, into: &context) // SegCs
+            put(UInt16(truncatingIfNeeded: segments >> 32), at: 62, into: &context) // SegFs
+            put(UInt16(truncatingIfNeeded: segments >> 16), at: 64, into: &context) // SegGs
+            put(UInt16(truncatingIfNeeded: segments >> 48), at: 66, into: &context) // SegSs
         }
         if let fxsave = thread.floatingPoint, fxsave.count == 512 {
             flags |= MinidumpFormat.contextAMD64FloatingPoint
             context.replaceSubrange(256..<768, with: fxsave)
-            context.replaceSubrange(52..<56, with: fxsave[24..<28])                     // MxCsr
+            context.replaceSubrange(52..<56, with: fxsave[24..<28]) // MxCsr
         }
         put(flags, at: 48, into: &context)
         return context

@@ -9,10 +9,10 @@ struct CallFrameInfo {
     enum RegisterRule: Equatable {
         case undefined
         case sameValue
-        case offset(Int64)            // saved at CFA + n
-        case valueOffset(Int64)       // the value is CFA + n
-        case register(Int)            // held in another register
-        case expression([UInt8])      // saved at the address the expression computes
+        case offset(Int64) // saved at CFA + n
+        case valueOffset(Int64) // the value is CFA + n
+        case register(Int) // held in another register
+        case expression([UInt8]) // saved at the address the expression computes
         case valueExpression([UInt8]) // the value is what the expression computes
     }
 
@@ -41,7 +41,8 @@ struct CallFrameInfo {
     init?(bytes: [UInt8]) {
         let file = ByteReader(bytes: bytes)
         guard bytes.count >= 64, bytes[0] == 0x7F, bytes[1] == 0x45, bytes[2] == 0x4C, bytes[3] == 0x46,
-              bytes[4] == 2, bytes[5] == 1 else { return nil }
+            bytes[4] == 2, bytes[5] == 1
+        else { return nil }
         let phoff = file.u64(0x20), phentsize = UInt64(file.u16(0x36)), phnum = UInt64(file.u16(0x38))
         var segments: [(vaddr: UInt64, offset: UInt64, size: UInt64)] = []
         var header: (vaddr: UInt64, offset: UInt64)?
@@ -65,10 +66,16 @@ struct CallFrameInfo {
         let frameEncoding = file.u8(header.offset + 1), countEncoding = file.u8(header.offset + 2)
         tableEncoding = file.u8(header.offset + 3)
         headerVAddr = header.vaddr
-        guard frameEncoding != 0xFF, countEncoding != 0xFF, tableEncoding == 0x3B else { return nil }   // datarel|sdata4
-        guard Self.readPointer(file, &cursor, encoding: frameEncoding, fieldVAddr: header.vaddr + (cursor - header.offset), dataBase: header.vaddr) != nil,
-              let entries = Self.readPointer(file, &cursor, encoding: countEncoding, fieldVAddr: header.vaddr + (cursor - header.offset), dataBase: header.vaddr),
-              entries < 10_000_000 else { return nil }
+        guard frameEncoding != 0xFF, countEncoding != 0xFF, tableEncoding == 0x3B else { return nil } // datarel|sdata4
+        guard
+            Self.readPointer(
+                file, &cursor, encoding: frameEncoding, fieldVAddr: header.vaddr + (cursor - header.offset),
+                dataBase: header.vaddr) != nil,
+            let entries = Self.readPointer(
+                file, &cursor, encoding: countEncoding, fieldVAddr: header.vaddr + (cursor - header.offset),
+                dataBase: header.vaddr),
+            entries < 10_000_000
+        else { return nil }
         count = Int(entries)
         tableVAddr = header.vaddr + (cursor - header.offset)
         guard file.has(cursor, UInt64(count) * 8) else { return nil }
@@ -80,11 +87,13 @@ struct CallFrameInfo {
         var low = 0, high = count
         while low < high {
             let mid = (low + high) / 2
-            let start = headerVAddr &+ UInt64(bitPattern: Int64(Int32(bitPattern: file.u32(tableOffset + UInt64(mid) * 8))))
+            let start =
+                headerVAddr &+ UInt64(bitPattern: Int64(Int32(bitPattern: file.u32(tableOffset + UInt64(mid) * 8))))
             if start <= address { low = mid + 1 } else { high = mid }
         }
         guard low > 0 else { return nil }
-        let fdeVAddr = headerVAddr &+ UInt64(bitPattern: Int64(Int32(bitPattern: file.u32(tableOffset + UInt64(low - 1) * 8 + 4))))
+        let fdeVAddr =
+            headerVAddr &+ UInt64(bitPattern: Int64(Int32(bitPattern: file.u32(tableOffset + UInt64(low - 1) * 8 + 4))))
         return evaluateFDE(at: fdeVAddr, for: address)
     }
 
@@ -107,17 +116,24 @@ struct CallFrameInfo {
         let ciePointerField = cursor
         let ciePointer = UInt64(file.u32(cursor))
         cursor += 4
-        guard ciePointer != 0, ciePointer <= ciePointerField, let cie = parseCIE(at: ciePointerField - ciePointer) else { return nil }
+        guard ciePointer != 0, ciePointer <= ciePointerField, let cie = parseCIE(at: ciePointerField - ciePointer)
+        else { return nil }
         let fieldVAddr = fdeVAddr + (cursor - fde)
-        guard let start = Self.readPointer(file, &cursor, encoding: cie.pointerEncoding, fieldVAddr: fieldVAddr, dataBase: headerVAddr),
-              let range = Self.readPointer(file, &cursor, encoding: cie.pointerEncoding & 0x0F, fieldVAddr: 0, dataBase: 0),
-              address >= start, address - start < range else { return nil }
+        guard
+            let start = Self.readPointer(
+                file, &cursor, encoding: cie.pointerEncoding, fieldVAddr: fieldVAddr, dataBase: headerVAddr),
+            let range = Self.readPointer(
+                file, &cursor, encoding: cie.pointerEncoding & 0x0F, fieldVAddr: 0, dataBase: 0),
+            address >= start, address - start < range
+        else { return nil }
         if cie.hasAugmentationData {
             guard let skip = file.uleb(&cursor) else { return nil }
             cursor += skip
         }
         guard cursor <= end, file.has(cursor, end - cursor) else { return nil }
-        var row = Row(cfa: .registerOffset(register: 7, offset: 8), registers: [:], returnAddressRegister: cie.returnAddressRegister)
+        var row = Row(
+            cfa: .registerOffset(register: 7, offset: 8), registers: [:],
+            returnAddressRegister: cie.returnAddressRegister)
         var machine = CFAMachine(file: file, cie: cie, location: start)
         guard machine.run(cie.instructions.start, cie.instructions.end, until: .max, row: &row) else { return nil }
         let initial = row.registers
@@ -159,7 +175,8 @@ struct CallFrameInfo {
                 case "P":
                     let encoding = file.u8(at)
                     at += 1
-                    guard Self.readPointer(file, &at, encoding: encoding & 0x7F, fieldVAddr: 0, dataBase: 0) != nil else { return nil }
+                    guard Self.readPointer(file, &at, encoding: encoding & 0x7F, fieldVAddr: 0, dataBase: 0) != nil
+                    else { return nil }
                 case "S", "B", "G": break
                 default: return nil
                 }
@@ -191,7 +208,9 @@ struct CallFrameInfo {
     }
 
     /// A DW_EH_PE-encoded pointer. `fieldVAddr` is the field's own virtual address (pcrel).
-    static func readPointer(_ file: ByteReader, _ cursor: inout UInt64, encoding: UInt8, fieldVAddr: UInt64, dataBase: UInt64) -> UInt64? {
+    static func readPointer(
+        _ file: ByteReader, _ cursor: inout UInt64, encoding: UInt8, fieldVAddr: UInt64, dataBase: UInt64
+    ) -> UInt64? {
         guard encoding != 0xFF else { return nil }
         var value: UInt64
         switch encoding & 0x0F {
@@ -212,7 +231,7 @@ struct CallFrameInfo {
         case 0x30: value = value &+ dataBase
         default: return nil
         }
-        return encoding & 0x80 != 0 ? nil : value   // indirect pointers need the live process
+        return encoding & 0x80 != 0 ? nil : value // indirect pointers need the live process
     }
 
     /// Runs CFA instructions, updating a row, until the location passes an address.
@@ -247,7 +266,10 @@ struct CallFrameInfo {
                     switch op {
                     case 0x00: break
                     case 0x01:
-                        guard let to = CallFrameInfo.readPointer(file, &cursor, encoding: cie.pointerEncoding, fieldVAddr: 0, dataBase: 0) else { return false }
+                        guard
+                            let to = CallFrameInfo.readPointer(
+                                file, &cursor, encoding: cie.pointerEncoding, fieldVAddr: 0, dataBase: 0)
+                        else { return false }
                         if to > address { return true }
                         location = to
                     case 0x02: advance = UInt64(file.u8(cursor)) &* code; cursor += 1

@@ -68,7 +68,9 @@ enum ReportJSON {
 /// nil optionals as `encodeIfPresent` does.
 private struct Fields<Key: CodingKey> {
     var items: [(String, ReportJSON.Value)] = []
-    mutating func add(_ key: Key, _ value: ReportJSON.Value?) { if let value { items.append((key.stringValue, value)) } }
+    mutating func add(_ key: Key, _ value: ReportJSON.Value?) {
+        if let value { items.append((key.stringValue, value)) }
+    }
     var object: ReportJSON.Value { .object(items) }
 }
 

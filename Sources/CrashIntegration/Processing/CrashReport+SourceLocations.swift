@@ -3,8 +3,9 @@ extension CrashReport {
     /// app's `release` annotation.
     func withIdentity() -> CrashReport {
         var result = self
-        let os = OperatingSystem(name: system["os.distribution"], id: system["os.distribution.id"],
-                                 version: system["os.distribution.version"], kernel: system["os.release"])
+        let os = OperatingSystem(
+            name: system["os.distribution"], id: system["os.distribution.id"],
+            version: system["os.distribution.version"], kernel: system["os.release"])
         if os.name != nil || os.id != nil || os.version != nil || os.kernel != nil { result.os = os }
         if let release = annotations["release"] { result.app = App(release: release) }
         return result

@@ -6,12 +6,15 @@ import Glibc
 /// Turns Swift and C++ symbol names into readable ones, in-process: `swift_demangle` from the
 /// Swift runtime and `__cxa_demangle` from the C++ runtime, both found with dlsym.
 enum Demangler {
-    private typealias SwiftDemangle = @convention(c) (
-        UnsafePointer<CChar>?, Int, UnsafeMutablePointer<CChar>?, UnsafeMutablePointer<Int>?, UInt32
-    ) -> UnsafeMutablePointer<CChar>?
-    private typealias CxaDemangle = @convention(c) (
-        UnsafePointer<CChar>?, UnsafeMutablePointer<CChar>?, UnsafeMutablePointer<Int>?, UnsafeMutablePointer<Int32>?
-    ) -> UnsafeMutablePointer<CChar>?
+    private typealias SwiftDemangle =
+        @convention(c) (
+            UnsafePointer<CChar>?, Int, UnsafeMutablePointer<CChar>?, UnsafeMutablePointer<Int>?, UInt32
+        ) -> UnsafeMutablePointer<CChar>?
+    private typealias CxaDemangle =
+        @convention(c) (
+            UnsafePointer<CChar>?, UnsafeMutablePointer<CChar>?, UnsafeMutablePointer<Int>?,
+            UnsafeMutablePointer<Int32>?
+        ) -> UnsafeMutablePointer<CChar>?
 
     private static let swiftDemangle: SwiftDemangle? = symbol("swift_demangle")
     private static let cxaDemangle: CxaDemangle? = symbol("__cxa_demangle")

@@ -14,11 +14,14 @@ enum DurableFile {
             return
         }
         do {
-            try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true,
-                                                    attributes: [.posixPermissions: 0o700])
+            try FileManager.default.createDirectory(
+                at: url, withIntermediateDirectories: true,
+                attributes: [.posixPermissions: 0o700])
         } catch {
             // Another processor may have created it in the meantime.
-            if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue { return }
+            if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue {
+                return
+            }
             throw ProcessingError.cannotCreateDirectory(path: url.path, reason: error.localizedDescription)
         }
     }
@@ -35,9 +38,12 @@ enum DurableFile {
     /// once before publishing.
     static func writeTemporary(_ data: Data, for url: URL, sync: Bool) throws -> URL {
         let directory = url.deletingLastPathComponent()
-        let temporary = directory.appendingPathComponent(".\(url.lastPathComponent).\(getpid()).\(UInt32.random(in: 0 ... .max)).tmp")
+        let temporary = directory.appendingPathComponent(
+            ".\(url.lastPathComponent).\(getpid()).\(UInt32.random(in: 0 ... .max)).tmp")
         let fd = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw ProcessingError.cannotWrite(path: temporary.path, reason: String(cString: strerror(errno))) }
+        guard fd >= 0 else {
+            throw ProcessingError.cannotWrite(path: temporary.path, reason: String(cString: strerror(errno)))
+        }
         var failure: String?
         data.withUnsafeBytes { raw in
             var offset = 0
@@ -70,9 +76,13 @@ enum DurableFile {
     /// instead of an fsync per file). Throws when the flush fails: nothing may be deleted then.
     static func flush(fileSystemOf url: URL) throws {
         let fd = open(url.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard fd >= 0 else { throw ProcessingError.cannotWrite(path: url.path, reason: String(cString: strerror(errno))) }
+        guard fd >= 0 else {
+            throw ProcessingError.cannotWrite(path: url.path, reason: String(cString: strerror(errno)))
+        }
         defer { close(fd) }
-        guard linuxSyncfs(fd) == 0 else { throw ProcessingError.cannotWrite(path: url.path, reason: String(cString: strerror(errno))) }
+        guard linuxSyncfs(fd) == 0 else {
+            throw ProcessingError.cannotWrite(path: url.path, reason: String(cString: strerror(errno)))
+        }
     }
 
     static func syncDirectory(_ url: URL) {

@@ -75,7 +75,7 @@ enum DwarfExpression {
         case 0x2B: return sa > sb ? 1 : 0
         case 0x2C: return sa <= sb ? 1 : 0
         case 0x2D: return sa < sb ? 1 : 0
-        default: return a != b ? 1 : 0   // 0x2E ne
+        default: return a != b ? 1 : 0 // 0x2E ne
         }
     }
 }

@@ -25,21 +25,24 @@ struct ELFSymbolTable {
     init(path: String) throws {
         let attributes = try? FileManager.default.attributesOfItem(atPath: path)
         guard attributes?[.type] as? FileAttributeType == .typeRegular,
-              let size = attributes?[.size] as? Int, size <= Self.maxFileBytes,
-              let data = FileManager.default.contents(atPath: path) else { throw LoadError.unreadable(path) }
+            let size = attributes?[.size] as? Int, size <= Self.maxFileBytes,
+            let data = FileManager.default.contents(atPath: path)
+        else { throw LoadError.unreadable(path) }
         try self.init(bytes: [UInt8](data))
     }
 
     init(bytes: [UInt8]) throws {
         let file = ByteReader(bytes: bytes)
         guard bytes.count >= 64, bytes[0] == 0x7F, bytes[1] == 0x45, bytes[2] == 0x4C, bytes[3] == 0x46,
-              bytes[4] == 2 /* ELFCLASS64 */, bytes[5] == 1 /* little-endian */ else { throw LoadError.notELF64 }
+            bytes[4] == 2 /* ELFCLASS64 */, bytes[5] == 1 /* little-endian */
+        else { throw LoadError.notELF64 }
         let sectionsAt = file.u64(0x28), entrySize = file.u16(0x3A), count = file.u16(0x3C)
         var sections: [(type: UInt32, offset: UInt64, size: UInt64, link: UInt32, entrySize: UInt64)] = []
         for i in 0..<UInt64(count) {
             let at = sectionsAt &+ i &* UInt64(entrySize)
             guard entrySize >= 64, file.has(at, 64) else { break }
-            sections.append((file.u32(at + 4), file.u64(at + 0x18), file.u64(at + 0x20), file.u32(at + 0x28), file.u64(at + 0x38)))
+            sections.append(
+                (file.u32(at + 4), file.u64(at + 0x18), file.u64(at + 0x20), file.u32(at + 0x28), file.u64(at + 0x38)))
         }
         var symbols: [Symbol] = []
         var buildID: [UInt8]?
@@ -48,8 +51,9 @@ struct ELFSymbolTable {
             case 2, 11: // SHT_SYMTAB, SHT_DYNSYM
                 guard Int(section.link) < sections.count else { continue }
                 let strings = sections[Int(section.link)]
-                symbols += Self.functions(file, table: section.offset, size: section.size,
-                                          entrySize: section.entrySize, strings: strings.offset, stringsSize: strings.size)
+                symbols += Self.functions(
+                    file, table: section.offset, size: section.size,
+                    entrySize: section.entrySize, strings: strings.offset, stringsSize: strings.size)
             case 7 where buildID == nil: // SHT_NOTE
                 buildID = Self.buildID(file, notes: section.offset, size: section.size)
             default:
@@ -78,8 +82,10 @@ struct ELFSymbolTable {
         return nil
     }
 
-    private static func functions(_ file: ByteReader, table: UInt64, size: UInt64, entrySize: UInt64,
-                                  strings: UInt64, stringsSize: UInt64) -> [Symbol] {
+    private static func functions(
+        _ file: ByteReader, table: UInt64, size: UInt64, entrySize: UInt64,
+        strings: UInt64, stringsSize: UInt64
+    ) -> [Symbol] {
         guard entrySize >= 24, file.has(table, size), file.has(strings, stringsSize) else { return [] }
         var result: [Symbol] = []
         var at = table
@@ -88,7 +94,8 @@ struct ELFSymbolTable {
             let value = file.u64(at + 8), length = file.u64(at + 16), nameAt = UInt64(file.u32(at))
             let type = info & 0xF
             if (type == 2 || type == 10) && section != 0 && value != 0 && nameAt < stringsSize,
-               let name = file.cString(strings + nameAt, limit: strings + stringsSize), !name.isEmpty {
+                let name = file.cString(strings + nameAt, limit: strings + stringsSize), !name.isEmpty
+            {
                 result.append(Symbol(start: value, size: length, name: name))
             }
             let (next, overflow) = at.addingReportingOverflow(entrySize)

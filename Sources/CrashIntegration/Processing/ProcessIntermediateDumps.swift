@@ -36,7 +36,9 @@ public struct DumpProcessingFailure: Sendable {
 /// Directories are created
 /// 0700 and reports 0600. Throws only when a directory cannot be created or listed.
 @discardableResult
-public func processIntermediateDumps(in pendingDirectory: URL, into reportsDirectory: URL) throws -> DumpProcessingSummary {
+public func processIntermediateDumps(in pendingDirectory: URL, into reportsDirectory: URL) throws
+    -> DumpProcessingSummary
+{
     try DumpProcessor(pending: pendingDirectory, reports: reportsDirectory).run()
 }
 
@@ -79,7 +81,7 @@ struct DumpProcessor {
         for url in try dumps(in: pending) {
             guard let dump = LockedDump(url) else { summary.skippedInUse.append(url); continue }
             let target = claimed.appendingPathComponent(url.lastPathComponent)
-            guard rename(url.path, target.path) == 0 else { continue }   // another processor took it
+            guard rename(url.path, target.path) == 0 else { continue } // another processor took it
             batch.append((dump, url.lastPathComponent))
             if batch.count == Self.batchSize { flushBatch() }
         }
@@ -108,8 +110,9 @@ struct DumpProcessor {
             } catch let error as ProcessingError {
                 summary.failures.append(DumpProcessingFailure(dump: claimedURL, error: error))
             } catch {
-                summary.failures.append(DumpProcessingFailure(
-                    dump: claimedURL, error: .cannotWrite(path: reportURL.path, reason: "\(error)")))
+                summary.failures.append(
+                    DumpProcessingFailure(
+                        dump: claimedURL, error: .cannotWrite(path: reportURL.path, reason: "\(error)")))
             }
         }
         do {
@@ -159,7 +162,8 @@ struct DumpProcessor {
     }
 
     private func reportName(for dumpName: String) -> String {
-        let base = dumpName.hasSuffix("." + intermediateDumpExtension)
+        let base =
+            dumpName.hasSuffix("." + intermediateDumpExtension)
             ? String(dumpName.dropLast(intermediateDumpExtension.count + 1)) : dumpName
         return base + ".json"
     }
@@ -189,8 +193,9 @@ final class LockedDump {
         guard fd >= 0 else { return nil }
         var held = stat(), named = stat()
         guard flock(fd, LOCK_EX | LOCK_NB) == 0, fstat(fd, &held) == 0, (held.st_mode & S_IFMT) == S_IFREG,
-              lstat(url.path, &named) == 0,
-              held.st_ino == named.st_ino, held.st_dev == named.st_dev else {
+            lstat(url.path, &named) == 0,
+            held.st_ino == named.st_ino, held.st_dev == named.st_dev
+        else {
             close(fd)
             return nil
         }

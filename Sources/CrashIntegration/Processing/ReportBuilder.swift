@@ -20,16 +20,20 @@ struct ReportBuilder {
     func report(for snapshot: ProcessSnapshot, fileName: String) -> CrashReport {
         var reasons = snapshot.incompleteReason.map { [$0] } ?? []
         if let nested = snapshot.nestedSignal {
-            reasons.append("the handler was interrupted by signal \(nested) (\(SignalNames.name(Int(truncatingIfNeeded: nested)))) and wrote a minimal dump")
+            reasons.append(
+                "the handler was interrupted by signal \(nested) (\(SignalNames.name(Int(truncatingIfNeeded: nested)))) and wrote a minimal dump"
+            )
         }
         let signal = snapshot.signal.map(Self.signal)
         if signal == nil && snapshot.handlerEntryNanoseconds == nil {
-            reasons.append("the process died without a clean exit and its crash handler never ran (killed, for example by SIGKILL or the out-of-memory killer, or a crash that no handler could run for)")
+            reasons.append(
+                "the process died without a clean exit and its crash handler never ran (killed, for example by SIGKILL or the out-of-memory killer, or a crash that no handler could run for)"
+            )
         } else if signal == nil {
             reasons.append("no signal section")
         }
         let modules = snapshot.modules.map(Self.module)
-        let symbolModules = modules.map(symbolicator.readingSymbols)   // CFI from the file that is the recorded build
+        let symbolModules = modules.map(symbolicator.readingSymbols) // CFI from the file that is the recorded build
         let crashedMemory = snapshot.threads.first { $0.crashed }
         let thread = snapshot.crashedThread.map {
             crashedThread($0, memory: crashedMemory, modules: modules, symbolModules: symbolModules)
@@ -46,10 +50,13 @@ struct ReportBuilder {
             dumpFormatVersion: snapshot.formatVersion,
             incomplete: !reasons.isEmpty,
             incompleteReasons: reasons,
-            crashTime: snapshot.crashTimeSeconds.map { Self.iso8601($0, nanoseconds: snapshot.crashTimeNanoseconds ?? 0) },
+            crashTime: snapshot.crashTimeSeconds.map {
+                Self.iso8601($0, nanoseconds: snapshot.crashTimeNanoseconds ?? 0)
+            },
             handlerDurationNs: duration,
-            process: .init(pid: snapshot.pid, parentPid: snapshot.parentPID, executable: snapshot.executable,
-                           installTime: snapshot.installTimeSeconds.map { Self.iso8601($0, nanoseconds: 0) }),
+            process: .init(
+                pid: snapshot.pid, parentPid: snapshot.parentPID, executable: snapshot.executable,
+                installTime: snapshot.installTimeSeconds.map { Self.iso8601($0, nanoseconds: 0) }),
             signal: signal,
             exception: exception,
             fatalErrorMessage: Self.fatalErrorMessage(snapshot.fatalErrorMessage),
@@ -57,24 +64,29 @@ struct ReportBuilder {
             crashedThread: thread,
             threads: snapshot.threads.compactMap { otherThread($0, modules: modules, symbolModules: symbolModules) },
             modules: modules.map { module in
-                CrashReport.Module(path: module.path, buildId: module.buildID.map(Self.hexBytes), base: hex(module.bias),
-                                   start: hex(module.start), end: hex(module.end),
-                                   symbols: usedModules.contains(module.path) ? symbolicator.status(of: module) : "not_used",
-                                   symbolsSource: usedModules.contains(module.path) ? symbolicator.symbolsSource(of: module) : nil)
+                CrashReport.Module(
+                    path: module.path, buildId: module.buildID.map(Self.hexBytes), base: hex(module.bias),
+                    start: hex(module.start), end: hex(module.end),
+                    symbols: usedModules.contains(module.path) ? symbolicator.status(of: module) : "not_used",
+                    symbolsSource: usedModules.contains(module.path) ? symbolicator.symbolsSource(of: module) : nil)
             },
             system: snapshot.system,
             annotations: snapshot.annotations)
     }
 
-    private func crashedThread(_ snapshot: ProcessSnapshot.Thread, memory: ProcessSnapshot.Thread?,
-                               modules: [Symbolicator.Module], symbolModules: [Symbolicator.Module]) -> CrashReport.CrashedThread {
+    private func crashedThread(
+        _ snapshot: ProcessSnapshot.Thread, memory: ProcessSnapshot.Thread?,
+        modules: [Symbolicator.Module], symbolModules: [Symbolicator.Module]
+    ) -> CrashReport.CrashedThread {
         let registers = snapshot.registers
         // Unwound again from the captured stack memory when there is some: CFI where the module
         // has it, so no stale scanned words; the handler's own walk otherwise, also when it went
         // further (a corrupt stack pointer leaves processing only the first frame).
         var inner = snapshot.frames
-        if let memory, let unwound = unwinder.unwind(thread: memory, registers: registers, modules: symbolModules), !unwound.isEmpty,
-           unwound.count > 1 || inner.count <= 1 {
+        if let memory, let unwound = unwinder.unwind(thread: memory, registers: registers, modules: symbolModules),
+            !unwound.isEmpty,
+            unwound.count > 1 || inner.count <= 1
+        {
             inner = unwound
         }
         var indexed = inner.enumerated().map { (index: $0.offset, frame: $0.element) }
@@ -86,18 +98,22 @@ struct ReportBuilder {
             elided = max(0, firstOuter - inner.count)
             indexed += outer.enumerated().map { (index: firstOuter + $0.offset, frame: $0.element) }
         }
-        var thread = CrashReport.CrashedThread(id: snapshot.id, name: snapshot.name,
-                                               architecture: snapshot.architecture, registers: registers.mapValues(hex),
-                                               frames: frames(indexed, modules: modules), framesElided: elided)
+        var thread = CrashReport.CrashedThread(
+            id: snapshot.id, name: snapshot.name,
+            architecture: snapshot.architecture, registers: registers.mapValues(hex),
+            frames: frames(indexed, modules: modules), framesElided: elided)
         if !snapshot.asyncFrames.isEmpty {
-            thread.asyncFrames = frames(snapshot.asyncFrames.enumerated().map { (index: $0.offset, frame: $0.element) }, modules: modules)
+            thread.asyncFrames = frames(
+                snapshot.asyncFrames.enumerated().map { (index: $0.offset, frame: $0.element) }, modules: modules)
         }
         return thread
     }
 
     /// A THREADS element: names always; registers and frames when the thread recorded its context.
-    private func otherThread(_ snapshot: ProcessSnapshot.Thread, modules: [Symbolicator.Module],
-                             symbolModules: [Symbolicator.Module]) -> CrashReport.Thread? {
+    private func otherThread(
+        _ snapshot: ProcessSnapshot.Thread, modules: [Symbolicator.Module],
+        symbolModules: [Symbolicator.Module]
+    ) -> CrashReport.Thread? {
         guard let id = snapshot.id else { return nil }
         var thread = CrashReport.Thread(id: id, name: snapshot.name ?? "", crashed: snapshot.crashed)
         guard let status = snapshot.contextStatus else { return thread }
@@ -113,8 +129,12 @@ struct ReportBuilder {
     /// DWARF, all of the thread's frames in one `Runtime` lookup, with the functions inlined at a
     /// frame inserted before it (`inlined: true`, same index and address). Only modules whose
     /// file matches the recorded build ID are read.
-    private func frames(_ list: [(index: Int, frame: ProcessSnapshot.Frame)], modules: [Symbolicator.Module]) -> [CrashReport.Frame] {
-        let frames = list.map { symbolicated(index: $0.index, address: $0.frame.address, trust: $0.frame.trust, modules: modules) }
+    private func frames(_ list: [(index: Int, frame: ProcessSnapshot.Frame)], modules: [Symbolicator.Module])
+        -> [CrashReport.Frame]
+    {
+        let frames = list.map {
+            symbolicated(index: $0.index, address: $0.frame.address, trust: $0.frame.trust, modules: modules)
+        }
         let requests = list.map { item -> SourceLocator.Request? in
             guard let module = symbolicator.module(containing: item.frame.address, in: modules) else { return nil }
             let kind: SourceLocator.Kind
@@ -152,7 +172,9 @@ struct ReportBuilder {
         return result
     }
 
-    private func symbolicated(index: Int, address: UInt64, trust: UInt32, modules: [Symbolicator.Module]) -> CrashReport.Frame {
+    private func symbolicated(index: Int, address: UInt64, trust: UInt32, modules: [Symbolicator.Module])
+        -> CrashReport.Frame
+    {
         var result = CrashReport.Frame(index: index, address: hex(address), trust: Self.trustName(trust))
         guard let module = symbolicator.module(containing: address, in: modules) else { return result }
         // Dumps of one program repeat their addresses (every thread's, every dump's): resolve once.
@@ -205,9 +227,10 @@ struct ReportBuilder {
     private static func signal(_ signal: ProcessSnapshot.Signal) -> CrashReport.Signal {
         let number = Int(truncatingIfNeeded: signal.number)
         let code = Int(Int32(truncatingIfNeeded: signal.code ?? 0))
-        return CrashReport.Signal(number: number, name: SignalNames.name(number), code: code,
-                                  codeName: SignalNames.codeName(signal: number, code: code),
-                                  address: signal.address.map(hex), senderPid: signal.senderPID)
+        return CrashReport.Signal(
+            number: number, name: SignalNames.name(number), code: code,
+            codeName: SignalNames.codeName(signal: number, code: code),
+            address: signal.address.map(hex), senderPid: signal.senderPID)
     }
 
     private static func exception(_ exception: ProcessSnapshot.Exception) -> CrashReport.Exception? {
@@ -216,8 +239,9 @@ struct ReportBuilder {
     }
 
     private static func module(_ module: ProcessSnapshot.Module) -> Symbolicator.Module {
-        Symbolicator.Module(path: module.path ?? "", bias: module.bias ?? 0, start: module.start ?? 0, end: module.end ?? 0,
-                            buildID: module.buildID)
+        Symbolicator.Module(
+            path: module.path ?? "", bias: module.bias ?? 0, start: module.start ?? 0, end: module.end ?? 0,
+            buildID: module.buildID)
     }
 
     private static func trustName(_ trust: UInt32) -> String { trustNames[trust] ?? "unknown" }
@@ -236,7 +260,7 @@ struct ReportBuilder {
     }
 
     static func iso8601(_ seconds: UInt64, nanoseconds: UInt64) -> String {
-        let clamped = min(seconds, 253_402_300_799)   // year 9999: keeps Date formatting sane
+        let clamped = min(seconds, 253_402_300_799) // year 9999: keeps Date formatting sane
         let date = Date(timeIntervalSince1970: Double(clamped) + Double(min(nanoseconds, 999_999_999)) / 1e9)
         return timestampFormatter.string(from: date)
     }

@@ -46,8 +46,9 @@ enum ReportOutputs {
         let minidump = Data(MinidumpWriter.bytes(for: MinidumpInput(snapshot: snapshot)))
         let minidumpFile = try DurableFile.writeTemporary(minidump, for: minidumpURL(for: reportURL), sync: false)
         do {
-            return Staged(minidump: minidumpFile,
-                          report: try DurableFile.writeTemporary(ReportJSON.data(complete), for: reportURL, sync: false))
+            return Staged(
+                minidump: minidumpFile,
+                report: try DurableFile.writeTemporary(ReportJSON.data(complete), for: reportURL, sync: false))
         } catch {
             unlink(minidumpFile.path)
             throw error

@@ -43,7 +43,9 @@ final class SourceLocator {
     /// The functions at `address` in `module`, innermost first; empty when the module has no
     /// line information there.
     func entries(at address: UInt64, in module: Symbolicator.Module, isReturnAddress: Bool) -> [Entry] {
-        entries(for: [Request(address: address, kind: isReturnAddress ? .returnAddress : .programCounter, module: module)])[0]
+        entries(for: [
+            Request(address: address, kind: isReturnAddress ? .returnAddress : .programCounter, module: module)
+        ])[0]
     }
 
     /// The functions at each request's address, innermost first (empty where the module has no
@@ -72,20 +74,25 @@ final class SourceLocator {
     private func locate(_ requests: [Request]) -> [[Entry]]? {
         var modules: [String: Symbolicator.Module] = [:]
         for request in requests { modules[request.module.path] = request.module }
-        let json = ["architecture": "\(MinidumpInput.Architecture.host)",
-                    "backtrace": Data(CompactFormats.backtrace(requests.map { ($0.address, $0.kind) })).base64EncodedString(),
-                    "imageMap": Data(CompactFormats.imageMap(Array(modules.values))).base64EncodedString()]
+        let json = [
+            "architecture": "\(MinidumpInput.Architecture.host)",
+            "backtrace": Data(CompactFormats.backtrace(requests.map { ($0.address, $0.kind) })).base64EncodedString(),
+            "imageMap": Data(CompactFormats.imageMap(Array(modules.values))).base64EncodedString(),
+        ]
         guard let data = try? JSONEncoder().encode(json),
-              let backtrace = try? JSONDecoder().decode(Backtrace.self, from: data),
-              let symbolicated = backtrace.symbolicated(options: [.showInlineFrames, .showSourceLocations]) else { return nil }
+            let backtrace = try? JSONDecoder().decode(Backtrace.self, from: data),
+            let symbolicated = backtrace.symbolicated(options: [.showInlineFrames, .showSourceLocations])
+        else { return nil }
         var groups: [[Entry]] = []
         var group: [Entry] = []
         for frame in symbolicated.frames {
             if let symbol = frame.symbol, symbol.rawName != "<unknown>" {
                 let location = symbol.sourceLocation
-                group.append(Entry(rawName: symbol.rawName, file: location?.path,
-                                   line: location.map(\.line).flatMap { $0 > 0 ? $0 : nil },
-                                   column: location.map(\.column).flatMap { $0 > 0 ? $0 : nil }, inlined: frame.inlined))
+                group.append(
+                    Entry(
+                        rawName: symbol.rawName, file: location?.path,
+                        line: location.map(\.line).flatMap { $0 > 0 ? $0 : nil },
+                        column: location.map(\.column).flatMap { $0 > 0 ? $0 : nil }, inlined: frame.inlined))
             }
             if !frame.inlined {
                 groups.append(group)

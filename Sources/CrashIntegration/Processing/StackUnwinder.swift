@@ -19,7 +19,8 @@ final class StackUnwinder {
     private var rows: [String: [UInt64: CallFrameInfo.Row?]] = [:]
 
     /// Innermost first; nil when the thread has no captured stack memory or no program counter.
-    func unwind(thread: ProcessSnapshot.Thread, registers: [String: UInt64], modules: [Symbolicator.Module]) -> [Frame]? {
+    func unwind(thread: ProcessSnapshot.Thread, registers: [String: UInt64], modules: [Symbolicator.Module]) -> [Frame]?
+    {
         let memory = StackMemory(thread: thread)
         guard !memory.isEmpty, let arch = Architecture(registers), var pc = registers[arch.pcName] else { return nil }
         var regs = arch.dwarfRegisters(registers)
@@ -29,11 +30,13 @@ final class StackUnwinder {
             guard let sp = regs[arch.sp] else { break }
             let cfi = cfiStep(pc: pc, isFirst: isFirst, regs: regs, arch: arch, memory: memory, modules: modules)
             if case .outermost = cfi { break }
-            let step = cfi.step
+            let step =
+                cfi.step
                 ?? frameChainStep(regs: regs, arch: arch, memory: memory, modules: modules)
                 ?? scanStep(sp: sp, arch: arch, memory: memory, modules: modules)
             guard let (next, trust) = step, let ra = next[arch.returnAddress], ra != 0,
-                  let newSP = next[arch.sp], newSP > sp || (newSP == sp && ra != pc) else { break }
+                let newSP = next[arch.sp], newSP > sp || (newSP == sp && ra != pc)
+            else { break }
             guard module(containing: ra, in: modules) != nil else { break }
             frames.append(Frame(address: ra, trust: trust))
             regs = next
@@ -58,8 +61,10 @@ final class StackUnwinder {
         }
     }
 
-    private func cfiStep(pc: UInt64, isFirst: Bool, regs: [Int: UInt64], arch: Architecture, memory: StackMemory,
-                         modules: [Symbolicator.Module]) -> CFIResult {
+    private func cfiStep(
+        pc: UInt64, isFirst: Bool, regs: [Int: UInt64], arch: Architecture, memory: StackMemory,
+        modules: [Symbolicator.Module]
+    ) -> CFIResult {
         guard let module = module(containing: pc, in: modules), let info = table(for: module) else { return .unknown }
         // A return address points after the call; the call itself is one byte before.
         let lookup = (isFirst ? pc : pc &- 1) &- module.bias
@@ -72,8 +77,10 @@ final class StackUnwinder {
         return .step(next, trust)
     }
 
-    private func applying(_ row: CallFrameInfo.Row, regs: [Int: UInt64], arch: Architecture,
-                          memory: StackMemory) -> ([Int: UInt64], UInt32)? {
+    private func applying(
+        _ row: CallFrameInfo.Row, regs: [Int: UInt64], arch: Architecture,
+        memory: StackMemory
+    ) -> ([Int: UInt64], UInt32)? {
         let cfa: UInt64
         switch row.cfa {
         case .registerOffset(let register, let offset):
@@ -92,23 +99,30 @@ final class StackUnwinder {
             case .valueOffset(let n): next[register] = cfa &+ UInt64(bitPattern: n)
             case .register(let other): next[register] = regs[other]
             case .expression(let e):
-                next[register] = DwarfExpression.evaluate(e, regs: regs, memory: memory, initial: cfa).flatMap { memory.word(at: $0) }
+                next[register] = DwarfExpression.evaluate(e, regs: regs, memory: memory, initial: cfa).flatMap {
+                    memory.word(at: $0)
+                }
             case .valueExpression(let e):
                 next[register] = DwarfExpression.evaluate(e, regs: regs, memory: memory, initial: cfa)
             }
         }
-        if row.returnAddressRegister != arch.returnAddress { next[arch.returnAddress] = next[row.returnAddressRegister] }
+        if row.returnAddressRegister != arch.returnAddress {
+            next[arch.returnAddress] = next[row.returnAddressRegister]
+        }
         guard next[arch.returnAddress] != nil else { return nil }
         if let fp = next[arch.fp] { next[arch.fp] = fp & Architecture.asyncFrameMask }
         next[arch.sp] = cfa
         return (next, SEAM_FRAME_TRUST_CFI.rawValue)
     }
 
-    private func frameChainStep(regs: [Int: UInt64], arch: Architecture, memory: StackMemory,
-                                modules: [Symbolicator.Module]) -> ([Int: UInt64], UInt32)? {
+    private func frameChainStep(
+        regs: [Int: UInt64], arch: Architecture, memory: StackMemory,
+        modules: [Symbolicator.Module]
+    ) -> ([Int: UInt64], UInt32)? {
         guard let fp = regs[arch.fp], let sp = regs[arch.sp], fp >= sp, fp & 7 == 0,
-              let saved = memory.word(at: fp), let ra = memory.word(at: fp &+ 8),
-              module(containing: ra, in: modules) != nil else { return nil }
+            let saved = memory.word(at: fp), let ra = memory.word(at: fp &+ 8),
+            module(containing: ra, in: modules) != nil
+        else { return nil }
         var next = regs
         next[arch.fp] = saved & Architecture.asyncFrameMask
         next[arch.sp] = fp &+ 16
@@ -116,8 +130,10 @@ final class StackUnwinder {
         return (next, SEAM_FRAME_TRUST_FRAME_POINTER.rawValue)
     }
 
-    private func scanStep(sp: UInt64, arch: Architecture, memory: StackMemory,
-                          modules: [Symbolicator.Module]) -> ([Int: UInt64], UInt32)? {
+    private func scanStep(
+        sp: UInt64, arch: Architecture, memory: StackMemory,
+        modules: [Symbolicator.Module]
+    ) -> ([Int: UInt64], UInt32)? {
         for i in 0..<UInt64(Self.maxScanWords) {
             let at = sp &+ i * 8
             guard let word = memory.word(at: at) else { return nil }
@@ -139,7 +155,8 @@ final class StackUnwinder {
         if let cached = tables[module.path] { return cached }
         var loaded: CallFrameInfo?
         if module.path.hasPrefix("/"), let data = FileManager.default.contents(atPath: module.path),
-           data.count <= ELFSymbolTable.maxFileBytes, let info = CallFrameInfo(bytes: [UInt8](data)) {
+            data.count <= ELFSymbolTable.maxFileBytes, let info = CallFrameInfo(bytes: [UInt8](data))
+        {
             loaded = module.buildID == nil || info.buildID == nil || module.buildID == info.buildID ? info : nil
         }
         tables[module.path] = loaded
@@ -187,9 +204,11 @@ struct Architecture {
         if registers["rip"] != nil {
             pcName = "rip"
             (sp, fp, returnAddress) = (7, 6, 16)
-            names = [("rax", 0), ("rdx", 1), ("rcx", 2), ("rbx", 3), ("rsi", 4), ("rdi", 5), ("rbp", 6), ("rsp", 7),
-                     ("r8", 8), ("r9", 9), ("r10", 10), ("r11", 11), ("r12", 12), ("r13", 13), ("r14", 14), ("r15", 15),
-                     ("rip", 16)]
+            names = [
+                ("rax", 0), ("rdx", 1), ("rcx", 2), ("rbx", 3), ("rsi", 4), ("rdi", 5), ("rbp", 6), ("rsp", 7),
+                ("r8", 8), ("r9", 9), ("r10", 10), ("r11", 11), ("r12", 12), ("r13", 13), ("r14", 14), ("r15", 15),
+                ("rip", 16),
+            ]
         } else if registers["pc"] != nil {
             pcName = "pc"
             (sp, fp, returnAddress) = (31, 29, 30)

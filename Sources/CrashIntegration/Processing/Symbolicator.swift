@@ -36,9 +36,10 @@ final class Symbolicator {
     func sourceEntries(for requests: [SourceLocator.Request?]) -> [[SourceLocator.Entry]] {
         let readable = requests.indices.filter { requests[$0].map { status(of: $0.module) == "ok" } ?? false }
         var result = [[SourceLocator.Entry]](repeating: [], count: requests.count)
-        let located = sourceLocator.entries(for: readable.compactMap { requests[$0] }.map {
-            SourceLocator.Request(address: $0.address, kind: $0.kind, module: readingSymbols($0.module))
-        })
+        let located = sourceLocator.entries(
+            for: readable.compactMap { requests[$0] }.map {
+                SourceLocator.Request(address: $0.address, kind: $0.kind, module: readingSymbols($0.module))
+            })
         for (index, entries) in zip(readable, located) {
             result[index] = entries
         }
@@ -53,8 +54,10 @@ final class Symbolicator {
         // Build IDs from the program headers only (a few reads): every module of every dump
         // passes here, and most are never symbolicated.
         var file = module.path
-        if let store = symbolStore, let id = module.buildID, module.path.hasPrefix("/"), ELFBuildID.read(path: module.path) != id,
-           let copy = store.file(buildID: id, module: module.path), ELFBuildID.read(path: copy) == id {
+        if let store = symbolStore, let id = module.buildID, module.path.hasPrefix("/"),
+            ELFBuildID.read(path: module.path) != id,
+            let copy = store.file(buildID: id, module: module.path), ELFBuildID.read(path: copy) == id
+        {
             file = copy
         }
         symbolFiles[key] = file
@@ -64,7 +67,8 @@ final class Symbolicator {
     /// The module with its symbol file as its path (for the readers that open it by path).
     func readingSymbols(_ module: Module) -> Module {
         let file = symbolFile(of: module)
-        return file == module.path ? module
+        return file == module.path
+            ? module
             : Module(path: file, bias: module.bias, start: module.start, end: module.end, buildID: module.buildID)
     }
 
@@ -104,8 +108,9 @@ final class Symbolicator {
         let probe = isReturnAddress && elfAddress > 0 ? elfAddress - 1 : elfAddress
         guard let (symbol, offset) = table.lookup(probe) else { return nil }
         let readable = Demangler.function(symbol.name)
-        return Resolution(function: readable ?? symbol.name, mangled: readable == nil ? nil : symbol.name,
-                          offset: offset + (probe == elfAddress ? 0 : 1))
+        return Resolution(
+            function: readable ?? symbol.name, mangled: readable == nil ? nil : symbol.name,
+            offset: offset + (probe == elfAddress ? 0 : 1))
     }
 
     private func table(_ path: String) -> Result<ELFSymbolTable, Error> {

@@ -11,22 +11,28 @@ public protocol CrashReporterBuilder {
 extension CrashReporterBuilder {
     /// The C reporter, keeping its launch record in the dump directory.
     public func makeCrashReporter(options: CrashIntegrationOptions) throws -> CrashReporter {
-        try SeamCrashReporter(stateDirectory: options.dumpDirectory,
-                              catchSIGTERM: options.catchSIGTERM)
+        try SeamCrashReporter(
+            stateDirectory: options.dumpDirectory,
+            catchSIGTERM: options.catchSIGTERM)
     }
 }
 
 /// Makes the session handler; it receives the bridge instead of reading a container.
 public protocol CrashIntegrationSessionHandlerBuilder {
-    func makeCrashIntegrationSessionHandler(options: CrashIntegrationOptions,
-                                            bridge: CrashBridge) throws
+    func makeCrashIntegrationSessionHandler(
+        options: CrashIntegrationOptions,
+        bridge: CrashBridge
+    ) throws
         -> CrashIntegrationSessionHandler
 }
 
 extension CrashIntegrationSessionHandlerBuilder {
-    public func makeCrashIntegrationSessionHandler(options: CrashIntegrationOptions,
-                                                   bridge: CrashBridge) throws
-        -> CrashIntegrationSessionHandler {
+    public func makeCrashIntegrationSessionHandler(
+        options: CrashIntegrationOptions,
+        bridge: CrashBridge
+    ) throws
+        -> CrashIntegrationSessionHandler
+    {
         try CrashIntegrationSessionHandler.standard(options: options, bridge: bridge)
     }
 }

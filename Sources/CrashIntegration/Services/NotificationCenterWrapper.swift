@@ -5,8 +5,10 @@ import Foundation
 public protocol NotificationCenterWrapper: AnyObject {
     /// Calls `block` on the posting thread each time `name` is posted; pass the returned token
     /// to `removeObserver` to stop.
-    func addObserver(forName name: Notification.Name,
-                     using block: @escaping @Sendable (Notification) -> Void) -> NSObjectProtocol
+    func addObserver(
+        forName name: Notification.Name,
+        using block: @escaping @Sendable (Notification) -> Void
+    ) -> NSObjectProtocol
     func removeObserver(_ token: NSObjectProtocol)
     func post(name: Notification.Name)
 }
@@ -19,8 +21,10 @@ public final class FoundationNotificationCenter: NotificationCenterWrapper {
         self.center = center
     }
 
-    public func addObserver(forName name: Notification.Name,
-                            using block: @escaping @Sendable (Notification) -> Void) -> NSObjectProtocol {
+    public func addObserver(
+        forName name: Notification.Name,
+        using block: @escaping @Sendable (Notification) -> Void
+    ) -> NSObjectProtocol {
         center.addObserver(forName: name, object: nil, queue: nil, using: block)
     }
 

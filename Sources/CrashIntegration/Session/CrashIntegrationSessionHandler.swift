@@ -12,24 +12,32 @@ public final class CrashIntegrationSessionHandler {
     private var observers: [NSObjectProtocol] = []
     private var error: Error?
 
-    public convenience init(crashWrapper: CrashWrapper, store: SessionFileStore,
-                            bridge: CrashBridge) {
-        self.init(crashWrapper: crashWrapper, store: store, dateProvider: bridge.dateProvider,
-                  notificationCenter: bridge.notificationCenter)
+    public convenience init(
+        crashWrapper: CrashWrapper, store: SessionFileStore,
+        bridge: CrashBridge
+    ) {
+        self.init(
+            crashWrapper: crashWrapper, store: store, dateProvider: bridge.dateProvider,
+            notificationCenter: bridge.notificationCenter)
     }
 
     /// The production handler: records under `<dumpDirectory>/sessions`, state from the bridge.
-    public static func standard(options: CrashIntegrationOptions,
-                                bridge: CrashBridge) throws -> CrashIntegrationSessionHandler {
+    public static func standard(
+        options: CrashIntegrationOptions,
+        bridge: CrashBridge
+    ) throws -> CrashIntegrationSessionHandler {
         let directory = URL(fileURLWithPath: options.dumpDirectory).appendingPathComponent("sessions")
-        return CrashIntegrationSessionHandler(crashWrapper: CrashWrapper(bridge: bridge),
-                                              store: try SessionFileStore(directory: directory.path),
-                                              bridge: bridge)
+        return CrashIntegrationSessionHandler(
+            crashWrapper: CrashWrapper(bridge: bridge),
+            store: try SessionFileStore(directory: directory.path),
+            bridge: bridge)
     }
 
     /// Plain services, for tests.
-    init(crashWrapper: CrashWrapper, store: SessionFileStore, dateProvider: DateProvider,
-         notificationCenter: NotificationCenterWrapper) {
+    init(
+        crashWrapper: CrashWrapper, store: SessionFileStore, dateProvider: DateProvider,
+        notificationCenter: NotificationCenterWrapper
+    ) {
         self.crashWrapper = crashWrapper
         self.store = store
         self.dateProvider = dateProvider
@@ -92,14 +100,16 @@ public final class CrashIntegrationSessionHandler {
         } else {
             session.status = .abnormal
         }
-        try store.appendEnded(session)  // appended before the open copy goes: never lost
+        try store.appendEnded(session) // appended before the open copy goes: never lost
         try store.clearCurrent()
     }
 
     private func startSession() throws {
         if let current = try store.loadCurrent(), current.status == .running { return }
-        try store.saveCurrent(SessionRecord(id: UUID(), started: dateProvider.date(), ended: nil,
-                                            status: .running, attributes: crashWrapper.systemInfo))
+        try store.saveCurrent(
+            SessionRecord(
+                id: UUID(), started: dateProvider.date(), ended: nil,
+                status: .running, attributes: crashWrapper.systemInfo))
     }
 
     private func endCurrentSession() throws {

@@ -8,14 +8,17 @@ public struct CrashWrapper {
     public let activeDurationSinceLastCrash: TimeInterval
 
     public init(bridge: CrashBridge) {
-        self.init(systemInfo: bridge.systemInfo,
-                  crashedLastLaunch: bridge.crashedLastLaunch,
-                  activeDurationSinceLastCrash: bridge.activeDurationSinceLastCrash)
+        self.init(
+            systemInfo: bridge.systemInfo,
+            crashedLastLaunch: bridge.crashedLastLaunch,
+            activeDurationSinceLastCrash: bridge.activeDurationSinceLastCrash)
     }
 
     /// Plain values, for tests.
-    init(systemInfo: [String: String], crashedLastLaunch: Bool,
-         activeDurationSinceLastCrash: TimeInterval) {
+    init(
+        systemInfo: [String: String], crashedLastLaunch: Bool,
+        activeDurationSinceLastCrash: TimeInterval
+    ) {
         self.systemInfo = systemInfo
         self.crashedLastLaunch = crashedLastLaunch
         self.activeDurationSinceLastCrash = activeDurationSinceLastCrash

@@ -11,8 +11,9 @@ public final class SessionFileStore {
     public init(directory: String) throws {
         self.directory = URL(fileURLWithPath: directory)
         do {
-            try FileManager.default.createDirectory(at: self.directory, withIntermediateDirectories: true,
-                                                    attributes: [.posixPermissions: 0o700])
+            try FileManager.default.createDirectory(
+                at: self.directory, withIntermediateDirectories: true,
+                attributes: [.posixPermissions: 0o700])
         } catch {
             throw CrashIntegrationError("cannot create session directory \(directory): \(error)")
         }

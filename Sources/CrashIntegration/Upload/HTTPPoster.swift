@@ -44,8 +44,9 @@ final class HTTPPoster: Sendable {
         guard let http = response as? HTTPURLResponse else {
             throw ReportTransportError.notHTTP(String(describing: type(of: response)))
         }
-        return TransportResponse(statusCode: http.statusCode, body: answer,
-                                 retryAfter: http.value(forHTTPHeaderField: "Retry-After").flatMap(Self.retryAfter))
+        return TransportResponse(
+            statusCode: http.statusCode, body: answer,
+            retryAfter: http.value(forHTTPHeaderField: "Retry-After").flatMap(Self.retryAfter))
     }
 
     /// `Retry-After` as delay-seconds or as an HTTP date (RFC 9110 §10.2.3).

@@ -24,7 +24,9 @@ public final class HTTPReportTransport: ReportTransport {
     }
 
     public func send(_ report: Data, id: String) async throws -> TransportResponse {
-        try await poster.post(report, to: endpoint, headers: headers.map { ($0.key, $0.value) }
-            + [("Content-Type", "application/json"), ("X-Seam-Report-ID", id)])
+        try await poster.post(
+            report, to: endpoint,
+            headers: headers.map { ($0.key, $0.value) }
+                + [("Content-Type", "application/json"), ("X-Seam-Report-ID", id)])
     }
 }

@@ -81,7 +81,8 @@ final class ReportClaim {
             var held = stat()
             var named = stat()
             guard fstat(descriptor, &held) == 0, stat(file.path, &named) == 0,
-                  held.st_ino == named.st_ino, held.st_dev == named.st_dev else {
+                held.st_ino == named.st_ino, held.st_dev == named.st_dev
+            else {
                 close(descriptor)
                 return .gone
             }

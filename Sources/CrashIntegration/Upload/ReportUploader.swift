@@ -122,7 +122,8 @@ public struct ReportUploader: Sendable {
         } catch {
             throw ReportFileError(path: reportsDirectory.path, problem: "cannot list: \(error.localizedDescription)")
         }
-        return names
+        return
+            names
             .filter { $0.hasSuffix(".json") && !$0.hasPrefix(".") }
             .sorted()
             .map { reportsDirectory.appendingPathComponent($0) }
@@ -152,8 +153,9 @@ public struct ReportUploader: Sendable {
         do {
             let report = try claim.contents()
             let minidump = try? Data(contentsOf: ReportOutputs.minidumpURL(for: file))
-            response = try await transport.send(report, id: Self.reportID(of: file),
-                                                attachments: ReportAttachments(minidump: minidump))
+            response = try await transport.send(
+                report, id: Self.reportID(of: file),
+                attachments: ReportAttachments(minidump: minidump))
         } catch {
             return .failed(reason: "\(error)")
         }
@@ -183,7 +185,8 @@ public struct ReportUploader: Sendable {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             let destination = Self.freeName(for: file.lastPathComponent, in: folder)
             let answer = String(decoding: response.body.prefix(2048), as: UTF8.self)
-            let note = "report: \(file.lastPathComponent)\nrefused: HTTP \(response.statusCode) at \(Date())\n"
+            let note =
+                "report: \(file.lastPathComponent)\nrefused: HTTP \(response.statusCode) at \(Date())\n"
                 + "server answer (first 2 KiB):\n\(answer)\n"
             try Data(note.utf8).write(to: destination.appendingPathExtension("rejection.txt"), options: .atomic)
             let minidump = ReportOutputs.minidumpURL(for: file)

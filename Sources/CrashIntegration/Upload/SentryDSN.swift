@@ -14,7 +14,8 @@ public struct SentryDSN: Sendable, Equatable, CustomStringConvertible {
     /// Parses `dsn`; throws `SentryDSNError` naming what is wrong.
     public init(_ dsn: String) throws {
         guard let components = URLComponents(string: dsn), let scheme = components.scheme?.lowercased(),
-              scheme == "http" || scheme == "https" else {
+            scheme == "http" || scheme == "https"
+        else {
             throw SentryDSNError(dsn: dsn, problem: "not an http(s) URL")
         }
         guard let key = components.user, !key.isEmpty else {

@@ -30,10 +30,19 @@ enum SentryEvent {
             ("threads", .object([("values", .array(threads(report)))])),
             ("debug_meta", .object([("images", .array(report.modules.compactMap(image)))])),
             ("contexts", .object(contexts(report))),
-            ("tags", .object(report.annotations.filter { $0.key != "release" && $0.key != "environment" }
-                .map { ($0.key, .string($0.value)) })),
-            ("extra", .object([("seam_dump_file", .string(report.dumpFile)),
-                               ("seam_incomplete_reasons", .array(report.incompleteReasons.map { .string($0) }))])),
+            (
+                "tags",
+                .object(
+                    report.annotations.filter { $0.key != "release" && $0.key != "environment" }
+                        .map { ($0.key, .string($0.value)) })
+            ),
+            (
+                "extra",
+                .object([
+                    ("seam_dump_file", .string(report.dumpFile)),
+                    ("seam_incomplete_reasons", .array(report.incompleteReasons.map { .string($0) })),
+                ])
+            ),
         ]
         if let time = report.crashTime { fields.append(("timestamp", .string(time))) }
         if let release = report.app?.release { fields.append(("release", .string(release))) }
@@ -47,10 +56,14 @@ enum SentryEvent {
         let message = report.fatalErrorMessage ?? report.terminateMessage ?? report.exception?.what
         if let signal = report.signal {
             fields.append(("type", .string(report.exception?.type ?? signal.name)))
-            let description = (signal.codeName.map { "\(signal.name) / \($0)" } ?? signal.name) + (signal.address.map { " at \($0)" } ?? "")
+            let description =
+                (signal.codeName.map { "\(signal.name) / \($0)" } ?? signal.name)
+                + (signal.address.map { " at \($0)" } ?? "")
             fields.append(("value", .string(message ?? description)))
-            var meta: [(String, ReportJSON.Value)] = [("number", .integer(Int64(signal.number))),
-                                                      ("code", .integer(Int64(signal.code))), ("name", .string(signal.name))]
+            var meta: [(String, ReportJSON.Value)] = [
+                ("number", .integer(Int64(signal.number))),
+                ("code", .integer(Int64(signal.code))), ("name", .string(signal.name)),
+            ]
             if let codeName = signal.codeName { meta.append(("code_name", .string(codeName))) }
             mechanism.append(("meta", .object([("signal", .object(meta))])))
             if message != nil { mechanism.append(("description", .string(description))) }
@@ -79,12 +92,16 @@ enum SentryEvent {
         if let crashed = report.crashedThread, let id = crashed.id, !report.threads.contains(where: { $0.id == id }) {
             var fields: [(String, ReportJSON.Value)] = [("id", .unsigned(id))]
             if let name = crashed.name { fields.append(("name", .string(name))) }
-            fields += [("crashed", .bool(true)), ("current", .bool(true)), ("stacktrace", crashedStacktrace(crashed, report))]
+            fields += [
+                ("crashed", .bool(true)), ("current", .bool(true)), ("stacktrace", crashedStacktrace(crashed, report)),
+            ]
             values.append(.object(fields))
         }
         for thread in report.threads {
-            var fields: [(String, ReportJSON.Value)] = [("id", .unsigned(thread.id)), ("name", .string(thread.name)),
-                                                       ("crashed", .bool(thread.crashed)), ("current", .bool(thread.crashed))]
+            var fields: [(String, ReportJSON.Value)] = [
+                ("id", .unsigned(thread.id)), ("name", .string(thread.name)),
+                ("crashed", .bool(thread.crashed)), ("current", .bool(thread.crashed)),
+            ]
             if let crashed = report.crashedThread, thread.id == crashedID || (crashedID == nil && thread.crashed) {
                 fields.append(("stacktrace", crashedStacktrace(crashed, report)))
             } else if let frames = thread.frames, !frames.isEmpty {
@@ -98,24 +115,29 @@ enum SentryEvent {
     /// The crashed thread's frames then its async callers, outermost first as Sentry lists
     /// them, with its registers and, for a very deep stack, the left-out frames as
     /// `frames_omitted`: [start, end) of the places they would take in that list.
-    private static func crashedStacktrace(_ thread: CrashReport.CrashedThread, _ report: CrashReport) -> ReportJSON.Value {
+    private static func crashedStacktrace(_ thread: CrashReport.CrashedThread, _ report: CrashReport)
+        -> ReportJSON.Value
+    {
         let innermostFirst = thread.frames + (thread.asyncFrames ?? [])
         var fields: [(String, ReportJSON.Value)] = [("frames", .array(sentryFrames(innermostFirst, report)))]
         let frames = thread.frames
         if let elided = thread.framesElided, elided > 0,
-           let firstOuter = frames.indices.dropFirst().first(where: { frames[$0].index > frames[$0 - 1].index + 1 }) {
+            let firstOuter = frames.indices.dropFirst().first(where: { frames[$0].index > frames[$0 - 1].index + 1 })
+        {
             // Reversed, the outer frames come first; the left-out ones follow the last of them.
             let start = innermostFirst.count - firstOuter
             fields.append(("frames_omitted", .array([.unsigned(UInt64(start)), .unsigned(UInt64(start + elided))])))
         }
         if !thread.registers.isEmpty {
-            fields.append(("registers", .object(thread.registers.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) })))
+            fields.append(
+                ("registers", .object(thread.registers.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) })))
         }
         return .object(fields)
     }
 
     /// Frames in Sentry's order, outermost first.
-    private static func sentryFrames(_ innermostFirst: [CrashReport.Frame], _ report: CrashReport) -> [ReportJSON.Value] {
+    private static func sentryFrames(_ innermostFirst: [CrashReport.Frame], _ report: CrashReport) -> [ReportJSON.Value]
+    {
         let ownDirectory = report.process.executable.map { ($0 as NSString).deletingLastPathComponent + "/" }
         return innermostFirst.reversed().map { frame($0, ownDirectory: ownDirectory) }
     }
@@ -139,9 +161,12 @@ enum SentryEvent {
     private static let sentryTrust = ["context": "context", "frame_pointer": "fp", "scan": "scan"]
 
     private static func image(_ module: CrashReport.Module) -> ReportJSON.Value? {
-        guard let start = module.start.flatMap({ UInt64(hex: $0) }), let end = module.end.flatMap({ UInt64(hex: $0) }) else { return nil }
-        var fields: [(String, ReportJSON.Value)] = [("type", .string("elf")), ("code_file", .string(module.path)),
-                                                    ("image_addr", .string(hex(start))), ("image_size", .unsigned(end &- start))]
+        guard let start = module.start.flatMap({ UInt64(hex: $0) }), let end = module.end.flatMap({ UInt64(hex: $0) })
+        else { return nil }
+        var fields: [(String, ReportJSON.Value)] = [
+            ("type", .string("elf")), ("code_file", .string(module.path)),
+            ("image_addr", .string(hex(start))), ("image_size", .unsigned(end &- start)),
+        ]
         if let buildID = module.buildId {
             fields.append(("code_id", .string(buildID)))
             if let debugID = debugID(buildID: buildID) { fields.append(("debug_id", .string(debugID))) }
@@ -169,7 +194,9 @@ enum SentryEvent {
         if let kernel = report.os?.kernel { os.append(("kernel_version", .string(kernel))) }
         if let pretty = report.os?.name { os.append(("raw_description", .string(pretty))) }
         var device: [(String, ReportJSON.Value)] = []
-        if let arch = report.crashedThread?.architecture ?? report.system["machine"] { device.append(("arch", .string(arch))) }
+        if let arch = report.crashedThread?.architecture ?? report.system["machine"] {
+            device.append(("arch", .string(arch)))
+        }
         return [("os", .object(os)), ("device", .object(device))]
     }
 }

@@ -27,10 +27,12 @@ public final class SentryReportTransport: ReportTransport {
     }
 
     public func send(_ report: Data, id: String, attachments: ReportAttachments) async throws -> TransportResponse {
-        try await poster.post(envelope(report, id: id, attachments: attachments).data, to: dsn.envelopeURL, headers: [
-            ("Content-Type", "application/x-sentry-envelope"),
-            ("X-Sentry-Auth", dsn.authHeader(client: Self.clientName)),
-        ])
+        try await poster.post(
+            envelope(report, id: id, attachments: attachments).data, to: dsn.envelopeURL,
+            headers: [
+                ("Content-Type", "application/x-sentry-envelope"),
+                ("X-Sentry-Auth", dsn.authHeader(client: Self.clientName)),
+            ])
     }
 
     /// The envelope for one report. A report that does not decode still goes out: as an event
@@ -41,24 +43,40 @@ public final class SentryReportTransport: ReportTransport {
         do {
             event = SentryEvent.json(try JSONDecoder().decode(CrashReport.self, from: report), eventID: eventID)
         } catch {
-            event = .object([("event_id", .string(eventID)), ("platform", .string("native")), ("level", .string("fatal")),
-                             ("message", .object([("formatted", .string("Seam crash report \(id) could not be read: \(error)"))]))])
+            event = .object([
+                ("event_id", .string(eventID)), ("platform", .string("native")), ("level", .string("fatal")),
+                ("message", .object([("formatted", .string("Seam crash report \(id) could not be read: \(error)"))])),
+            ])
         }
         var eventBytes: [UInt8] = []
         ReportJSON.write(event, into: &eventBytes)
-        var items = [SentryEnvelope.Item(headers: [("type", .string("event")), ("content_type", .string("application/json"))],
-                                         payload: Data(eventBytes))]
+        var items = [
+            SentryEnvelope.Item(
+                headers: [("type", .string("event")), ("content_type", .string("application/json"))],
+                payload: Data(eventBytes))
+        ]
         if let minidump = attachments.minidump {
-            items.append(.init(headers: [("type", .string("attachment")), ("filename", .string("\(id).dmp")),
-                                         ("attachment_type", .string("event.minidump")),
-                                         ("content_type", .string("application/octet-stream"))], payload: minidump))
+            items.append(
+                .init(
+                    headers: [
+                        ("type", .string("attachment")), ("filename", .string("\(id).dmp")),
+                        ("attachment_type", .string("event.minidump")),
+                        ("content_type", .string("application/octet-stream")),
+                    ], payload: minidump))
         }
-        items.append(.init(headers: [("type", .string("attachment")), ("filename", .string("\(id).json")),
-                                     ("attachment_type", .string("event.attachment")),
-                                     ("content_type", .string("application/json"))], payload: report))
+        items.append(
+            .init(
+                headers: [
+                    ("type", .string("attachment")), ("filename", .string("\(id).json")),
+                    ("attachment_type", .string("event.attachment")),
+                    ("content_type", .string("application/json")),
+                ], payload: report))
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return SentryEnvelope(headers: [("event_id", .string(eventID)), ("dsn", .string(dsn.description)),
-                                        ("sent_at", .string(formatter.string(from: sentAt)))], items: items)
+        return SentryEnvelope(
+            headers: [
+                ("event_id", .string(eventID)), ("dsn", .string(dsn.description)),
+                ("sent_at", .string(formatter.string(from: sentAt))),
+            ], items: items)
     }
 }

@@ -43,8 +43,10 @@ public struct UploadSummary: Sendable, Equatable, CustomStringConvertible {
 
     /// One line of counts, then a line per report that was not uploaded.
     public var description: String {
-        var lines = ["uploaded \(uploaded.count), will retry \(willRetry.count), "
-            + "rejected \(rejected.count), claimed elsewhere \(claimedElsewhere.count)"]
+        var lines = [
+            "uploaded \(uploaded.count), will retry \(willRetry.count), "
+                + "rejected \(rejected.count), claimed elsewhere \(claimedElsewhere.count)"
+        ]
         for result in results {
             switch result.outcome {
             case .uploaded, .claimedElsewhere:

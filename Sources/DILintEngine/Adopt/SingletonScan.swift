@@ -25,12 +25,14 @@ public struct SingletonScan {
 
         public static func == (a: Candidate, b: Candidate) -> Bool {
             a.spec == b.spec && a.callSites == b.callSites && a.files == b.files
-                && a.services.map(\.name) == b.services.map(\.name) && a.services.map(\.count) == b.services.map(\.count)
+                && a.services.map(\.name) == b.services.map(\.name)
+                && a.services.map(\.count) == b.services.map(\.count)
         }
     }
 
     /// Accessor names that read as a singleton's.
-    static let accessor = #"(?:shared[A-Za-z0-9_]*|default[A-Z][A-Za-z0-9_]*|default|instance|getInstance|current[A-Z][A-Za-z0-9_]*|current)"#
+    static let accessor =
+        #"(?:shared[A-Za-z0-9_]*|default[A-Z][A-Za-z0-9_]*|default|instance|getInstance|current[A-Z][A-Za-z0-9_]*|current)"#
 
     private static func regex(_ pattern: String) -> NSRegularExpression {
         // the patterns are literals of this file
@@ -42,15 +44,20 @@ public struct SingletonScan {
     // `Type.accessor` (not `x.Type.accessor`), Swift's `Type.accessor()` included
     private static let dot = regex(#"(?<![A-Za-z0-9_.])([A-Z][A-Za-z0-9_]*)\.("# + accessor + #")(?![A-Za-z0-9_])"#)
     // `Type::accessor()`, `ns::Type::accessor()`
-    private static let cxx = regex(#"(?<![A-Za-z0-9_:])((?:[A-Za-z_][A-Za-z0-9_]*::)*[A-Z][A-Za-z0-9_]*)::("# + accessor + #"|get|Get)\s*\(\s*\)"#)
+    private static let cxx = regex(
+        #"(?<![A-Za-z0-9_:])((?:[A-Za-z_][A-Za-z0-9_]*::)*[A-Z][A-Za-z0-9_]*)::("# + accessor + #"|get|Get)\s*\(\s*\)"#)
     // `name_shared()`, `sharedContainer()`: a free function taking nothing
-    private static let cFunction = regex(#"(?<![A-Za-z0-9_.:>\]])([a-z_][A-Za-z0-9_]*(?:shared|instance|singleton|Shared|Instance|Singleton)[A-Za-z0-9_]*)\s*\(\s*(?:void)?\s*\)"#)
+    private static let cFunction = regex(
+        #"(?<![A-Za-z0-9_.:>\]])([a-z_][A-Za-z0-9_]*(?:shared|instance|singleton|Shared|Instance|Singleton)[A-Za-z0-9_]*)\s*\(\s*(?:void)?\s*\)"#
+    )
     // what a call site reads next
     private static let memberAfter = regex(#"^\s*(?:\.|->)\s*([A-Za-z_][A-Za-z0-9_]*)"#)
     private static let sendAfter = regex(#"^\s+([A-Za-z_][A-Za-z0-9_]*)\s*[\]:]"#)
     // what the tree declares
     // (an Objective-C category, `@interface NSApplication (Sentry)`, declares no type)
-    private static let typeDeclaration = regex(#"(?:@interface|@implementation|@protocol|\bclass|\bstruct|\bactor|\benum)\s+([A-Z][A-Za-z0-9_]*)(?![A-Za-z0-9_]|\s*\()"#)
+    private static let typeDeclaration = regex(
+        #"(?:@interface|@implementation|@protocol|\bclass|\bstruct|\bactor|\benum)\s+([A-Z][A-Za-z0-9_]*)(?![A-Za-z0-9_]|\s*\()"#
+    )
 
     /// Names that end like notifications or keys are constants, not accessors.
     private static func isConstantName(_ name: String) -> Bool {
@@ -86,8 +93,11 @@ public struct SingletonScan {
         var services: [String: [String: Int]] = [:]
         for f in facts {
             for (spec, found) in f.sites {
-                let owner = spec.hasSuffix("()") ? String(spec.dropLast(2)) : String(spec.prefix { $0 != "." && $0 != ":" })
-                let known = spec.hasSuffix("()") ? defined.contains(owner)
+                let owner =
+                    spec.hasSuffix("()") ? String(spec.dropLast(2)) : String(spec.prefix { $0 != "." && $0 != ":" })
+                let known =
+                    spec.hasSuffix("()")
+                    ? defined.contains(owner)
                     : declared.contains(String(owner.split(separator: ":").last ?? Substring(owner)))
                 guard known else { continue }
                 sites[spec, default: 0] += found.count
@@ -96,9 +106,12 @@ public struct SingletonScan {
             }
         }
         return sites.filter { $0.value >= minimumCallSites }.map { spec, count in
-            Candidate(spec: spec, callSites: count, files: fileCount[spec] ?? 0,
-                      services: (services[spec] ?? [:]).sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
-                        .map { (name: $0.key, count: $0.value) })
+            Candidate(
+                spec: spec, callSites: count, files: fileCount[spec] ?? 0,
+                services: (services[spec] ?? [:]).sorted {
+                    $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key
+                }
+                .map { (name: $0.key, count: $0.value) })
         }.sorted { $0.callSites != $1.callSites ? $0.callSites > $1.callSites : $0.spec < $1.spec }
     }
 
@@ -122,7 +135,10 @@ public struct SingletonScan {
             let name = string(m.range(at: 2))
             guard !isConstantName(name) else { continue }
             // `[[Type accessor] service]`: the outer send's selector; `[Type accessor].service`
-            let service = after(m.range, memberAfter) ?? (m.range.location > 0 && ns.character(at: m.range.location - 1) == 0x5B ? after(m.range, sendAfter) : nil)
+            let service =
+                after(m.range, memberAfter)
+                ?? (m.range.location > 0 && ns.character(at: m.range.location - 1) == 0x5B
+                    ? after(m.range, sendAfter) : nil)
             facts.sites[string(m.range(at: 1)) + "." + name, default: []].append(service)
         }
         for m in dot.matches(in: text, range: whole) {
@@ -135,7 +151,8 @@ public struct SingletonScan {
             facts.sites[string(m.range(at: 1)) + "." + name, default: []].append(after(end, memberAfter))
         }
         for m in cxx.matches(in: text, range: whole) where !isDefinition(m.range) {
-            facts.sites[string(m.range(at: 1)) + "::" + string(m.range(at: 2)), default: []].append(after(m.range, memberAfter))
+            facts.sites[string(m.range(at: 1)) + "::" + string(m.range(at: 2)), default: []].append(
+                after(m.range, memberAfter))
         }
         for m in cFunction.matches(in: text, range: whole) {
             let name = string(m.range(at: 1))
@@ -146,7 +163,9 @@ public struct SingletonScan {
             // `T *name(void);`: a prototype (the word before is a type), not a call
             let before = string(NSRange(location: max(0, m.range.location - 40), length: min(40, m.range.location)))
                 .trimmingCharacters(in: .whitespaces)
-            if let last = before.last, last == "*" || ((last.isLetter || last.isNumber || last == "_") && !before.hasSuffix("return")) {
+            if let last = before.last,
+                last == "*" || ((last.isLetter || last.isNumber || last == "_") && !before.hasSuffix("return"))
+            {
                 continue
             }
             facts.sites[name + "()", default: []].append(after(m.range, memberAfter))

@@ -37,7 +37,8 @@ enum AsyncSignalSafeFunctions {
     /// Thin system-call wrappers (Linux, Darwin) that POSIX does not list but that take no lock and
     /// allocate nothing; the errno accessors behind `errno`; setjmp forms glibc documents AS-Safe.
     static let syscallWrappers: Set<String> = [
-        "syscall", "sigaltstack", "gettid", "getentropy", "tgkill", "tkill", "prctl", "getrandom", "mmap", "munmap", "mprotect",
+        "syscall", "sigaltstack", "gettid", "getentropy", "tgkill", "tkill", "prctl", "getrandom", "mmap", "munmap",
+        "mprotect",
         "madvise", "nanosleep", "clock_nanosleep", "pread", "pwrite", "readv", "writev", "preadv", "pwritev",
         "process_vm_readv", "getrlimit", "getrusage", "sched_yield", "sigsetjmp", "setjmp", "_setjmp",
         "__sigsetjmp", "_longjmp", "sigreturn",
@@ -54,9 +55,11 @@ enum AsyncSignalSafeFunctions {
     /// `arm_thread_state64_get_*`/`_set_*` register accessors (macros over those), and
     /// C++ `std::atomic` members. Atomics on types that are not lock-free would take a lock; the
     /// rule assumes the lock-free ones crash code uses.
-    static let builtinPrefixes = ["__builtin_", "__atomic_", "__sync_", "__c11_atomic_", "atomic_", "ptrauth_",
-                                  "arm_thread_state64_get_", "arm_thread_state64_set_",
-                                  "std::atomic", "std::__atomic_base", "std::atomic_flag"]
+    static let builtinPrefixes = [
+        "__builtin_", "__atomic_", "__sync_", "__c11_atomic_", "atomic_", "ptrauth_",
+        "arm_thread_state64_get_", "arm_thread_state64_set_",
+        "std::atomic", "std::__atomic_base", "std::atomic_flag",
+    ]
 
     /// What a std::terminate handler may call to read the exception that is ending the process
     /// (terminate handlers only; together with a rethrow inside `try`).
@@ -68,20 +71,32 @@ enum AsyncSignalSafeFunctions {
     /// Well-known unsafe functions, with why (makes the report say more than "not on the list").
     static let reasons: [String: String] = {
         var r: [String: String] = [:]
-        for f in ["malloc", "calloc", "realloc", "free", "posix_memalign", "aligned_alloc", "valloc", "strdup",
-                  "strndup", "asprintf", "vasprintf", "operator new", "operator delete"] { r[f] = "allocates" }
-        for f in ["printf", "fprintf", "vprintf", "vfprintf", "puts", "fputs", "fputc", "putc", "putchar", "fwrite",
-                  "fflush", "fopen", "fclose", "perror", "sprintf", "snprintf", "vsnprintf", "vsprintf", "sscanf"] {
+        for f in [
+            "malloc", "calloc", "realloc", "free", "posix_memalign", "aligned_alloc", "valloc", "strdup",
+            "strndup", "asprintf", "vasprintf", "operator new", "operator delete",
+        ] { r[f] = "allocates" }
+        for f in [
+            "printf", "fprintf", "vprintf", "vfprintf", "puts", "fputs", "fputc", "putc", "putchar", "fwrite",
+            "fflush", "fopen", "fclose", "perror", "sprintf", "snprintf", "vsnprintf", "vsprintf", "sscanf",
+        ] {
             r[f] = "stdio and formatting take locks and may allocate"
         }
-        for f in ["pthread_mutex_lock", "pthread_mutex_trylock", "pthread_mutex_unlock", "pthread_rwlock_rdlock",
-                  "pthread_rwlock_wrlock", "pthread_cond_wait", "pthread_once", "os_unfair_lock_lock", "OSSpinLockLock"] {
+        for f in [
+            "pthread_mutex_lock", "pthread_mutex_trylock", "pthread_mutex_unlock", "pthread_rwlock_rdlock",
+            "pthread_rwlock_wrlock", "pthread_cond_wait", "pthread_once", "os_unfair_lock_lock", "OSSpinLockLock",
+        ] {
             r[f] = "takes a lock the interrupted thread may hold"
         }
         for f in ["exit", "atexit"] { r[f] = "runs atexit handlers and flushes stdio; use _exit" }
-        for f in ["syslog", "vsyslog", "openlog", "NSLog", "NSLogv", "os_log"] { r[f] = "logging allocates and takes locks" }
-        for f in ["dispatch_async", "dispatch_sync", "dispatch_once", "dispatch_after"] { r[f] = "GCD allocates and takes locks" }
-        for f in ["backtrace", "backtrace_symbols", "backtrace_symbols_fd", "_Unwind_Backtrace", "dladdr", "dlopen", "dlsym"] {
+        for f in ["syslog", "vsyslog", "openlog", "NSLog", "NSLogv", "os_log"] {
+            r[f] = "logging allocates and takes locks"
+        }
+        for f in ["dispatch_async", "dispatch_sync", "dispatch_once", "dispatch_after"] {
+            r[f] = "GCD allocates and takes locks"
+        }
+        for f in [
+            "backtrace", "backtrace_symbols", "backtrace_symbols_fd", "_Unwind_Backtrace", "dladdr", "dlopen", "dlsym",
+        ] {
             r[f] = "may take the loader lock or allocate on first use"
         }
         for f in ["__assert_fail", "__assert_rtn", "assert"] { r[f] = "assert prints through stdio and allocates" }

@@ -48,7 +48,9 @@ struct CallGraph {
             for function in f.functions {
                 definitions[function.symbol.usr, default: []].append(Definition(path: path, function: function))
                 usrsByName[function.symbol.name, default: []].append(function.symbol.usr)
-                if function.unresolvedStatements > 0 { unresolvedStatements[function.symbol.usr, default: 0] += function.unresolvedStatements }
+                if function.unresolvedStatements > 0 {
+                    unresolvedStatements[function.symbol.usr, default: 0] += function.unresolvedStatements
+                }
             }
             for s in f.stores { stores[s.slot.usr, default: []].append(s.value) }
             annotated += f.annotated
@@ -57,12 +59,16 @@ struct CallGraph {
             if !f.includedFiles.isEmpty { includedFiles[path] = Set(f.includedFiles) }
         }
         var macroDefinitions: [String: MacroDefinition] = [:]
-        for (_, f) in facts { for m in f.macroDefinitions where macroDefinitions[m.name] == nil { macroDefinitions[m.name] = m } }
+        for (_, f) in facts {
+            for m in f.macroDefinitions where macroDefinitions[m.name] == nil { macroDefinitions[m.name] = m }
+        }
         let expander = MacroExpander { macroDefinitions[$0] }
         for (name, m) in macroDefinitions {
             // the invocation's arguments are not known here: a parameter called in the body is no call read
             var invocation = [name]
-            if let parameters = m.parameters { invocation += ["("] + Array(parameters.map { [$0] }.joined(separator: [","])) + [")"] }
+            if let parameters = m.parameters {
+                invocation += ["("] + Array(parameters.map { [$0] }.joined(separator: [","])) + [")"]
+            }
             var result = expander.calls(of: invocation)
             if let parameters = m.parameters { result.calls.removeAll { parameters.contains($0) } }
             macroCalls[name] = result
@@ -74,25 +80,35 @@ struct CallGraph {
                 guard r.throughSlot else { registrations.append((path, r, nil)); continue }
                 // every function stored into the table's field (or the variable) is a handler
                 for case let value? in stores[r.handler.usr] ?? [] {
-                    registrations.append((path, HandlerRegistration(handler: value, mechanism: r.mechanism, position: r.position),
-                                          "table field '\(ChainText.shown(r.handler.name))'"))
+                    registrations.append(
+                        (
+                            path, HandlerRegistration(handler: value, mechanism: r.mechanism, position: r.position),
+                            "table field '\(ChainText.shown(r.handler.name))'"
+                        ))
                 }
             }
         }
         registrations += wrapperRegistrations(facts)
         for (path, f) in facts {
             for a in f.signalArguments where usrsByName[a.callee.name] == nil && !macros.contains(a.callee.name) {
-                registrations.append((path, HandlerRegistration(handler: a.value, mechanism: .signal, position: a.position),
-                                      "through '\(ChainText.shown(a.callee.name))', undefined in the run,"))
+                registrations.append(
+                    (
+                        path, HandlerRegistration(handler: a.value, mechanism: .signal, position: a.position),
+                        "through '\(ChainText.shown(a.callee.name))', undefined in the run,"
+                    ))
             }
         }
     }
 
     /// Calls of functions that install one of their parameters (directly, or by passing it on to
     /// such a function, transitively) register the function they pass there.
-    private func wrapperRegistrations(_ facts: [(path: String, facts: CallGraphFacts)]) -> [(path: String, registration: HandlerRegistration, via: String?)] {
+    private func wrapperRegistrations(_ facts: [(path: String, facts: CallGraphFacts)]) -> [(
+        path: String, registration: HandlerRegistration, via: String?
+    )] {
         var installing: [String: HandlerRegistration.Mechanism] = [:] // "usr#index"
-        for (_, f) in facts { for p in f.installingParameters { installing["\(p.function.usr)#\(p.index)"] = p.mechanism } }
+        for (_, f) in facts {
+            for p in f.installingParameters { installing["\(p.function.usr)#\(p.index)"] = p.mechanism }
+        }
         guard !installing.isEmpty else { return [] }
         func installer(_ callee: Symbol, _ argument: Int) -> HandlerRegistration.Mechanism? {
             guard case let .functions(usrs) = resolve(function: callee) else { return nil }
@@ -111,7 +127,9 @@ struct CallGraph {
         while let key = queue.popLast() {
             for i in waiting[key] ?? [] {
                 let forward = forwards[i], parameter = "\(forward.function.usr)#\(forward.parameter)"
-                guard installing[parameter] == nil, let mechanism = installer(forward.callee, forward.argument) else { continue }
+                guard installing[parameter] == nil, let mechanism = installer(forward.callee, forward.argument) else {
+                    continue
+                }
                 installing[parameter] = mechanism
                 queue.append(parameter)
             }
@@ -120,8 +138,11 @@ struct CallGraph {
         for (path, f) in facts {
             for a in f.functionArguments {
                 guard let mechanism = installer(a.callee, a.argument) else { continue }
-                result.append((path, HandlerRegistration(handler: a.value, mechanism: mechanism, position: a.position),
-                               "through '\(ChainText.shown(a.callee.name))'"))
+                result.append(
+                    (
+                        path, HandlerRegistration(handler: a.value, mechanism: mechanism, position: a.position),
+                        "through '\(ChainText.shown(a.callee.name))'"
+                    ))
             }
         }
         return result
@@ -151,7 +172,8 @@ struct CallGraph {
             if target.usr.hasPrefix("macro:") { return [.external(target)] }
             let resolution = resolve(function: target, from: path)
             if case .external = resolution, target.usr.hasPrefix("name:") || target.usr.hasPrefix("scoped:"),
-               let expansion = macroCalls[target.name] {
+                let expansion = macroCalls[target.name]
+            {
                 // the calls of the macro's expansion, made at the invocation
                 return expansion.calls.map { resolve(function: Symbol(usr: "name:" + $0, name: $0), from: path) }
                     + expansion.unexpanded.map { .external(Symbol(usr: "macro:" + $0, name: $0)) }
@@ -175,12 +197,16 @@ struct CallGraph {
     /// `caller`: C++ looks the name up in the caller's class and namespaces first, so the symbol
     /// carries that scope (`scoped:a::b::f|name`); resolved by `resolve(function:)`.
     static func lookup(_ name: String, from caller: String) -> Symbol {
-        guard let last = caller.range(of: "::", options: .backwards) else { return Symbol(usr: "name:" + name, name: name) }
+        guard let last = caller.range(of: "::", options: .backwards) else {
+            return Symbol(usr: "name:" + name, name: name)
+        }
         return Symbol(usr: "scoped:" + caller[..<last.lowerBound] + "|" + name, name: name)
     }
 
     private func resolve(function symbol: Symbol, from path: String? = nil) -> Resolution {
-        if definitions[symbol.usr] != nil { return shims.contains(symbol.usr) ? .external(symbol) : .functions([symbol.usr]) }
+        if definitions[symbol.usr] != nil {
+            return shims.contains(symbol.usr) ? .external(symbol) : .functions([symbol.usr])
+        }
         if symbol.usr.hasPrefix("scoped:"), let bar = symbol.usr.firstIndex(of: "|") {
             // innermost enclosing scope first: `a::b::name`, `a::name`, then `name`
             var scope = String(symbol.usr[symbol.usr.index(symbol.usr.startIndex, offsetBy: 7)..<bar])
@@ -203,9 +229,11 @@ struct CallGraph {
         }
         // external names match external definitions; a file-local one matches the same file's
         // (a name found only in tokens may be either)
-        let candidates = symbol.usr.hasPrefix("name:") && !sameName.contains(where: CallGraph.hasExternalLinkage) ? sameName
+        let candidates =
+            symbol.usr.hasPrefix("name:") && !sameName.contains(where: CallGraph.hasExternalLinkage)
+            ? sameName
             : CallGraph.filePrefix(symbol.usr).map { prefix in sameName.filter { $0.hasPrefix(prefix) } }
-            ?? sameName.filter(CallGraph.hasExternalLinkage)
+                ?? sameName.filter(CallGraph.hasExternalLinkage)
         return candidates.isEmpty ? .external(symbol) : .functions(candidates)
     }
 }

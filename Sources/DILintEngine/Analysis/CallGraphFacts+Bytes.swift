@@ -79,38 +79,48 @@ extension CallGraphFacts {
         guard try r.byte() == Self.formatVersion else { throw ByteReader.Malformed() }
         self.init()
         functions = try r.list { r in
-            FunctionFact(symbol: try r.symbol(), position: try r.position(), sites: try r.list { r in
-                CallSite(kind: try r.value(CallSite.Kind.self), target: try r.optionalSymbol(),
-                         trait: try r.optionalString().map { raw in
-                             guard let trait = CallSite.CalleeTrait(rawValue: raw) else { throw ByteReader.Malformed() }
-                             return trait
-                         },
-                         detail: try r.optionalString(), position: try r.position(), onErrorPath: try r.bool())
-            }, unresolvedStatements: try r.int(), conditionalShim: try r.bool())
+            FunctionFact(
+                symbol: try r.symbol(), position: try r.position(),
+                sites: try r.list { r in
+                    CallSite(
+                        kind: try r.value(CallSite.Kind.self), target: try r.optionalSymbol(),
+                        trait: try r.optionalString().map { raw in
+                            guard let trait = CallSite.CalleeTrait(rawValue: raw) else { throw ByteReader.Malformed() }
+                            return trait
+                        },
+                        detail: try r.optionalString(), position: try r.position(), onErrorPath: try r.bool())
+                }, unresolvedStatements: try r.int(), conditionalShim: try r.bool())
         }
         stores = try r.list { r in PointerStore(slot: try r.symbol(), value: try r.optionalSymbol()) }
         registrations = try r.list { r in
-            HandlerRegistration(handler: try r.symbol(), mechanism: try r.value(HandlerRegistration.Mechanism.self),
-                                position: try r.position(), throughSlot: try r.bool())
+            HandlerRegistration(
+                handler: try r.symbol(), mechanism: try r.value(HandlerRegistration.Mechanism.self),
+                position: try r.position(), throughSlot: try r.bool())
         }
         annotated = try r.list { r in try r.symbol() }
         swiftExports = try r.list { r in try r.string() }
         installingParameters = try r.list { r in
-            ParameterUse(function: try r.symbol(), index: try r.int(), mechanism: try r.value(HandlerRegistration.Mechanism.self))
+            ParameterUse(
+                function: try r.symbol(), index: try r.int(), mechanism: try r.value(HandlerRegistration.Mechanism.self)
+            )
         }
         forwards = try r.list { r in
-            ParameterForward(function: try r.symbol(), parameter: try r.int(), callee: try r.symbol(), argument: try r.int())
+            ParameterForward(
+                function: try r.symbol(), parameter: try r.int(), callee: try r.symbol(), argument: try r.int())
         }
         functionArguments = try r.list { r in
-            FunctionArgument(callee: try r.symbol(), argument: try r.int(), value: try r.symbol(), position: try r.position())
+            FunctionArgument(
+                callee: try r.symbol(), argument: try r.int(), value: try r.symbol(), position: try r.position())
         }
         macros = try r.list { r in try r.string() }
         signalArguments = try r.list { r in
-            FunctionArgument(callee: try r.symbol(), argument: try r.int(), value: try r.symbol(), position: try r.position())
+            FunctionArgument(
+                callee: try r.symbol(), argument: try r.int(), value: try r.symbol(), position: try r.position())
         }
         macroDefinitions = try r.list { r in
-            MacroDefinition(name: try r.string(), parameters: try r.bool() ? try r.list { r in try r.string() } : nil,
-                            variadic: try r.bool(), body: try r.list { r in try r.string() })
+            MacroDefinition(
+                name: try r.string(), parameters: try r.bool() ? try r.list { r in try r.string() } : nil,
+                variadic: try r.bool(), body: try r.list { r in try r.string() })
         }
         includedFiles = try r.list { r in try r.string() }
         guard r.atEnd else { throw ByteReader.Malformed() }
@@ -155,15 +165,27 @@ private struct FactsSkim {
             _ = try s.leb()
             _ = try s.byte()
         }
-        try list { s in try s.symbol(); try s.optionalSymbol() } // stores
-        let registrations = try list { s in try s.symbol(); try s.string(); try s.position(); _ = try s.byte() }
+        try list { s in
+            try s.symbol(); try s.optionalSymbol()
+        } // stores
+        let registrations = try list { s in
+            try s.symbol(); try s.string(); try s.position(); _ = try s.byte()
+        }
         let annotated = try list { s in try s.symbol() }
         try list { s in try s.string() } // swiftExports
-        let installing = try list { s in try s.symbol(); _ = try s.leb(); try s.string() }
-        try list { s in try s.symbol(); _ = try s.leb(); try s.symbol(); _ = try s.leb() } // forwards
-        try list { s in try s.symbol(); _ = try s.leb(); try s.symbol(); try s.position() } // functionArguments
+        let installing = try list { s in
+            try s.symbol(); _ = try s.leb(); try s.string()
+        }
+        try list { s in
+            try s.symbol(); _ = try s.leb(); try s.symbol(); _ = try s.leb()
+        } // forwards
+        try list { s in
+            try s.symbol(); _ = try s.leb(); try s.symbol(); try s.position()
+        } // functionArguments
         try list { s in try s.string() } // macros
-        let signalArguments = try list { s in try s.symbol(); _ = try s.leb(); try s.symbol(); try s.position() }
+        let signalArguments = try list { s in
+            try s.symbol(); _ = try s.leb(); try s.symbol(); try s.position()
+        }
         try list { s in // macroDefinitions
             try s.string()
             if try s.byte() != 0 { try s.list { s in try s.string() } }
@@ -273,5 +295,7 @@ private extension ByteReader {
 
     mutating func optionalSymbol() throws -> Symbol? { try bool() ? try symbol() : nil }
 
-    mutating func position() throws -> SitePosition { SitePosition(line: try int(), column: try int(), offset: try int()) }
+    mutating func position() throws -> SitePosition {
+        SitePosition(line: try int(), column: try int(), offset: try int())
+    }
 }

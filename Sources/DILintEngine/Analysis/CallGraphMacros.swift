@@ -76,7 +76,8 @@ struct MacroExpander {
         var budget = Self.maxTokens
         let expanded = expand(tokens, active: [], depth: 0, result: &result, budget: &budget)
         var seen = Set<String>()
-        for (k, token) in expanded.enumerated() where k + 1 < expanded.count && expanded[k + 1] == "(" && Self.isIdentifier(token) {
+        for (k, token) in expanded.enumerated()
+        where k + 1 < expanded.count && expanded[k + 1] == "(" && Self.isIdentifier(token) {
             if k > 0, [".", "->", "::", "~", "@"].contains(expanded[k - 1]) { continue }
             // a macro left in its own expansion (`#define malloc(n) malloc(n)`) names the function
             if LostStatementReader.notCalls.contains(token) || result.unexpanded.contains(token) { continue }
@@ -86,12 +87,18 @@ struct MacroExpander {
     }
 
     static func isIdentifier(_ s: String) -> Bool {
-        guard let first = s.utf8.first, first == UInt8(ascii: "_") || (first | 0x20 >= UInt8(ascii: "a") && first | 0x20 <= UInt8(ascii: "z"))
+        guard let first = s.utf8.first,
+            first == UInt8(ascii: "_") || (first | 0x20 >= UInt8(ascii: "a") && first | 0x20 <= UInt8(ascii: "z"))
         else { return false }
-        return s.utf8.allSatisfy { $0 == UInt8(ascii: "_") || ($0 | 0x20 >= UInt8(ascii: "a") && $0 | 0x20 <= UInt8(ascii: "z")) || ($0 >= 48 && $0 <= 57) || $0 >= 0x80 }
+        return s.utf8.allSatisfy {
+            $0 == UInt8(ascii: "_") || ($0 | 0x20 >= UInt8(ascii: "a") && $0 | 0x20 <= UInt8(ascii: "z"))
+                || ($0 >= 48 && $0 <= 57) || $0 >= 0x80
+        }
     }
 
-    private func expand(_ input: [String], active: Set<String>, depth: Int, result: inout Result, budget: inout Int) -> [String] {
+    private func expand(_ input: [String], active: Set<String>, depth: Int, result: inout Result, budget: inout Int)
+        -> [String]
+    {
         var tokens = input
         var out: [String] = []
         var i = 0
@@ -127,10 +134,12 @@ struct MacroExpander {
             }
             let substituted = Self.substitute(macro, arguments)
             budget -= substituted.count
-            var body = expand(substituted, active: active.union([token]), depth: depth + 1, result: &result, budget: &budget)
+            var body = expand(
+                substituted, active: active.union([token]), depth: depth + 1, result: &result, budget: &budget)
             // `#define LOG log_write` then `LOG(x)`: the expansion's last name meets the `(` after it
             if macro.parameters == nil, next < tokens.count, tokens[next] == "(", let last = body.last, last != token,
-               Self.isIdentifier(last), definition(last)?.parameters != nil {
+                Self.isIdentifier(last), definition(last)?.parameters != nil
+            {
                 body.removeLast()
                 out += body
                 tokens[next - 1] = last
@@ -151,7 +160,9 @@ struct MacroExpander {
         var k = open + 1
         while k < tokens.count {
             let t = tokens[k]
-            if t == "(" || t == "[" || t == "{" { depth += 1 } else if t == ")" || t == "]" || t == "}" {
+            if t == "(" || t == "[" || t == "{" {
+                depth += 1
+            } else if t == ")" || t == "]" || t == "}" {
                 if depth == 0 {
                     if t != ")" { return nil }
                     return (arguments.count == 1 && arguments[0].isEmpty ? [] : arguments, k)
@@ -203,10 +214,14 @@ struct MacroExpander {
                 j += 2
                 continue
             }
-            if b == "__VA_OPT__", macro.variadic, j + 1 < body.count, body[j + 1] == "(", let (inner, close) = Self.arguments(body, open: j + 1) {
+            if b == "__VA_OPT__", macro.variadic, j + 1 < body.count, body[j + 1] == "(",
+                let (inner, close) = Self.arguments(body, open: j + 1)
+            {
                 if !rest.isEmpty {
                     let content = Array(inner.enumerated().map { k, a in (k > 0 ? [","] : []) + a }.joined())
-                    out += substitute(MacroDefinition(name: macro.name, parameters: parameters, variadic: true, body: content), arguments)
+                    out += substitute(
+                        MacroDefinition(name: macro.name, parameters: parameters, variadic: true, body: content),
+                        arguments)
                 }
                 j = close + 1
                 continue

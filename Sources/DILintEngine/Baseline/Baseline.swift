@@ -21,7 +21,9 @@ public struct BaselineEntry: Codable, Equatable, Sendable {
     /// `:ordinal`, a line before the first, an unknown scheme. (`merge` checks shards' stale
     /// entries with it too.)
     var problem: String? {
-        if fingerprint.isEmpty || !fingerprint.utf8.contains(UInt8(ascii: ":")) { return "\(Excerpt.quoted(fingerprint)) is not a fingerprint" }
+        if fingerprint.isEmpty || !fingerprint.utf8.contains(UInt8(ascii: ":")) {
+            return "\(Excerpt.quoted(fingerprint)) is not a fingerprint"
+        }
         if line < 1 { return "line \(line) is not a line number (1 or more)" }
         if let scheme, scheme != 1 { return "scheme \(scheme) is not known (1 or none)" }
         return nil
@@ -72,8 +74,9 @@ extension BaselineEntry {
     /// `text` (a report rendered with an empty `stale` array at `indent`) with these entries
     /// written into that array, their members at `indent + 2`; nil when the array is not found.
     static func splice(_ entries: [BaselineEntry], into text: String, indent: Int) -> String? {
-        PrettyJSON.splice(text, key: "stale", indent: indent, capacity: writtenSize(entries, indent: indent + 2),
-                          write: { w in for i in entries.indices { entries[i].write(to: &w) } })
+        PrettyJSON.splice(
+            text, key: "stale", indent: indent, capacity: writtenSize(entries, indent: indent + 2),
+            write: { w in for i in entries.indices { entries[i].write(to: &w) } })
     }
 }
 
@@ -106,10 +109,13 @@ public struct Baseline: Equatable, Sendable {
     /// A baseline accepting every finding (which must carry fingerprints).
     public init(findings: [Finding], root: String) {
         var relative = RelativePaths(root: root)
-        self.init(entries: findings.map { f in
-            BaselineEntry(fingerprint: f.fingerprint ?? "", rule: f.rule, path: relative[f.path],
-                          line: f.line, snippet: f.snippet.map(Self.clipped), expression: f.access?.expression, scope: f.scope)
-        })
+        self.init(
+            entries: findings.map { f in
+                BaselineEntry(
+                    fingerprint: f.fingerprint ?? "", rule: f.rule, path: relative[f.path],
+                    line: f.line, snippet: f.snippet.map(Self.clipped), expression: f.access?.expression, scope: f.scope
+                )
+            })
     }
 
     private struct File: Codable {
@@ -125,7 +131,9 @@ public struct Baseline: Equatable, Sendable {
         // The file is read as it streams in: its bytes are never all held beside the entries.
         var (version, entries) = try decode(path: path, fail: fail)
         guard version == formatVersion || version == 1 else {
-            throw fail("baseline format version \(version) is not supported (this di-lint reads versions 1 and \(formatVersion))")
+            throw fail(
+                "baseline format version \(version) is not supported (this di-lint reads versions 1 and \(formatVersion))"
+            )
         }
         for i in entries.indices {
             if let problem = entries[i].problem { throw fail("entries[\(i)]: \(problem)") }
@@ -137,12 +145,18 @@ public struct Baseline: Equatable, Sendable {
     }
 
     /// The version and entries of a baseline file, read as it streams in (`BaselineScanner`).
-    private static func decode(path: String, fail: (String) -> ConfigError) throws -> (version: Int, entries: [BaselineEntry]) {
-        guard FileManager.default.fileExists(atPath: path) else { throw fail("no such baseline file (create one with --write-baseline)") }
+    private static func decode(path: String, fail: (String) -> ConfigError) throws -> (
+        version: Int, entries: [BaselineEntry]
+    ) {
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw fail("no such baseline file (create one with --write-baseline)")
+        }
         do {
             return try BaselineScanner.read(path: path, limit: maxFileSize)
         } catch let refused as InputFile.Refused {
-            throw fail("cannot read the baseline: " + refused.problem.replacingOccurrences(of: "(max-file-size)", with: "for a baseline"))
+            throw fail(
+                "cannot read the baseline: "
+                    + refused.problem.replacingOccurrences(of: "(max-file-size)", with: "for a baseline"))
         } catch let problem as BaselineScanner.Problem {
             throw fail(problem.description)
         }
@@ -160,14 +174,17 @@ public struct Baseline: Equatable, Sendable {
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         // strings and integers only: encoding never throws
         func encoded(_ entries: [BaselineEntry]) -> String {
-            let file = File(version: Self.formatVersion, tool: "di-lint", toolVersion: DILintVersion.current, entries: entries)
+            let file = File(
+                version: Self.formatVersion, tool: "di-lint", toolVersion: DILintVersion.current, entries: entries)
             return String(decoding: try! encoder.encode(file), as: UTF8.self) + "\n"
         }
         let entries = entries
         guard !entries.isEmpty else { return encoded([]) }
-        return PrettyJSON.splice(encoded([]), key: "entries", indent: 2, capacity: BaselineEntry.writtenSize(entries, indent: 4), write: { w in
-            for i in entries.indices { entries[i].write(to: &w) }
-        }) ?? encoded(entries)
+        return PrettyJSON.splice(
+            encoded([]), key: "entries", indent: 2, capacity: BaselineEntry.writtenSize(entries, indent: 4),
+            write: { w in
+                for i in entries.indices { entries[i].write(to: &w) }
+            }) ?? encoded(entries)
     }
 
     /// Marks the findings the baseline accepts and records the entries in scope that matched no
@@ -189,7 +206,9 @@ public struct Baseline: Equatable, Sendable {
     }
 
     /// Marks the findings the baseline accepts, and returns the test of an entry being stale.
-    private func staleness(marking result: inout LintResult, lintedFiles: [String], root: String) -> (BaselineEntry) -> Bool {
+    private func staleness(marking result: inout LintResult, lintedFiles: [String], root: String) -> (BaselineEntry) ->
+        Bool
+    {
         var relative = RelativePaths(root: root)
         let linted = Set(lintedFiles.map { relative[$0] })
         // The findings are few and the entries may be a million: the sets are of the findings'
@@ -215,7 +234,8 @@ public struct Baseline: Equatable, Sendable {
                 matchedLegacy.insert(legacy[i])
             }
         }
-        matched.formUnion(Self.matchScopeGained(&result.findings, entries: entries, matched: matched, relative: &relative))
+        matched.formUnion(
+            Self.matchScopeGained(&result.findings, entries: entries, matched: matched, relative: &relative))
         let rootURL = URL(fileURLWithPath: root)
         // Entries come grouped by path (the file's order): a path is looked up once per run of it.
         var exists: [String: Bool] = [:]
@@ -244,13 +264,16 @@ public struct Baseline: Equatable, Sendable {
     /// the line) are the same. Each such entry accepts one such finding, in order; returns the
     /// entries' fingerprints. Only findings no fingerprint accepted are looked at, so a run
     /// without them costs one pass over nothing.
-    private static func matchScopeGained(_ findings: inout [Finding], entries: [BaselineEntry], matched: Set<String>,
-                                         relative: inout RelativePaths) -> Set<String> {
+    private static func matchScopeGained(
+        _ findings: inout [Finding], entries: [BaselineEntry], matched: Set<String>,
+        relative: inout RelativePaths
+    ) -> Set<String> {
         func key(_ rule: String, _ path: String, _ what: String?) -> String { rule + "\0" + path + "\0" + (what ?? "") }
         var waiting: [String: [Int]] = [:]
         for i in findings.indices where !findings[i].baselined && findings[i].scope != nil {
             let f = findings[i]
-            waiting[key(f.rule, relative[f.path], f.access?.expression ?? f.snippet.map(Self.clipped)), default: []].append(i)
+            waiting[key(f.rule, relative[f.path], f.access?.expression ?? f.snippet.map(Self.clipped)), default: []]
+                .append(i)
         }
         guard !waiting.isEmpty else { return [] }
         var taken = Set<String>()
@@ -307,8 +330,15 @@ public struct Baseline: Equatable, Sendable {
             return "missing '\(key.stringValue)'" + (place.isEmpty ? "" : " in \(place)")
         case let .typeMismatch(type, context):
             let name = "\(type)"
-            let expected = type == String.self ? "a string" : type == Int.self || type == Double.self ? "a number" : type == Bool.self ? "true or false"
-                : name.hasPrefix("Dictionary") ? "an object" : name.hasPrefix("Array") ? "an array" : "a \(name)"
+            let expected =
+                type == String.self
+                ? "a string"
+                : type == Int.self || type == Double.self
+                    ? "a number"
+                    : type == Bool.self
+                        ? "true or false"
+                        : name.hasPrefix("Dictionary")
+                            ? "an object" : name.hasPrefix("Array") ? "an array" : "a \(name)"
             return "\(at(context.codingPath)) should be \(expected)"
         case let .valueNotFound(_, context):
             return "\(at(context.codingPath)) is null"

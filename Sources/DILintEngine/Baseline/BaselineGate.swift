@@ -31,7 +31,9 @@ public struct BaselineGate {
     /// Returns what it did, a line each (for the run's notes). The baseline's entries are moved
     /// into the result, not copied, unless it is to be updated; `accepted` is empty after.
     /// Throws when a baseline file cannot be written.
-    public mutating func apply(to result: inout LintResult, lintedFiles: [String], root: String, fingerprints: Bool = false) throws -> [String] {
+    public mutating func apply(
+        to result: inout LintResult, lintedFiles: [String], root: String, fingerprints: Bool = false
+    ) throws -> [String] {
         if needsFingerprints || fingerprints { Fingerprints.assign(to: &result.findings, root: root) }
         var notes: [String] = []
         if var baseline = accepted {
@@ -47,14 +49,18 @@ public struct BaselineGate {
                 let n = result.staleBaselineEntries.count
                 notes.append("di-lint: removed \(n) stale entr\(n == 1 ? "y" : "ies") from \(path)")
                 if baseline.hasLegacyEntries {
-                    notes.append("di-lint: rewrote \(path) in baseline format \(Baseline.formatVersion) (structural fingerprints)\(updated.hasLegacyEntries ? "; entries of files outside this run keep their format-1 fingerprints" : "")")
+                    notes.append(
+                        "di-lint: rewrote \(path) in baseline format \(Baseline.formatVersion) (structural fingerprints)\(updated.hasLegacyEntries ? "; entries of files outside this run keep their format-1 fingerprints" : "")"
+                    )
                 }
             }
         }
         if let writePath {
             try Baseline(findings: result.findings, root: root).write(to: writePath)
             for i in result.findings.indices { result.findings[i].baselined = true }
-            notes.append("di-lint: wrote \(result.findings.count) entr\(result.findings.count == 1 ? "y" : "ies") to baseline \(writePath)")
+            notes.append(
+                "di-lint: wrote \(result.findings.count) entr\(result.findings.count == 1 ? "y" : "ies") to baseline \(writePath)"
+            )
         }
         return notes
     }
@@ -62,6 +68,8 @@ public struct BaselineGate {
     /// The line a stale entry is reported by (`di-lint: stale baseline entry (fixed): …`), cut at 1 KiB
     /// (a baseline di-lint wrote has short fields; a hand-made one may not).
     public static func staleLine(_ e: BaselineEntry) -> String {
-        Excerpt.message("di-lint: stale baseline entry (fixed): \(e.path):\(e.line): [\(e.rule)] \(e.snippet ?? e.expression ?? "")", limit: 1024)
+        Excerpt.message(
+            "di-lint: stale baseline entry (fixed): \(e.path):\(e.line): [\(e.rule)] \(e.snippet ?? e.expression ?? "")",
+            limit: 1024)
     }
 }

@@ -27,7 +27,9 @@ enum BaselineScanner {
         try JSONScanner.scan(data, subject: subject, remedy: remedy) { try file(&$0, sizeHint: $1) }
     }
 
-    private static func file(_ scanner: inout JSONScanner, sizeHint: Int) throws -> (version: Int, entries: [BaselineEntry]) {
+    private static func file(_ scanner: inout JSONScanner, sizeHint: Int) throws -> (
+        version: Int, entries: [BaselineEntry]
+    ) {
         guard scanner.peek() == UInt8(ascii: "{") else {
             throw scanner.problem("not a di-lint baseline: expected a JSON object with 'version' and 'entries'")
         }
@@ -64,7 +66,9 @@ enum BaselineScanner {
         var seen: UInt8 = 0
         try scanner.members { scanner, key in
             func once(_ bit: UInt8) throws {
-                guard seen & bit == 0 else { throw scanner.problem("not \(subject): \(scanner.placeText) is given twice") }
+                guard seen & bit == 0 else {
+                    throw scanner.problem("not \(subject): \(scanner.placeText) is given twice")
+                }
                 seen |= bit
             }
             switch key {
@@ -79,12 +83,15 @@ enum BaselineScanner {
             default: try scanner.skipValue()
             }
         }
-        func missing(_ name: String) -> Problem { scanner.problem("not \(subject): missing '\(name)' in \(scanner.placeText)") }
+        func missing(_ name: String) -> Problem {
+            scanner.problem("not \(subject): missing '\(name)' in \(scanner.placeText)")
+        }
         guard let fingerprint else { throw missing("fingerprint") }
         guard let rule else { throw missing("rule") }
         guard let path else { throw missing("path") }
         guard let line else { throw missing("line") }
-        return BaselineEntry(fingerprint: fingerprint, rule: rule, path: path, line: line,
-                             snippet: snippet, expression: expression, scope: scope, scheme: scheme)
+        return BaselineEntry(
+            fingerprint: fingerprint, rule: rule, path: path, line: line,
+            snippet: snippet, expression: expression, scope: scope, scheme: scheme)
     }
 }

@@ -11,7 +11,9 @@ enum DeclarationScopes {
         let wanted = findings.indices.filter { findings[$0].scope == nil }
         let holders = innermost(declarations.map(\.range), holding: wanted.map { offset(of: findings[$0], in: buffer) })
         for (i, holder) in zip(wanted, holders) {
-            findings[i].scope = holder.map { declarations[$0] }.map { d in d.typeName.map { "\($0).\(d.name)" } ?? d.name }
+            findings[i].scope = holder.map { declarations[$0] }.map { d in
+                d.typeName.map { "\($0).\(d.name)" } ?? d.name
+            }
         }
     }
 
@@ -35,7 +37,9 @@ enum DeclarationScopes {
             open.removeAll { ranges[$0].upperBound <= offset }
             var best: Int?
             for r in open where ranges[r].contains(offset) {
-                if let b = best, ranges[r].count > ranges[b].count || (ranges[r].count == ranges[b].count && r > b) { continue }
+                if let b = best, ranges[r].count > ranges[b].count || (ranges[r].count == ranges[b].count && r > b) {
+                    continue
+                }
                 best = r
             }
             result[k] = best
@@ -73,19 +77,26 @@ enum DeclarationScopes {
         var current: Syntax? = node.parent
         while let n = current {
             if let d = n.as(FunctionDeclSyntax.self) {
-                parts.append(d.name.text + "(" + d.signature.parameterClause.parameters.map { $0.firstName.text + ":" }.joined() + ")")
+                parts.append(
+                    d.name.text + "(" + d.signature.parameterClause.parameters.map { $0.firstName.text + ":" }.joined()
+                        + ")")
             } else if let d = n.as(InitializerDeclSyntax.self) {
-                parts.append("init(" + d.signature.parameterClause.parameters.map { $0.firstName.text + ":" }.joined() + ")")
+                parts.append(
+                    "init(" + d.signature.parameterClause.parameters.map { $0.firstName.text + ":" }.joined() + ")")
             } else if n.is(DeinitializerDeclSyntax.self) {
                 parts.append("deinit")
             } else if n.is(SubscriptDeclSyntax.self) {
                 parts.append("subscript")
-            } else if let d = n.as(VariableDeclSyntax.self), n.parent?.is(MemberBlockItemSyntax.self) == true || n.parent?.parent?.parent?.is(SourceFileSyntax.self) == true {
+            } else if let d = n.as(VariableDeclSyntax.self),
+                n.parent?.is(MemberBlockItemSyntax.self) == true
+                    || n.parent?.parent?.parent?.is(SourceFileSyntax.self) == true
+            {
                 // a property or a global, not a local
                 parts.append(d.bindings.map { $0.pattern.trimmedDescription }.joined(separator: ","))
             } else if n.is(ClassDeclSyntax.self) || n.is(StructDeclSyntax.self) || n.is(EnumDeclSyntax.self)
-                        || n.is(ActorDeclSyntax.self) || n.is(ProtocolDeclSyntax.self),
-                      let d = n.asProtocol(NamedDeclSyntax.self) {
+                || n.is(ActorDeclSyntax.self) || n.is(ProtocolDeclSyntax.self),
+                let d = n.asProtocol(NamedDeclSyntax.self)
+            {
                 parts.append(d.name.text)
             } else if let d = n.as(ExtensionDeclSyntax.self) {
                 parts.append(d.extendedType.trimmedDescription)

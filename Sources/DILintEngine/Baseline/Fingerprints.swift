@@ -57,7 +57,10 @@ public enum Fingerprints {
         var lines = SourceLines()
         return numbered(findings) { i in
             let f = findings[i]
-            return hash([f.rule, relative[f.path], normalize(f.snippet ?? lines.line(f.line, of: f.path)), f.access?.expression ?? ""])
+            return hash([
+                f.rule, relative[f.path], normalize(f.snippet ?? lines.line(f.line, of: f.path)),
+                f.access?.expression ?? "",
+            ])
         }
     }
 
@@ -74,7 +77,9 @@ public enum Fingerprints {
         occurrences.reserveCapacity(findings.count)
         // Findings usually come in report order already (`Linter.lint` sorts them); the sort is
         // stable, so then it is the identity and is skipped.
-        let order = Finding.inOrder(findings) ? Array(findings.indices) : findings.indices.sorted { Finding.ordered(findings[$0], findings[$1]) }
+        let order =
+            Finding.inOrder(findings)
+            ? Array(findings.indices) : findings.indices.sorted { Finding.ordered(findings[$0], findings[$1]) }
         var fingerprints = [String](repeating: "", count: findings.count)
         for i in order {
             let hash = hashOf(i)
@@ -175,7 +180,10 @@ struct RelativePaths {
             var r: String
             let plain = FileCollector.displayPath(path)
             if let cwd = workingDirectory, !plain.hasPrefix("/"),
-               !plain.split(separator: "/", omittingEmptySubsequences: false).contains(where: { $0 == "." || $0 == ".." || $0.isEmpty }) {
+                !plain.split(separator: "/", omittingEmptySubsequences: false).contains(where: {
+                    $0 == "." || $0 == ".." || $0.isEmpty
+                })
+            {
                 r = cwd.isEmpty ? plain : cwd + "/" + plain
             } else {
                 r = FileCollector.relative(path, to: root)

@@ -90,7 +90,9 @@ enum CacheEntryCodec {
     static func decode(_ bytes: [UInt8], binding: String = "") throws -> FileOutcome {
         guard bytes.count > digestSize else { throw DigestMismatch() }
         let content = bytes[..<(bytes.count - digestSize)]
-        guard digest(content, binding: binding).elementsEqual(bytes[(bytes.count - digestSize)...]) else { throw DigestMismatch() }
+        guard digest(content, binding: binding).elementsEqual(bytes[(bytes.count - digestSize)...]) else {
+            throw DigestMismatch()
+        }
         return try decodeUndigested(Array(content))
     }
 
@@ -160,16 +162,17 @@ private extension ByteWriter {
     }
 }
 
-
 private extension ByteReader {
     mutating func access() throws -> ContainerAccess {
-        ContainerAccess(container: try string(), accessor: try string(), service: try optionalString(),
-                        viaMacro: try optionalString(), kind: try value(AccessKind.self))
+        ContainerAccess(
+            container: try string(), accessor: try string(), service: try optionalString(),
+            viaMacro: try optionalString(), kind: try value(AccessKind.self))
     }
 
     mutating func finding() throws -> Finding {
-        var f = Finding(rule: try string(), path: try string(), line: try int(), column: try int(),
-                        severity: try value(Severity.self), message: try string())
+        var f = Finding(
+            rule: try string(), path: try string(), line: try int(), column: try int(),
+            severity: try value(Severity.self), message: try string())
         if try bool() { f.access = try access() }
         f.snippet = try optionalString()
         f.scope = try optionalString()
@@ -189,7 +192,8 @@ private extension ByteReader {
         let reason = try optionalString()
         let line = try int(), column = try int(), lower = try int(), upper = try int()
         guard lower <= upper else { throw ByteReader.Malformed() }
-        return Suppression(scope: scope, rules: rules, reason: reason, line: line, column: column,
-                           lines: lower...upper, used: try bool())
+        return Suppression(
+            scope: scope, rules: rules, reason: reason, line: line, column: column,
+            lines: lower...upper, used: try bool())
     }
 }

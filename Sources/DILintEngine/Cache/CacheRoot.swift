@@ -16,7 +16,8 @@ enum CacheRoot {
     static let markerName = "CACHEDIR.TAG"
     static let signature = "Signature: 8a477f597d28d172789f06886806bc55"
     static let identification = "# This file is a cache directory tag created by di-lint."
-    static let marker = signature + "\n" + identification + "\n"
+    static let marker =
+        signature + "\n" + identification + "\n"
         + "# For information about cache directory tags, see:\n#\thttps://bford.info/cachedir/\n"
 
     /// The names di-lint gives what it writes under the cache root.
@@ -66,9 +67,13 @@ enum CacheRoot {
         case .none:
             break
         case let .tracked(file)?:
-            throw failure("cannot be the cache directory: git tracks '\(file)' in it, and a committed cache is content a change could forge; untrack it (git rm -r --cached \(path)) and list it in .gitignore")
+            throw failure(
+                "cannot be the cache directory: git tracks '\(file)' in it, and a committed cache is content a change could forge; untrack it (git rm -r --cached \(path)) and list it in .gitignore"
+            )
         case let .unknown(problem)?:
-            warn("--cache \(path): cannot tell whether git tracks files in it (\(problem)); the cache is not used for this run")
+            warn(
+                "--cache \(path): cannot tell whether git tracks files in it (\(problem)); the cache is not used for this run"
+            )
             return nil
         }
         if !exists {
@@ -79,7 +84,9 @@ enum CacheRoot {
             }
         }
         let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard fd >= 0 else { throw failure("cannot open it as the cache directory (\(String(cString: strerror(errno))))") }
+        guard fd >= 0 else {
+            throw failure("cannot open it as the cache directory (\(String(cString: strerror(errno))))")
+        }
         do {
             try checkMarker(path, fd: fd, readOnly: readOnly)
         } catch {
@@ -96,9 +103,12 @@ enum CacheRoot {
         let prefix = root.hasSuffix("/") ? root : root + "/"
         for input in inputs {
             guard let real = resolved(input), real == root || real.hasPrefix(prefix) else { continue }
-            throw ConfigError.file(path: path, problem: "cannot be the cache directory: "
-                + (real == root ? "it is '\(input)', an input of this run" : "it holds '\(input)', an input of this run")
-                + "; the cache needs a directory of its own, such as .di-lint-cache")
+            throw ConfigError.file(
+                path: path,
+                problem: "cannot be the cache directory: "
+                    + (real == root
+                        ? "it is '\(input)', an input of this run" : "it holds '\(input)', an input of this run")
+                    + "; the cache needs a directory of its own, such as .di-lint-cache")
         }
     }
 
@@ -120,8 +130,9 @@ enum CacheRoot {
         let parent = url.deletingLastPathComponent().path
         guard RepositoryRoot.enclosing(parent) != nil else { return nil }
         do {
-            let listed = try ChangedFiles.git(["--literal-pathspecs", "ls-files", "-z", "--", url.lastPathComponent], in: parent,
-                                              failure: "git ls-files failed", needs: "--cache")
+            let listed = try ChangedFiles.git(
+                ["--literal-pathspecs", "ls-files", "-z", "--", url.lastPathComponent], in: parent,
+                failure: "git ls-files failed", needs: "--cache")
             return listed.split(separator: "\0").first.map { .tracked(String($0)) }
         } catch {
             return .unknown("\(error)")
@@ -131,24 +142,33 @@ enum CacheRoot {
     /// Accepts a root tagged by di-lint; tags a new or empty one, or an earlier di-lint's (unless
     /// `readOnly`); refuses anything else.
     private static func checkMarker(_ path: String, fd: Int32, readOnly: Bool) throws {
-        func refuse(_ problem: String) -> ConfigError { .file(path: path, problem: "cannot be the cache directory: " + problem) }
+        func refuse(_ problem: String) -> ConfigError {
+            .file(path: path, problem: "cannot be the cache directory: " + problem)
+        }
         var st = stat()
         if fstatat(fd, markerName, &st, AT_SYMLINK_NOFOLLOW) == 0 {
             guard st.st_mode & S_IFMT == S_IFREG,
-                  let bytes = readFileBytes(markerName, limit: 4096, directory: fd, flags: O_NOFOLLOW),
-                  case let text = String(decoding: bytes, as: UTF8.self),
-                  text.hasPrefix(signature), text.split(separator: "\n").contains(Substring(identification)) else {
+                let bytes = readFileBytes(markerName, limit: 4096, directory: fd, flags: O_NOFOLLOW),
+                case let text = String(decoding: bytes, as: UTF8.self),
+                text.hasPrefix(signature), text.split(separator: "\n").contains(Substring(identification))
+            else {
                 throw refuse("its \(markerName) was not written by di-lint (another program's cache?)")
             }
             return
         }
         let listing = entries(of: fd)
         if !listing.isEmpty, let foreign = foreignEntry(root: fd, listing: listing) {
-            throw refuse("it holds '\(foreign)', which di-lint did not make, and no \(markerName) of di-lint's; name a new or empty directory, or di-lint's own cache")
+            throw refuse(
+                "it holds '\(foreign)', which di-lint did not make, and no \(markerName) of di-lint's; name a new or empty directory, or di-lint's own cache"
+            )
         }
         guard !readOnly else { return }
         guard writeAtomically(Array(marker.utf8), directory: fd, name: markerName) else {
-            throw ConfigError.file(path: path, problem: "cannot write its \(markerName) (\(String(cString: strerror(errno)))); --cache-read-only reads a cache without writing to it")
+            throw ConfigError.file(
+                path: path,
+                problem:
+                    "cannot write its \(markerName) (\(String(cString: strerror(errno)))); --cache-read-only reads a cache without writing to it"
+            )
         }
     }
 
@@ -173,7 +193,8 @@ enum CacheRoot {
                 defer { close(fanOut) }
                 for (file, fileStatus) in entries(of: fanOut) {
                     guard let fileStatus, fileStatus.st_mode & S_IFMT == S_IFREG,
-                          Names.isEntry(file) || Names.isTemporary(file) else { return name + "/" + sub + "/" + file }
+                        Names.isEntry(file) || Names.isTemporary(file)
+                    else { return name + "/" + sub + "/" + file }
                     if Names.isEntry(file) { ours += 1 }
                 }
             }
@@ -221,7 +242,9 @@ enum CacheRoot {
                 let fanOut = openat(layout, sub, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
                 guard fanOut >= 0 else { continue }
                 for (file, fileStatus) in entries(of: fanOut)
-                where fileStatus.map({ $0.st_mode & S_IFMT == S_IFREG }) == true && (Names.isEntry(file) || Names.isTemporary(file)) {
+                where fileStatus.map({ $0.st_mode & S_IFMT == S_IFREG }) == true
+                    && (Names.isEntry(file) || Names.isTemporary(file))
+                {
                     unlinkat(fanOut, file, 0)
                 }
                 close(fanOut)

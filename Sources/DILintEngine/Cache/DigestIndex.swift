@@ -19,17 +19,22 @@ final class DigestIndex: @unchecked Sendable {
         }
 
         init(_ st: stat) {
-            self.init(device: UInt64(st.st_dev), inode: UInt64(st.st_ino), size: Int64(st.st_size),
-                      mtime: Int64(st.st_mtim.tv_sec), mtimeNanos: Int64(st.st_mtim.tv_nsec),
-                      ctime: Int64(st.st_ctim.tv_sec), ctimeNanos: Int64(st.st_ctim.tv_nsec))
+            self.init(
+                device: UInt64(st.st_dev), inode: UInt64(st.st_ino), size: Int64(st.st_size),
+                mtime: Int64(st.st_mtim.tv_sec), mtimeNanos: Int64(st.st_mtim.tv_nsec),
+                ctime: Int64(st.st_ctim.tv_sec), ctimeNanos: Int64(st.st_ctim.tv_nsec))
         }
 
-        init(device: UInt64, inode: UInt64, size: Int64, mtime: Int64, mtimeNanos: Int64, ctime: Int64, ctimeNanos: Int64) {
+        init(
+            device: UInt64, inode: UInt64, size: Int64, mtime: Int64, mtimeNanos: Int64, ctime: Int64, ctimeNanos: Int64
+        ) {
             (self.device, self.inode, self.size) = (device, inode, size)
             (self.mtime, self.mtimeNanos, self.ctime, self.ctimeNanos) = (mtime, mtimeNanos, ctime, ctimeNanos)
         }
 
-        var fields: [String] { ["\(device)", "\(inode)", "\(size)", "\(mtime)", "\(mtimeNanos)", "\(ctime)", "\(ctimeNanos)"] }
+        var fields: [String] {
+            ["\(device)", "\(inode)", "\(size)", "\(mtime)", "\(mtimeNanos)", "\(ctime)", "\(ctimeNanos)"]
+        }
     }
 
     /// The directory holding the file (a descriptor), and the file's name in it.
@@ -59,7 +64,8 @@ final class DigestIndex: @unchecked Sendable {
     private func load() {
         var st = stat()
         guard let bytes = readFileBytes(name, status: &st, directory: directory, flags: O_NOFOLLOW),
-              st.st_uid == geteuid() else { return }
+            st.st_uid == geteuid()
+        else { return }
         var start = 0
         while start < bytes.count {
             let end = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) ?? bytes.count
@@ -83,8 +89,9 @@ final class DigestIndex: @unchecked Sendable {
             guard !f.isEmpty, f.count <= 18, f.allSatisfy({ $0 >= 48 && $0 <= 57 }) else { return nil }
             numbers.append(f.reduce(Int64(0)) { $0 * 10 + Int64($1 - 48) })
         }
-        let stamp = Stamp(device: UInt64(numbers[0]), inode: UInt64(numbers[1]), size: numbers[2], mtime: numbers[3],
-                          mtimeNanos: numbers[4], ctime: numbers[5], ctimeNanos: numbers[6])
+        let stamp = Stamp(
+            device: UInt64(numbers[0]), inode: UInt64(numbers[1]), size: numbers[2], mtime: numbers[3],
+            mtimeNanos: numbers[4], ctime: numbers[5], ctimeNanos: numbers[6])
         return (String(decoding: fields[8], as: UTF8.self), (stamp, String(decoding: fields[0], as: UTF8.self)))
     }
 
@@ -127,7 +134,9 @@ final class DigestIndex: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         guard changed else { return }
-        let text = entries.map { path, e in ([e.digest] + e.stamp.fields + [path]).joined(separator: "\t") }.joined(separator: "\n") + "\n"
+        let text =
+            entries.map { path, e in ([e.digest] + e.stamp.fields + [path]).joined(separator: "\t") }.joined(
+                separator: "\n") + "\n"
         writeAtomically(Array(text.utf8), directory: directory, name: name)
         changed = false
     }

@@ -66,15 +66,20 @@ public final class IncrementalCache: OutcomeCache, @unchecked Sendable {
     /// cannot be di-lint's cache (see `CacheRoot`). When it cannot be used for this run (a
     /// read-only cache that is not there, a layout directory of another user), `warn` says so
     /// and the cache holds nothing.
-    public init(directory: String, configuration: Configuration, compileArguments: [String: [String]] = [:],
-                parseEveryFile: Bool = false, inputs: [String] = [], readOnly: Bool = false,
-                warn: (@Sendable (String) -> Void)? = nil) throws {
+    public init(
+        directory: String, configuration: Configuration, compileArguments: [String: [String]] = [:],
+        parseEveryFile: Bool = false, inputs: [String] = [], readOnly: Bool = false,
+        warn: (@Sendable (String) -> Void)? = nil
+    ) throws {
         self.directory = URL(fileURLWithPath: directory).appendingPathComponent(Self.layout)
         self.compileArguments = compileArguments
         self.readOnly = readOnly
         self.warn = warn
-        settings = SHA256.hex([DILintVersion.current, BuildIdentity.executable, LibClang.identity,
-                               CanonicalDescription.of(configuration), "parseEveryFile=\(parseEveryFile)"].joined(separator: "\n"))
+        settings = SHA256.hex(
+            [
+                DILintVersion.current, BuildIdentity.executable, LibClang.identity,
+                CanonicalDescription.of(configuration), "parseEveryFile=\(parseEveryFile)",
+            ].joined(separator: "\n"))
         let root = try CacheRoot.prepare(directory, inputs: inputs, readOnly: readOnly, warn: { warn?($0) }) ?? -1
         var layout: Int32 = -1
         if root >= 0 {
@@ -96,7 +101,9 @@ public final class IncrementalCache: OutcomeCache, @unchecked Sendable {
 
     /// The layout directory, made if missing (unless read-only): a real directory (not a link),
     /// this user's, not writable by others; else -1 and a warning (or a throw for a link).
-    private static func openLayout(_ directory: String, root: Int32, readOnly: Bool, warn: (String) -> Void) throws -> Int32 {
+    private static func openLayout(_ directory: String, root: Int32, readOnly: Bool, warn: (String) -> Void) throws
+        -> Int32
+    {
         let path = directory + "/" + layout
         if !readOnly { mkdirat(root, layout, 0o755) }
         let fd = openat(root, layout, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
@@ -105,9 +112,14 @@ public final class IncrementalCache: OutcomeCache, @unchecked Sendable {
             if readOnly && error == ENOENT { return -1 } // nothing of this layout yet
             var st = stat()
             if fstatat(root, layout, &st, AT_SYMLINK_NOFOLLOW) == 0 && st.st_mode & S_IFMT != S_IFDIR {
-                throw ConfigError.file(path: path, problem: "it is \(InputFile.describe(st.st_mode & S_IFMT)), not a directory; di-lint does not follow links out of its cache (remove it)")
+                throw ConfigError.file(
+                    path: path,
+                    problem:
+                        "it is \(InputFile.describe(st.st_mode & S_IFMT)), not a directory; di-lint does not follow links out of its cache (remove it)"
+                )
             }
-            throw ConfigError.file(path: path, problem: "cannot open the cache directory (\(String(cString: strerror(error))))")
+            throw ConfigError.file(
+                path: path, problem: "cannot open the cache directory (\(String(cString: strerror(error))))")
         }
         var st = stat()
         fstat(fd, &st)
@@ -115,7 +127,8 @@ public final class IncrementalCache: OutcomeCache, @unchecked Sendable {
         if st.st_uid != geteuid() {
             problem = "belongs to another user (uid \(st.st_uid))"
         } else if st.st_mode & 0o022 != 0 {
-            problem = "is writable by other users (mode \(String(st.st_mode & 0o7777, radix: 8)); chmod go-w makes it usable)"
+            problem =
+                "is writable by other users (mode \(String(st.st_mode & 0o7777, radix: 8)); chmod go-w makes it usable)"
         }
         guard let problem else { return fd }
         warn("--cache \(directory): \(path) \(problem); the cache is not used for this run")
@@ -158,7 +171,9 @@ public final class IncrementalCache: OutcomeCache, @unchecked Sendable {
                     }
                     return outcome
                 } catch {
-                    warn?("cache entry \(directory.path)/\(file) for \(path) is damaged (\(error is CacheEntryCodec.DigestMismatch ? "its digest does not match" : "it does not decode")); re-parsing the file")
+                    warn?(
+                        "cache entry \(directory.path)/\(file) for \(path) is damaged (\(error is CacheEntryCodec.DigestMismatch ? "its digest does not match" : "it does not decode")); re-parsing the file"
+                    )
                 }
             }
         }
@@ -195,12 +210,16 @@ public final class IncrementalCache: OutcomeCache, @unchecked Sendable {
         foreignEntries = 0
         lock.unlock()
         if foreign > 0 {
-            warn?("\(foreign) cache entr\(foreign == 1 ? "y" : "ies") in \(directory.path) written by another user ignored; the files were parsed again")
+            warn?(
+                "\(foreign) cache entr\(foreign == 1 ? "y" : "ies") in \(directory.path) written by another user ignored; the files were parsed again"
+            )
         }
         guard !readOnly else { return }
         let stamp = "last-pruned"
         var st = stat()
-        if fstatat(layoutFD, stamp, &st, AT_SYMLINK_NOFOLLOW) != 0 || Double(st.st_mtim.tv_sec) < Date().timeIntervalSince1970 - Self.touchInterval {
+        if fstatat(layoutFD, stamp, &st, AT_SYMLINK_NOFOLLOW) != 0
+            || Double(st.st_mtim.tv_sec) < Date().timeIntervalSince1970 - Self.touchInterval
+        {
             prune()
             let fd = openat(layoutFD, stamp, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o644)
             if fd >= 0 {
@@ -225,12 +244,16 @@ public final class IncrementalCache: OutcomeCache, @unchecked Sendable {
         var result = PruneResult()
         guard layoutFD >= 0, !readOnly else { return result }
         for (name, status) in CacheRoot.entries(of: rootFD)
-        where name != Self.layout && CacheRoot.Names.isLayout(name) && status.map({ $0.st_mode & S_IFMT == S_IFDIR }) == true {
+        where name != Self.layout && CacheRoot.Names.isLayout(name)
+            && status.map({ $0.st_mode & S_IFMT == S_IFDIR }) == true
+        {
             if CacheRoot.removeLayout(name, root: rootFD) { result.otherLayouts += 1 }
         }
         let oldest = now.timeIntervalSince1970 - maxAge
         let oldestTemporary = now.timeIntervalSince1970 - 3600
-        func isOld(_ st: stat, _ limit: Double) -> Bool { st.st_mode & S_IFMT == S_IFREG && Double(st.st_mtim.tv_sec) < limit }
+        func isOld(_ st: stat, _ limit: Double) -> Bool {
+            st.st_mode & S_IFMT == S_IFREG && Double(st.st_mtim.tv_sec) < limit
+        }
         for (folder, status) in CacheRoot.entries(of: layoutFD) {
             guard let status else { continue }
             if CacheRoot.Names.isTemporary(folder) {

@@ -3,7 +3,9 @@
 public struct SHA256 {
     /// The eight state words.
     typealias State = (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32)
-    private static let initial: State = (0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19)
+    private static let initial: State = (
+        0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19
+    )
     private var state = SHA256.initial
     private var pending: [UInt8] = []
     private var length: UInt64 = 0
@@ -58,7 +60,9 @@ public struct SHA256 {
             pending.removeAll(keepingCapacity: true)
         }
         while pending.count < 56 { pending.append(0) }
-        for shift in stride(from: 56, through: 0, by: -8) { pending.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift))) }
+        for shift in stride(from: 56, through: 0, by: -8) {
+            pending.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift)))
+        }
         pending.withUnsafeBytes { compress($0) }
         var digest = [UInt8](repeating: 0, count: 32)
         let words = [state.0, state.1, state.2, state.3, state.4, state.5, state.6, state.7]
@@ -79,10 +83,13 @@ public struct SHA256 {
     }
 
     /// One 64-byte block into `h`; `schedule` is room for 64 words.
-    private static func compress(_ h: inout State, _ p: UnsafeRawPointer, schedule w: UnsafeMutableBufferPointer<UInt32>) {
+    private static func compress(
+        _ h: inout State, _ p: UnsafeRawPointer, schedule w: UnsafeMutableBufferPointer<UInt32>
+    ) {
         func rotr(_ x: UInt32, _ n: UInt32) -> UInt32 { (x >> n) | (x << (32 - n)) }
         for i in 0..<16 {
-            w[i] = UInt32(p.load(fromByteOffset: 4 * i, as: UInt8.self)) << 24
+            w[i] =
+                UInt32(p.load(fromByteOffset: 4 * i, as: UInt8.self)) << 24
                 | UInt32(p.load(fromByteOffset: 4 * i + 1, as: UInt8.self)) << 16
                 | UInt32(p.load(fromByteOffset: 4 * i + 2, as: UInt8.self)) << 8
                 | UInt32(p.load(fromByteOffset: 4 * i + 3, as: UInt8.self))

@@ -15,7 +15,9 @@ enum BoundedYAML {
         do {
             return Data(try InputFile.read(path, limit: maxBytes))
         } catch let refused as InputFile.Refused {
-            throw ConfigError.file(path: path, problem: refused.problem.replacingOccurrences(of: "(max-file-size)", with: "for a config file"))
+            throw ConfigError.file(
+                path: path,
+                problem: refused.problem.replacingOccurrences(of: "(max-file-size)", with: "for a config file"))
         }
     }
 
@@ -24,7 +26,9 @@ enum BoundedYAML {
         guard let node = try Yams.compose(yaml: text, resolver) else { return nil }
         var budget = maxNodes
         guard fits(node, &budget) else {
-            throw ConfigError.invalid("the document expands to more than \(maxNodes) YAML nodes (aliases of aliases: a 'billion laughs' file?); a di-lint config is far smaller")
+            throw ConfigError.invalid(
+                "the document expands to more than \(maxNodes) YAML nodes (aliases of aliases: a 'billion laughs' file?); a di-lint config is far smaller"
+            )
         }
         return node.any
     }

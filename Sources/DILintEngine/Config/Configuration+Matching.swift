@@ -21,7 +21,8 @@ extension Configuration {
         if name == bridgeType || Self.bridgeTypeSuffixes.contains(where: { name.hasSuffix($0) }) { return true }
         guard snakeCase else { return false }
         let lowered = name.lowercased()
-        return lowered == bridgeType.lowercased() || Self.bridgeTypeSuffixes.contains { lowered.hasSuffix("_" + $0.lowercased()) }
+        return lowered == bridgeType.lowercased()
+            || Self.bridgeTypeSuffixes.contains { lowered.hasSuffix("_" + $0.lowercased()) }
     }
 
     /// How the seeds and the migrations seen name a facade's type or the protocols it conforms to.

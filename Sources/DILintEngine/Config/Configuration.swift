@@ -124,10 +124,12 @@ public struct Configuration: Sendable {
         }
     }
 
-    static let topLevelKeys: Set<String> = ["containers", "exclude", "rules", "clang-flags", "header-map", "max-file-size",
-                                            "bridge", "fallback", "composition-root", "bridge-type", "bridge-header",
-                                            "swift-bridge-default", "ambient-properties",
-                                            "parse-timeout", "parse-memory-limit", "run-timeout"]
+    static let topLevelKeys: Set<String> = [
+        "containers", "exclude", "rules", "clang-flags", "header-map", "max-file-size",
+        "bridge", "fallback", "composition-root", "bridge-type", "bridge-header",
+        "swift-bridge-default", "ambient-properties",
+        "parse-timeout", "parse-memory-limit", "run-timeout",
+    ]
 
     /// Parses the YAML text of a config.
     public static func parse(yaml text: String, baseDirectory: String) throws -> Configuration {
@@ -135,9 +137,11 @@ public struct Configuration: Sendable {
         guard let loaded = try BoundedYAML.load(yaml: text, Self.resolver) else { return config }
         guard let root = loaded as? [String: Any] else { throw ConfigError.invalid("the top level must be a mapping") }
         if let unknown = Set(root.keys).subtracting(topLevelKeys).subtracting(fixKeys).sorted().first {
-            throw ConfigError.invalid("unknown key '\(unknown)' (known: \(topLevelKeys.sorted().joined(separator: ", ")))")
+            throw ConfigError.invalid(
+                "unknown key '\(unknown)' (known: \(topLevelKeys.sorted().joined(separator: ", ")))")
         }
-        config.containers = try strings(selectorKeys(root["containers"]), key: "containers").map(ContainerSpec.init(parsing:))
+        config.containers = try strings(selectorKeys(root["containers"]), key: "containers").map(
+            ContainerSpec.init(parsing:))
         config.exclude = try strings(root["exclude"], key: "exclude")
         config.ambientProperties = try strings(root["ambient-properties"], key: "ambient-properties")
         if let bad = config.ambientProperties.first(where: { !$0.isIdentifier }) {
@@ -149,7 +153,9 @@ public struct Configuration: Sendable {
             config.headerMap = flag
         }
         if let size = root["max-file-size"] {
-            guard let n = size as? Int, n > 0 else { throw ConfigError.invalid("max-file-size must be a positive number of bytes") }
+            guard let n = size as? Int, n > 0 else {
+                throw ConfigError.invalid("max-file-size must be a positive number of bytes")
+            }
             config.maxFileSize = n
         }
         if let t = root["parse-timeout"] {
@@ -163,14 +169,18 @@ public struct Configuration: Sendable {
         }
         if root["bridge"] != nil { config.bridgeNames = try strings(root["bridge"], key: "bridge") }
         if let t = root["bridge-type"] {
-            guard let name = t as? String, name.range(of: "^[A-Za-z_][A-Za-z0-9_]*$", options: .regularExpression) != nil else {
+            guard let name = t as? String,
+                name.range(of: "^[A-Za-z_][A-Za-z0-9_]*$", options: .regularExpression) != nil
+            else {
                 throw ConfigError.invalid("bridge-type must be a type name (an identifier)")
             }
             config.bridgeType = name
             config.bridgeTypeIsConfigured = true
         }
         if let h = root["bridge-header"] {
-            guard let header = h as? String, !header.isEmpty else { throw ConfigError.invalid("bridge-header must be a header path such as CrashBridge.h") }
+            guard let header = h as? String, !header.isEmpty else {
+                throw ConfigError.invalid("bridge-header must be a header path such as CrashBridge.h")
+            }
             config.bridgeHeader = header
         }
         if let d = root["swift-bridge-default"] {
@@ -186,7 +196,9 @@ public struct Configuration: Sendable {
             config.fallback = policy
         }
         if let cr = root["composition-root"] {
-            guard let map = cr as? [String: Any] else { throw ConfigError.invalid("composition-root must be a mapping") }
+            guard let map = cr as? [String: Any] else {
+                throw ConfigError.invalid("composition-root must be a mapping")
+            }
             if let unknown = Set(map.keys).subtracting(["paths", "functions", "types"]).first {
                 throw ConfigError.invalid("composition-root: unknown key '\(unknown)'")
             }
@@ -196,10 +208,13 @@ public struct Configuration: Sendable {
                 types: try strings(map["types"], key: "composition-root.types"))
         }
         if let rules = root["rules"] {
-            guard let map = rules as? [String: Any] else { throw ConfigError.invalid("rules must be a mapping of rule id to settings") }
+            guard let map = rules as? [String: Any] else {
+                throw ConfigError.invalid("rules must be a mapping of rule id to settings")
+            }
             for (id, value) in map {
                 guard RuleCatalog.indexEntry(id) != nil else {
-                    throw ConfigError.invalid("rules: unknown rule '\(id)' (known: \(RuleCatalog.knownIDs.joined(separator: ", ")))")
+                    throw ConfigError.invalid(
+                        "rules: unknown rule '\(id)' (known: \(RuleCatalog.knownIDs.joined(separator: ", ")))")
                 }
                 config.rules[id] = try ruleSettings(id: id, value)
             }
@@ -226,9 +241,11 @@ public struct Configuration: Sendable {
 
     /// A number of seconds above 0 and at most `max` (an integer, a number or their text).
     private static func seconds(_ value: Any, key: String, max: Double) throws -> Double {
-        let seconds = (value as? Int).map(Double.init) ?? (value as? Double) ?? (value as? String).flatMap { Double($0) }
+        let seconds =
+            (value as? Int).map(Double.init) ?? (value as? Double) ?? (value as? String).flatMap { Double($0) }
         guard let seconds, seconds.isFinite, seconds > 0, seconds <= max else {
-            throw ConfigError.invalid("\(key) must be a number of seconds above 0 and at most \(Int(max)), not '\(value)'")
+            throw ConfigError.invalid(
+                "\(key) must be a number of seconds above 0 and at most \(Int(max)), not '\(value)'")
         }
         return seconds
     }
@@ -248,12 +265,16 @@ public struct Configuration: Sendable {
         if let flag = value as? Bool { settings.enabled = flag; return settings }
         if let word = value as? String {
             if word == "off" || word == "disabled" { settings.enabled = false; return settings }
-            guard let s = Severity(rawValue: word) else { throw ConfigError.invalid("rules.\(id): '\(word)' is not a severity (note, warning, error) or off") }
+            guard let s = Severity(rawValue: word) else {
+                throw ConfigError.invalid("rules.\(id): '\(word)' is not a severity (note, warning, error) or off")
+            }
             settings.severity = s
             try checkSeverityIsConfigurable(id)
             return settings
         }
-        guard let map = value as? [String: Any] else { throw ConfigError.invalid("rules.\(id) must be a severity, off, or a mapping") }
+        guard let map = value as? [String: Any] else {
+            throw ConfigError.invalid("rules.\(id) must be a severity, off, or a mapping")
+        }
         for (key, v) in map {
             switch key {
             case "severity":
@@ -280,7 +301,9 @@ public struct Configuration: Sendable {
     /// `rules.container-fallback: error` would otherwise be read and then ignored: the phase switch decides.
     private static func checkSeverityIsConfigurable(_ id: String) throws {
         guard id == ContainerFallbackRule.id else { return }
-        throw ConfigError.invalid("rules.\(id): its severity is the migration phase, set with 'fallback: allow | warn | error' (warn reports at warning, error at error); here only 'off' or 'enabled:' can be set")
+        throw ConfigError.invalid(
+            "rules.\(id): its severity is the migration phase, set with 'fallback: allow | warn | error' (warn reports at warning, error at error); here only 'off' or 'enabled:' can be set"
+        )
     }
 
     static func optionValue(_ v: Any, at key: String) throws -> RuleOptionValue {
@@ -290,10 +313,13 @@ public struct Configuration: Sendable {
         case let n as Double: return .number(n)
         case let s as String: return .string(s)
         case let list as [Any]:
-            return .list(try list.map {
-                guard $0 is String || $0 is Int || $0 is Double || $0 is Bool else { throw ConfigError.invalid("\(key) must be a list of scalars, found '\($0)'") }
-                return "\($0)"
-            })
+            return .list(
+                try list.map {
+                    guard $0 is String || $0 is Int || $0 is Double || $0 is Bool else {
+                        throw ConfigError.invalid("\(key) must be a list of scalars, found '\($0)'")
+                    }
+                    return "\($0)"
+                })
         default:
             throw ConfigError.invalid("\(key) must be a scalar or a list, found '\(v)'")
         }
@@ -304,7 +330,8 @@ public struct Configuration: Sendable {
         guard let list = value as? [Any] else { return value }
         return list.map { item -> Any in
             guard let map = item as? [AnyHashable: Any], map.count == 1, let key = map.keys.first?.base as? String,
-                  map.values.first.map({ $0 is NSNull || "\($0)" == "<null>" }) == true else { return item }
+                map.values.first.map({ $0 is NSNull || "\($0)" == "<null>" }) == true
+            else { return item }
             return key + ":"
         }
     }
@@ -314,7 +341,9 @@ public struct Configuration: Sendable {
         if let s = value as? String { return [s] }
         guard let list = value as? [Any] else { throw ConfigError.invalid("\(key) must be a list of strings") }
         return try list.map {
-            guard let s = $0 as? String else { throw ConfigError.invalid("\(key) must be a list of strings, found '\($0)'") }
+            guard let s = $0 as? String else {
+                throw ConfigError.invalid("\(key) must be a list of strings, found '\($0)'")
+            }
             return s
         }
     }

@@ -25,22 +25,31 @@ public enum ConfigurationDiscovery {
         let foundIn = URL(fileURLWithPath: found).deletingLastPathComponent().path
         let resolvedIn = RepositoryRoot.realPath(found).map(RepositoryRoot.parent(of:))
         if let open = [foundIn, resolvedIn].compactMap({ $0 }).first(where: worldWritable) {
-            return ConfigurationChoice(path: nil, notes: [
-                "di-lint: warning: ignoring the config \(found): its directory \(open) is writable by every user, so anyone may have put it there; pass --config \(found) to use it",
-            ])
+            return ConfigurationChoice(
+                path: nil,
+                notes: [
+                    "di-lint: warning: ignoring the config \(found): its directory \(open) is writable by every user, so anyone may have put it there; pass --config \(found) to use it"
+                ])
         }
         if st.st_uid != user && st.st_mode & S_IWOTH != 0 {
-            return ConfigurationChoice(path: nil, notes: [
-                "di-lint: warning: ignoring the config \(found): it is owned by \(owner(st.st_uid)) and writable by every user (mode \(mode(st))); pass --config \(found) to use it",
-            ])
+            return ConfigurationChoice(
+                path: nil,
+                notes: [
+                    "di-lint: warning: ignoring the config \(found): it is owned by \(owner(st.st_uid)) and writable by every user (mode \(mode(st))); pass --config \(found) to use it"
+                ])
         }
         var notes: [String] = []
         if let repository = RepositoryRoot.enclosing(directory), let configDirectory = RepositoryRoot.realPath(foundIn),
-           configDirectory != repository, RepositoryRoot.contains(configDirectory, repository) {
-            notes.append("di-lint: note: using the config \(found), found above the repository \(repository) (the directory holding .git)")
+            configDirectory != repository, RepositoryRoot.contains(configDirectory, repository)
+        {
+            notes.append(
+                "di-lint: note: using the config \(found), found above the repository \(repository) (the directory holding .git)"
+            )
         }
         if st.st_uid != user {
-            notes.append("di-lint: note: using the config \(found), owned by \(owner(st.st_uid)), not by the user running di-lint")
+            notes.append(
+                "di-lint: note: using the config \(found), owned by \(owner(st.st_uid)), not by the user running di-lint"
+            )
         }
         return ConfigurationChoice(path: found, notes: notes)
     }
@@ -54,9 +63,11 @@ public enum ConfigurationDiscovery {
             return ConfigurationChoice(path: path)
         }
         let who = st.st_mode & S_IWOTH != 0 ? "every user" : "its group"
-        return ConfigurationChoice(path: path, notes: [
-            "di-lint: warning: the config \(path) is owned by \(owner(st.st_uid)) and writable by \(who) (mode \(mode(st)))",
-        ])
+        return ConfigurationChoice(
+            path: path,
+            notes: [
+                "di-lint: warning: the config \(path) is owned by \(owner(st.st_uid)) and writable by \(who) (mode \(mode(st)))"
+            ])
     }
 
     static func worldWritable(_ directory: String) -> Bool {

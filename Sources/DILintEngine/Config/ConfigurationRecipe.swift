@@ -20,8 +20,10 @@ public struct ConfigurationRecipe: Sendable, Equatable {
     /// `--parse-memory-limit` (MiB), over the config's `parse-memory-limit`.
     public var parseMemoryLimit: Int?
 
-    public init(configPath: String? = nil, containers: [String] = [], exclude: [String] = [], headerMap: Bool? = nil,
-                headerMapFile: HeaderMapFile? = nil, parseTimeout: Double? = nil, parseMemoryLimit: Int? = nil) {
+    public init(
+        configPath: String? = nil, containers: [String] = [], exclude: [String] = [], headerMap: Bool? = nil,
+        headerMapFile: HeaderMapFile? = nil, parseTimeout: Double? = nil, parseMemoryLimit: Int? = nil
+    ) {
         self.configPath = configPath
         self.containers = containers
         self.exclude = exclude

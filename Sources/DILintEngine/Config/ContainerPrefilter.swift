@@ -21,7 +21,10 @@ struct ContainerPrefilter {
             switch spec {
             case let .member(type, accessor), let .template(type, accessor):
                 let piece = accessor.prefix { $0 != ":" }
-                shapes.append(Shape(types: [Array(type.utf8), Array("Self".utf8)], accessor: piece == "*" ? nil : Array(piece.utf8)))
+                shapes.append(
+                    Shape(
+                        types: [Array(type.utf8), Array("Self".utf8)], accessor: piece == "*" ? nil : Array(piece.utf8))
+                )
                 typeNames.append(Array(type.utf8))
             case let .function(name), let .global(name), let .ambient(name):
                 words.append(Array(name.utf8))
@@ -48,7 +51,9 @@ struct ContainerPrefilter {
     private static func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D }
 
     /// Each occurrence of `needle` ending at an identifier boundary (and starting at one when `wholeLeft`).
-    private func occurrences(_ needle: [UInt8], in raw: UnsafeRawBufferPointer, wholeLeft: Bool, _ body: (Int) -> Bool) -> Bool {
+    private func occurrences(_ needle: [UInt8], in raw: UnsafeRawBufferPointer, wholeLeft: Bool, _ body: (Int) -> Bool)
+        -> Bool
+    {
         guard let first = needle.first, needle.count <= raw.count else { return false }
         var i = 0
         let last = raw.count - needle.count
@@ -58,8 +63,11 @@ struct ContainerPrefilter {
                 while j < needle.count && raw[i + j] == needle[j] { j += 1 }
                 let end = i + needle.count
                 if j == needle.count, end == raw.count || !Self.isWordByte(raw[end]),
-                   !wholeLeft || i == 0 || !Self.isWordByte(raw[i - 1]) || needle[0] == UInt8(ascii: "@"),
-                   body(end) { return true }
+                    !wholeLeft || i == 0 || !Self.isWordByte(raw[i - 1]) || needle[0] == UInt8(ascii: "@"),
+                    body(end)
+                {
+                    return true
+                }
             }
             i += 1
         }
@@ -79,12 +87,22 @@ struct ContainerPrefilter {
             if k < raw.count && raw[k] == UInt8(ascii: "<") { // Container<Foo>.shared, getService<T>
                 var depth = 0
                 while k < raw.count && k < end + 256 {
-                    if raw[k] == UInt8(ascii: "<") { depth += 1 } else if raw[k] == UInt8(ascii: ">") { depth -= 1; if depth == 0 { k += 1; break } }
+                    if raw[k] == UInt8(ascii: "<") {
+                        depth += 1
+                    } else if raw[k] == UInt8(ascii: ">") {
+                        depth -= 1; if depth == 0 { k += 1; break }
+                    }
                     k += 1
                 }
                 skipSpaces()
             }
-            if k < raw.count && raw[k] == UInt8(ascii: ".") { k += 1 } else if k + 1 < raw.count && raw[k] == UInt8(ascii: ":") && raw[k + 1] == UInt8(ascii: ":") { k += 2 } else if k == end { return false }
+            if k < raw.count && raw[k] == UInt8(ascii: ".") {
+                k += 1
+            } else if k + 1 < raw.count && raw[k] == UInt8(ascii: ":") && raw[k + 1] == UInt8(ascii: ":") {
+                k += 2
+            } else if k == end {
+                return false
+            }
             skipSpaces()
             guard let accessor else { return k < raw.count && Self.isWordByte(raw[k]) }
             guard k + accessor.count <= raw.count else { return false }

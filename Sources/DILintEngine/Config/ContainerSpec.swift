@@ -24,14 +24,19 @@ public enum ContainerSpec: Hashable, Sendable, CustomStringConvertible {
     /// `Type::accessor<>`, `func()`, `global`, `global->` or `@Wrapper`.
     public init(parsing text: String) throws {
         let t = text.trimmingCharacters(in: .whitespaces)
-        let forms = "expected 'Type.accessor', 'Type.selector:', 'Type.*', 'Type::accessor', 'ns::Type::accessor', 'Type::accessor<>', 'function()', 'global', 'global->' or '@Wrapper'"
+        let forms =
+            "expected 'Type.accessor', 'Type.selector:', 'Type.*', 'Type::accessor', 'ns::Type::accessor', 'Type::accessor<>', 'function()', 'global', 'global->' or '@Wrapper'"
         func identifier(_ s: String) throws -> String {
-            guard s.isIdentifier else { throw ConfigError.invalid("container '\(text)': '\(s)' is not an identifier (\(forms))") }
+            guard s.isIdentifier else {
+                throw ConfigError.invalid("container '\(text)': '\(s)' is not an identifier (\(forms))")
+            }
             return s
         }
         if t.hasSuffix("()") {
             let name = String(t.dropLast(2))
-            guard name.isIdentifier else { throw ConfigError.invalid("container '\(text)': '\(name)' is not a C identifier") }
+            guard name.isIdentifier else {
+                throw ConfigError.invalid("container '\(text)': '\(name)' is not a C identifier")
+            }
             self = .function(name)
         } else if t.hasPrefix("@") {
             self = .propertyWrapper(try identifier(String(t.dropFirst())))
@@ -44,15 +49,25 @@ public enum ContainerSpec: Hashable, Sendable, CustomStringConvertible {
             var parts = t.components(separatedBy: "::")
             let isTemplate = parts.last?.hasSuffix("<>") == true
             if isTemplate { parts[parts.count - 1].removeLast(2) }
-            guard parts.count >= 2, parts.allSatisfy(\.isIdentifier) else { throw ConfigError.invalid("container '\(text)': \(forms)") }
+            guard parts.count >= 2, parts.allSatisfy(\.isIdentifier) else {
+                throw ConfigError.invalid("container '\(text)': \(forms)")
+            }
             let type = parts[parts.count - 2], accessor = parts[parts.count - 1]
             self = isTemplate ? .template(type: type, accessor: accessor) : .member(type: type, accessor: accessor)
         } else {
             let parts = t.components(separatedBy: ".")
-            guard parts.count == 2, parts[0].isIdentifier else { throw ConfigError.invalid("container '\(text)': \(forms)") }
+            guard parts.count == 2, parts[0].isIdentifier else {
+                throw ConfigError.invalid("container '\(text)': \(forms)")
+            }
             let accessor = parts[1]
-            let selector = accessor.hasSuffix(":") && accessor.dropLast().split(separator: ":", omittingEmptySubsequences: false).allSatisfy { String($0).isIdentifier }
-            guard accessor.isIdentifier || accessor == "*" || selector else { throw ConfigError.invalid("container '\(text)': \(forms)") }
+            let selector =
+                accessor.hasSuffix(":")
+                && accessor.dropLast().split(separator: ":", omittingEmptySubsequences: false).allSatisfy {
+                    String($0).isIdentifier
+                }
+            guard accessor.isIdentifier || accessor == "*" || selector else {
+                throw ConfigError.invalid("container '\(text)': \(forms)")
+            }
             // a selector matches on its first piece, with an argument after it
             self = .member(type: parts[0], accessor: selector ? String(accessor.prefix { $0 != ":" }) + ":" : accessor)
         }
@@ -72,7 +87,8 @@ public enum ContainerSpec: Hashable, Sendable, CustomStringConvertible {
     /// Every identifier the spec needs in a file's text for the file to possibly contain an access.
     var anchorIdentifiers: [String] {
         switch self {
-        case let .member(type, accessor): return accessor == "*" ? [type] : [type, String(accessor.prefix { $0 != ":" })]
+        case let .member(type, accessor):
+            return accessor == "*" ? [type] : [type, String(accessor.prefix { $0 != ":" })]
         case let .template(type, accessor): return [type, accessor]
         case let .function(name), let .global(name), let .propertyWrapper(name), let .ambient(name): return [name]
         }
@@ -83,11 +99,15 @@ public enum ContainerSpec: Hashable, Sendable, CustomStringConvertible {
 let ambientContainerName = "ambient"
 
 /// Members no `Type.*` spec counts: the type itself and object creation.
-let memberWildcardExclusions: Set<String> = ["self", "Type", "Protocol", "init", "alloc", "new", "class", "allocWithZone", "superclass", "description"]
+let memberWildcardExclusions: Set<String> = [
+    "self", "Type", "Protocol", "init", "alloc", "new", "class", "allocWithZone", "superclass", "description",
+]
 
 extension String {
     var isIdentifier: Bool {
-        guard let first = unicodeScalars.first, first == "_" || CharacterSet.letters.contains(first) else { return false }
+        guard let first = unicodeScalars.first, first == "_" || CharacterSet.letters.contains(first) else {
+            return false
+        }
         return unicodeScalars.allSatisfy { $0 == "_" || CharacterSet.alphanumerics.contains($0) }
     }
 }

@@ -46,7 +46,9 @@ public struct InjectionPolicy: Sendable, Equatable {
                 if name == "default" {
                     policy.defaultStyle = try style(entry, "inject.default")
                 } else {
-                    guard name.isIdentifier else { throw ConfigError.invalid("inject: '\(name)' is not a service name") }
+                    guard name.isIdentifier else {
+                        throw ConfigError.invalid("inject: '\(name)' is not a service name")
+                    }
                     policy.perService[name] = try style(entry, "inject.\(name)")
                 }
             }

@@ -52,7 +52,9 @@ public struct FileCollector {
             var st = stat()
             guard stat(path, &st) == 0 else {
                 if path.unicodeScalars.contains("\u{FFFD}") {
-                    throw InputFile.Refused(path: path, problem: "no such file; its name is not valid UTF-8 as given (di-lint reads names as UTF-8)")
+                    throw InputFile.Refused(
+                        path: path,
+                        problem: "no such file; its name is not valid UTF-8 as given (di-lint reads names as UTF-8)")
                 }
                 throw MissingPath(path: path)
             }
@@ -62,11 +64,16 @@ public struct FileCollector {
                 break
             case S_IFDIR:
                 guard let handle = opendir(path) else {
-                    throw InputFile.Refused(path: path, problem: "cannot read the directory (\(String(cString: strerror(errno))))")
+                    throw InputFile.Refused(
+                        path: path, problem: "cannot read the directory (\(String(cString: strerror(errno))))")
                 }
                 closedir(handle)
             default:
-                throw InputFile.Refused(path: path, problem: "it is \(InputFile.describe(kind)), not a regular file or a directory; di-lint lints files on disk")
+                throw InputFile.Refused(
+                    path: path,
+                    problem:
+                        "it is \(InputFile.describe(kind)), not a regular file or a directory; di-lint lints files on disk"
+                )
             }
             var target = path
             walk.absolute = path.hasPrefix("/")
@@ -76,9 +83,12 @@ public struct FileCollector {
             while name.count > 1, name.hasSuffix("/") { name = name.dropLast() }
             if lstat(String(name), &link) == 0, link.st_mode & S_IFMT == S_IFLNK {
                 walk.anchor = nil
-                switch walk.resolve(link: String(name), in: name.contains("/") ? RepositoryRoot.parent(of: String(name)) : ".") {
+                switch walk.resolve(
+                    link: String(name), in: name.contains("/") ? RepositoryRoot.parent(of: String(name)) : ".")
+                {
                 case let .outside(why):
-                    walk.problems.append(Problem(path: path, problem: "\(kind == S_IFDIR ? "directory" : "file") not linted: \(why)"))
+                    walk.problems.append(
+                        Problem(path: path, problem: "\(kind == S_IFDIR ? "directory" : "file") not linted: \(why)"))
                     continue
                 case let .inside(shown):
                     target = shown
@@ -136,7 +146,8 @@ public struct FileCollector {
         mutating func resolve(link path: String, in directory: String) -> Target {
             guard let real = RepositoryRoot.realPath(path) else { return .outside(Self.leadsNowhere(path)) }
             guard let parent = RepositoryRoot.realPath(directory) else {
-                return .outside("a symbolic link in a directory that cannot be resolved (\(String(cString: strerror(errno))))")
+                return .outside(
+                    "a symbolic link in a directory that cannot be resolved (\(String(cString: strerror(errno))))")
             }
             if repositories[parent] == nil { repositories[parent] = .some(RepositoryRoot.enclosing(parent)) }
             let bound: String
@@ -152,7 +163,9 @@ public struct FileCollector {
                 bound = anchor?.real ?? parent
                 named = "the linted tree \(bound) (no directory above the link holds .git)"
             }
-            guard RepositoryRoot.contains(bound, real) else { return .outside("a symbolic link to \(real), outside \(named)") }
+            guard RepositoryRoot.contains(bound, real) else {
+                return .outside("a symbolic link to \(real), outside \(named)")
+            }
             return .inside(shown(real))
         }
 
@@ -176,7 +189,10 @@ public struct FileCollector {
                 guard walked.insert([UInt64(st.st_dev), UInt64(st.st_ino)]).inserted else { return } // walked already
             }
             guard let entries = FileCollector.readEntries(of: directory) else {
-                problems.append(Problem(path: directory, problem: "directory not linted: cannot read it (\(String(cString: strerror(errno))))"))
+                problems.append(
+                    Problem(
+                        path: directory,
+                        problem: "directory not linted: cannot read it (\(String(cString: strerror(errno))))"))
                 return
             }
             for entry in entries {
@@ -185,7 +201,12 @@ public struct FileCollector {
                 if name.hasPrefix(".") || collector.isExcluded(path) { continue }
                 let linted = (entry.kind == S_IFREG || entry.kind == S_IFLNK) && collector.hasLintedExtension(name)
                 if !entry.utf8 && (entry.kind == S_IFDIR || entry.kind == S_IFLNK || linted) {
-                    problems.append(Problem(path: path, problem: "\(entry.kind == S_IFDIR ? "directory" : entry.kind == S_IFLNK ? "symbolic link" : "file") not linted: its name is not valid UTF-8 (shown with \\x escapes); rename it"))
+                    problems.append(
+                        Problem(
+                            path: path,
+                            problem:
+                                "\(entry.kind == S_IFDIR ? "directory" : entry.kind == S_IFLNK ? "symbolic link" : "file") not linted: its name is not valid UTF-8 (shown with \\x escapes); rename it"
+                        ))
                     continue
                 }
                 switch entry.kind {
@@ -207,14 +228,17 @@ public struct FileCollector {
         private mutating func follow(_ path: String, in directory: String, linted: Bool) {
             var st = stat()
             guard stat(path, &st) == 0 else {
-                if linted { problems.append(Problem(path: path, problem: "file not linted: " + Self.leadsNowhere(path))) }
+                if linted {
+                    problems.append(Problem(path: path, problem: "file not linted: " + Self.leadsNowhere(path)))
+                }
                 return
             }
             let kind = st.st_mode & S_IFMT
             guard kind == S_IFDIR || (kind == S_IFREG && linted) else { return }
             switch resolve(link: path, in: directory) {
             case let .outside(why):
-                problems.append(Problem(path: path, problem: "\(kind == S_IFDIR ? "directory" : "file") not linted: \(why)"))
+                problems.append(
+                    Problem(path: path, problem: "\(kind == S_IFDIR ? "directory" : "file") not linted: \(why)"))
             case let .inside(target):
                 guard !collector.isExcluded(target) else { return }
                 if kind == S_IFDIR { walk(target, throughLink: true) } else { add(target, throughLink: true) }
@@ -264,7 +288,10 @@ public struct FileCollector {
             let (name, utf8) = withUnsafeBytes(of: entry.pointee.d_name) { raw in
                 let bytes = raw.prefix { $0 != 0 }
                 if let valid = String(validating: bytes, as: UTF8.self) { return (valid, true) }
-                return (bytes.map { $0 < 0x80 ? String(UnicodeScalar($0)) : "\\x" + String($0, radix: 16, uppercase: true) }.joined(), false)
+                return (
+                    bytes.map { $0 < 0x80 ? String(UnicodeScalar($0)) : "\\x" + String($0, radix: 16, uppercase: true) }
+                        .joined(), false
+                )
             }
             if name == "." || name == ".." { continue }
             var kind: mode_t
@@ -318,4 +345,3 @@ public struct FileCollector {
         return "/" + parts.joined(separator: "/")
     }
 }
-

@@ -23,7 +23,8 @@ struct BridgePropertyPlacer {
     }
 
     var declaration: String {
-        property?.declaration ?? "@property (nonatomic, strong, nullable) \(context.configuration.bridgeType) *\(context.bridgeName);"
+        property?.declaration
+            ?? "@property (nonatomic, strong, nullable) \(context.configuration.bridgeType) *\(context.bridgeName);"
     }
 
     func edits(for className: String, implementationFiles: [FixFileAnalysis]) -> [TextEdit] {
@@ -35,22 +36,28 @@ struct BridgePropertyPlacer {
         for path in candidates {
             guard let analysis = context.analysis(path) else { continue }
             let declarations = ObjCDeclarations(tokens: analysis.tokens, bridgeNames: bridgeNames)
-            if declarations.interfaces(of: className).contains(where: { $0.bridgeProperty != nil }) { return [] } // reused
+            // reused
+            if declarations.interfaces(of: className).contains(where: { $0.bridgeProperty != nil }) { return [] }
             declared.append((analysis, declarations))
         }
         // The class's interface in a header every implementation file includes.
         for (analysis, declarations) in declared where (analysis.path as NSString).pathExtension == "h" {
             // included, or imported by a name the parse could not find (a header of another folder of the run)
             guard let header = FixFileAnalysis.FileKey(path: analysis.path),
-                  files.allSatisfy({ $0.includes(header) || $0.importsUnresolved(analysis.path) }),
-                  let block = declarations.interfaces(of: className).first(where: { $0.kind == .primary }),
-                  let edits = insert(before: block, in: analysis, declarations) else { continue }
+                files.allSatisfy({ $0.includes(header) || $0.importsUnresolved(analysis.path) }),
+                let block = declarations.interfaces(of: className).first(where: { $0.kind == .primary }),
+                let edits = insert(before: block, in: analysis, declarations)
+            else { continue }
             return edits
         }
-        guard let main = files.first, let declarations = declared.first(where: { $0.0.path == main.path })?.1 else { return [] }
+        guard let main = files.first, let declarations = declared.first(where: { $0.0.path == main.path })?.1 else {
+            return []
+        }
         let interfaces = declarations.interfaces(of: className)
         for kind in [ObjCDeclarations.Kind.classExtension, .primary] {
-            if let block = interfaces.first(where: { $0.kind == kind }), let edits = insert(before: block, in: main, declarations) {
+            if let block = interfaces.first(where: { $0.kind == kind }),
+                let edits = insert(before: block, in: main, declarations)
+            {
                 return edits
             }
         }
@@ -74,7 +81,9 @@ struct BridgePropertyPlacer {
             let imported = (1...buffer.lineStarts.count).contains { n in
                 // only lines starting with `#` become strings
                 var i = buffer.lineStarts[n - 1]
-                while i < buffer.bytes.count, buffer.bytes[i] == UInt8(ascii: " ") || buffer.bytes[i] == UInt8(ascii: "\t") { i += 1 }
+                while i < buffer.bytes.count,
+                    buffer.bytes[i] == UInt8(ascii: " ") || buffer.bytes[i] == UInt8(ascii: "\t")
+                { i += 1 }
                 guard i < buffer.bytes.count, buffer.bytes[i] == UInt8(ascii: "#") else { return false }
                 let line = buffer.lineText(n).trimmingCharacters(in: .whitespaces)
                 return (line.hasPrefix("#import") || line.hasPrefix("#include"))
@@ -82,13 +91,18 @@ struct BridgePropertyPlacer {
             }
             guard !imported else { return nil }
             let tokens = analysis.tokens
-            let at = firstEdit[analysis.path].flatMap(tokens.afterIncludeInEffect(at:)) ?? tokens.afterLastInclude(before: tokens.count) ?? 0
-            return TextEdit(path: analysis.path, range: at..<at, replacement: "#import \"\(header)\"\(tokens.lineEnding)", order: 0)
+            let at =
+                firstEdit[analysis.path].flatMap(tokens.afterIncludeInEffect(at:)) ?? tokens.afterLastInclude(
+                    before: tokens.count) ?? 0
+            return TextEdit(
+                path: analysis.path, range: at..<at, replacement: "#import \"\(header)\"\(tokens.lineEnding)", order: 0)
         }
     }
 
     /// The property inserted on its own line before the block's `@end`.
-    private func insert(before block: ObjCDeclarations.Block, in analysis: FixFileAnalysis, _ declarations: ObjCDeclarations) -> [TextEdit]? {
+    private func insert(
+        before block: ObjCDeclarations.Block, in analysis: FixFileAnalysis, _ declarations: ObjCDeclarations
+    ) -> [TextEdit]? {
         guard let end = block.end, analysis.tokens.isFirstOnLine(end) else { return nil }
         let tokens = analysis.tokens
         let at = tokens.lineStart(tokens.start(end))
@@ -99,7 +113,9 @@ struct BridgePropertyPlacer {
 
     /// `@class BridgeType;` in a header, unless the type is named before `limit`; a service's
     /// type in any file (an implementation file imports no header for it).
-    private func forwardDeclaration(in analysis: FixFileAnalysis, _ declarations: ObjCDeclarations, before limit: Int) -> [TextEdit] {
+    private func forwardDeclaration(in analysis: FixFileAnalysis, _ declarations: ObjCDeclarations, before limit: Int)
+        -> [TextEdit]
+    {
         let keyword: String, type: String
         if let property {
             guard let forward = property.forward else { return [] }
@@ -109,11 +125,17 @@ struct BridgePropertyPlacer {
         }
         // An implementation file gets the bridge's header imported (see `imports`); a header only the forward declaration.
         guard property != nil || ["h", "hh", "hpp"].contains((analysis.path as NSString).pathExtension),
-              !declarations.names(type, before: limit), let first = declarations.firstDeclaration else { return [] }
+            !declarations.names(type, before: limit), let first = declarations.firstDeclaration
+        else { return [] }
         let tokens = analysis.tokens
         // beside the file's other forward declarations, else after its includes, else above its first declaration
-        let afterForward = tokens.lineAfterLast(before: limit) { ObjCDeclarations.directive(tokens, at: $0)?.0 == keyword }
+        let afterForward = tokens.lineAfterLast(before: limit) {
+            ObjCDeclarations.directive(tokens, at: $0)?.0 == keyword
+        }
         let at = afterForward ?? tokens.afterLastInclude(before: first) ?? tokens.lineStart(above: first)
-        return [TextEdit(path: analysis.path, range: at..<at, replacement: "@\(keyword) \(type);\(tokens.lineEnding)", order: 0)]
+        return [
+            TextEdit(
+                path: analysis.path, range: at..<at, replacement: "@\(keyword) \(type);\(tokens.lineEnding)", order: 0)
+        ]
     }
 }

@@ -23,16 +23,25 @@ public struct CBridgeGlobal: Sendable, Equatable {
     static func parse(_ value: Any) throws -> CBridgeGlobal {
         func bad(_ why: String) -> ConfigError { ConfigError.invalid("\(key): \(why)") }
         var map: [String: Any]
-        if let name = value as? String { map = ["name": name] } else {
-            guard let m = value as? [String: Any] else { throw bad("must be a variable name or a mapping with name, c-type, setter") }
+        if let name = value as? String {
+            map = ["name": name]
+        } else {
+            guard let m = value as? [String: Any] else {
+                throw bad("must be a variable name or a mapping with name, c-type, setter")
+            }
             map = m
         }
-        if let unknown = Set(map.keys).subtracting(["name", "c-type", "setter"]).sorted().first { throw bad("unknown key '\(unknown)'") }
-        guard let name = map["name"] as? String, name.isIdentifier else { throw bad("name must be a C identifier such as g_bridge") }
+        if let unknown = Set(map.keys).subtracting(["name", "c-type", "setter"]).sorted().first {
+            throw bad("unknown key '\(unknown)'")
+        }
+        guard let name = map["name"] as? String, name.isIdentifier else {
+            throw bad("name must be a C identifier such as g_bridge")
+        }
         var global = CBridgeGlobal(name: name, type: nil, setter: "{file}_setBridge")
         if let t = map["c-type"] {
             guard let type = t as? String, !type.trimmingCharacters(in: .whitespaces).isEmpty,
-                  !type.contains(";"), !type.contains("{"), !type.contains("\n") else { throw bad("c-type must be a C type such as 'CrashBridge *'") }
+                !type.contains(";"), !type.contains("{"), !type.contains("\n")
+            else { throw bad("c-type must be a C type such as 'CrashBridge *'") }
             global.type = type.trimmingCharacters(in: .whitespaces)
         }
         if let s = map["setter"] {
@@ -47,7 +56,8 @@ public struct CBridgeGlobal: Sendable, Equatable {
     /// The setter's name in the file at `path`.
     func setterName(for path: String) -> String {
         let stem = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
-        var word = String(stem.unicodeScalars.map { CharacterSet.alphanumerics.contains($0) && $0.isASCII ? Character($0) : "_" })
+        var word = String(
+            stem.unicodeScalars.map { CharacterSet.alphanumerics.contains($0) && $0.isASCII ? Character($0) : "_" })
         if word.first?.isNumber == true { word = "_" + word }
         return setter.replacingOccurrences(of: "{file}", with: word)
     }
@@ -71,7 +81,9 @@ extension Configuration {
     /// Reads the keys `di-lint fix` adds on its own (kept apart from the others' parse).
     static func parseFixKeys(_ root: [String: Any], into config: inout Configuration) throws {
         if let value = root["swift-callers-in-run"] {
-            guard let flag = value as? Bool else { throw ConfigError.invalid("swift-callers-in-run must be true or false") }
+            guard let flag = value as? Bool else {
+                throw ConfigError.invalid("swift-callers-in-run must be true or false")
+            }
             config.swiftCallersInRun = flag
         }
         if let value = root[InjectionPolicy.key] {
@@ -100,11 +112,18 @@ extension FixTokens {
         var depth = 0, statementStart = 0, seen = false
         for i in 0..<count {
             let w = text(i)
-            if w == "{" { depth += 1 } else if w == "}" { depth -= 1; if depth == 0 { statementStart = i + 1 } }
-            else if w == ";" && depth == 0 { statementStart = i + 1 }
+            if w == "{" {
+                depth += 1
+            } else if w == "}" {
+                depth -= 1; if depth == 0 { statementStart = i + 1 }
+            } else if w == ";" && depth == 0 {
+                statementStart = i + 1
+            }
             if w == setter { return .conflict }
             guard w == global.name, isIdentifier(i) else { continue }
-            if !seen, depth == 0, (statementStart..<i).contains(where: { text($0) == "static" }) { return .declared(at: start(i)) }
+            if !seen, depth == 0, (statementStart..<i).contains(where: { text($0) == "static" }) {
+                return .declared(at: start(i))
+            }
             seen = true
         }
         return seen ? .conflict : .absent
@@ -120,12 +139,15 @@ struct CBridgeGlobalDeclarations {
     func edits(in analysis: FixFileAnalysis, firstFunction: Int) -> [TextEdit]? {
         let path = analysis.path
         let ext = (path as NSString).pathExtension
-        guard let type = global.type(forExtension: ext, bridgeType: context.configuration.bridgeType) else { return nil }
+        guard let type = global.type(forExtension: ext, bridgeType: context.configuration.bridgeType) else {
+            return nil
+        }
         let objc = ext == "m"
         let tokens = analysis.tokens
         let eol = tokens.lineEnding
         let setter = global.setterName(for: path)
-        let parameter = global.name == context.bridgeName ? "new\(context.bridgeName.capitalizedFirst)" : context.bridgeName
+        let parameter =
+            global.name == context.bridgeName ? "new\(context.bridgeName.capitalizedFirst)" : context.bridgeName
         let typed = { (name: String) in type.hasSuffix("*") ? type + name : type + " " + name }
         let parameterType = objc && type.hasSuffix("*") ? typed("_Nullable " + parameter) : typed(parameter)
         let prototype = "void \(setter)(\(parameterType));"
@@ -133,12 +155,17 @@ struct CBridgeGlobalDeclarations {
         var edits: [TextEdit] = []
         var header = false
         let stem = (path as NSString).deletingPathExtension
-        if let headerPath = context.runFiles.first(where: { ($0 as NSString).deletingPathExtension == stem && ($0 as NSString).pathExtension == "h" }),
-           let headerFile = context.analysis(headerPath), FixFileAnalysis.FileKey(path: headerPath).map(analysis.includes) == true,
-           let at = headerFile.tokens.afterLastInclude(before: headerFile.tokens.count) {
+        if let headerPath = context.runFiles.first(where: {
+            ($0 as NSString).deletingPathExtension == stem && ($0 as NSString).pathExtension == "h"
+        }),
+            let headerFile = context.analysis(headerPath),
+            FixFileAnalysis.FileKey(path: headerPath).map(analysis.includes) == true,
+            let at = headerFile.tokens.afterLastInclude(before: headerFile.tokens.count)
+        {
             let heol = headerFile.tokens.lineEnding
             let forward = objc ? "@class \(context.configuration.bridgeType);\(heol)" : ""
-            let lines = "/// Sets the bridge the C functions of \((path as NSString).lastPathComponent) read (the composition root calls it).\(heol)\(prototype)\(heol)"
+            let lines =
+                "/// Sets the bridge the C functions of \((path as NSString).lastPathComponent) read (the composition root calls it).\(heol)\(prototype)\(heol)"
             let text = objc ? "\(heol)#ifdef __OBJC__\(heol)\(forward)\(lines)#endif\(heol)" : "\(heol)\(lines)"
             edits.append(TextEdit(path: headerPath, range: at..<at, replacement: text))
             header = true

@@ -26,9 +26,10 @@ struct CServiceInjection {
     }
 
     /// The run's C functions' parameters that may be NULL (built on first need).
-    private lazy var nullable = CNullableParameters(texts: context.runFiles.filter {
-        ["c", "h", "m", "mm", "cc", "cpp"].contains(($0 as NSString).pathExtension)
-    }.compactMap { path in context.workspace.bytes(path).map { String(decoding: $0, as: UTF8.self) } })
+    private lazy var nullable = CNullableParameters(
+        texts: context.runFiles.filter {
+            ["c", "h", "m", "mm", "cc", "cpp"].contains(($0 as NSString).pathExtension)
+        }.compactMap { path in context.workspace.bytes(path).map { String(decoding: $0, as: UTF8.self) } })
 
     /// A C type as written, without `const`: `struct repository` and its pointer depth.
     struct CType: Equatable, Hashable {
@@ -51,14 +52,16 @@ struct CServiceInjection {
         // NULL where the global is read (`if (!wt)`, `wt_status_check_rebase(NULL, …)`)
         let base = String(reach.prefix { $0 != "-" && $0 != "." })
         let index = Self.parameters(of: function, tokens: tokens).firstIndex { $0.name == base } ?? -1
-        if nullable.mayBeNull(function.name, index, testedInBody: Self.testsForNull(base, in: function, tokens: tokens)) {
+        if nullable.mayBeNull(function.name, index, testedInBody: Self.testsForNull(base, in: function, tokens: tokens))
+        {
             return .reachMayBeNull
         }
         let range = tokens.start(a)..<tokens.end(b)
         let (line, column) = analysis.lineColumn(range.lowerBound)
         let at = analysis.lineColumn(located.offset)
-        var target = FixTarget(path: context.display(analysis.path), line: line, column: column, expression: tokens.source(a, b),
-                               range: range, accessLine: at.line, accessColumn: at.column)
+        var target = FixTarget(
+            path: context.display(analysis.path), line: line, column: column, expression: tokens.source(a, b),
+            range: range, accessLine: at.line, accessColumn: at.column)
         target.reads = reach
         let key = analysis.path + "\u{0}" + function.name
         if groups[key] == nil {
@@ -80,14 +83,21 @@ struct CServiceInjection {
     /// `wt == NULL`, `if (wt)`, `wt ? … : …`, `wt && …`).
     static func testsForNull(_ name: String, in function: EnclosingDeclaration, tokens: FixTokens) -> Bool {
         let nulls: Set<String> = ["NULL", "0", "nullptr"]
-        for i in 0..<tokens.count where tokens.start(i) >= function.range.lowerBound && tokens.start(i) < function.range.upperBound {
-            guard tokens.text(i) == name, tokens.isIdentifier(i), ![".", "->"].contains(tokens.text(i - 1)) else { continue }
+        for i in 0..<tokens.count
+        where tokens.start(i) >= function.range.lowerBound && tokens.start(i) < function.range.upperBound {
+            guard tokens.text(i) == name, tokens.isIdentifier(i), ![".", "->"].contains(tokens.text(i - 1)) else {
+                continue
+            }
             let previous = tokens.text(i - 1), next = tokens.text(i + 1)
             if previous == "!" && !["->", ".", "[", "("].contains(next) { return true }
             if ["==", "!="].contains(next) && nulls.contains(tokens.text(i + 2)) { return true }
             if ["==", "!="].contains(previous) && nulls.contains(tokens.text(i - 2)) { return true }
             if previous == "(" && next == ")" && ["if", "while"].contains(tokens.text(i - 2)) { return true }
-            if next == "?" || ["&&", "||"].contains(next) || (["&&", "||"].contains(previous) && [")", "&&", "||", ";"].contains(next)) { return true }
+            if next == "?" || ["&&", "||"].contains(next)
+                || (["&&", "||"].contains(previous) && [")", "&&", "||", ";"].contains(next))
+            {
+                return true
+            }
         }
         return false
     }
@@ -96,9 +106,14 @@ struct CServiceInjection {
 
     /// The texts of the run's C-family files and the headers they include that mention `word`.
     private func texts(mentioning word: String) -> [String] {
-        let paths = context.runFiles.filter { ["c", "h", "m", "mm", "cc", "cpp", "hh", "hpp"].contains(($0 as NSString).pathExtension) } + headers.headers()
+        let paths =
+            context.runFiles.filter {
+                ["c", "h", "m", "mm", "cc", "cpp", "hh", "hpp"].contains(($0 as NSString).pathExtension)
+            } + headers.headers()
         return paths.compactMap { path in
-            guard let bytes = context.workspace.bytes(path), bytes.withUnsafeBytes({ $0.containsASCII(word) }) else { return nil }
+            guard let bytes = context.workspace.bytes(path), bytes.withUnsafeBytes({ $0.containsASCII(word) }) else {
+                return nil
+            }
             return String(decoding: bytes, as: UTF8.self)
         }
     }
@@ -108,7 +123,8 @@ struct CServiceInjection {
         let name = access.container
         if let known = containerTypes[name] { return known }
         let call = access.accessor == name ? #"\s*\("# : #"\s*(?:;|=|\[)"#
-        let pattern = #"(?:^|[;{}\n])\s*(?:extern\s+|static\s+)?(?:const\s+)?((?:struct\s+)?[A-Za-z_][A-Za-z_0-9]*)\s*((?:\*\s*(?:const\s*)?)+)"#
+        let pattern =
+            #"(?:^|[;{}\n])\s*(?:extern\s+|static\s+)?(?:const\s+)?((?:struct\s+)?[A-Za-z_][A-Za-z_0-9]*)\s*((?:\*\s*(?:const\s*)?)+)"#
             + NSRegularExpression.escapedPattern(for: name) + call
         var found = Set<CType>()
         if let regex = try? NSRegularExpression(pattern: pattern) {
@@ -117,7 +133,8 @@ struct CServiceInjection {
                 for m in regex.matches(in: text, range: NSRange(location: 0, length: ns.length)) {
                     let base = Self.normalized(ns.substring(with: m.range(at: 1)))
                     if ["return", "else", "case"].contains(base) { continue }
-                    found.insert(CType(base: base, pointers: ns.substring(with: m.range(at: 2)).filter { $0 == "*" }.count))
+                    found.insert(
+                        CType(base: base, pointers: ns.substring(with: m.range(at: 2)).filter { $0 == "*" }.count))
                 }
             }
         }
@@ -154,12 +171,17 @@ struct CServiceInjection {
             let words = Self.normalized(String(declaration)).replacingOccurrences(of: "*", with: " * ")
                 .split(separator: " ").map(String.init)
             guard let name = words.last, name.first.map({ $0.isLetter || $0 == "_" }) == true,
-                  name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) else { continue }
+                name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" })
+            else { continue }
             let pointers = words.filter { $0 == "*" }.count
             let fieldBase = words.dropLast().filter { $0 != "*" }.joined(separator: " ")
-            if CType(base: fieldBase, pointers: pointers) == type { result.append(name) }
-            else if pointers == 0, fieldBase.hasPrefix("struct ") || fieldBase.range(of: "^[A-Za-z_][A-Za-z_0-9]*$", options: .regularExpression) != nil,
-                    !["int", "char", "unsigned", "long", "short", "float", "double", "size_t"].contains(fieldBase) {
+            if CType(base: fieldBase, pointers: pointers) == type {
+                result.append(name)
+            } else if pointers == 0,
+                fieldBase.hasPrefix("struct ")
+                    || fieldBase.range(of: "^[A-Za-z_][A-Za-z_0-9]*$", options: .regularExpression) != nil,
+                !["int", "char", "unsigned", "long", "short", "float", "double", "size_t"].contains(fieldBase)
+            {
                 result += fields(of: fieldBase, holding: type, depth: depth + 1).map { name + "." + $0 }
             }
         }
@@ -185,7 +207,9 @@ struct CServiceInjection {
             } else if !isTag, let regex = try? NSRegularExpression(pattern: #"\}\s*"# + escaped + #"\s*;"#) {
                 for m in regex.matches(in: text, range: NSRange(location: 0, length: ns.length)) {
                     let close = (ns.substring(to: m.range.lowerBound) as String).utf8.count
-                    if let open = Self.opening(bytes, close: close), Self.isTypedefStruct(bytes, open: open), let body = Self.braced(bytes, open: open) {
+                    if let open = Self.opening(bytes, close: close), Self.isTypedefStruct(bytes, open: open),
+                        let body = Self.braced(bytes, open: open)
+                    {
                         bodies.insert(body)
                     }
                 }
@@ -204,7 +228,9 @@ struct CServiceInjection {
         var depth = 0, out: [UInt8] = []
         for i in open..<bytes.count {
             if bytes[i] == UInt8(ascii: "{") { depth += 1; if depth == 1 { continue } }
-            if bytes[i] == UInt8(ascii: "}") { depth -= 1; if depth == 0 { return String(decoding: out, as: UTF8.self) } }
+            if bytes[i] == UInt8(ascii: "}") {
+                depth -= 1; if depth == 0 { return String(decoding: out, as: UTF8.self) }
+            }
             if depth == 1 { out.append(bytes[i]) }
         }
         return nil
@@ -222,14 +248,19 @@ struct CServiceInjection {
 
     static func isTypedefStruct(_ bytes: [UInt8], open: Int) -> Bool {
         let before = String(decoding: bytes[max(0, open - 200)..<open], as: UTF8.self)
-        return before.range(of: #"typedef\s+struct(\s+[A-Za-z_][A-Za-z_0-9]*)?\s*$"#, options: .regularExpression) != nil
+        return before.range(of: #"typedef\s+struct(\s+[A-Za-z_][A-Za-z_0-9]*)?\s*$"#, options: .regularExpression)
+            != nil
     }
 
     /// The function's parameters: name and type (`const` dropped).
     static func parameters(of function: EnclosingDeclaration, tokens: FixTokens) -> [(name: String, type: CType)] {
-        guard let first = (0..<tokens.count).first(where: { tokens.start($0) >= function.range.lowerBound }) else { return [] }
+        guard let first = (0..<tokens.count).first(where: { tokens.start($0) >= function.range.lowerBound }) else {
+            return []
+        }
         var open = first
-        while open < tokens.count && tokens.text(open) != "(" && tokens.start(open) < function.range.upperBound { open += 1 }
+        while open < tokens.count && tokens.text(open) != "(" && tokens.start(open) < function.range.upperBound {
+            open += 1
+        }
         guard open < tokens.count, tokens.text(open) == "(", let close = tokens.matchingClose(open) else { return [] }
         var result: [(String, CType)] = []
         var current: [String] = []
@@ -240,7 +271,13 @@ struct CServiceInjection {
             if depth == 0 && (w == "," || i == close) {
                 if let name = current.last, tokens.isIdentifier(i - 1), current.count >= 2 {
                     let words = current.dropLast().filter { $0 != "const" && $0 != "restrict" }
-                    result.append((name, CType(base: words.filter { $0 != "*" }.joined(separator: " "), pointers: words.filter { $0 == "*" }.count)))
+                    result.append(
+                        (
+                            name,
+                            CType(
+                                base: words.filter { $0 != "*" }.joined(separator: " "),
+                                pointers: words.filter { $0 == "*" }.count)
+                        ))
                 }
                 current = []
                 continue
@@ -270,16 +307,23 @@ final class CNullableParameters {
 
     init(texts: [String]) {
         self.texts = texts.map { $0 as NSString }
-        let header = try? NSRegularExpression(pattern: #"(?m)^[A-Za-z_][A-Za-z_0-9 \t\*]*?\b([A-Za-z_][A-Za-z_0-9]*)\s*\(([^;{}()]*(?:\([^;{}()]*\)[^;{}()]*)*)\)\s*\{"#)
+        let header = try? NSRegularExpression(
+            pattern:
+                #"(?m)^[A-Za-z_][A-Za-z_0-9 \t\*]*?\b([A-Za-z_][A-Za-z_0-9]*)\s*\(([^;{}()]*(?:\([^;{}()]*\)[^;{}()]*)*)\)\s*\{"#
+        )
         for (t, text) in self.texts.enumerated() {
             for m in header?.matches(in: text as String, range: NSRange(location: 0, length: text.length)) ?? [] {
                 let name = text.substring(with: m.range(at: 1))
                 if ["if", "while", "for", "switch", "return", "sizeof"].contains(name) { continue }
                 let open = m.range.upperBound - 1
                 let parameters = Self.split(text.substring(with: m.range(at: 2))).map { parameter in
-                    parameter.split(whereSeparator: { !($0.isLetter || $0.isNumber || $0 == "_") }).last.map(String.init) ?? ""
+                    parameter.split(whereSeparator: { !($0.isLetter || $0.isNumber || $0 == "_") }).last.map(
+                        String.init) ?? ""
                 }
-                definitions.append(Definition(name: name, parameters: parameters, body: open..<(Self.close(text, from: open) ?? text.length), text: t))
+                definitions.append(
+                    Definition(
+                        name: name, parameters: parameters, body: open..<(Self.close(text, from: open) ?? text.length),
+                        text: t))
             }
         }
     }
@@ -296,7 +340,8 @@ final class CNullableParameters {
         if let known = memo[key] { return known }
         memo[key] = false // a cycle adds nothing
         var result = false
-        let call = try? NSRegularExpression(pattern: #"(?<![A-Za-z_0-9\.>])"# + NSRegularExpression.escapedPattern(for: function) + #"\s*\("#)
+        let call = try? NSRegularExpression(
+            pattern: #"(?<![A-Za-z_0-9\.>])"# + NSRegularExpression.escapedPattern(for: function) + #"\s*\("#)
         outer: for (t, text) in texts.enumerated() {
             for m in call?.matches(in: text as String, range: NSRange(location: 0, length: text.length)) ?? [] {
                 let open = m.range.upperBound - 1
@@ -307,10 +352,17 @@ final class CNullableParameters {
                 let arguments = Self.split(text.substring(with: NSRange(location: open + 1, length: close - open - 1)))
                 guard index < arguments.count else { continue }
                 let argument = arguments[index].trimmingCharacters(in: .whitespacesAndNewlines)
-                if ["NULL", "0", "nullptr", "(void *)0", "((void *)0)"].contains(argument) { result = true; break outer }
+                if ["NULL", "0", "nullptr", "(void *)0", "((void *)0)"].contains(argument) {
+                    result = true; break outer
+                }
                 if let j = caller.parameters.firstIndex(of: argument), j >= 0 {
-                    let body = text.substring(with: NSRange(location: caller.body.lowerBound, length: caller.body.count))
-                    let tests = body.range(of: #"(!\s*"# + NSRegularExpression.escapedPattern(for: argument) + #"\b(?!\s*(->|\.|\[))|\b"# + NSRegularExpression.escapedPattern(for: argument) + #"\s*(==|!=)\s*(NULL|0)\b)"#, options: .regularExpression) != nil
+                    let body = text.substring(
+                        with: NSRange(location: caller.body.lowerBound, length: caller.body.count))
+                    let tests =
+                        body.range(
+                            of: #"(!\s*"# + NSRegularExpression.escapedPattern(for: argument)
+                                + #"\b(?!\s*(->|\.|\[))|\b"# + NSRegularExpression.escapedPattern(for: argument)
+                                + #"\s*(==|!=)\s*(NULL|0)\b)"#, options: .regularExpression) != nil
                     if tests || callsPassNull(caller.name, j) { result = true; break outer }
                 }
             }
@@ -327,9 +379,13 @@ final class CNullableParameters {
             if let q = quote {
                 if c == 92 { i += 2; continue } // backslash
                 if c == q { quote = nil }
-            } else if c == 34 || c == 39 { quote = c
-            } else if c == 40 || c == 123 || c == 91 { depth += 1
-            } else if c == 41 || c == 125 || c == 93 { depth -= 1; if depth == 0 { return i } }
+            } else if c == 34 || c == 39 {
+                quote = c
+            } else if c == 40 || c == 123 || c == 91 {
+                depth += 1
+            } else if c == 41 || c == 125 || c == 93 {
+                depth -= 1; if depth == 0 { return i }
+            }
             i += 1
         }
         return nil

@@ -15,10 +15,14 @@ struct FinishPlanner {
                 // left direct by this phase: listed, so the run does not end as if it were done
                 if context.selects(a.access) {
                     // the service style's getter falls back to the container until the property is set
-                    let reason: ManualReason = ObjCServiceInjection.isGetterFallback(a, in: analysis) ? .serviceGetterFallback : .directInFinish
+                    let reason: ManualReason =
+                        ObjCServiceInjection.isGetterFallback(a, in: analysis)
+                        ? .serviceGetterFallback : .directInFinish
                     plan.manual.append(context.manual(a, in: analysis, reason))
                 }
-                if let service = a.access.service { blockers[service, default: []].append("\(context.display(analysis.path)):\(line):\(column)") }
+                if let service = a.access.service {
+                    blockers[service, default: []].append("\(context.display(analysis.path)):\(line):\(column)")
+                }
                 if let type = a.enclosing?.typeName { directByType.insert(type) }
             }
         }
@@ -37,7 +41,8 @@ struct FinishPlanner {
                     reason = .suppressed
                 } else if let service = located.access.service, let blocking = blockers[service] {
                     reason = .blockedByDirectAccess
-                    detail = "\(service) is still read directly at \(blocking.prefix(3).joined(separator: ", "))\(blocking.count > 3 ? " and \(blocking.count - 3) more" : "")"
+                    detail =
+                        "\(service) is still read directly at \(blocking.prefix(3).joined(separator: ", "))\(blocking.count > 3 ? " and \(blocking.count - 3) more" : "")"
                 }
                 if reason == nil, let k = located.tokenIndex, let rewrite = rewriter.rewrite(at: k) {
                     found.append((located, rewrite))
@@ -47,18 +52,32 @@ struct FinishPlanner {
                 plan.manual.append(context.manual(located, in: analysis, reason ?? .unrecognisedForm, detail: detail))
             }
             // Accesses inside a construct another access's rewrite replaces go with the outer one.
-            let outer = found.filter { f in !found.contains { $0.1.range != f.1.range && $0.1.range.lowerBound <= f.1.range.lowerBound && f.1.range.upperBound <= $0.1.range.upperBound } }
+            let outer = found.filter { f in
+                !found.contains {
+                    $0.1.range != f.1.range && $0.1.range.lowerBound <= f.1.range.lowerBound
+                        && f.1.range.upperBound <= $0.1.range.upperBound
+                }
+            }
             var done = Set<Range<Int>>()
             for (located, rewrite) in outer where done.insert(rewrite.range).inserted {
-                let key = located.enclosing.map { e in e.kind == .objcMethod ? e.typeName.map { "Objective-C class \($0)" } : nil }
-                    .flatMap { $0 } ?? "function \(located.enclosing?.name ?? "at file scope") in \(context.display(analysis.path))"
-                if groups[key] == nil { order.append(key); groups[key] = FixGroup(title: "finish \(key)", edits: [], targets: []) }
+                let key =
+                    located.enclosing.map { e in
+                        e.kind == .objcMethod ? e.typeName.map { "Objective-C class \($0)" } : nil
+                    }
+                    .flatMap { $0 }
+                    ?? "function \(located.enclosing?.name ?? "at file scope") in \(context.display(analysis.path))"
+                if groups[key] == nil {
+                    order.append(key); groups[key] = FixGroup(title: "finish \(key)", edits: [], targets: [])
+                }
                 let (line, column) = analysis.lineColumn(rewrite.range.lowerBound)
                 let at = analysis.lineColumn(located.offset)
-                groups[key]!.edits.append(TextEdit(path: analysis.path, range: rewrite.range, replacement: rewrite.replacement))
-                groups[key]!.targets.append(FixTarget(path: context.display(analysis.path), line: line, column: column,
-                                                      expression: rewrite.expression, range: rewrite.range,
-                                                      accessLine: at.line, accessColumn: at.column))
+                groups[key]!.edits.append(
+                    TextEdit(path: analysis.path, range: rewrite.range, replacement: rewrite.replacement))
+                groups[key]!.targets.append(
+                    FixTarget(
+                        path: context.display(analysis.path), line: line, column: column,
+                        expression: rewrite.expression, range: rewrite.range,
+                        accessLine: at.line, accessColumn: at.column))
             }
         }
         for key in order where key.hasPrefix("Objective-C class ") {
@@ -82,8 +101,11 @@ struct FinishPlanner {
                 for j in i..<name {
                     let word = analysis.tokens.text(j)
                     if word == "nullable" || word == "_Nullable" {
-                        return [TextEdit(path: path, range: analysis.tokens.start(j)..<analysis.tokens.end(j),
-                                         replacement: word == "nullable" ? "nonnull" : "_Nonnull")]
+                        return [
+                            TextEdit(
+                                path: path, range: analysis.tokens.start(j)..<analysis.tokens.end(j),
+                                replacement: word == "nullable" ? "nonnull" : "_Nonnull")
+                        ]
                     }
                 }
                 return []

@@ -21,7 +21,8 @@ struct FinishRewriter {
     private func text(_ i: Int) -> String { tokens.text(i) }
 
     private func rewrite(_ a: Int, _ b: Int, keep: String) -> InjectRewriter.Rewrite {
-        InjectRewriter.Rewrite(range: tokens.start(a)..<tokens.end(b), replacement: keep, expression: tokens.source(a, b))
+        InjectRewriter.Rewrite(
+            range: tokens.start(a)..<tokens.end(b), replacement: keep, expression: tokens.source(a, b))
     }
 
     // MARK: Expressions
@@ -32,7 +33,9 @@ struct FinishRewriter {
         var depth = 0, i = k - 1
         while i >= 0 {
             let w = text(i)
-            if FixTokens.closing.contains(w) { depth += 1 } else if FixTokens.opening.contains(w) {
+            if FixTokens.closing.contains(w) {
+                depth += 1
+            } else if FixTokens.opening.contains(w) {
                 if depth > 0 { depth -= 1 } else if w == "{" { return nil }
             } else if depth == 0 {
                 if Self.stops.contains(w) { return nil }
@@ -47,7 +50,9 @@ struct FinishRewriter {
         let w = text(op)
         if w == "||" || (w == ":" && text(op - 1) == "?") {
             let condition = conditionStart(before: w == ":" ? op - 1 : op)
-            guard let end = expressionEnd(from: k), classifier.bridgePolarity(condition..<(w == ":" ? op - 1 : op)) == true else { return nil }
+            guard let end = expressionEnd(from: k),
+                classifier.bridgePolarity(condition..<(w == ":" ? op - 1 : op)) == true
+            else { return nil }
             let bridge = tokens.source(condition, w == ":" ? op - 2 : op - 1)
             guard w == "||" else { return wrapped(condition, end, keep: bridge) }
             // `b || C…` is a truth value: with the bridge always set it is `b`'s (`b != NULL` stays as written)
@@ -67,7 +72,8 @@ struct FinishRewriter {
             return nil
         }
         let condition = conditionStart(before: question)
-        guard let polarity = classifier.bridgePolarity(condition..<question), let end = expressionEnd(from: colon + 1) else { return nil }
+        guard let polarity = classifier.bridgePolarity(condition..<question), let end = expressionEnd(from: colon + 1)
+        else { return nil }
         let inElse = k > colon
         guard polarity == inElse else { return nil }
         let keep = polarity ? tokens.source(question + 1, colon - 1) : tokens.source(colon + 1, end)
@@ -78,7 +84,10 @@ struct FinishRewriter {
     private func wrapped(_ a: Int, _ b: Int, keep: String) -> InjectRewriter.Rewrite {
         if text(a - 1) == "(", text(b + 1) == ")", tokens.matchingClose(a - 1) == b + 1, isPostfix(keep) {
             let before = text(a - 2)
-            let isCall = tokens.isIdentifier(a - 2) || before == ")" || before == "]" || tokens.file.tokens.indices.contains(a - 2) && tokens.file.tokens[a - 2].kind == .keyword && before != "return"
+            let isCall =
+                tokens.isIdentifier(a - 2) || before == ")" || before == "]"
+                || tokens.file.tokens.indices.contains(a - 2) && tokens.file.tokens[a - 2].kind == .keyword
+                    && before != "return"
             if !isCall { return rewrite(a - 1, b + 1, keep: keep) }
         }
         return rewrite(a, b, keep: keep)
@@ -88,7 +97,11 @@ struct FinishRewriter {
     private func isPostfix(_ source: String) -> Bool {
         var depth = 0
         for c in source {
-            if "([{".contains(c) { depth += 1 } else if ")]}".contains(c) { depth -= 1 } else if depth == 0 && !(c.isLetter || c.isNumber || c == "_" || c == "." || c == "-" || c == ">") {
+            if "([{".contains(c) {
+                depth += 1
+            } else if ")]}".contains(c) {
+                depth -= 1
+            } else if depth == 0 && !(c.isLetter || c.isNumber || c == "_" || c == "." || c == "-" || c == ">") {
                 return false
             }
         }
@@ -99,7 +112,9 @@ struct FinishRewriter {
         var depth = 0, i = end - 1
         while i >= 0 {
             let w = text(i)
-            if FixTokens.closing.contains(w) { depth += 1 } else if FixTokens.opening.contains(w) {
+            if FixTokens.closing.contains(w) {
+                depth += 1
+            } else if FixTokens.opening.contains(w) {
                 if depth == 0 { break }
                 depth -= 1
             } else if depth == 0 && (Self.stops.contains(w) || w == "?" || w == ":" || w == "||" || w == "&&") {
@@ -115,7 +130,9 @@ struct FinishRewriter {
         var depth = 0, i = start
         while i < tokens.count {
             let w = text(i)
-            if FixTokens.opening.contains(w) { depth += 1 } else if FixTokens.closing.contains(w) {
+            if FixTokens.opening.contains(w) {
+                depth += 1
+            } else if FixTokens.closing.contains(w) {
                 if depth == 0 { return i - 1 }
                 depth -= 1
             } else if depth == 0 && (w == ";" || w == "," || w == "?" || w == ":") {
@@ -130,7 +147,9 @@ struct FinishRewriter {
         var depth = 0, nested = 0, i = question + 1
         while i < tokens.count {
             let w = text(i)
-            if FixTokens.opening.contains(w) { depth += 1 } else if FixTokens.closing.contains(w) {
+            if FixTokens.opening.contains(w) {
+                depth += 1
+            } else if FixTokens.closing.contains(w) {
                 if depth == 0 { return nil }
                 depth -= 1
             } else if depth == 0 {
@@ -150,9 +169,10 @@ struct FinishRewriter {
         var i = k - 1
         while i >= 0 {
             guard text(i) == "if", text(i + 1) == "(", let close = tokens.matchingClose(i + 1),
-                  let polarity = classifier.bridgePolarity((i + 2)..<close),
-                  let thenEnd = statementEnd(from: close + 1), text(thenEnd + 1) == "else",
-                  let elseEnd = statementEnd(from: thenEnd + 2) else { i -= 1; continue }
+                let polarity = classifier.bridgePolarity((i + 2)..<close),
+                let thenEnd = statementEnd(from: close + 1), text(thenEnd + 1) == "else",
+                let elseEnd = statementEnd(from: thenEnd + 2)
+            else { i -= 1; continue }
             guard k > close, k <= elseEnd else { i -= 1; continue }
             let inElse = k > thenEnd
             guard polarity == inElse else { return nil }
@@ -174,7 +194,8 @@ struct FinishRewriter {
         var i = open + 1
         while i < k {
             if text(i) == "if", text(i + 1) == "(", let close = tokens.matchingClose(i + 1), close < k,
-               let thenEnd = statementEnd(from: close + 1), thenEnd < k, text(thenEnd + 1) != "else" {
+                let thenEnd = statementEnd(from: close + 1), thenEnd < k, text(thenEnd + 1) != "else"
+            {
                 if classifier.bridgePolarity((i + 2)..<close) == true, endsWithReturn(close + 1, thenEnd) {
                     return rewrite(i, blockEnd - 1, keep: body(close + 1, thenEnd, indentOf: i))
                 }
@@ -192,7 +213,11 @@ struct FinishRewriter {
         var j = last - 1, depth = 0
         while j >= from {
             let w = text(j)
-            if FixTokens.closing.contains(w) { depth += 1 } else if FixTokens.opening.contains(w) { depth -= 1; if depth < 0 { break } }
+            if FixTokens.closing.contains(w) {
+                depth += 1
+            } else if FixTokens.opening.contains(w) {
+                depth -= 1; if depth < 0 { break }
+            }
             if depth == 0 && (w == ";" || w == "{") { break }
             j -= 1
         }
@@ -205,7 +230,11 @@ struct FinishRewriter {
         var depth = 0, j = start
         while j < tokens.count {
             let w = text(j)
-            if FixTokens.opening.contains(w) { depth += 1 } else if FixTokens.closing.contains(w) { depth -= 1; if depth < 0 { return nil } }
+            if FixTokens.opening.contains(w) {
+                depth += 1
+            } else if FixTokens.closing.contains(w) {
+                depth -= 1; if depth < 0 { return nil }
+            }
             if depth == 0 && w == ";" { return j }
             j += 1
         }
@@ -225,7 +254,11 @@ struct FinishRewriter {
         var out: [String] = []
         for (n, line) in lines.enumerated() {
             if n == 0 { out.append(line); continue }
-            if line.hasPrefix(innerIndent) { out.append(base + line.dropFirst(innerIndent.count)) } else { out.append(line) }
+            if line.hasPrefix(innerIndent) {
+                out.append(base + line.dropFirst(innerIndent.count))
+            } else {
+                out.append(line)
+            }
         }
         return out.joined(separator: eol)
     }

@@ -58,14 +58,18 @@ public enum FixApplier {
     /// `note`: lines for standard error (waiting for the lock, files put back after an
     /// interrupted run).
     @discardableResult
-    public static func apply(_ plan: FixPlan, tree: FixTree? = nil, held: FixTree.Lock? = nil, lockWait: Double = lockWait,
-                             note: (String) -> Void = { _ in }) throws -> [String] {
+    public static func apply(
+        _ plan: FixPlan, tree: FixTree? = nil, held: FixTree.Lock? = nil, lockWait: Double = lockWait,
+        note: (String) -> Void = { _ in }
+    ) throws -> [String] {
         let files = plan.editsByFile.sorted { $0.key < $1.key }
         guard !files.isEmpty else { return [] }
         var lock: FixTree.Lock?
         if let tree, held == nil {
             do {
-                lock = try tree.lock(wait: lockWait) { note("di-lint fix: waiting for another di-lint fix that is writing this tree (\(tree.lockPath))") }
+                lock = try tree.lock(wait: lockWait) {
+                    note("di-lint fix: waiting for another di-lint fix that is writing this tree (\(tree.lockPath))")
+                }
             } catch {
                 throw Failure(unchanged: true, description: "\(error); nothing written", details: [])
             }
@@ -79,13 +83,19 @@ public enum FixApplier {
             try transaction.checkUnchanged(plan)
             try transaction.replaceAll()
         } catch {
-            let failure = error as? Failure ?? Failure(unchanged: true, description: "\(error); nothing written", details: [])
+            let failure =
+                error as? Failure ?? Failure(unchanged: true, description: "\(error); nothing written", details: [])
             transaction.discard()
-            signals.end(note: note) { _ in (["di-lint fix: error: \(failure)"] + failure.details.map { "di-lint fix: \($0)" }).joined(separator: "\n") }
+            signals.end(note: note) { _ in
+                (["di-lint fix: error: \(failure)"] + failure.details.map { "di-lint fix: \($0)" }).joined(
+                    separator: "\n")
+            }
             throw failure
         }
         let written = transaction.finish()
-        signals.end(note: note) { "di-lint fix: wrote \(written.count) file\(written.count == 1 ? "" : "s") before ending on \($0)" }
+        signals.end(note: note) {
+            "di-lint fix: wrote \(written.count) file\(written.count == 1 ? "" : "s") before ending on \($0)"
+        }
         return written
     }
 
@@ -95,10 +105,14 @@ public enum FixApplier {
         guard let recovery = FixJournal.recover(tree.journalPath, tree: tree) else { return }
         let count = recovery.restored.count
         if recovery.committed {
-            note("di-lint fix: an earlier fix --apply ended after writing every file; removed what it left (its journal"
-                + (recovery.removed == 0 ? ")" : " and \(recovery.removed) original\(recovery.removed == 1 ? "" : "s"))"))
+            note(
+                "di-lint fix: an earlier fix --apply ended after writing every file; removed what it left (its journal"
+                    + (recovery.removed == 0
+                        ? ")" : " and \(recovery.removed) original\(recovery.removed == 1 ? "" : "s"))"))
         } else {
-            note("di-lint fix: an earlier fix --apply ended before writing every file; put back \(count) file\(count == 1 ? "" : "s") as before it, removed \(recovery.removed) temporar\(recovery.removed == 1 ? "y" : "ies")")
+            note(
+                "di-lint fix: an earlier fix --apply ended before writing every file; put back \(count) file\(count == 1 ? "" : "s") as before it, removed \(recovery.removed) temporar\(recovery.removed == 1 ? "y" : "ies")"
+            )
         }
         for file in recovery.restored { note("di-lint fix: put back \(file)") }
         for problem in recovery.problems { note("di-lint fix: warning: \(problem)") }
@@ -131,18 +145,26 @@ public enum FixApplier {
             if let tree { journal = try FixJournal.create(at: tree.journalPath) }
             for (path, fileEdits) in edits {
                 if let signal = signals.caught {
-                    throw Failure(unchanged: true, description: "ended by \(WorkerProcess.signalDescription(signal)) before writing; nothing written", details: [])
+                    throw Failure(
+                        unchanged: true,
+                        description:
+                            "ended by \(WorkerProcess.signalDescription(signal)) before writing; nothing written",
+                        details: [])
                 }
                 func refuse(_ why: String) -> Failure {
                     Failure(unchanged: true, description: "\(path): \(why); nothing written", details: [])
                 }
                 if let tree {
-                    guard FixWorkspace.realPath(path) == path else { throw refuse("its path has changed to another file since planning (a symbolic link)") }
+                    guard FixWorkspace.realPath(path) == path else {
+                        throw refuse("its path has changed to another file since planning (a symbolic link)")
+                    }
                     if let why = tree.problem(writing: path, shownAs: path) { throw refuse(why) }
                 }
                 var st = stat()
                 guard let bytes = readFileBytes(path, status: &st) else {
-                    throw refuse(errno == 0 ? "it is not a regular file" : "cannot read it (\(String(cString: strerror(errno))))")
+                    throw refuse(
+                        errno == 0 ? "it is not a regular file" : "cannot read it (\(String(cString: strerror(errno))))"
+                    )
                 }
                 guard let planned = plan.digests[path], SHA256.hex(bytes) == planned else {
                     throw refuse("changed since the fix was planned (run fix again)")
@@ -151,15 +173,22 @@ public enum FixApplier {
                 // two leaves a temporary the next run finds (beside a file the journal names)
                 try journal?.append(FixJournal.Line(path: path))
                 let directory = FixApplier.temporaryDirectory(of: path)
-                var template = Array("\(directory)/.\((path as NSString).lastPathComponent)\(FixApplier.temporaryInfix)XXXXXX".utf8CString)
+                var template = Array(
+                    "\(directory)/.\((path as NSString).lastPathComponent)\(FixApplier.temporaryInfix)XXXXXX"
+                        .utf8CString)
                 let out = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-                guard out >= 0 else { throw refuse("cannot create a temporary file beside it (\(String(cString: strerror(errno))))") }
+                guard out >= 0 else {
+                    throw refuse("cannot create a temporary file beside it (\(String(cString: strerror(errno))))")
+                }
                 let temporary = String(cString: template)
-                var file = File(path: path, temporary: temporary, device: st.st_dev, inode: st.st_ino, old: planned, original: temporary)
+                var file = File(
+                    path: path, temporary: temporary, device: st.st_dev, inode: st.st_ino, old: planned,
+                    original: temporary)
                 let contents = EditApplication.apply(fileEdits, to: bytes)
                 files.append(file)
                 do {
-                    try journal?.append(FixJournal.Line(path: path, temporary: temporary, old: planned, new: SHA256.hex(contents)))
+                    try journal?.append(
+                        FixJournal.Line(path: path, temporary: temporary, old: planned, new: SHA256.hex(contents)))
                 } catch {
                     close(out)
                     throw error
@@ -167,7 +196,9 @@ public enum FixApplier {
                 // the owner first (a change of owner clears set-user-ID bits), then the mode
                 var ok = fchown(out, st.st_uid, st.st_gid) == 0
                 var why = ok ? "" : "cannot give the rewritten file its owner \(st.st_uid):\(st.st_gid)"
-                if ok && fchmod(out, st.st_mode & 0o7777) != 0 { ok = false; why = "cannot give the rewritten file its mode" }
+                if ok && fchmod(out, st.st_mode & 0o7777) != 0 {
+                    ok = false; why = "cannot give the rewritten file its mode"
+                }
                 if ok && !writeAll(out, contents) { ok = false; why = "cannot write a temporary file beside it" }
                 if ok && fsync(out) != 0 { ok = false; why = "cannot write a temporary file beside it" }
                 let error = errno
@@ -181,16 +212,24 @@ public enum FixApplier {
                 guard ok else { throw refuse("\(why) (\(String(cString: strerror(error))))") }
             }
             try journal?.sync()
-            for directory in Set(files.map { FixApplier.temporaryDirectory(of: $0.path) }) { FixJournal.syncDirectory(of: directory + "/.") }
+            for directory in Set(files.map { FixApplier.temporaryDirectory(of: $0.path) }) {
+                FixJournal.syncDirectory(of: directory + "/.")
+            }
         }
 
         /// 2: every file still holds what was planned from.
         func checkUnchanged(_ plan: FixPlan) throws {
             for file in files {
                 var st = stat()
-                guard let bytes = readFileBytes(file.path, status: &st), st.st_dev == file.device, st.st_ino == file.inode,
-                      SHA256.hex(bytes) == file.old else {
-                    throw Failure(unchanged: true, description: "\(file.path): changed while the fix was being written (by another program?); nothing written (run fix again)", details: [])
+                guard let bytes = readFileBytes(file.path, status: &st), st.st_dev == file.device,
+                    st.st_ino == file.inode,
+                    SHA256.hex(bytes) == file.old
+                else {
+                    throw Failure(
+                        unchanged: true,
+                        description:
+                            "\(file.path): changed while the fix was being written (by another program?); nothing written (run fix again)",
+                        details: [])
                 }
             }
         }
@@ -206,8 +245,10 @@ public enum FixApplier {
                 // 4: the originals are the files read in 1, unchanged (an edit in place in the meantime lands in them)
                 for file in files {
                     var st = stat()
-                    guard let bytes = readFileBytes(file.original, status: &st), st.st_dev == file.device, st.st_ino == file.inode,
-                          SHA256.hex(bytes) == file.old else {
+                    guard let bytes = readFileBytes(file.original, status: &st), st.st_dev == file.device,
+                        st.st_ino == file.inode,
+                        SHA256.hex(bytes) == file.old
+                    else {
                         failure = "\(file.path): changed while the fix was being written (by another program?)"
                         break
                     }
@@ -219,7 +260,9 @@ public enum FixApplier {
                 }
             }
             guard let failure else {
-                for directory in Set(files.map { FixApplier.temporaryDirectory(of: $0.path) }) { FixJournal.syncDirectory(of: directory + "/.") }
+                for directory in Set(files.map { FixApplier.temporaryDirectory(of: $0.path) }) {
+                    FixJournal.syncDirectory(of: directory + "/.")
+                }
                 do { try journal?.commit() } catch {
                     try rollBack(after: "\(error)")
                 }
@@ -238,7 +281,9 @@ public enum FixApplier {
             guard [EINVAL, ENOSYS, EOPNOTSUPP, ENOTSUP].contains(errno) else { return String(cString: strerror(errno)) }
             // the file system cannot exchange: a hard link keeps the original, then the temporary is renamed over it
             let original = file.temporary + FixApplier.originalSuffix
-            guard link(file.path, original) == 0 else { return "cannot keep its original: \(String(cString: strerror(errno)))" }
+            guard link(file.path, original) == 0 else {
+                return "cannot keep its original: \(String(cString: strerror(errno)))"
+            }
             guard rename(file.temporary, file.path) == 0 else {
                 let why = String(cString: strerror(errno))
                 unlink(original)
@@ -265,17 +310,24 @@ public enum FixApplier {
                 if rename(file.original, file.path) == 0 {
                     files[i].replaced = false
                 } else {
-                    left.append("\(file.path): left as planned, its original is in \(file.original) (\(String(cString: strerror(errno))))")
+                    left.append(
+                        "\(file.path): left as planned, its original is in \(file.original) (\(String(cString: strerror(errno))))"
+                    )
                 }
             }
             guard left.isEmpty else {
                 // the journal stays: the next run puts the files back (see FixJournal.recover)
                 journal = nil
-                for file in files where !file.replaced { unlink(file.temporary); unlink(file.temporary + FixApplier.originalSuffix) }
+                for file in files where !file.replaced {
+                    unlink(file.temporary); unlink(file.temporary + FixApplier.originalSuffix)
+                }
                 files = []
-                throw Failure(unchanged: false, description: "\(failure); putting the files back failed for \(left.count) of them", details: left)
+                throw Failure(
+                    unchanged: false,
+                    description: "\(failure); putting the files back failed for \(left.count) of them", details: left)
             }
-            throw Failure(unchanged: true, description: "\(failure); every file put back as it was: nothing written", details: [])
+            throw Failure(
+                unchanged: true, description: "\(failure); every file put back as it was: nothing written", details: [])
         }
 
         /// After a failure (the tree is as before, or the files left are named): removes the
@@ -292,7 +344,9 @@ public enum FixApplier {
         /// 5: the originals removed, then the journal; the paths written.
         mutating func finish() -> [String] {
             for file in files { unlink(file.original) }
-            for directory in Set(files.map { FixApplier.temporaryDirectory(of: $0.path) }) { FixJournal.syncDirectory(of: directory + "/.") }
+            for directory in Set(files.map { FixApplier.temporaryDirectory(of: $0.path) }) {
+                FixJournal.syncDirectory(of: directory + "/.")
+            }
             journal?.remove()
             return files.map(\.path)
         }
@@ -305,7 +359,8 @@ public enum FixApplier {
         return renameat2(AT_FDCWD, from, AT_FDCWD, to, 2 /* RENAME_EXCHANGE */) == 0
     }
 
-    private typealias RenameAt2 = @convention(c) (Int32, UnsafePointer<CChar>, Int32, UnsafePointer<CChar>, UInt32) -> Int32
+    private typealias RenameAt2 =
+        @convention(c) (Int32, UnsafePointer<CChar>, Int32, UnsafePointer<CChar>, UInt32) -> Int32
     private static let renameat2Function: RenameAt2? = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "renameat2")
         .map { unsafeBitCast($0, to: RenameAt2.self) }
 }
@@ -345,6 +400,8 @@ final class HeldSignals {
 /// Sets `handler` for `signal` unless the signal is ignored; the disposition before.
 func installUnlessIgnored(_ signal: Int32, _ handler: __sighandler_t?) -> __sighandler_t? {
     let previous = Glibc.signal(signal, handler)
-    if let previous, unsafeBitCast(previous, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self) { Glibc.signal(signal, SIG_IGN) }
+    if let previous, unsafeBitCast(previous, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self) {
+        Glibc.signal(signal, SIG_IGN)
+    }
     return previous
 }

@@ -25,7 +25,10 @@ final class FixContext {
     /// Why files could not be parsed, by real path (reported, never dropped silently).
     private(set) var failures: [String: String] = [:]
 
-    init(configuration: Configuration, workspace: FixWorkspace, services: Set<String>, files: [(real: String, display: String)]) {
+    init(
+        configuration: Configuration, workspace: FixWorkspace, services: Set<String>,
+        files: [(real: String, display: String)]
+    ) {
         self.configuration = configuration
         self.workspace = workspace
         self.services = services
@@ -48,7 +51,9 @@ final class FixContext {
         guard !configuration.bridgeTypeIsConfigured else { return nil }
         let type = configuration.bridgeType
         let declared = runFiles.contains { path in
-            guard let bytes = workspace.diskBytes(path), bytes.withUnsafeBytes({ $0.containsASCII(type) }) else { return false }
+            guard let bytes = workspace.diskBytes(path), bytes.withUnsafeBytes({ $0.containsASCII(type) }) else {
+                return false
+            }
             return Self.declaresType(type, in: String(decoding: bytes, as: UTF8.self))
         }
         return declared ? nil : "the config names no bridge-type and no file of the run declares '\(type)'"
@@ -59,7 +64,8 @@ final class FixContext {
     /// `typedef` (`struct T` is a Swift or C declaration).
     static func declaresType(_ type: String, in text: String) -> Bool {
         let name = NSRegularExpression.escapedPattern(for: type)
-        let pattern = #"(\b(class|struct|enum|actor|protocol|typealias)|@(interface|protocol|class))\s+"# + name + #"\b"#
+        let pattern =
+            #"(\b(class|struct|enum|actor|protocol|typealias)|@(interface|protocol|class))\s+"# + name + #"\b"#
             + #"|\btypedef\b[^;]*\b"# + name + #"\s*;"#
         return text.range(of: pattern, options: .regularExpression) != nil
     }
@@ -82,7 +88,9 @@ final class FixContext {
         let analysis: FixFileAnalysis
         do {
             analysis = try workspace.deadline.parsing(realPath) {
-                FixFileAnalysis(path: realPath, file: try workspace.parse(realPath), frontEnd: workspace.frontEnd, rules: comparedRules)
+                FixFileAnalysis(
+                    path: realPath, file: try workspace.parse(realPath), frontEnd: workspace.frontEnd,
+                    rules: comparedRules)
             }
         } catch {
             failures[realPath] = (error as? ParseFailure)?.reason ?? "\(error)"
@@ -99,7 +107,8 @@ final class FixContext {
         var seen = Set<String>()
         let missing = paths.filter { analyses[$0] == nil && seen.insert($0).inserted }
         guard missing.count > 1 else { return }
-        for path in missing { _ = workspace.bytes(path); _ = workspace.diskBytes(path) } // the caches are filled here, read below
+        // the caches are filled here, read below
+        for path in missing { _ = workspace.bytes(path); _ = workspace.diskBytes(path) }
         let results = IndexedResults<FixFileAnalysis>(count: missing.count)
         let shared = workspace.frontEnd // made here, not raced for by the threads
         ParseThreads.run(min(ProcessInfo.processInfo.activeProcessorCount, missing.count)) { [self] in
@@ -108,14 +117,18 @@ final class FixContext {
                 do {
                     try workspace.deadline.parsing(missing[i]) {
                         let parsed = try workspace.parse(missing[i], frontEnd: frontEnd)
-                        results.set(i, FixFileAnalysis(path: missing[i], file: parsed, frontEnd: frontEnd, rules: comparedRules))
+                        results.set(
+                            i, FixFileAnalysis(path: missing[i], file: parsed, frontEnd: frontEnd, rules: comparedRules)
+                        )
                     }
                 } catch {
                     results.fail(i, (error as? ParseFailure)?.reason ?? "\(error)")
                 }
             }
         }
-        FixTrace.mark("  parsed \(missing.count) files (\(workspace.overlayRetries) in the run parsed again with every edited header)")
+        FixTrace.mark(
+            "  parsed \(missing.count) files (\(workspace.overlayRetries) in the run parsed again with every edited header)"
+        )
         for (i, path) in missing.enumerated() {
             analyses[path] = results.values[i]
             if let why = results.failures[i] { failures[path] = why }
@@ -142,7 +155,8 @@ final class FixContext {
         do {
             return try workspace.deadline.parsing(realPath) {
                 Self.onParseStack { [configuration, swiftRules] in
-                    SwiftFixFile(path: realPath, display: display, bytes: bytes, configuration: configuration, rules: swiftRules)
+                    SwiftFixFile(
+                        path: realPath, display: display, bytes: bytes, configuration: configuration, rules: swiftRules)
                 }
             }
         } catch {
@@ -177,7 +191,9 @@ final class FixContext {
         guard !changed.isEmpty else { return }
         let keys = changed.compactMap(FixFileAnalysis.FileKey.init(path:))
         guard keys.count == changed.count else { forget(); return } // a file that cannot be told apart: all again
-        analyses = analyses.filter { path, analysis in !changed.contains(path) && !keys.contains(where: analysis.includes) }
+        analyses = analyses.filter { path, analysis in
+            !changed.contains(path) && !keys.contains(where: analysis.includes)
+        }
         swiftFiles = swiftFiles.filter { !changed.contains($0.key) }
         mentioning = [:]
     }
@@ -190,7 +206,8 @@ final class FixContext {
             // was a scan of every such file, quadratic on a tree of many classes)
             var index: [String: [String]] = [:]
             for path in runFiles where ["h", "m", "mm"].contains((path as NSString).pathExtension) {
-                guard let bytes = workspace.bytes(path), bytes.withUnsafeBytes({ $0.containsASCII("@interface") }) else { continue }
+                guard let bytes = workspace.bytes(path), bytes.withUnsafeBytes({ $0.containsASCII("@interface") })
+                else { continue }
                 for name in Self.declaredInterfaces(in: bytes) { index[name, default: []].append(path) }
             }
             interfaceFiles = index
@@ -201,14 +218,21 @@ final class FixContext {
     /// The names after each `@interface` directive of the text (`@interface Name`, blanks between).
     static func declaredInterfaces(in bytes: [UInt8]) -> Set<String> {
         let directive = Array("@interface".utf8)
-        func isWord(_ b: UInt8) -> Bool { b == UInt8(ascii: "_") || b >= 0x80 || (b | 0x20 >= UInt8(ascii: "a") && b | 0x20 <= UInt8(ascii: "z")) || (b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9")) }
+        func isWord(_ b: UInt8) -> Bool {
+            b == UInt8(ascii: "_") || b >= 0x80 || (b | 0x20 >= UInt8(ascii: "a") && b | 0x20 <= UInt8(ascii: "z"))
+                || (b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9"))
+        }
         var names = Set<String>()
         var i = 0
         while i + directive.count <= bytes.count {
-            guard bytes[i] == directive[0], bytes[i..<(i + directive.count)].elementsEqual(directive) else { i += 1; continue }
+            guard bytes[i] == directive[0], bytes[i..<(i + directive.count)].elementsEqual(directive) else {
+                i += 1; continue
+            }
             var k = i + directive.count
             guard k < bytes.count, !isWord(bytes[k]) else { i = k; continue }
-            while k < bytes.count, [UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r")].contains(bytes[k]) { k += 1 }
+            while k < bytes.count,
+                [UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r")].contains(bytes[k])
+            { k += 1 }
             var end = k
             while end < bytes.count, isWord(bytes[end]) { end += 1 }
             if end > k { names.insert(String(decoding: bytes[k..<end], as: UTF8.self)) }
@@ -217,11 +241,16 @@ final class FixContext {
         return names
     }
 
-    func manual(_ located: LocatedAccess, in analysis: FixFileAnalysis, _ reason: ManualReason, detail: String? = nil) -> ManualItem {
+    func manual(_ located: LocatedAccess, in analysis: FixFileAnalysis, _ reason: ManualReason, detail: String? = nil)
+        -> ManualItem
+    {
         let (line, column) = analysis.lineColumn(located.offset)
         var detail = detail
-        if detail == nil, let enclosing = located.enclosing { detail = "in \(enclosing.typeName.map { "\($0) " } ?? "")\(enclosing.name)" }
-        return ManualItem(path: display(analysis.path), line: line, column: column, expression: located.access.expression,
-                          reason: reason, detail: detail)
+        if detail == nil, let enclosing = located.enclosing {
+            detail = "in \(enclosing.typeName.map { "\($0) " } ?? "")\(enclosing.name)"
+        }
+        return ManualItem(
+            path: display(analysis.path), line: line, column: column, expression: located.access.expression,
+            reason: reason, detail: detail)
     }
 }

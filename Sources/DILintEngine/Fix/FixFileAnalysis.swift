@@ -49,7 +49,8 @@ struct FixFileAnalysis {
     func isSuppressed(_ access: LocatedAccess) -> Bool {
         var copy = suppressions
         let line = file.buffer.lineColumn(of: access.offset).line
-        return copy.suppresses(rule: "container-access", line: line) || copy.suppresses(rule: "container-fallback", line: line)
+        return copy.suppresses(rule: "container-access", line: line)
+            || copy.suppresses(rule: "container-fallback", line: line)
     }
 
     func lineColumn(_ offset: Int) -> (line: Int, column: Int) { file.buffer.lineColumn(of: offset) }

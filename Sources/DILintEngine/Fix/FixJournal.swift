@@ -28,7 +28,9 @@ struct FixJournal {
     /// Starts a journal at `path` (replacing none: a journal there is recovered first).
     static func create(at path: String) throws -> FixJournal {
         let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
-        guard fd >= 0 else { throw Failure(description: "cannot create the journal \(path) (\(String(cString: strerror(errno))))") }
+        guard fd >= 0 else {
+            throw Failure(description: "cannot create the journal \(path) (\(String(cString: strerror(errno))))")
+        }
         var journal = FixJournal(path: path, fd: fd)
         try journal.append(Line(pid: getpid()))
         return journal
@@ -44,12 +46,16 @@ struct FixJournal {
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         var bytes = Array((try? encoder.encode(line)) ?? Data("{}".utf8))
         bytes.append(UInt8(ascii: "\n"))
-        guard writeAll(fd, bytes) else { throw Failure(description: "cannot write the journal \(path) (\(String(cString: strerror(errno))))") }
+        guard writeAll(fd, bytes) else {
+            throw Failure(description: "cannot write the journal \(path) (\(String(cString: strerror(errno))))")
+        }
     }
 
     /// Makes what was written durable.
     func sync() throws {
-        guard fsync(fd) == 0 else { throw Failure(description: "cannot write the journal \(path) (\(String(cString: strerror(errno))))") }
+        guard fsync(fd) == 0 else {
+            throw Failure(description: "cannot write the journal \(path) (\(String(cString: strerror(errno))))")
+        }
     }
 
     /// Records that every file is written and checked; from here a later run only removes originals.
@@ -68,8 +74,9 @@ struct FixJournal {
 
     /// `fsync` of the directory holding `path`, so that renames and removals in it are durable.
     static func syncDirectory(of path: String) {
-        let fd = open((path as NSString).deletingLastPathComponent.isEmpty ? "." : (path as NSString).deletingLastPathComponent,
-                      O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        let fd = open(
+            (path as NSString).deletingLastPathComponent.isEmpty ? "." : (path as NSString).deletingLastPathComponent,
+            O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard fd >= 0 else { return }
         fsync(fd)
         close(fd)
@@ -97,42 +104,59 @@ struct FixJournal {
         guard lstat(path, &st) == 0 else { return nil }
         var result = Recovery()
         guard st.st_mode & S_IFMT == S_IFREG, st.st_uid == geteuid() || geteuid() == 0 else {
-            result.problems.append("\(path): an interrupted fix's journal that is not a regular file of this user; left as it is (remove it when no fix runs)")
+            result.problems.append(
+                "\(path): an interrupted fix's journal that is not a regular file of this user; left as it is (remove it when no fix runs)"
+            )
             return result
         }
         guard let bytes = readFileBytes(path, limit: 256 << 20) else {
-            result.problems.append("\(path): cannot read an interrupted fix's journal (\(String(cString: strerror(errno)))); left as it is")
+            result.problems.append(
+                "\(path): cannot read an interrupted fix's journal (\(String(cString: strerror(errno)))); left as it is"
+            )
             return result
         }
         let decoder = JSONDecoder()
-        let lines = bytes.split(separator: UInt8(ascii: "\n")).compactMap { try? decoder.decode(Line.self, from: Data($0)) }
+        let lines = bytes.split(separator: UInt8(ascii: "\n")).compactMap {
+            try? decoder.decode(Line.self, from: Data($0))
+        }
         result.committed = lines.contains { $0.commit == true }
         for line in lines {
-            guard let file = line.path, let temporary = line.temporary, let old = line.old, let new = line.new else { continue }
+            guard let file = line.path, let temporary = line.temporary, let old = line.old, let new = line.new else {
+                continue
+            }
             let directory = FixApplier.temporaryDirectory(of: file)
-            guard tree.contains(file), FixWorkspace.realPath(directory) == directory, // no link on the way out of the tree
-                  temporary == directory + "/" + (temporary as NSString).lastPathComponent,
-                  FixApplier.isTemporaryName((temporary as NSString).lastPathComponent, of: (file as NSString).lastPathComponent) else {
-                result.problems.append("\(path): an entry outside the tree or not naming a fix temporary (\(file), \(temporary)); ignored")
+            // no link on the way out of the tree
+            guard tree.contains(file), FixWorkspace.realPath(directory) == directory,
+                temporary == directory + "/" + (temporary as NSString).lastPathComponent,
+                FixApplier.isTemporaryName(
+                    (temporary as NSString).lastPathComponent, of: (file as NSString).lastPathComponent)
+            else {
+                result.problems.append(
+                    "\(path): an entry outside the tree or not naming a fix temporary (\(file), \(temporary)); ignored")
                 continue
             }
             // the names that may hold this file's bytes: the temporary, and the original's link in the fallback (see FixApplier)
             let names = [temporary, temporary + FixApplier.originalSuffix].filter { name in
                 var st = stat()
-                return lstat(name, &st) == 0 && st.st_mode & S_IFMT == S_IFREG && (st.st_uid == geteuid() || geteuid() == 0)
+                return lstat(name, &st) == 0 && st.st_mode & S_IFMT == S_IFREG
+                    && (st.st_uid == geteuid() || geteuid() == 0)
             }
             let digest = { (name: String) in readFileBytes(name).map { SHA256.hex($0) } }
             func removeAll(_ names: [String]) { for name in names where unlink(name) == 0 { result.removed += 1 } }
             let current = digest(file)
             if result.committed || current == old {
-                removeAll(names) // written and checked (only the original is left), or never replaced (a staged temporary)
+                // written and checked (only the original is left), or never replaced (a staged temporary)
+                removeAll(names)
             } else if current == new {
                 guard let original = names.first(where: { digest($0) == old }) else {
-                    result.problems.append("\(file): left as the interrupted fix wrote it (its original was not found beside it)")
+                    result.problems.append(
+                        "\(file): left as the interrupted fix wrote it (its original was not found beside it)")
                     continue
                 }
                 guard rename(original, file) == 0 else {
-                    result.problems.append("\(file): left as the interrupted fix wrote it; its original is \(original) (\(String(cString: strerror(errno))))")
+                    result.problems.append(
+                        "\(file): left as the interrupted fix wrote it; its original is \(original) (\(String(cString: strerror(errno))))"
+                    )
                     continue
                 }
                 result.restored.append(file)
@@ -142,7 +166,9 @@ struct FixJournal {
                 let originals = names.filter { digest($0) == old }
                 removeAll(names.filter { !originals.contains($0) })
                 if !originals.isEmpty {
-                    result.problems.append("\(file): changed since an interrupted fix (not by it); its contents before that fix are kept in \(originals[0])")
+                    result.problems.append(
+                        "\(file): changed since an interrupted fix (not by it); its contents before that fix are kept in \(originals[0])"
+                    )
                 }
             }
         }
@@ -153,13 +179,16 @@ struct FixJournal {
         for file in Set(lines.compactMap(\.path)) {
             let directory = FixApplier.temporaryDirectory(of: file)
             guard tree.contains(file), FixWorkspace.realPath(directory) == directory,
-                  let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { continue }
+                let names = try? FileManager.default.contentsOfDirectory(atPath: directory)
+            else { continue }
             let base = (file as NSString).lastPathComponent
-            for name in names where FixApplier.isTemporaryName(name, of: base) && !listed.contains(directory + "/" + name) {
+            for name in names
+            where FixApplier.isTemporaryName(name, of: base) && !listed.contains(directory + "/" + name) {
                 var st = stat()
                 let full = directory + "/" + name
                 if lstat(full, &st) == 0, st.st_mode & S_IFMT == S_IFREG, st.st_uid == geteuid() || geteuid() == 0,
-                   unlink(full) == 0 {
+                    unlink(full) == 0
+                {
                     result.removed += 1
                 }
             }

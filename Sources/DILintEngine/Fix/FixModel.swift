@@ -88,18 +88,26 @@ public struct FixCaller: Codable, Equatable, Sendable {
     /// Whether the moved reads landed outside the composition root (direct accesses now).
     public var movedOutsideRoot: Bool { explicitDefault && (movedKinds ?? []).contains(AccessKind.direct.rawValue) }
 
-    private enum CodingKeys: String, CodingKey { case path, line, column, call, argument, explicitDefault, reads, movedKinds }
+    private enum CodingKeys: String, CodingKey {
+        case path, line, column, call, argument, explicitDefault, reads, movedKinds
+    }
     public init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         path = try c.decode(String.self, forKey: .path); line = try c.decode(Int.self, forKey: .line)
         column = try c.decode(Int.self, forKey: .column); call = try c.decode(String.self, forKey: .call)
-        argument = try c.decode(String.self, forKey: .argument); explicitDefault = try c.decode(Bool.self, forKey: .explicitDefault)
-        reads = try c.decode(Int.self, forKey: .reads); movedKinds = try c.decodeIfPresent([String].self, forKey: .movedKinds)
+        argument = try c.decode(String.self, forKey: .argument);
+        explicitDefault = try c.decode(Bool.self, forKey: .explicitDefault)
+        reads = try c.decode(Int.self, forKey: .reads);
+        movedKinds = try c.decodeIfPresent([String].self, forKey: .movedKinds)
         edit = TextEdit(path: path, range: 0..<0, replacement: ""); argumentOffset = 0
     }
-    init(path: String, line: Int, column: Int, call: String, argument: String, explicitDefault: Bool, reads: Int, edit: TextEdit, argumentOffset: Int) {
+    init(
+        path: String, line: Int, column: Int, call: String, argument: String, explicitDefault: Bool, reads: Int,
+        edit: TextEdit, argumentOffset: Int
+    ) {
         self.path = path; self.line = line; self.column = column; self.call = call; self.argument = argument
-        self.explicitDefault = explicitDefault; self.reads = reads; self.edit = edit; self.argumentOffset = argumentOffset
+        self.explicitDefault = explicitDefault; self.reads = reads; self.edit = edit;
+        self.argumentOffset = argumentOffset
     }
 }
 
@@ -147,7 +155,8 @@ public struct ManualItem: Codable, Equatable, Sendable {
 public enum ManualReason: String, Codable, Sendable, CaseIterable, Error {
     case classMethod = "class method (no instance to hold the bridge)"
     case initializerOrDealloc = "init or dealloc (the bridge is not set yet, or any more)"
-    case deallocMayLoseBridge = "a dealloc where the bridge may be gone (manual reference counting, the body clears the bridge, or a block that may outlive self)"
+    case deallocMayLoseBridge =
+        "a dealloc where the bridge may be gone (manual reference counting, the body clears the bridge, or a block that may outlive self)"
     case noBridgeInReach = "C function with no bridge in reach"
     case outsideFunction = "outside any function (static initializer or global)"
     case macro = "inside a macro definition or expansion"
@@ -166,23 +175,31 @@ public enum ManualReason: String, Codable, Sendable, CaseIterable, Error {
     case notParsed = "the file could not be parsed (its accesses are not planned)"
     case notWritable = "fix does not rewrite the file"
     case parameterDefault = "a parameter's default value (the service is injected on its own already)"
-    case protocolInitializer = "the initializer may be a protocol's requirement (a new parameter breaks the conformance)"
-    case noBridgeType = "no bridge type: name one with bridge-type: (the bridge style), or inject the service itself (not yet automated)"
+    case protocolInitializer =
+        "the initializer may be a protocol's requirement (a new parameter breaks the conformance)"
+    case noBridgeType =
+        "no bridge type: name one with bridge-type: (the bridge style), or inject the service itself (not yet automated)"
     case directInFinish = "a direct access of the service: run --phase inject first"
     case bridgeServesOthers = "the bridge parameter also serves services outside --service"
     case notAServiceRead = "not a read of a service (a registration with the container): never moved onto the bridge"
-    case serviceTypeUnknown = "the service's type is not known in the run (no declaration of it in the container's type or @interface, a typed resolve() or an annotated read, in the run or the headers it imports): fix does not guess it"
+    case serviceTypeUnknown =
+        "the service's type is not known in the run (no declaration of it in the container's type or @interface, a typed resolve() or an annotated read, in the run or the headers it imports): fix does not guess it"
     case serviceNotObject = "the service is not an object (a property of that type cannot fall back to the container)"
     case serviceCallWithArguments = "a message with arguments to the container, not a read of a service"
     case serviceNameTaken = "the type already has a member named like the service"
-    case serviceNoImplementation = "the class's own @implementation is not in a file that reads the service (a category)"
-    case serviceGetterFallback = "the fallback of the injected service's getter: remove the getter once whoever creates the object sets the property"
+    case serviceNoImplementation =
+        "the class's own @implementation is not in a file that reads the service (a category)"
+    case serviceGetterFallback =
+        "the fallback of the injected service's getter: remove the getter once whoever creates the object sets the property"
     case containerTypeUnknown = "the container's type is not declared in the run (C: its global's declaration)"
-    case reachMayBeNull = "the parameter the function would read the container through may be NULL (the function tests it, or a call in the run passes NULL)"
-    case noContainerInReach = "C function with no parameter of the container's type, nor a struct parameter with a field of it"
+    case reachMayBeNull =
+        "the parameter the function would read the container through may be NULL (the function tests it, or a call in the run passes NULL)"
+    case noContainerInReach =
+        "C function with no parameter of the container's type, nor a struct parameter with a field of it"
     case serviceInitializers = "the Swift type's initializers cannot take the service safely"
     case serviceCallersRelyOnDefault = "callers still rely on the service parameter's default"
-    case initializerSetsServiceFromContainer = "an initializer that cannot take a parameter (required or override) sets the service from the container (a fallback left)"
+    case initializerSetsServiceFromContainer =
+        "an initializer that cannot take a parameter (required or override) sets the service from the container (a fallback left)"
 }
 
 /// The whole plan: groups that will be written, groups refused, and items left for a person.
@@ -207,7 +224,9 @@ public struct FixPlan: Codable, Sendable {
     /// Sets the accepted `unsafe` groups aside (`--apply` without `--unsafe`): they stay in the
     /// JSON plan, counted in the summary, and are neither in the diff nor written.
     public mutating func withholdUnsafe() {
-        for i in groups.indices where groups[i].refused == nil && groups[i].safety == .unsafe { groups[i].withheld = true }
+        for i in groups.indices where groups[i].refused == nil && groups[i].safety == .unsafe {
+            groups[i].withheld = true
+        }
     }
     public var refusedGroups: [FixGroup] { groups.filter { $0.refused != nil } }
 
@@ -219,7 +238,13 @@ public struct FixPlan: Codable, Sendable {
                 result[edit.path, default: []].append(edit)
             }
         }
-        return result.mapValues { $0.sorted { ($0.range.lowerBound, $0.range.upperBound, $0.order) < ($1.range.lowerBound, $1.range.upperBound, $1.order) } }
+        return result.mapValues {
+            $0.sorted {
+                ($0.range.lowerBound, $0.range.upperBound, $0.order) < (
+                    $1.range.lowerBound, $1.range.upperBound, $1.order
+                )
+            }
+        }
     }
 
     /// `N accesses rewritten in F files; M left for manual work (by reason); K conflicts`.
@@ -231,31 +256,38 @@ public struct FixPlan: Codable, Sendable {
         let reasons = byReason.sorted { $0.value > $1.value || ($0.value == $1.value && $0.key < $1.key) }
             .map { "\($0.value) \($0.key)" }.joined(separator: ", ")
         let refusedTargets = refusedGroups.reduce(0) { $0 + $1.targets.count }
-        var line = "\(rewritten) access\(rewritten == 1 ? "" : "es") rewritten in \(files) file\(files == 1 ? "" : "s"); "
+        var line =
+            "\(rewritten) access\(rewritten == 1 ? "" : "es") rewritten in \(files) file\(files == 1 ? "" : "s"); "
             + "\(manual.count) left for manual work\(reasons.isEmpty ? "" : " (\(reasons))"); "
             + "\(refusedGroups.count) conflict\(refusedGroups.count == 1 ? "" : "s")"
-        if refusedTargets > 0 { line += " (\(refusedTargets) access\(refusedTargets == 1 ? "" : "es") in refused groups)" }
+        if refusedTargets > 0 {
+            line += " (\(refusedTargets) access\(refusedTargets == 1 ? "" : "es") in refused groups)"
+        }
         let unsafe = accepted.filter { $0.safety == .unsafe }
         if !unsafe.isEmpty {
             let n = unsafe.reduce(0) { $0 + $1.targets.count }
-            line += "; \(n) of the rewritten in \(unsafe.count) unsafe group\(unsafe.count == 1 ? "" : "s") (behaviour may change)"
+            line +=
+                "; \(n) of the rewritten in \(unsafe.count) unsafe group\(unsafe.count == 1 ? "" : "s") (behaviour may change)"
         }
         let withheld = withheldGroups
         if !withheld.isEmpty {
             let n = withheld.reduce(0) { $0 + $1.targets.count }
-            line += "; \(n) access\(n == 1 ? "" : "es") in \(withheld.count) unsafe group\(withheld.count == 1 ? "" : "s") withheld (--unsafe shows and writes them)"
+            line +=
+                "; \(n) access\(n == 1 ? "" : "es") in \(withheld.count) unsafe group\(withheld.count == 1 ? "" : "s") withheld (--unsafe shows and writes them)"
         }
         let callers = acceptedCallers
         if !callers.isEmpty {
             let explicit = callers.filter(\.explicitDefault)
             let outside = explicit.filter(\.movedOutsideRoot)
             let built = callers.filter(\.fromContainerServices).count
-            line += "; \(callers.count) caller\(callers.count == 1 ? "" : "s") given the bridge: \(callers.count - explicit.count - built) from the bridge in reach, "
+            line +=
+                "; \(callers.count) caller\(callers.count == 1 ? "" : "s") given the bridge: \(callers.count - explicit.count - built) from the bridge in reach, "
                 + (built > 0 ? "\(built) built from the container's own services, " : "")
                 + "\(explicit.count) explicitly (the container read moves to the caller)"
             if !outside.isEmpty {
                 let reads = outside.reduce(0) { $0 + $1.reads }
-                line += ", \(outside.count) of them outside the composition root (\(reads) new direct access\(reads == 1 ? "" : "es") there)"
+                line +=
+                    ", \(outside.count) of them outside the composition root (\(reads) new direct access\(reads == 1 ? "" : "es") there)"
             }
         }
         return line
@@ -267,7 +299,8 @@ public struct FixPlan: Codable, Sendable {
     /// Whether everything in scope was fixed: nothing manual or refused, idempotent, and no
     /// container read moved to a caller outside the composition root (lint reports it there).
     public var isComplete: Bool {
-        manual.isEmpty && refusedGroups.isEmpty && withheldGroups.isEmpty && secondRunEmpty && !acceptedCallers.contains(where: \.movedOutsideRoot)
+        manual.isEmpty && refusedGroups.isEmpty && withheldGroups.isEmpty && secondRunEmpty
+            && !acceptedCallers.contains(where: \.movedOutsideRoot)
     }
 }
 

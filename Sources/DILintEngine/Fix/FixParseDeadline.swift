@@ -90,7 +90,8 @@ final class FixParseDeadline: @unchecked Sendable {
         lock.lock(); defer { lock.unlock() }
         if stopped { return false }
         if let late = parses.late() {
-            let message = "di-lint fix: \(late.path) \(parses.tookLonger); nothing was written "
+            let message =
+                "di-lint fix: \(late.path) \(parses.tookLonger); nothing was written "
                 + "(leave the file out with --exclude, or raise --parse-timeout)\n"
             _ = message.utf8CString.withUnsafeBufferPointer { write(2, $0.baseAddress, $0.count - 1) }
             _exit(2)

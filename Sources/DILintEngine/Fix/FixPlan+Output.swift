@@ -9,7 +9,9 @@ extension FixPlan {
             guard let old = readFileBytes(path), SHA256.hex(old) == digests[path] else { continue }
             // the tier of an unsafe file's groups on a line of its own before its diff (git apply passes over it)
             let unsafe = accepted.filter { $0.safety == .unsafe && $0.edits.contains { $0.path == path } }.map(\.title)
-            if !unsafe.isEmpty { out += Array("# di-lint fix: unsafe (behaviour may change): \(unsafe.joined(separator: "; "))\n".utf8) }
+            if !unsafe.isEmpty {
+                out += Array("# di-lint fix: unsafe (behaviour may change): \(unsafe.joined(separator: "; "))\n".utf8)
+            }
             out += UnifiedDiff.diff(path: FileCollector.relative(path, to: base), old: old, edits: edits)
         }
         return out
@@ -26,14 +28,24 @@ extension FixPlan {
     /// One line per refused group and manual item, for standard error.
     public var details: [String] {
         refusedGroups.map { "di-lint fix: refused \($0.title): \($0.refused ?? "")" }
-            + withheldGroups.map { "di-lint fix: withheld (unsafe; --unsafe writes it) \($0.title): \($0.targets.map { "\($0.path):\($0.line):\($0.column) → \($0.reads ?? "")" }.joined(separator: ", "))" }
+            + withheldGroups.map {
+                "di-lint fix: withheld (unsafe; --unsafe writes it) \($0.title): \($0.targets.map { "\($0.path):\($0.line):\($0.column) → \($0.reads ?? "")" }.joined(separator: ", "))"
+            }
             + acceptedCallers.map { caller in
                 "\(caller.place): caller: \(caller.call) now passes \(caller.explicitDefault ? "the bridge built from the container" : "'\(caller.argument)'")"
-                    + (caller.explicitDefault ? (caller.movedOutsideRoot ? " (the container read moves here, outside the composition root: \(caller.reads) new direct access\(caller.reads == 1 ? "" : "es"))"
-                                                                           : " (the container read moves here, into the composition root)") : "")
+                    + (caller.explicitDefault
+                        ? (caller.movedOutsideRoot
+                            ? " (the container read moves here, outside the composition root: \(caller.reads) new direct access\(caller.reads == 1 ? "" : "es"))"
+                            : " (the container read moves here, into the composition root)") : "")
             }
             + accepted.flatMap { $0.notes ?? [] }
-            + manual.map { "\($0.path):\($0.line):\($0.column): manual: \($0.expression): \($0.reason.rawValue)\($0.detail.map { " (\($0))" } ?? "")" }
-            + (secondRunEmpty ? [] : ["di-lint fix: a second run over the edited files still plans edits (not idempotent); please report it"])
+            + manual.map {
+                "\($0.path):\($0.line):\($0.column): manual: \($0.expression): \($0.reason.rawValue)\($0.detail.map { " (\($0))" } ?? "")"
+            }
+            + (secondRunEmpty
+                ? []
+                : [
+                    "di-lint fix: a second run over the edited files still plans edits (not idempotent); please report it"
+                ])
     }
 }

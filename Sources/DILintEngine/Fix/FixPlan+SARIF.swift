@@ -26,17 +26,25 @@ extension FixPlan {
             let fix = sarifFix(group, root: root)
             for target in group.targets {
                 let how = target.reads.map { "read \($0) instead" } ?? verb
-                findings.append(Finding(rule: rule, path: target.path, line: target.line, column: target.column, severity: .warning,
-                                        message: "di-lint fix can \(how): \(target.expression) (\(group.title); \(group.safety.rawValue))"))
+                findings.append(
+                    Finding(
+                        rule: rule, path: target.path, line: target.line, column: target.column, severity: .warning,
+                        message:
+                            "di-lint fix can \(how): \(target.expression) (\(group.title); \(group.safety.rawValue))"))
                 fixes.append(fix)
             }
         }
         for item in manual {
-            findings.append(Finding(rule: rule, path: item.path, line: item.line, column: item.column, severity: .warning,
-                                    message: "left for manual work: \(item.expression): \(item.reason.rawValue)\(item.detail.map { " (\($0))" } ?? "")"))
+            findings.append(
+                Finding(
+                    rule: rule, path: item.path, line: item.line, column: item.column, severity: .warning,
+                    message:
+                        "left for manual work: \(item.expression): \(item.reason.rawValue)\(item.detail.map { " (\($0))" } ?? "")"
+                ))
             fixes.append(nil)
         }
-        var log = SARIFReporter(root: root).log(LintResult(findings: findings, filesChecked: 0, filesParsed: 0, filesFailed: 0, seconds: 0))
+        var log = SARIFReporter(root: root).log(
+            LintResult(findings: findings, filesChecked: 0, filesParsed: 0, filesFailed: 0, seconds: 0))
         for i in log.runs[0].results.indices { log.runs[0].results[i].fixes = fixes[i].map { [$0] } }
         return log.rendered()
     }
@@ -55,11 +63,17 @@ extension SARIFFix {
             if byFile[edit.path] == nil { order.append(edit.path) }
             byFile[edit.path, default: []].append(edit)
         }
-        self.init(description: .init(text: "\(fix.group) (\(fix.tier.rawValue))"), artifactChanges: order.map { path in
-            .init(artifactLocation: .init(uri: SARIFReporter.uriPath(path), uriBaseId: path.hasPrefix("/") ? nil : SARIFReporter.rootBase),
-                  replacements: byFile[path]!.map {
-                      .init(deletedRegion: .init(byteOffset: $0.offset, byteLength: $0.length), insertedContent: .init(text: $0.replacement))
-                  })
-        })
+        self.init(
+            description: .init(text: "\(fix.group) (\(fix.tier.rawValue))"),
+            artifactChanges: order.map { path in
+                .init(
+                    artifactLocation: .init(
+                        uri: SARIFReporter.uriPath(path), uriBaseId: path.hasPrefix("/") ? nil : SARIFReporter.rootBase),
+                    replacements: byFile[path]!.map {
+                        .init(
+                            deletedRegion: .init(byteOffset: $0.offset, byteLength: $0.length),
+                            insertedContent: .init(text: $0.replacement))
+                    })
+            })
     }
 }

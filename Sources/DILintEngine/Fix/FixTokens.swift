@@ -20,8 +20,12 @@ struct FixTokens {
     /// The token range `[a, b]` of the container part of an access starting at token `k`:
     /// `[C accessor]`, `C.accessor`, `C.accessor()`, `container_fn(…)`.
     func containerTokens(at k: Int, _ access: ContainerAccess) -> ClosedRange<Int>? {
-        if text(k) == "[", text(k + 1) == access.container, text(k + 2) == access.accessor, text(k + 3) == "]" { return k...(k + 3) }
-        if access.container == access.accessor, text(k) == access.container, text(k + 1) == "(", let close = matchingClose(k + 1) {
+        if text(k) == "[", text(k + 1) == access.container, text(k + 2) == access.accessor, text(k + 3) == "]" {
+            return k...(k + 3)
+        }
+        if access.container == access.accessor, text(k) == access.container, text(k + 1) == "(",
+            let close = matchingClose(k + 1)
+        {
             return k...close
         }
         if text(k) == access.container, text(k + 1) == ".", text(k + 2) == access.accessor {
@@ -69,8 +73,9 @@ extension FixTokens {
         var at = lineStart(start(d))
         let comments = file.comments
         while let c = comments.last(where: { $0.range.upperBound <= at }),
-              file.buffer.lineColumn(of: c.range.upperBound).line + 1 == file.buffer.lineColumn(of: at).line,
-              indentation(c.range.lowerBound).utf8.count + lineStart(c.range.lowerBound) == c.range.lowerBound {
+            file.buffer.lineColumn(of: c.range.upperBound).line + 1 == file.buffer.lineColumn(of: at).line,
+            indentation(c.range.lowerBound).utf8.count + lineStart(c.range.lowerBound) == c.range.lowerBound
+        {
             at = lineStart(c.range.lowerBound)
         }
         return at
@@ -97,7 +102,9 @@ extension FixTokens {
             }
             if matches(i) { found.append((i, depth)) }
         }
-        guard let level = found.map(\.depth).min(), let last = found.last(where: { $0.depth == level })?.index else { return nil }
+        guard let level = found.map(\.depth).min(), let last = found.last(where: { $0.depth == level })?.index else {
+            return nil
+        }
         let line = file.buffer.lineColumn(of: start(last)).line
         return line < file.buffer.lineStarts.count ? file.buffer.lineStarts[line] : nil
     }

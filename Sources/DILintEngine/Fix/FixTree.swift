@@ -33,7 +33,8 @@ public struct FixTree: Sendable {
         guard lstat(dotGit, &st) == 0 else { return nil }
         if st.st_mode & S_IFMT == S_IFDIR { return dotGit }
         guard st.st_mode & S_IFMT == S_IFREG, let bytes = readFileBytes(dotGit, limit: 4096),
-              let text = String(validating: bytes, as: UTF8.self), text.hasPrefix("gitdir: ") else { return nil }
+            let text = String(validating: bytes, as: UTF8.self), text.hasPrefix("gitdir: ")
+        else { return nil }
         let named = text.dropFirst("gitdir: ".count).trimmingCharacters(in: .newlines)
         let directory = named.hasPrefix("/") ? named : join(root, named)
         guard stat(directory, &st) == 0, st.st_mode & S_IFMT == S_IFDIR else { return nil }
@@ -61,7 +62,9 @@ public struct FixTree: Sendable {
         }
         var st = stat()
         guard lstat(realPath, &st) == 0 else { return "cannot read it (\(String(cString: strerror(errno))))" }
-        guard st.st_mode & S_IFMT == S_IFREG else { return "it is \(InputFile.describe(st.st_mode & S_IFMT)), not a regular file" }
+        guard st.st_mode & S_IFMT == S_IFREG else {
+            return "it is \(InputFile.describe(st.st_mode & S_IFMT)), not a regular file"
+        }
         return Self.ownershipProblem(st)
     }
 
@@ -69,7 +72,9 @@ public struct FixTree: Sendable {
     static func ownershipProblem(_ st: stat) -> String? {
         let uid = geteuid()
         guard uid != 0 else { return nil } // root gives any owner
-        if st.st_uid != uid { return "it is owned by another user (uid \(st.st_uid)); a rewrite would not keep its owner" }
+        if st.st_uid != uid {
+            return "it is owned by another user (uid \(st.st_uid)); a rewrite would not keep its owner"
+        }
         guard st.st_gid != getegid() else { return nil }
         let count = getgroups(0, nil)
         var groups = [gid_t](repeating: 0, count: Int(max(count, 0)))
@@ -103,7 +108,8 @@ public struct FixTree: Sendable {
     public func lock(wait: Double, waiting: () -> Void = {}) throws -> Lock? {
         let fd = open(lockPath, O_RDONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY | O_NONBLOCK, 0o644)
         guard fd >= 0 else {
-            throw LockFailure(description: "cannot open the tree's lock \(lockPath) (\(String(cString: strerror(errno))))")
+            throw LockFailure(
+                description: "cannot open the tree's lock \(lockPath) (\(String(cString: strerror(errno))))")
         }
         var st = stat()
         guard fstat(fd, &st) == 0, st.st_mode & S_IFMT == S_IFREG else {
@@ -121,7 +127,10 @@ public struct FixTree: Sendable {
             if wait <= 0 { close(fd); return nil }
             guard Date() < deadline else {
                 close(fd)
-                throw LockFailure(description: "another di-lint fix is writing this tree (it holds \(lockPath)); waited \(WorkerProcess.seconds(wait)) s")
+                throw LockFailure(
+                    description:
+                        "another di-lint fix is writing this tree (it holds \(lockPath)); waited \(WorkerProcess.seconds(wait)) s"
+                )
             }
             if !said { waiting(); said = true }
             usleep(50_000)

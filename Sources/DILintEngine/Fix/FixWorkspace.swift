@@ -73,7 +73,9 @@ final class FixWorkspace {
     /// out is parsed again with all of them, so the parse is the same as with all.
     private func unsavedNames(_ realPath: String, bytes: [UInt8]) -> (names: [String], all: Bool) {
         let files = overlayFiles
-        guard !files.paths.isEmpty, let read = lastRead[realPath] else { return (includableOverlay.filter { $0 != realPath }, true) }
+        guard !files.paths.isEmpty, let read = lastRead[realPath] else {
+            return (includableOverlay.filter { $0 != realPath }, true)
+        }
         var chosen = files.notOnDisk
         for key in read { if let i = files.byKey[key] { chosen.insert(i) } }
         // the names the file includes, and those the edited headers it includes include, in turn
@@ -87,7 +89,8 @@ final class FixWorkspace {
         }
         if let own = files.byPath[realPath] { chosen.remove(own) }
         let all = includableOverlay.count - (files.byPath[realPath] == nil ? 0 : 1)
-        return chosen.count == all ? (includableOverlay.filter { $0 != realPath }, true) : (chosen.sorted().map { files.paths[$0] }, false)
+        return chosen.count == all
+            ? (includableOverlay.filter { $0 != realPath }, true) : (chosen.sorted().map { files.paths[$0] }, false)
     }
 
     /// Parses a C-family file through lint's front end (`ClangFrontEnd.parse`: the same guards,
@@ -97,11 +100,14 @@ final class FixWorkspace {
         let frontEnd = frontEnd ?? self.frontEnd
         guard let bytes = bytes(realPath) else { throw ParseFailure(reason: "cannot read \(realPath)") }
         // the language as planned: an edit must not switch the parse to another language
-        let language = (diskBytes(realPath) ?? bytes).withUnsafeBytes { SourceLanguage.detect(path: realPath, contents: $0) }
+        let language = (diskBytes(realPath) ?? bytes).withUnsafeBytes {
+            SourceLanguage.detect(path: realPath, contents: $0)
+        }
         // the edited files it may include
         let (included, all) = unsavedNames(realPath, bytes: bytes)
         var retried = false
-        let parsed = frontEnd.parse(path: realPath, bytes: bytes, language: language, unsaved: unsaved(included)) { [self] read in
+        let parsed = frontEnd.parse(path: realPath, bytes: bytes, language: language, unsaved: unsaved(included)) {
+            [self] read in
             guard !all, overlayFiles.readAnyBut(read, given: included, main: realPath) else { return nil }
             retried = true
             return unsaved(includableOverlay.filter { $0 != realPath })
@@ -116,9 +122,9 @@ final class FixWorkspace {
     /// The front end of parses on the workspace's own thread: the run's flags, models holding the
     /// accesses fix may rewrite (the containers). The prefetch threads have theirs, sharing its
     /// finder and include check (`ClangFrontEnd(sharing:)`).
-    private(set) lazy var frontEnd = ClangFrontEnd(configuration: configuration, compileArguments: compileArguments,
-                                                   specs: configuration.containers)
-
+    private(set) lazy var frontEnd = ClangFrontEnd(
+        configuration: configuration, compileArguments: compileArguments,
+        specs: configuration.containers)
 
     private func unsaved(_ names: [String]) -> [ClangParser.UnsavedFile] {
         names.compactMap { name in overlay[name].map { ClangParser.UnsavedFile(path: name, bytes: $0) } }
@@ -143,7 +149,8 @@ private struct OverlayFiles {
         var notOnDisk = Set<Int>()
         for (i, path) in paths.enumerated() {
             guard let key = FixFileAnalysis.FileKey(path: path) else { notOnDisk.insert(i); continue }
-            if let other = byKey[key] { notOnDisk.formUnion([other, i]) } else { byKey[key] = i } // hard links: always given
+            // hard links: always given
+            if let other = byKey[key] { notOnDisk.formUnion([other, i]) } else { byKey[key] = i }
         }
         self.byKey = byKey
         self.notOnDisk = notOnDisk

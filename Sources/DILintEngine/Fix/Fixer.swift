@@ -55,11 +55,16 @@ public final class Fixer {
             // a file fix may not rewrite is left out (not parsed), a manual item when it may hold an access
             pairs = pairs.filter { pair in
                 guard let why = tree.problem(writing: pair.real, shownAs: pair.display) else { return true }
-                let candidate = readFileBytes(pair.real).map { bytes in
-                    bytes.withUnsafeBytes { raw in prefilter.mayContainAccess(raw) || bridgeNames.contains { raw.containsASCII($0) } }
-                } ?? true
+                let candidate =
+                    readFileBytes(pair.real).map { bytes in
+                        bytes.withUnsafeBytes { raw in
+                            prefilter.mayContainAccess(raw) || bridgeNames.contains { raw.containsASCII($0) }
+                        }
+                    } ?? true
                 if candidate {
-                    plan.manual.append(ManualItem(path: pair.display, line: 1, column: 1, expression: "", reason: .notWritable, detail: why))
+                    plan.manual.append(
+                        ManualItem(
+                            path: pair.display, line: 1, column: 1, expression: "", reason: .notWritable, detail: why))
                 }
                 return false
             }
@@ -81,24 +86,33 @@ public final class Fixer {
         FixTrace.mark("plan parse")
         let analyses = clangFiles.compactMap(context.analysis)
         for path in clangFiles where context.failures[path] != nil {
-            plan.manual.append(ManualItem(path: context.display(path), line: 1, column: 1, expression: "",
-                                          reason: .notParsed, detail: context.failures[path]))
+            plan.manual.append(
+                ManualItem(
+                    path: context.display(path), line: 1, column: 1, expression: "",
+                    reason: .notParsed, detail: context.failures[path]))
         }
         for (path, why) in leftOut.sorted(by: { $0.key < $1.key }) where !clangFiles.contains(path) {
-            plan.manual.append(ManualItem(path: context.display(path), line: 1, column: 1, expression: "", reason: .notParsed, detail: why))
+            plan.manual.append(
+                ManualItem(
+                    path: context.display(path), line: 1, column: 1, expression: "", reason: .notParsed, detail: why))
         }
         // a Swift file that nests past what the parser takes (see SwiftNesting) is lint's
         // parse-failure: listed, not planned from the part of it that was read; one left out of
         // the run (its parse crashed, ran out of memory or outlived the deadline) is listed above
-        let swift = candidates.filter { ($0 as NSString).pathExtension == "swift" && leftOut[$0] == nil }.filter { path in
+        let swift = candidates.filter { ($0 as NSString).pathExtension == "swift" && leftOut[$0] == nil }.filter {
+            path in
             guard let file = context.swiftFile(path) else {
-                plan.manual.append(ManualItem(path: context.display(path), line: 1, column: 1, expression: "",
-                                              reason: .notParsed, detail: context.failures[path] ?? "cannot read it"))
+                plan.manual.append(
+                    ManualItem(
+                        path: context.display(path), line: 1, column: 1, expression: "",
+                        reason: .notParsed, detail: context.failures[path] ?? "cannot read it"))
                 return false
             }
             guard let why = file.source.problem else { return true }
-            plan.manual.append(ManualItem(path: context.display(path), line: 1, column: 1, expression: "",
-                                          reason: .notParsed, detail: why))
+            plan.manual.append(
+                ManualItem(
+                    path: context.display(path), line: 1, column: 1, expression: "",
+                    reason: .notParsed, detail: why))
             return false
         }
         Self.planPhase(phase, FixRun(context: context, clang: analyses, swift: swift), into: &plan)
@@ -124,14 +138,18 @@ public final class Fixer {
         let touched = Set(plan.groups.flatMap { $0.edits.map(\.path) })
         if let tree {
             for path in touched.sorted() {
-                if let why = tree.problem(writing: path, shownAs: path) { refuse(&plan, touching: path, "\(context.display(path)): \(why)") }
+                if let why = tree.problem(writing: path, shownAs: path) {
+                    refuse(&plan, touching: path, "\(context.display(path)): \(why)")
+                }
             }
         }
         var before: [String: BeforeEdits] = [:]
         context.prefetch(touched.filter { ($0 as NSString).pathExtension != "swift" })
         for path in touched {
             plan.digests[path] = workspace.diskBytes(path).map { SHA256.hex($0) } ?? ""
-            if (path as NSString).pathExtension != "swift" { before[path] = context.analysis(path).map(BeforeEdits.init) }
+            if (path as NSString).pathExtension != "swift" {
+                before[path] = context.analysis(path).map(BeforeEdits.init)
+            }
         }
         FixTrace.mark("before: prefetch + digests + summaries")
         var round = 0
@@ -143,7 +161,8 @@ public final class Fixer {
             var overlay: [String: [UInt8]] = [:]
             var unreadable = false
             for (path, edits) in byFile {
-                guard let bytes = workspace.diskBytes(path), edits.allSatisfy({ $0.range.upperBound <= bytes.count }) else {
+                guard let bytes = workspace.diskBytes(path), edits.allSatisfy({ $0.range.upperBound <= bytes.count })
+                else {
                     refuse(&plan, touching: path, "\(context.display(path)) could not be read as planned")
                     unreadable = true
                     continue
@@ -162,7 +181,12 @@ public final class Fixer {
             plan.diagnostics = [:]
             let targets = Self.targetsByPath(plan.accepted)
             for (path, edits) in byFile.sorted(by: { $0.key < $1.key }) {
-                if let why = check(path, edits: edits, targets: targets[path] ?? [], plan: &plan, before: before[path], context: context) { failures[path] = why }
+                if let why = check(
+                    path, edits: edits, targets: targets[path] ?? [], plan: &plan, before: before[path],
+                    context: context)
+                {
+                    failures[path] = why
+                }
             }
             FixTrace.mark("round \(round) checks")
             if failures.isEmpty || round >= Self.maxRounds {
@@ -205,7 +229,10 @@ public final class Fixer {
 
     /// The reason a file's edits fail verification, or nil when they pass. `targets`: the
     /// accepted groups' targets that the file's edits rewrite.
-    private func check(_ path: String, edits: [TextEdit], targets: [FixTarget], plan: inout FixPlan, before: BeforeEdits?, context: FixContext) -> String? {
+    private func check(
+        _ path: String, edits: [TextEdit], targets: [FixTarget], plan: inout FixPlan, before: BeforeEdits?,
+        context: FixContext
+    ) -> String? {
         if (path as NSString).pathExtension == "swift" {
             return SwiftFixPlanner(context: context).check(path, edits: edits, plan: &plan)
         }
@@ -214,11 +241,14 @@ public final class Fixer {
             return "could not be re-parsed after the edits" + (context.failures[path].map { " (\($0))" } ?? "")
         }
         let declared = plan.editsByFile
-        let new = ParseVerdict.newErrors(before: before.errors, beforeBuffer: before.buffer, after: after.errors, afterBuffer: after.file.buffer,
-                                         edits: edits, bridgeType: configuration.bridgeType, names: before.names)
-            .filter { !Self.hiddenFromHeaderlessParse($0.message, file: after, edits: declared) }
-        plan.diagnostics[context.display(path)] = DiagnosticCounts(before: before.errors.count, after: after.errors.count,
-                                                                   new: Array(Set(new.map(\.message))).sorted())
+        let new = ParseVerdict.newErrors(
+            before: before.errors, beforeBuffer: before.buffer, after: after.errors, afterBuffer: after.file.buffer,
+            edits: edits, bridgeType: configuration.bridgeType, names: before.names
+        )
+        .filter { !Self.hiddenFromHeaderlessParse($0.message, file: after, edits: declared) }
+        plan.diagnostics[context.display(path)] = DiagnosticCounts(
+            before: before.errors.count, after: after.errors.count,
+            new: Array(Set(new.map(\.message))).sorted())
         if let first = new.first { return "re-parse of \(context.display(path)): new error: \(first.description)" }
         if let finding = Self.newFinding(before: before.findings, after: after.findings) {
             return "re-lint of \(context.display(path)): new finding '\(finding)'"
@@ -229,11 +259,15 @@ public final class Fixer {
             let inside = after.accesses.filter { range.contains($0.offset) }
             let containerKinds = inside.filter { $0.access.kind != .injected }.map(\.access.kind)
             // the service style reads the service itself: no container access is left there
-            let ok = target.reads != nil ? containerKinds.isEmpty : plan.phase == .inject
-                ? !containerKinds.isEmpty && containerKinds.allSatisfy { $0 == .fallback }
-                : containerKinds.isEmpty // `b ?: C` and `b || C` keep the bridge alone, with no service to classify
+            let ok =
+                target.reads != nil
+                ? containerKinds.isEmpty
+                : plan.phase == .inject
+                    ? !containerKinds.isEmpty && containerKinds.allSatisfy { $0 == .fallback }
+                    : containerKinds.isEmpty // `b ?: C` and `b || C` keep the bridge alone, with no service to classify
             if !ok {
-                return "re-lint: \(target.path):\(target.line):\(target.column) does not classify as \(target.reads.map { "a read of \($0)" } ?? wanted.rawValue) after the edit"
+                return
+                    "re-lint: \(target.path):\(target.line):\(target.column) does not classify as \(target.reads.map { "a read of \($0)" } ?? wanted.rawValue) after the edit"
             }
         }
         return nil
@@ -275,7 +309,8 @@ public final class Fixer {
     }
 
     private func refuse(_ plan: inout FixPlan, touching path: String, _ why: String) {
-        for i in plan.groups.indices where plan.groups[i].refused == nil && plan.groups[i].edits.contains(where: { $0.path == path }) {
+        for i in plan.groups.indices
+        where plan.groups[i].refused == nil && plan.groups[i].edits.contains(where: { $0.path == path }) {
             plan.groups[i].refused = why
         }
     }
@@ -284,13 +319,18 @@ public final class Fixer {
     private func refuseOverlaps(_ plan: inout FixPlan, context: FixContext) {
         for (path, edits) in plan.editsByFile {
             for (a, b) in EditApplication.overlaps(edits) {
-                let owners = plan.groups.indices.filter { plan.groups[$0].refused == nil && (plan.groups[$0].edits.contains(a) || plan.groups[$0].edits.contains(b)) }
+                let owners = plan.groups.indices.filter {
+                    plan.groups[$0].refused == nil
+                        && (plan.groups[$0].edits.contains(a) || plan.groups[$0].edits.contains(b))
+                }
                 let bytes = context.workspace.diskBytes(path) ?? []
                 let (line, column) = SourceBuffer(bytes: bytes).lineColumn(of: b.range.lowerBound)
                 let place = "\(context.display(path)):\(line):\(column)"
                 for i in owners {
                     let others = owners.filter { $0 != i }.map { plan.groups[$0].title }
-                    plan.groups[i].refused = "overlapping edits at \(place)" + (others.isEmpty ? "" : " with \(others.joined(separator: ", "))")
+                    plan.groups[i].refused =
+                        "overlapping edits at \(place)"
+                        + (others.isEmpty ? "" : " with \(others.joined(separator: ", "))")
                 }
             }
         }
@@ -327,7 +367,10 @@ public enum FixTrace {
     public static func mark(_ label: String) {
         guard on else { return }
         let now = Date(), c = cpu()
-        FileHandle.standardError.write(Data(String(format: "trace %7.3f s wall %7.3f s cpu  %@\n", now.timeIntervalSince(last), c - lastCPU, label).utf8))
+        FileHandle.standardError.write(
+            Data(
+                String(format: "trace %7.3f s wall %7.3f s cpu  %@\n", now.timeIntervalSince(last), c - lastCPU, label)
+                    .utf8))
         last = now
         lastCPU = c
     }

@@ -33,26 +33,39 @@ struct InjectPlanner {
                 switch decision {
                 case let .failure(reason): rewrites.append((located, .failure(reason), nil))
                 case let .success(bridge):
-                    guard let k = located.tokenIndex else { rewrites.append((located, .failure(.unrecognisedForm), nil)); continue }
-                    rewrites.append((located, InjectRewriter(tokens: analysis.tokens).rewrite(located, at: k, bridge: bridge), bridge))
+                    guard let k = located.tokenIndex else {
+                        rewrites.append((located, .failure(.unrecognisedForm), nil)); continue
+                    }
+                    rewrites.append(
+                        (
+                            located, InjectRewriter(tokens: analysis.tokens).rewrite(located, at: k, bridge: bridge),
+                            bridge
+                        ))
                 }
             }
             // An access inside another's rewritten span (a send whose argument reads the container too).
             let spans = rewrites.compactMap { try? $0.1.get().range }
             for (located, result, bridge) in rewrites {
                 var result = result
-                if case let .success(r) = result, spans.contains(where: { $0 != r.range && $0.overlaps(r.range) }) { result = .failure(.nested) }
+                if case let .success(r) = result, spans.contains(where: { $0 != r.range && $0.overlaps(r.range) }) {
+                    result = .failure(.nested)
+                }
                 switch result {
                 case let .failure(reason):
-                    let detail = reason == .noBridgeType ? context.missingBridgeType.map { "\($0); in \(located.enclosing?.name ?? "")" } : nil
+                    let detail =
+                        reason == .noBridgeType
+                        ? context.missingBridgeType.map { "\($0); in \(located.enclosing?.name ?? "")" } : nil
                     plan.manual.append(context.manual(located, in: analysis, reason, detail: detail))
                 case let .success(rewrite):
                     let (line, column) = analysis.lineColumn(rewrite.range.lowerBound)
                     let at = analysis.lineColumn(located.offset)
-                    let target = FixTarget(path: context.display(analysis.path), line: line, column: column,
-                                           expression: rewrite.expression, range: rewrite.range, accessLine: at.line, accessColumn: at.column)
+                    let target = FixTarget(
+                        path: context.display(analysis.path), line: line, column: column,
+                        expression: rewrite.expression, range: rewrite.range, accessLine: at.line,
+                        accessColumn: at.column)
                     let enclosing = located.enclosing!
-                    if enclosing.kind == .objcMethod, let type = enclosing.typeName, bridge?.hasPrefix("self.") == true {
+                    if enclosing.kind == .objcMethod, let type = enclosing.typeName, bridge?.hasPrefix("self.") == true
+                    {
                         if classAccesses[type] == nil { classOrder.append(type) }
                         classAccesses[type, default: []].append((analysis, rewrite, target))
                     } else {
@@ -61,14 +74,20 @@ struct InjectPlanner {
                         let key = adding ? "" : enclosing.name
                         if cGroups[key] == nil {
                             cOrder.append(key)
-                            cGroups[key] = FixGroup(title: adding ? "C functions of \(context.display(analysis.path)) (bridge global \(global.name))"
-                                                        : "C function \(enclosing.name)", edits: [], targets: [])
+                            cGroups[key] = FixGroup(
+                                title: adding
+                                    ? "C functions of \(context.display(analysis.path)) (bridge global \(global.name))"
+                                    : "C function \(enclosing.name)", edits: [], targets: [])
                         }
                         if adding && cGroups[key]!.edits.isEmpty, !context.refusedTitles.contains(cGroups[key]!.title) {
-                            cGroups[key]!.edits += global.declarations(before: enclosing.range.lowerBound)
-                                + ((analysis.path as NSString).pathExtension == "m" ? BridgePropertyPlacer(context: context).imports(in: [analysis], firstEdit: [analysis.path: enclosing.range.lowerBound]) : [])
+                            cGroups[key]!.edits +=
+                                global.declarations(before: enclosing.range.lowerBound)
+                                + ((analysis.path as NSString).pathExtension == "m"
+                                    ? BridgePropertyPlacer(context: context).imports(
+                                        in: [analysis], firstEdit: [analysis.path: enclosing.range.lowerBound]) : [])
                         }
-                        cGroups[key]!.edits.append(TextEdit(path: analysis.path, range: rewrite.range, replacement: rewrite.replacement))
+                        cGroups[key]!.edits.append(
+                            TextEdit(path: analysis.path, range: rewrite.range, replacement: rewrite.replacement))
                         cGroups[key]!.targets.append(target)
                     }
                 }
@@ -103,7 +122,8 @@ struct InjectPlanner {
         let configuration = context.configuration
         let service = access.service ?? ""
         if configuration.injection.perService[service] == nil, configuration.injection.defaultStyle == nil,
-           configuration.cBridgeGlobal != nil {
+            configuration.cBridgeGlobal != nil
+        {
             return .bridge
         }
         return configuration.injectionStyle(forService: service)
@@ -111,23 +131,30 @@ struct InjectPlanner {
 
     /// The service style's checks before a place is looked for: the kind of scope the access is
     /// in (an instance method, a C function), or why it stays.
-    private func serviceCheck(_ located: LocatedAccess, in analysis: FixFileAnalysis) -> Result<CodeScope.Kind, ManualReason> {
+    private func serviceCheck(_ located: LocatedAccess, in analysis: FixFileAnalysis) -> Result<
+        CodeScope.Kind, ManualReason
+    > {
         if located.access.viaMacro != nil || analysis.tokens.isInDirective(located.offset) { return .failure(.macro) }
         if analysis.isSuppressed(located) { return .failure(.suppressed) }
         if FixContext.isRegistration(located.access.service) { return .failure(.notAServiceRead) }
         guard let enclosing = located.enclosing else { return .failure(.outsideFunction) }
         switch enclosing.kind {
         case .objcMethod:
-            let head = analysis.file.buffer.bytes[enclosing.range.lowerBound...].first { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") }
+            let head = analysis.file.buffer.bytes[enclosing.range.lowerBound...].first {
+                $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t")
+            }
             if head == UInt8(ascii: "+") { return .failure(.classMethod) }
             if enclosing.isInitializer { return .failure(.initializerOrDealloc) }
             guard enclosing.typeName != nil else { return .failure(.unsupportedLanguage) }
             let name = located.access.service.map(ObjCServiceInjection.propertyName) ?? ""
             if enclosing.name == "dealloc", let k = located.tokenIndex,
-               !analysis.tokens.deallocKeepsBridge(at: k, method: enclosing, bridgeNames: [name, "_" + name]) {
+                !analysis.tokens.deallocKeepsBridge(at: k, method: enclosing, bridgeNames: [name, "_" + name])
+            {
                 return .failure(.deallocMayLoseBridge)
             }
-            if let k = located.tokenIndex, analysis.tokens.isInBlockAvoidingSelf(k, method: enclosing) { return .failure(.blockAvoidingSelf) }
+            if let k = located.tokenIndex, analysis.tokens.isInBlockAvoidingSelf(k, method: enclosing) {
+                return .failure(.blockAvoidingSelf)
+            }
             return .success(.objcMethod)
         case .function:
             return .success(.function)
@@ -139,7 +166,9 @@ struct InjectPlanner {
     }
 
     /// The bridge expression to use for an access, or why there is none.
-    private func decide(_ located: LocatedAccess, in analysis: FixFileAnalysis, global: GlobalInFile) -> Result<String, ManualReason> {
+    private func decide(_ located: LocatedAccess, in analysis: FixFileAnalysis, global: GlobalInFile) -> Result<
+        String, ManualReason
+    > {
         if located.access.viaMacro != nil || analysis.tokens.isInDirective(located.offset) { return .failure(.macro) }
         if analysis.isSuppressed(located) { return .failure(.suppressed) }
         if FixContext.isRegistration(located.access.service) { return .failure(.notAServiceRead) }
@@ -147,25 +176,35 @@ struct InjectPlanner {
         let bridgeName = context.bridgeName
         switch enclosing.kind {
         case .objcMethod:
-            let head = analysis.file.buffer.bytes[enclosing.range.lowerBound...].first { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") }
+            let head = analysis.file.buffer.bytes[enclosing.range.lowerBound...].first {
+                $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t")
+            }
             if head == UInt8(ascii: "+") { return .failure(.classMethod) }
             if enclosing.isInitializer { return .failure(.initializerOrDealloc) }
             guard enclosing.typeName != nil else { return .failure(.unsupportedLanguage) }
             if enclosing.name == "dealloc", let k = located.tokenIndex,
-               !analysis.tokens.deallocKeepsBridge(at: k, method: enclosing, bridgeNames: context.configuration.bridgeNamesWithIvars) {
+                !analysis.tokens.deallocKeepsBridge(
+                    at: k, method: enclosing, bridgeNames: context.configuration.bridgeNamesWithIvars)
+            {
                 return .failure(.deallocMayLoseBridge)
             }
-            if let k = located.tokenIndex, analysis.tokens.isInBlockAvoidingSelf(k, method: enclosing) { return .failure(.blockAvoidingSelf) }
+            if let k = located.tokenIndex, analysis.tokens.isInBlockAvoidingSelf(k, method: enclosing) {
+                return .failure(.blockAvoidingSelf)
+            }
             // the property and the import would name a type the project does not have
             if context.missingBridgeType != nil { return .failure(.noBridgeType) }
             return .success("self.\(bridgeName)")
         case .function:
-            if let reached = CBridgeReach(tokens: analysis.tokens, bridgeNames: context.configuration.bridgeNames).bridge(in: enclosing) {
+            if let reached = CBridgeReach(tokens: analysis.tokens, bridgeNames: context.configuration.bridgeNames)
+                .bridge(in: enclosing)
+            {
                 return .success(reached)
             }
             guard global.reaches(enclosing) else { return .failure(.noBridgeInReach) }
             // an Objective-C global added would be declared with a type the project does not have
-            if global.adds && (analysis.path as NSString).pathExtension == "m" && context.missingBridgeType != nil { return .failure(.noBridgeType) }
+            if global.adds && (analysis.path as NSString).pathExtension == "m" && context.missingBridgeType != nil {
+                return .failure(.noBridgeType)
+            }
             return .success(global.name)
         case .constructor, .destructor:
             return .failure(.initializerOrDealloc)
@@ -193,7 +232,10 @@ private struct GlobalInFile {
     init(context: FixContext, analysis: FixFileAnalysis, settersAdded: Set<String>) {
         self.analysis = analysis
         guard let global = context.configuration.cBridgeGlobal,
-              global.type(forExtension: (analysis.path as NSString).pathExtension, bridgeType: context.configuration.bridgeType) != nil else {
+            global.type(
+                forExtension: (analysis.path as NSString).pathExtension, bridgeType: context.configuration.bridgeType)
+                != nil
+        else {
             name = ""; state = .conflict; declarations = nil; setter = nil
             return
         }

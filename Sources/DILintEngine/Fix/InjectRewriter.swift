@@ -15,7 +15,9 @@ struct InjectRewriter {
     }
 
     /// Operators after a service that make it a target of assignment (a ternary cannot be one).
-    private static let assignments: Set<String> = ["=", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "<<=", ">>=", "++", "--"]
+    private static let assignments: Set<String> = [
+        "=", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "<<=", ">>=", "++", "--",
+    ]
 
     /// Rewrites the access at token `k`, reaching the bridge through `bridge` (`self.bridge`, `r->bridge`).
     func rewrite(_ located: LocatedAccess, at k: Int, bridge: String) -> Result<Rewrite, ManualReason> {
@@ -34,13 +36,16 @@ struct InjectRewriter {
             // [[C shared] setSvc:x]: a setter assigns the service, it does not read it
             let selector = tokens.text(b + 1)
             if tokens.text(b + 2) == ":", selector.count > 3, selector.hasPrefix("set"),
-               selector.unicodeScalars.dropFirst(3).first.map(CharacterSet.uppercaseLetters.contains) == true {
+                selector.unicodeScalars.dropFirst(3).first.map(CharacterSet.uppercaseLetters.contains) == true
+            {
                 return .failure(.assignedTo)
             }
         } else {
             return .failure(.noService)
         }
-        if Self.assignments.contains(tokens.text(e + 1)) || tokens.text(s - 1) == "&" || ["++", "--"].contains(tokens.text(s - 1)) {
+        if Self.assignments.contains(tokens.text(e + 1)) || tokens.text(s - 1) == "&"
+            || ["++", "--"].contains(tokens.text(s - 1))
+        {
             return .failure(.assignedTo)
         }
         let original = tokens.source(s, e)
@@ -50,8 +55,10 @@ struct InjectRewriter {
         var replacement = "\(bridge) ? \(bridged) : \(original)"
         // Parentheses unless the expression stands alone: `x = …;`, `return …;`, `f(…)`, `f(a, …)`, a statement.
         let previous = s == 0 ? ";" : tokens.text(s - 1), next = tokens.text(e + 1)
-        let alone = (["=", "return", "(", ","].contains(previous) && [";", ")", ","].contains(next))
-            || ([";", "{"].contains(previous) && next == ";") // not after `}`: the classifier reads a condition across a block
+        let alone =
+            (["=", "return", "(", ","].contains(previous) && [";", ")", ","].contains(next))
+            // not after `}`: the classifier reads a condition across a block
+            || ([";", "{"].contains(previous) && next == ";")
         if !alone { replacement = "(\(replacement))" }
         return .success(Rewrite(range: tokens.start(s)..<tokens.end(e), replacement: replacement, expression: original))
     }
@@ -69,7 +76,8 @@ struct InjectRewriter {
             guard close == b + 2 else {
                 let selector = tokens.text(b + 1)
                 if tokens.text(b + 2) == ":", selector.count > 3, selector.hasPrefix("set"),
-                   selector.unicodeScalars.dropFirst(3).first.map(CharacterSet.uppercaseLetters.contains) == true {
+                    selector.unicodeScalars.dropFirst(3).first.map(CharacterSet.uppercaseLetters.contains) == true
+                {
                     return .failure(.assignedTo)
                 }
                 return .failure(.serviceCallWithArguments)
@@ -79,9 +87,12 @@ struct InjectRewriter {
         } else {
             return .failure(.noService)
         }
-        if Self.assignments.contains(tokens.text(e + 1)) || tokens.text(s - 1) == "&" || ["++", "--"].contains(tokens.text(s - 1)) {
+        if Self.assignments.contains(tokens.text(e + 1)) || tokens.text(s - 1) == "&"
+            || ["++", "--"].contains(tokens.text(s - 1))
+        {
             return .failure(.assignedTo)
         }
-        return .success(Rewrite(range: tokens.start(s)..<tokens.end(e), replacement: reading, expression: tokens.source(s, e)))
+        return .success(
+            Rewrite(range: tokens.start(s)..<tokens.end(e), replacement: reading, expression: tokens.source(s, e)))
     }
 }

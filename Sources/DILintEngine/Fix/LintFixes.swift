@@ -22,8 +22,12 @@ public struct FindingFix: Codable, Equatable, Sendable {
         self.phase = phase
         self.group = group.title
         tier = group.safety
-        edits = group.edits.sorted { ($0.path, $0.range.lowerBound, $0.order) < ($1.path, $1.range.lowerBound, $1.order) }.map {
-            Edit(path: FileCollector.relative($0.path, to: base), offset: $0.range.lowerBound, length: $0.range.count, replacement: $0.replacement)
+        edits = group.edits.sorted {
+            ($0.path, $0.range.lowerBound, $0.order) < ($1.path, $1.range.lowerBound, $1.order)
+        }.map {
+            Edit(
+                path: FileCollector.relative($0.path, to: base), offset: $0.range.lowerBound, length: $0.range.count,
+                replacement: $0.replacement)
         }
     }
 }
@@ -34,8 +38,10 @@ public struct FindingFix: Codable, Equatable, Sendable {
 /// process, so a file the lint could not parse (its worker timed out, crashed or ran out of
 /// memory: a `parse-failure`) is not handed to it.
 public enum LintFixes {
-    public static func attach(to findings: inout [Finding], files: [String], configuration: Configuration,
-                              compileArguments: [String: [String]], root: String) {
+    public static func attach(
+        to findings: inout [Finding], files: [String], configuration: Configuration,
+        compileArguments: [String: [String]], root: String
+    ) {
         let failed = Set(findings.filter { $0.rule == ParseFailureRule.id }.map(\.path))
         let files = files.filter { !failed.contains(FileCollector.displayPath($0)) }
         for (phase, rule) in [(FixPhase.inject, ContainerAccessRule.id), (.finish, ContainerFallbackRule.id)] {

@@ -88,7 +88,8 @@ extension ObjCDeclarations {
     func classImplementation(of className: String) -> Int? {
         blocks.first { block in
             guard block.kind == .implementation, block.className == className,
-                  let (_, name) = Self.directive(tokens, at: block.start) else { return false }
+                let (_, name) = Self.directive(tokens, at: block.start)
+            else { return false }
             return tokens.text(name + 1) != "("
         }?.end
     }
@@ -104,7 +105,9 @@ extension ObjCDeclarations {
                 if tokens.isIdentifier(i) && tokens.text(i).lowercased() == "_\(name)" { return true }
                 // - (Type)name  or  + (Type)name, the whole selector
                 if ["-", "+"].contains(tokens.text(i)), tokens.isFirstOnLine(i), tokens.text(i + 1) == "(",
-                   let close = tokens.matchingClose(i + 1), tokens.text(close + 1).lowercased() == name, [";", "{"].contains(tokens.text(close + 2)) {
+                    let close = tokens.matchingClose(i + 1), tokens.text(close + 1).lowercased() == name,
+                    [";", "{"].contains(tokens.text(close + 2))
+                {
                     return true
                 }
             }

@@ -7,7 +7,8 @@ extension FixFileAnalysis {
         let prefix = "'", suffix = "' file not found"
         return errors.compactMap { error in
             let message = error.message
-            guard message.hasPrefix(prefix), message.hasSuffix(suffix), message.count > prefix.count + suffix.count else { return nil }
+            guard message.hasPrefix(prefix), message.hasSuffix(suffix), message.count > prefix.count + suffix.count
+            else { return nil }
             return String(message.dropFirst(prefix.count).dropLast(suffix.count))
         }
     }
@@ -48,7 +49,8 @@ extension FixTokens {
             }
             i += 1
         }
-        for include in includes where include.stack.count <= stack.count && Array(stack.prefix(include.stack.count)) == include.stack {
+        for include in includes
+        where include.stack.count <= stack.count && Array(stack.prefix(include.stack.count)) == include.stack {
             if best == nil || include.stack.count >= best!.depth { best = (include.index, include.stack.count) }
         }
         guard let best else { return nil }
@@ -72,16 +74,21 @@ extension Fixer {
     /// - `receiver type 'T' for instance message is a forward declaration` for a type the edits
     ///   forward-declare (`@class T;`, a service's type: the file sent that message to the
     ///   container's value of that type, whose `@interface` the real build imports).
-    static func hiddenFromHeaderlessParse(_ message: String, file: FixFileAnalysis, edits: [String: [TextEdit]]) -> Bool {
+    static func hiddenFromHeaderlessParse(_ message: String, file: FixFileAnalysis, edits: [String: [TextEdit]]) -> Bool
+    {
         let unresolved = file.unresolvedIncludes
         guard !unresolved.isEmpty else { return false }
         let unresolvedNames = Set(unresolved.map { ($0 as NSString).lastPathComponent })
         let own = edits[file.path] ?? []
         if message == "class extension has no primary class" {
             // the edits add a class extension, or a property to one, of a class whose header is unresolved
-            let extended = ObjCDeclarations(tokens: file.tokens, bridgeNames: []).blocks.filter { $0.kind == .classExtension }.map(\.className)
+            let extended = ObjCDeclarations(tokens: file.tokens, bridgeNames: []).blocks.filter {
+                $0.kind == .classExtension
+            }.map(\.className)
             return extended.contains { unresolvedNames.contains("\($0).h") }
-                && own.contains { !addedExtensions(in: $0.replacement).isEmpty || !declaredProperties(in: $0.replacement).isEmpty }
+                && own.contains {
+                    !addedExtensions(in: $0.replacement).isEmpty || !declaredProperties(in: $0.replacement).isEmpty
+                }
         }
         if message == "prefix attribute must be followed by an interface, protocol, or implementation" {
             // a macro of an unresolved header left an attribute before the forward declaration the edits add
@@ -91,14 +98,20 @@ extension Fixer {
             // the service's type, in the property and getter the edits add: the file read the
             // container's property of that type, so the real build sees its declaration
             let type = String(message.dropFirst("unknown type name '".count).dropLast())
-            return own.contains { $0.replacement.hasPrefix("@property (nonatomic, strong) \(type) *") || $0.replacement.hasPrefix("- (\(type) *)") }
+            return own.contains {
+                $0.replacement.hasPrefix("@property (nonatomic, strong) \(type) *")
+                    || $0.replacement.hasPrefix("- (\(type) *)")
+            }
         }
         if message.hasPrefix("receiver type '"), message.hasSuffix("' for instance message is a forward declaration") {
             let type = message.dropFirst("receiver type '".count).prefix { $0 != "'" }
-            return edits.values.contains { $0.contains { $0.replacement.trimmingCharacters(in: .whitespacesAndNewlines) == "@class \(type);" } }
+            return edits.values.contains {
+                $0.contains { $0.replacement.trimmingCharacters(in: .whitespacesAndNewlines) == "@class \(type);" }
+            }
         }
         var names = Set<String>()
-        for (path, list) in edits where ["h", "hh", "hpp"].contains((path as NSString).pathExtension) && file.importsUnresolved(path) {
+        for (path, list) in edits
+        where ["h", "hh", "hpp"].contains((path as NSString).pathExtension) && file.importsUnresolved(path) {
             for edit in list { names.formUnion(declaredProperties(in: edit.replacement)) }
         }
         let prefix = "property '", infix = "' not found on object of type '"
@@ -106,7 +119,8 @@ extension Fixer {
             let name = String(message[message.index(message.startIndex, offsetBy: prefix.count)..<middle.lowerBound])
             let type = message[middle.upperBound...].prefix { $0 != " " && $0 != "'" }
             if names.contains(name) { return true }
-            return unresolvedNames.contains("\(type).h") && own.contains { declaredProperties(in: $0.replacement).contains(name) }
+            return unresolvedNames.contains("\(type).h")
+                && own.contains { declaredProperties(in: $0.replacement).contains(name) }
         }
         let undeclared = "use of undeclared identifier '_"
         if message.hasPrefix(undeclared), message.hasSuffix("'") {
@@ -118,15 +132,23 @@ extension Fixer {
 
     /// The classes of the class extensions (`@interface X ()`) a text declares.
     static func addedExtensions(in text: String) -> [String] {
-        guard let regex = try? NSRegularExpression(pattern: #"@interface\s+([A-Za-z_][A-Za-z_0-9]*)\s*\(\s*\)"#) else { return [] }
+        guard let regex = try? NSRegularExpression(pattern: #"@interface\s+([A-Za-z_][A-Za-z_0-9]*)\s*\(\s*\)"#) else {
+            return []
+        }
         let ns = text as NSString
-        return regex.matches(in: text, range: NSRange(location: 0, length: ns.length)).map { ns.substring(with: $0.range(at: 1)) }
+        return regex.matches(in: text, range: NSRange(location: 0, length: ns.length)).map {
+            ns.substring(with: $0.range(at: 1))
+        }
     }
 
     /// The names of the `@property` declarations in a text.
     static func declaredProperties(in text: String) -> [String] {
-        guard let regex = try? NSRegularExpression(pattern: #"@property\b[^;]*?([A-Za-z_][A-Za-z_0-9]*)\s*;"#) else { return [] }
+        guard let regex = try? NSRegularExpression(pattern: #"@property\b[^;]*?([A-Za-z_][A-Za-z_0-9]*)\s*;"#) else {
+            return []
+        }
         let ns = text as NSString
-        return regex.matches(in: text, range: NSRange(location: 0, length: ns.length)).map { ns.substring(with: $0.range(at: 1)) }
+        return regex.matches(in: text, range: NSRange(location: 0, length: ns.length)).map {
+            ns.substring(with: $0.range(at: 1))
+        }
     }
 }

@@ -46,7 +46,9 @@ struct ObjCServiceInjection {
     /// Takes an access in an instance method (after the checks every style shares), or says why not.
     mutating func add(_ located: LocatedAccess, in analysis: FixFileAnalysis) -> ManualReason? {
         guard let service = located.access.service else { return .noService }
-        guard let enclosing = located.enclosing, let className = enclosing.typeName, let k = located.tokenIndex else { return .unsupportedLanguage }
+        guard let enclosing = located.enclosing, let className = enclosing.typeName, let k = located.tokenIndex else {
+            return .unsupportedLanguage
+        }
         let name = Self.propertyName(service)
         if Self.isGetterFallback(located, in: analysis) { return .serviceGetterFallback }
         let rewrite: InjectRewriter.Rewrite
@@ -63,8 +65,9 @@ struct ObjCServiceInjection {
         }
         let (line, column) = analysis.lineColumn(rewrite.range.lowerBound)
         let at = analysis.lineColumn(located.offset)
-        var target = FixTarget(path: context.display(analysis.path), line: line, column: column, expression: rewrite.expression,
-                               range: rewrite.range, accessLine: at.line, accessColumn: at.column)
+        var target = FixTarget(
+            path: context.display(analysis.path), line: line, column: column, expression: rewrite.expression,
+            range: rewrite.range, accessLine: at.line, accessColumn: at.column)
         target.reads = "self.\(name)"
         items[key, default: []].append(Item(analysis: analysis, located: located, rewrite: rewrite, target: target))
         return nil
@@ -86,11 +89,17 @@ struct ObjCServiceInjection {
         for key in order {
             let (className, name, type) = services[key]!
             let list = items[key]!
-            var group = FixGroup(title: "Objective-C class \(className) service \(name)", edits: [], targets: list.map(\.target))
+            var group = FixGroup(
+                title: "Objective-C class \(className) service \(name)", edits: [], targets: list.map(\.target))
             group.tier = .safe
-            group.edits = list.map { TextEdit(path: $0.analysis.path, range: $0.rewrite.range, replacement: $0.rewrite.replacement) }
+            group.edits = list.map {
+                TextEdit(path: $0.analysis.path, range: $0.rewrite.range, replacement: $0.rewrite.replacement)
+            }
             if !context.refusedTitles.contains(group.title) {
-                switch declarations(className: className, name: name, type: type, files: list.map(\.analysis), read: list[0].rewrite.expression) {
+                switch declarations(
+                    className: className, name: name, type: type, files: list.map(\.analysis),
+                    read: list[0].rewrite.expression)
+                {
                 case let .failure(reason):
                     for item in list { plan.manual.append(context.manual(item.located, in: item.analysis, reason)) }
                     continue
@@ -103,7 +112,9 @@ struct ObjCServiceInjection {
     }
 
     /// The property and its getter, or why the class cannot take them.
-    private func declarations(className: String, name: String, type: ObjCServiceTypes.Declared, files: [FixFileAnalysis], read: String) -> Result<[TextEdit], ManualReason> {
+    private func declarations(
+        className: String, name: String, type: ObjCServiceTypes.Declared, files: [FixFileAnalysis], read: String
+    ) -> Result<[TextEdit], ManualReason> {
         var seen = Set<String>()
         let files = files.filter { seen.insert($0.path).inserted }
         // the getter goes into the class's own @implementation (a category has no ivar)
@@ -117,7 +128,9 @@ struct ObjCServiceInjection {
         for path in Set(context.filesDeclaring(className)).union(files.map(\.path)).sorted() {
             guard let analysis = context.analysis(path) else { continue }
             let declarations = ObjCDeclarations(tokens: analysis.tokens, bridgeNames: [name])
-            if declarations.interfaces(of: className).contains(where: { $0.bridgeProperty != nil }) || declarations.declaresProperty(name, in: className) {
+            if declarations.interfaces(of: className).contains(where: { $0.bridgeProperty != nil })
+                || declarations.declaresProperty(name, in: className)
+            {
                 return .failure(.serviceNameTaken)
             }
             if declarations.definesMember(name, in: className) { return .failure(.serviceNameTaken) }
@@ -179,12 +192,15 @@ final class ObjCServiceTypes {
     }
 
     private static let typePattern = #"([A-Za-z_][A-Za-z_0-9]*(?:\s*<[^>;]*>)?)\s*(\*?)"#
-    private static let qualifiers = #"(?:(?:_Nullable|_Nonnull|__nullable|__nonnull|nullable|nonnull|const|__kindof)\s*)*"#
+    private static let qualifiers =
+        #"(?:(?:_Nullable|_Nonnull|__nullable|__nonnull|nullable|nonnull|const|__kindof)\s*)*"#
     private static let trailing = #"(?:\s*[A-Z_][A-Z_0-9]*(?:\([^)]*\))?)*\s*;"#
 
     static func find(_ service: String, in text: String) -> Declared? {
         let name = NSRegularExpression.escapedPattern(for: service)
-        let property = #"@property\s*(?:\([^)]*\))?\s*"# + qualifiers + typePattern + #"\s*"# + qualifiers + #"\b"# + name + trailing
+        let property =
+            #"@property\s*(?:\([^)]*\))?\s*"# + qualifiers + typePattern + #"\s*"# + qualifiers + #"\b"# + name
+            + trailing
         let method = #"-\s*\(\s*"# + qualifiers + typePattern + #"\s*"# + qualifiers + #"\)\s*"# + name + trailing
         for pattern in [property, method] {
             guard let regex = try? NSRegularExpression(pattern: pattern) else { continue }
@@ -207,7 +223,8 @@ final class ObjCServiceTypes {
         let regex = try? NSRegularExpression(pattern: #"@interface\s+"# + escaped + #"\b[\s\S]*?@end"#)
         var found: [String] = []
         for path in paths {
-            guard let bytes = context.workspace.bytes(path), bytes.withUnsafeBytes({ $0.containsASCII(container) }) else { continue }
+            guard let bytes = context.workspace.bytes(path), bytes.withUnsafeBytes({ $0.containsASCII(container) })
+            else { continue }
             let text = String(decoding: bytes, as: UTF8.self)
             let ns = text as NSString
             for m in regex?.matches(in: text, range: NSRange(location: 0, length: ns.length)) ?? [] {
@@ -236,8 +253,11 @@ final class HeadersInReach {
     /// run's files import, then those these import, `depth` levels deep (at most `limit` headers).
     func headers(depth: Int = 3, limit: Int = 400) -> [String] {
         if let found { return found }
-        let runC = context.runFiles.filter { ["m", "mm", "h", "c", "cc", "cpp", "hh", "hpp"].contains(($0 as NSString).pathExtension) }
-        let regex = try? NSRegularExpression(pattern: #"^[ \t]*#[ \t]*(?:import|include)[ \t]*["<]([^">\n]+)[">]"#, options: .anchorsMatchLines)
+        let runC = context.runFiles.filter {
+            ["m", "mm", "h", "c", "cc", "cpp", "hh", "hpp"].contains(($0 as NSString).pathExtension)
+        }
+        let regex = try? NSRegularExpression(
+            pattern: #"^[ \t]*#[ \t]*(?:import|include)[ \t]*["<]([^">\n]+)[">]"#, options: .anchorsMatchLines)
         var result: [String] = []
         var seen = Set(context.runFiles)
         var level = runC
@@ -246,11 +266,16 @@ final class HeadersInReach {
             for from in level {
                 guard let bytes = context.workspace.bytes(from) else { continue }
                 let text = String(decoding: bytes, as: UTF8.self), ns = text as NSString
-                for m in regex?.matches(in: text, range: NSRange(location: 0, length: ns.length)) ?? [] where result.count < limit {
+                for m in regex?.matches(in: text, range: NSRange(location: 0, length: ns.length)) ?? []
+                where result.count < limit {
                     let name = ns.substring(with: m.range(at: 1))
                     let beside = ((from as NSString).deletingLastPathComponent as NSString).appendingPathComponent(name)
-                    let candidates = FileManager.default.fileExists(atPath: beside) ? [beside]
-                        : headerIndex(runC)[(name as NSString).lastPathComponent, default: []].filter { $0.hasSuffix("/" + name) }
+                    let candidates =
+                        FileManager.default.fileExists(atPath: beside)
+                        ? [beside]
+                        : headerIndex(runC)[(name as NSString).lastPathComponent, default: []].filter {
+                            $0.hasSuffix("/" + name)
+                        }
                     // one file of that name, or none: two would be a guess
                     guard candidates.count == 1 else { continue }
                     let real = FixWorkspace.realPath(candidates[0])

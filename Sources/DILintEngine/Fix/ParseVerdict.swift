@@ -30,7 +30,8 @@ struct ParseVerdict {
         static func describe(_ edit: TextEdit) -> String {
             let replacement = edit.replacement.trimmingCharacters(in: .whitespacesAndNewlines)
             let shown = replacement.count > 80 ? String(replacement.prefix(77)) + "..." : replacement
-            let firstLine = shown.split(separator: "\n", omittingEmptySubsequences: false).first.map(String.init) ?? shown
+            let firstLine =
+                shown.split(separator: "\n", omittingEmptySubsequences: false).first.map(String.init) ?? shown
             let more = shown.contains("\n") ? " ..." : ""
             if edit.range.isEmpty { return "inserted \(firstLine)\(more)" }
             if replacement.isEmpty { return "removed \(edit.range.count) bytes" }
@@ -42,11 +43,15 @@ struct ParseVerdict {
     /// file did not have before, in the order of the file. `names`: the identifiers the file
     /// used before the edits (asked for only when a message needs them); `bridgeType`: the
     /// configured bridge type.
-    static func newErrors(before: [ParseDiagnostic], beforeBuffer: SourceBuffer, after: [ParseDiagnostic], afterBuffer: SourceBuffer,
-                          edits: [TextEdit], bridgeType: String, names: () -> Set<String>) -> [NewError] {
+    static func newErrors(
+        before: [ParseDiagnostic], beforeBuffer: SourceBuffer, after: [ParseDiagnostic], afterBuffer: SourceBuffer,
+        edits: [TextEdit], bridgeType: String, names: () -> Set<String>
+    ) -> [NewError] {
         // the multiset of the errors before, by message and location (the line of an error in a
         // header is left out of the key: an edit of that header moves it)
-        func key(_ message: String, _ offset: Int?) -> ParseDiagnostic { ParseDiagnostic(message: message, offset: offset) }
+        func key(_ message: String, _ offset: Int?) -> ParseDiagnostic {
+            ParseDiagnostic(message: message, offset: offset)
+        }
         var remaining: [ParseDiagnostic: Int] = [:]
         for d in before { remaining[key(d.message, d.offset), default: 0] += 1 }
         var unmatched: [(index: Int, diagnostic: ParseDiagnostic, edit: Int?)] = []
@@ -92,8 +97,12 @@ struct ParseVerdict {
             if d.offset == nil, shapes.contains(shape(d.message)) { continue }
             let line = d.offset.map { afterBuffer.lineColumn(of: $0).line }
             let edit = editIndex.map { edits[$0] } ?? d.offset.flatMap { offset in nearestEdit(before: offset, edits) }
-            new.append(NewError(message: d.message, line: line, elsewhere: d.elsewhere, edit: edit,
-                                editLine: edit.map { beforeBuffer.lineColumn(of: min($0.range.lowerBound, max(0, beforeBuffer.bytes.count))).line }))
+            new.append(
+                NewError(
+                    message: d.message, line: line, elsewhere: d.elsewhere, edit: edit,
+                    editLine: edit.map {
+                        beforeBuffer.lineColumn(of: min($0.range.lowerBound, max(0, beforeBuffer.bytes.count))).line
+                    }))
         }
         return new
     }
@@ -142,13 +151,19 @@ struct ParseVerdict {
     ///   send's selector is the container side's, which the file already used).
     /// The edit introduced neither the name nor the missing declaration.
     static func isKnownShape(_ message: String, bridgeType: String, used: (Substring) -> Bool) -> Bool {
-        let unresolved = ["use of undeclared identifier '", "no known instance method for selector '", "no known class method for selector '"]
+        let unresolved = [
+            "use of undeclared identifier '", "no known instance method for selector '",
+            "no known class method for selector '",
+        ]
         let forwardProperty = (prefix: "property '", infix: "' cannot be found in forward class object '")
         if message == "receiver type '\(bridgeType)' for instance message is a forward declaration" { return true }
         // any forward class: a service's type can be a Swift class as well (`bridge.crashReporter.handler`
         // once `finish` drops the fallback whose container side the parse could not type)
-        if message.hasPrefix(forwardProperty.prefix), let infix = message.range(of: forwardProperty.infix), message.hasSuffix("'") {
-            return used(message[message.index(message.startIndex, offsetBy: forwardProperty.prefix.count)..<infix.lowerBound])
+        if message.hasPrefix(forwardProperty.prefix), let infix = message.range(of: forwardProperty.infix),
+            message.hasSuffix("'")
+        {
+            return used(
+                message[message.index(message.startIndex, offsetBy: forwardProperty.prefix.count)..<infix.lowerBound])
         }
         guard let prefix = unresolved.first(where: message.hasPrefix), message.hasSuffix("'") else { return false }
         return used(message.dropFirst(prefix.count).dropLast().prefix { $0 != ":" })

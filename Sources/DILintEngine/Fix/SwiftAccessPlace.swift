@@ -39,9 +39,11 @@ struct SwiftAccessPlace {
             }
             if let closure = n.as(ClosureExprSyntax.self) {
                 if function == nil { nested = true }
-                weakSelf = weakSelf || closure.signature?.capture?.items.contains { item in
-                    item.specifier?.specifier.text == "weak" && item.trimmedDescription.hasSuffix("self")
-                } == true
+                weakSelf =
+                    weakSelf
+                    || closure.signature?.capture?.items.contains { item in
+                        item.specifier?.specifier.text == "weak" && item.trimmedDescription.hasSuffix("self")
+                    } == true
             }
             if let decl = n.as(FunctionDeclSyntax.self) {
                 if decl.modifiers.contains(where: { ["static", "class"].contains($0.name.text) }) {
@@ -50,22 +52,30 @@ struct SwiftAccessPlace {
                 if function != nil || initializer != nil { nested = true } // a local function
                 function = function ?? n
             }
-            if n.is(AccessorDeclSyntax.self) || n.is(AccessorBlockSyntax.self), function == nil { function = n } // computed, observed
+            // computed, observed
+            if n.is(AccessorDeclSyntax.self) || n.is(AccessorBlockSyntax.self), function == nil { function = n }
             if let decl = n.as(InitializerDeclSyntax.self), function == nil, initializer == nil { initializer = decl }
             if n.is(FunctionParameterSyntax.self) { return .failure(.manual(.parameterDefault, nil)) }
             if n.is(DeinitializerDeclSyntax.self) { return .failure(.manual(.initializerOrDealloc, "deinit")) }
             if let variable = n.as(VariableDeclSyntax.self), variable.parent?.is(MemberBlockItemSyntax.self) == true {
-                if variable.hasModifier(["static", "class"]) { return .failure(.manual(.classMethod, "static property")) }
+                if variable.hasModifier(["static", "class"]) {
+                    return .failure(.manual(.classMethod, "static property"))
+                }
                 if function == nil && initializer == nil && property == nil { property = variable }
             }
             if n.is(SubscriptDeclSyntax.self), function == nil { function = n }
             if let typeName = typeName(of: n) {
                 let kind: Kind
-                if let initializer { kind = .initializer(initializer) } else if function != nil {
+                if let initializer {
+                    kind = .initializer(initializer)
+                } else if function != nil {
                     if weakSelf { return .failure(.manual(.blockAvoidingSelf, "the closure holds self weakly")) }
                     kind = .member
+                } else if let property {
+                    kind = .propertyValue(property)
+                } else {
+                    return .failure(.manual(.outsideFunction, nil))
                 }
-                else if let property { kind = .propertyValue(property) } else { return .failure(.manual(.outsideFunction, nil)) }
                 return .success(SwiftAccessPlace(kind: kind, typeName: typeName, nested: nested, function: function))
             }
             if n.is(EnumDeclSyntax.self) || n.is(ProtocolDeclSyntax.self) {
@@ -79,8 +89,10 @@ struct SwiftAccessPlace {
     /// The type a class, struct or actor declaration or an extension names, qualified by the
     /// types it is nested in (`Outer.Inner`).
     static func typeName(of node: Syntax) -> String? {
-        guard node.is(ClassDeclSyntax.self) || node.is(StructDeclSyntax.self) || node.is(ActorDeclSyntax.self)
-            || node.is(ExtensionDeclSyntax.self) else { return nil }
+        guard
+            node.is(ClassDeclSyntax.self) || node.is(StructDeclSyntax.self) || node.is(ActorDeclSyntax.self)
+                || node.is(ExtensionDeclSyntax.self)
+        else { return nil }
         return SwiftRunType.qualifiedName(of: node)
     }
 }

@@ -36,7 +36,9 @@ struct SwiftCallerWiring {
     /// does not rely on the default) and none that does.
     func reliesOnOther(_ call: FunctionCallExprSyntax) -> Bool {
         !InitializerCalls.isSelfCall(call)
-            && !initializers.contains { i in Self.fit(call, i.decl.signature.parameterClause.parameters.filter { $0.id != i.parameter.id }) != nil }
+            && !initializers.contains { i in
+                Self.fit(call, i.decl.signature.parameterClause.parameters.filter { $0.id != i.parameter.id }) != nil
+            }
             && otherInitializers.contains { Self.fit(call, Array($0.signature.parameterClause.parameters)) != nil }
     }
 
@@ -48,7 +50,9 @@ struct SwiftCallerWiring {
     }
 
     func wire(_ call: FunctionCallExprSyntax, in file: SwiftFixFile, typeName: String) -> Result<FixCaller, Unwired> {
-        if InitializerCalls.isSelfCall(call) { return .failure(Unwired(text: "a delegating initializer: it must take the bridge itself")) }
+        if InitializerCalls.isSelfCall(call) {
+            return .failure(Unwired(text: "a delegating initializer: it must take the bridge itself"))
+        }
         if !call.additionalTrailingClosures.isEmpty { return .failure(Unwired(text: "several trailing closures")) }
         // the label the trailing closure takes once it moves into the parentheses
         var closureLabel: String?
@@ -57,19 +61,30 @@ struct SwiftCallerWiring {
             let parameters = decl.signature.parameterClause.parameters.filter { $0.id != parameter.id }
             guard let (fit, lastUsed) = Self.match(call, Array(parameters)) else { continue }
             // the bridge goes last among the arguments: no argument may fill a parameter after it
-            let bridgeIndex = decl.signature.parameterClause.parameters.firstIndex { $0.id == parameter.id }
-                .map { decl.signature.parameterClause.parameters.distance(from: decl.signature.parameterClause.parameters.startIndex, to: $0) } ?? 0
-            if lastUsed >= bridgeIndex { return .failure(Unwired(text: "an argument fills a parameter after the bridge parameter")) }
+            let bridgeIndex =
+                decl.signature.parameterClause.parameters.firstIndex { $0.id == parameter.id }
+                .map {
+                    decl.signature.parameterClause.parameters.distance(
+                        from: decl.signature.parameterClause.parameters.startIndex, to: $0)
+                } ?? 0
+            if lastUsed >= bridgeIndex {
+                return .failure(Unwired(text: "an argument fills a parameter after the bridge parameter"))
+            }
             fits += 1
             if call.trailingClosure != nil {
-                if let label = closureLabel, label != fit { return .failure(Unwired(text: "its trailing closure fits initializers with different labels")) }
+                if let label = closureLabel, label != fit {
+                    return .failure(Unwired(text: "its trailing closure fits initializers with different labels"))
+                }
                 closureLabel = fit
             }
         }
         guard fits > 0 else { return .failure(Unwired(text: "its arguments fit no initializer taking the bridge")) }
-        if let other = otherInitializers.first(where: { Self.fit(call, Array($0.signature.parameterClause.parameters)) != nil }) {
+        if let other = otherInitializers.first(where: {
+            Self.fit(call, Array($0.signature.parameterClause.parameters)) != nil
+        }) {
             let line = file.source.buffer.lineColumn(of: other.startOffset).line
-            return .failure(Unwired(text: "its arguments fit an initializer that does not take the bridge too (line \(line))"))
+            return .failure(
+                Unwired(text: "its arguments fit an initializer that does not take the bridge too (line \(line))"))
         }
         let argument: String
         let explicit: Bool
@@ -79,17 +94,22 @@ struct SwiftCallerWiring {
         case let .success(.bridge(spelling)): (argument, explicit) = (spelling, false)
         case let .success(.containerSelf(spelling)): (argument, explicit, fromServices) = (spelling, false, true)
         case .success(.none):
-            guard let expression = defaultExpression else { return .failure(Unwired(text: "no bridge in reach, and the initializers' defaults differ")) }
+            guard let expression = defaultExpression else {
+                return .failure(Unwired(text: "no bridge in reach, and the initializers' defaults differ"))
+            }
             (argument, explicit) = (expression, true)
         }
         let text = "\(bridgeName): \(argument)"
         let edit: TextEdit
         let offsetInEdit: Int
         if let closure = call.trailingClosure {
-            let piece = (closureLabel == "_" || closureLabel == nil ? "" : closureLabel! + ": ") + file.text(closure.byteRange)
+            let piece =
+                (closureLabel == "_" || closureLabel == nil ? "" : closureLabel! + ": ") + file.text(closure.byteRange)
             let start: Int, prefix: String
             if let last = call.arguments.last {
-                (start, prefix) = (last.trailingComma.map { $0.endOffset } ?? last.endOffset, last.trailingComma == nil ? ", " : " ")
+                (start, prefix) = (
+                    last.trailingComma.map { $0.endOffset } ?? last.endOffset, last.trailingComma == nil ? ", " : " "
+                )
             } else if let paren = call.leftParen {
                 (start, prefix) = (paren.endOffset, "")
             } else {
@@ -99,7 +119,10 @@ struct SwiftCallerWiring {
             edit = TextEdit(path: file.path, range: start..<closure.endOffset, replacement: replacement)
             offsetInEdit = replacement.utf8.count - 1 - argument.utf8.count
         } else if let last = call.arguments.last {
-            let ownLine = last.leadingTrivia.contains { if case .newlines = $0 { return true }; if case .carriageReturnLineFeeds = $0 { return true }; return false }
+            let ownLine = last.leadingTrivia.contains {
+                if case .newlines = $0 { return true }; if case .carriageReturnLineFeeds = $0 { return true };
+                return false
+            }
             let lead = ownLine ? file.newline + file.indentation(at: last.startOffset) : " "
             if let comma = last.trailingComma {
                 let replacement = lead + text + ","
@@ -117,8 +140,9 @@ struct SwiftCallerWiring {
             return .failure(Unwired(text: "a call without parentheses"))
         }
         let (line, column) = file.source.buffer.lineColumn(of: call.startOffset)
-        var caller = FixCaller(path: context.display(file.path), line: line, column: column, call: "\(typeName)(…)", argument: argument,
-                               explicitDefault: explicit, reads: explicit ? reads : 0, edit: edit, argumentOffset: offsetInEdit)
+        var caller = FixCaller(
+            path: context.display(file.path), line: line, column: column, call: "\(typeName)(…)", argument: argument,
+            explicitDefault: explicit, reads: explicit ? reads : 0, edit: edit, argumentOffset: offsetInEdit)
         caller.fromContainerServices = fromServices
         return .success(caller)
     }
@@ -132,7 +156,9 @@ struct SwiftCallerWiring {
     }
 
     /// `fit`, with the index of the last parameter an argument fills (-1 when none).
-    static func match(_ call: FunctionCallExprSyntax, _ parameters: [FunctionParameterSyntax]) -> (label: String, lastUsed: Int)? {
+    static func match(_ call: FunctionCallExprSyntax, _ parameters: [FunctionParameterSyntax]) -> (
+        label: String, lastUsed: Int
+    )? {
         var lastUsed = -1
         var i = 0
         for argument in call.arguments {
@@ -164,7 +190,9 @@ struct SwiftCallerWiring {
         while true {
             if let attributed = t.as(AttributedTypeSyntax.self) { t = attributed.baseType; continue }
             if let optional = t.as(OptionalTypeSyntax.self) { t = optional.wrappedType; continue }
-            if let tuple = t.as(TupleTypeSyntax.self), tuple.elements.count == 1, let only = tuple.elements.first { t = only.type; continue }
+            if let tuple = t.as(TupleTypeSyntax.self), tuple.elements.count == 1, let only = tuple.elements.first {
+                t = only.type; continue
+            }
             return t.is(FunctionTypeSyntax.self)
         }
     }
@@ -176,7 +204,10 @@ struct SwiftCallerWiring {
         var member: DeclSyntax? // the member (function, property, initializer) the call is in
         while let n = node {
             if let closure = n.as(ClosureExprSyntax.self) {
-                if closure.signature?.capture?.items.contains(where: { ["weak", "unowned"].contains($0.specifier?.specifier.text ?? "") && $0.name.text == "self" && $0.initializer == nil }) == true {
+                if closure.signature?.capture?.items.contains(where: {
+                    ["weak", "unowned"].contains($0.specifier?.specifier.text ?? "") && $0.name.text == "self"
+                        && $0.initializer == nil
+                }) == true {
                     return .failure(Unwired(text: "in a closure that holds self weakly"))
                 }
                 inClosure = true
@@ -189,21 +220,36 @@ struct SwiftCallerWiring {
                 if takesBridge(initializer.signature.parameterClause) { return .success(.bridge(bridgeName)) }
                 member = member ?? DeclSyntax(initializer)
             }
-            if let deinitializer = n.as(DeinitializerDeclSyntax.self), member == nil { member = DeclSyntax(deinitializer) }
-            if let variable = n.as(VariableDeclSyntax.self), member == nil, n.parent?.is(MemberBlockItemSyntax.self) == true { member = DeclSyntax(variable) }
+            if let deinitializer = n.as(DeinitializerDeclSyntax.self), member == nil {
+                member = DeclSyntax(deinitializer)
+            }
+            if let variable = n.as(VariableDeclSyntax.self), member == nil,
+                n.parent?.is(MemberBlockItemSyntax.self) == true
+            {
+                member = DeclSyntax(variable)
+            }
             if let subscriptDecl = n.as(SubscriptDeclSyntax.self), member == nil { member = DeclSyntax(subscriptDecl) }
-            if n.is(ClassDeclSyntax.self) || n.is(StructDeclSyntax.self) || n.is(ActorDeclSyntax.self) || n.is(EnumDeclSyntax.self)
-                || n.is(ExtensionDeclSyntax.self) || n.is(ProtocolDeclSyntax.self) {
+            if n.is(ClassDeclSyntax.self) || n.is(StructDeclSyntax.self) || n.is(ActorDeclSyntax.self)
+                || n.is(EnumDeclSyntax.self)
+                || n.is(ExtensionDeclSyntax.self) || n.is(ProtocolDeclSyntax.self)
+            {
                 break
             }
             node = n.parent
         }
         // a type member: the type's stored bridge, for an instance member that may read self
-        guard let member, let owner = node, !owner.is(ProtocolDeclSyntax.self), let ownerName = SwiftRunType.enclosingQualifiedName(of: Syntax(member)) else { return .success(.none) }
-        let modifiers = member.as(FunctionDeclSyntax.self)?.modifiers ?? member.as(VariableDeclSyntax.self)?.modifiers
+        guard let member, let owner = node, !owner.is(ProtocolDeclSyntax.self),
+            let ownerName = SwiftRunType.enclosingQualifiedName(of: Syntax(member))
+        else { return .success(.none) }
+        let modifiers =
+            member.as(FunctionDeclSyntax.self)?.modifiers ?? member.as(VariableDeclSyntax.self)?.modifiers
             ?? member.as(SubscriptDeclSyntax.self)?.modifiers ?? member.as(InitializerDeclSyntax.self)?.modifiers
-        if modifiers?.contains(where: { ["static", "class"].contains($0.name.text) }) == true { return .success(.none) }
-        let bridged = SwiftRunType.findEach(ownerName, context: context)?.contains { $0.storedProperty(bridgeName) != nil } ?? false
+        if modifiers?.contains(where: { ["static", "class"].contains($0.name.text) }) == true {
+            return .success(.none)
+        }
+        let bridged =
+            SwiftRunType.findEach(ownerName, context: context)?.contains { $0.storedProperty(bridgeName) != nil }
+            ?? false
         guard bridged else { return containerSelf(ownerName, member: member, call: call) }
         if member.is(InitializerDeclSyntax.self) {
             return .failure(Unwired(text: "an initializer of \(ownerName) that does not take the bridge"))
@@ -211,7 +257,11 @@ struct SwiftCallerWiring {
         if let variable = member.as(VariableDeclSyntax.self) {
             let (stored, inAccessor) = Self.place(of: call, in: variable)
             if stored && !inAccessor {
-                return .failure(Unwired(text: "a stored property's initial value in \(ownerName), which has its bridge only once initialized"))
+                return .failure(
+                    Unwired(
+                        text:
+                            "a stored property's initial value in \(ownerName), which has its bridge only once initialized"
+                    ))
             }
             if !inAccessor { inClosure = true } // a lazy value: `self.` spelled out
         }
@@ -222,24 +272,34 @@ struct SwiftCallerWiring {
     /// In an instance method, computed or lazy property of the container's own type, the bridge
     /// built from its own services (the default with the container read as `self`): no container
     /// read moves there. Else none.
-    private func containerSelf(_ ownerName: String, member: DeclSyntax, call: FunctionCallExprSyntax) -> Result<Reach, Unwired> {
-        guard let accessor = context.configuration.containers.lazy.compactMap({ spec -> String? in
-            if case let .member(type, accessor) = spec, type == ownerName { return accessor }
-            return nil
-        }).first else { return .success(.none) }
+    private func containerSelf(_ ownerName: String, member: DeclSyntax, call: FunctionCallExprSyntax) -> Result<
+        Reach, Unwired
+    > {
+        guard
+            let accessor = context.configuration.containers.lazy.compactMap({ spec -> String? in
+                if case let .member(type, accessor) = spec, type == ownerName { return accessor }
+                return nil
+            }).first
+        else { return .success(.none) }
         if member.is(InitializerDeclSyntax.self) || member.is(DeinitializerDeclSyntax.self) { return .success(.none) }
         if let variable = member.as(VariableDeclSyntax.self) {
             let (stored, inAccessor) = Self.place(of: call, in: variable)
             if stored && !inAccessor { return .success(.none) }
         }
-        guard let value = SwiftContainerBuild(context: context).bridgeFromSelf(container: ownerName, accessor: accessor) else { return .success(.none) }
+        guard let value = SwiftContainerBuild(context: context).bridgeFromSelf(container: ownerName, accessor: accessor)
+        else { return .success(.none) }
         return .success(.containerSelf(value))
     }
 
     /// Whether the property is stored (not `lazy`, not computed), and whether the call is in one of its accessors.
-    private static func place(of call: FunctionCallExprSyntax, in variable: VariableDeclSyntax) -> (stored: Bool, inAccessor: Bool) {
-        (variable.bindings.contains { $0.accessorBlock == nil } && !variable.modifiers.contains { $0.name.text == "lazy" },
-         call.enclosing(AccessorBlockSyntax.self).map { variable.byteRange.contains($0.startOffset) } ?? false)
+    private static func place(of call: FunctionCallExprSyntax, in variable: VariableDeclSyntax) -> (
+        stored: Bool, inAccessor: Bool
+    ) {
+        (
+            variable.bindings.contains { $0.accessorBlock == nil }
+                && !variable.modifiers.contains { $0.name.text == "lazy" },
+            call.enclosing(AccessorBlockSyntax.self).map { variable.byteRange.contains($0.startOffset) } ?? false
+        )
     }
 
     /// Whether a local, parameter or closure parameter named `name` is declared under `node`.
@@ -248,15 +308,21 @@ struct SwiftCallerWiring {
             let name: String
             var found = false
             init(_ name: String) { self.name = name; super.init(viewMode: .sourceAccurate) }
-            override func visit(_ node: IdentifierPatternSyntax) -> SyntaxVisitorContinueKind { found = found || node.identifier.text == name; return .visitChildren }
+            override func visit(_ node: IdentifierPatternSyntax) -> SyntaxVisitorContinueKind {
+                found = found || node.identifier.text == name; return .visitChildren
+            }
             override func visit(_ node: FunctionParameterSyntax) -> SyntaxVisitorContinueKind {
                 found = found || (node.secondName ?? node.firstName).text == name; return .visitChildren
             }
             override func visit(_ node: ClosureParameterSyntax) -> SyntaxVisitorContinueKind {
                 found = found || (node.secondName ?? node.firstName).text == name; return .visitChildren
             }
-            override func visit(_ node: ClosureShorthandParameterSyntax) -> SyntaxVisitorContinueKind { found = found || node.name.text == name; return .visitChildren }
-            override func visit(_ node: ClosureCaptureSyntax) -> SyntaxVisitorContinueKind { found = found || node.name.text == name; return .visitChildren }
+            override func visit(_ node: ClosureShorthandParameterSyntax) -> SyntaxVisitorContinueKind {
+                found = found || node.name.text == name; return .visitChildren
+            }
+            override func visit(_ node: ClosureCaptureSyntax) -> SyntaxVisitorContinueKind {
+                found = found || node.name.text == name; return .visitChildren
+            }
         }
         let names = Names(name)
         names.walk(node)

@@ -38,20 +38,25 @@ struct SwiftContainerBuild {
 
     func plan(_ builder: StaticBuilder, typeName: String) -> Swift.Result<Result, SwiftAccessPlace.Refusal> {
         func refuse(_ why: String) -> Swift.Result<Result, SwiftAccessPlace.Refusal> {
-            .failure(.manual(.swiftInitializers, "it is built in the initial value of '\(builder.qualified)' at \(place(builder.file, builder.call.startOffset)), "
-                + "which the container's own initialization may read: a bridge default reading the container would re-enter it while it is being built, "
-                + "and the container cannot build it itself: \(why)"))
+            .failure(
+                .manual(
+                    .swiftInitializers,
+                    "it is built in the initial value of '\(builder.qualified)' at \(place(builder.file, builder.call.startOffset)), "
+                        + "which the container's own initialization may read: a bridge default reading the container would re-enter it while it is being built, "
+                        + "and the container cannot build it itself: \(why)"))
         }
         guard context.configuration.swiftCallersInRun else {
             return refuse("the run may not hold every reader of the static (swift-callers-in-run: true says it does)")
         }
         guard let owner = builder.owner else { return refuse("a global") }
         guard builder.variable.bindings.count == 1, let value = builder.variable.bindings.first?.initializer?.value,
-              Syntax(value).id == Syntax(builder.call).id else {
+            Syntax(value).id == Syntax(builder.call).id
+        else {
             return refuse("its initial value is more than the call of \(typeName)'s initializer")
         }
         guard builder.call.trailingClosure == nil, builder.call.additionalTrailingClosures.isEmpty,
-              builder.call.rightParen != nil else {
+            builder.call.rightParen != nil
+        else {
             return refuse("the call has a trailing closure")
         }
         guard let (container, accessor, declarations) = containerInRun() else {
@@ -62,7 +67,9 @@ struct SwiftContainerBuild {
         let ownerNames = ownerTypes.reduce(into: Set<String>()) { $0.formUnion($1.memberNames) }
         let bare = BareReferences()
         bare.walk(builder.call.arguments)
-        if let name = bare.names.first(where: { $0 == "self" || ownerNames.contains($0) || containerType.memberNames.contains($0) }) {
+        if let name = bare.names.first(where: {
+            $0 == "self" || ownerNames.contains($0) || containerType.memberNames.contains($0)
+        }) {
             return refuse("its arguments read '\(name)' unqualified, which the container's type would read differently")
         }
         if let objc = objectiveCReader(owner: owner, declarations: ownerTypes, name: builder.name) {
@@ -76,30 +83,45 @@ struct SwiftContainerBuild {
             guard let file = context.swiftFile(path) else { continue }
             let references = StaticReferences(owner: owner, name: builder.name)
             references.walk(file.source.tree)
-            for reference in references.found where !(file.path == builder.file.path && builder.variable.byteRange.contains(reference.startOffset)) {
+            for reference in references.found
+            where !(file.path == builder.file.path && builder.variable.byteRange.contains(reference.startOffset)) {
                 let at = place(file, reference.startOffset)
-                guard containerType.blocks.contains(where: { $0.file.path == file.path && $0.block.byteRange.contains(reference.startOffset) }) else {
+                guard
+                    containerType.blocks.contains(where: {
+                        $0.file.path == file.path && $0.block.byteRange.contains(reference.startOffset)
+                    })
+                else {
                     return refuse("it is also read at \(at), outside \(container)")
                 }
-                guard let member = Self.member(around: reference) else { return refuse("it is read at \(at) outside a member") }
-                if member.modifiersHave(["static", "class"]) { return refuse("a static member of \(container) reads it at \(at)") }
+                guard let member = Self.member(around: reference) else {
+                    return refuse("it is read at \(at) outside a member")
+                }
+                if member.modifiersHave(["static", "class"]) {
+                    return refuse("a static member of \(container) reads it at \(at)")
+                }
                 if member.is(InitializerDeclSyntax.self) || member.is(DeinitializerDeclSyntax.self) {
                     return refuse("\(container)'s initializer reads it at \(at)")
                 }
-                if let variable = member.as(VariableDeclSyntax.self), variable.bindings.count == 1, let binding = variable.bindings.first,
-                   binding.accessorBlock == nil, let initial = binding.initializer?.value, initial.byteRange.contains(reference.startOffset) {
+                if let variable = member.as(VariableDeclSyntax.self), variable.bindings.count == 1,
+                    let binding = variable.bindings.first,
+                    binding.accessorBlock == nil, let initial = binding.initializer?.value,
+                    initial.byteRange.contains(reference.startOffset)
+                {
                     guard variable.bindingSpecifier.text == "var" else {
                         return refuse("the 'let' at \(at) would have to become a lazy var")
                     }
                     if Syntax(initial).id == reference.id {
-                        guard alias == nil, let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text else {
+                        guard alias == nil, let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text
+                        else {
                             return refuse("several properties of \(container) hold it")
                         }
                         alias = (file, variable, name)
                     } else {
                         readers.append((file, reference, variable))
                     }
-                } else if member.is(VariableDeclSyntax.self) && !(member.as(VariableDeclSyntax.self)?.bindings.contains { $0.accessorBlock != nil } ?? false) {
+                } else if member.is(VariableDeclSyntax.self)
+                    && !(member.as(VariableDeclSyntax.self)?.bindings.contains { $0.accessorBlock != nil } ?? false)
+                {
                     return refuse("the property at \(at) has several bindings")
                 } else {
                     readers.append((file, reference, nil))
@@ -121,8 +143,11 @@ struct SwiftContainerBuild {
         }
         var lazied: [(SwiftFixFile, VariableDeclSyntax)] = [(alias.file, alias.variable)]
         for reader in readers {
-            result.edits.append(TextEdit(path: reader.file.path, range: reader.reference.byteRange, replacement: "self.\(alias.name)"))
-            if let variable = reader.variable, !lazied.contains(where: { $0.0.path == reader.file.path && $0.1.id == variable.id }) {
+            result.edits.append(
+                TextEdit(path: reader.file.path, range: reader.reference.byteRange, replacement: "self.\(alias.name)"))
+            if let variable = reader.variable,
+                !lazied.contains(where: { $0.0.path == reader.file.path && $0.1.id == variable.id })
+            {
                 lazied.append((reader.file, variable))
             }
         }
@@ -130,20 +155,26 @@ struct SwiftContainerBuild {
             let at = variable.bindingSpecifier.startOffset
             result.edits.append(TextEdit(path: file.path, range: at..<at, replacement: "lazy "))
             let name = variable.bindings.first?.pattern.trimmedDescription ?? "?"
-            result.notes.append("\(place(file, variable.startOffset)): note: \(container).\(name) is lazy now: built on first read"
-                + (variable.id == alias.variable.id ? ", with a bridge from the container's own services" : ", after \(alias.name)")
-                + " (Swift's lazy is not synchronised: guard it if several threads may read it first)")
+            result.notes.append(
+                "\(place(file, variable.startOffset)): note: \(container).\(name) is lazy now: built on first read"
+                    + (variable.id == alias.variable.id
+                        ? ", with a bridge from the container's own services" : ", after \(alias.name)")
+                    + " (Swift's lazy is not synchronised: guard it if several threads may read it first)")
         }
         result.edits.append(removal(of: builder.variable, in: builder.file))
-        result.notes.append("\(place(builder.file, builder.variable.startOffset)): note: '\(builder.qualified)' is removed: \(container).\(alias.name) builds \(typeName) now, and nothing else in the run read it")
+        result.notes.append(
+            "\(place(builder.file, builder.variable.startOffset)): note: '\(builder.qualified)' is removed: \(container).\(alias.name) builds \(typeName) now, and nothing else in the run read it"
+        )
         return .success(result)
     }
 
     /// The configured container whose type the run's Swift files declare, with its accessor.
     private func containerInRun() -> (String, String, [SwiftRunType])? {
         for spec in context.configuration.containers {
-            guard case let .member(type, accessor) = spec, let declarations = SwiftRunType.findEach(type, context: context),
-                  !declarations.contains(where: { $0.declaration.is(EnumDeclSyntax.self) }) else { continue }
+            guard case let .member(type, accessor) = spec,
+                let declarations = SwiftRunType.findEach(type, context: context),
+                !declarations.contains(where: { $0.declaration.is(EnumDeclSyntax.self) })
+            else { continue }
             return (type, accessor, declarations)
         }
         return nil
@@ -154,10 +185,11 @@ struct SwiftContainerBuild {
     /// `self`: inside the container, its own instance.
     func bridgeFromSelf(container: String, accessor: String) -> String? {
         let value = context.configuration.swiftBridgeDefault ?? "\(container).\(accessor)"
-        let accessors = Set(context.configuration.containers.compactMap { spec -> String? in
-            if case let .member(type, accessor) = spec, type == container { return accessor }
-            return nil
-        })
+        let accessors = Set(
+            context.configuration.containers.compactMap { spec -> String? in
+                if case let .member(type, accessor) = spec, type == container { return accessor }
+                return nil
+            })
         let prefix = "_ = "
         let tree = Parser.parse(source: prefix + value)
         guard !tree.hasError else { return nil }
@@ -169,10 +201,14 @@ struct SwiftContainerBuild {
                 super.init(viewMode: .sourceAccurate)
             }
             override func visit(_ node: MemberAccessExprSyntax) -> SyntaxVisitorContinueKind {
-                guard accessors.contains(node.declName.baseName.text), node.base?.as(DeclReferenceExprSyntax.self)?.baseName.text == container else {
+                guard accessors.contains(node.declName.baseName.text),
+                    node.base?.as(DeclReferenceExprSyntax.self)?.baseName.text == container
+                else {
                     return .visitChildren
                 }
-                if let call = node.parent?.as(FunctionCallExprSyntax.self), Syntax(call.calledExpression).id == Syntax(node).id, call.arguments.isEmpty {
+                if let call = node.parent?.as(FunctionCallExprSyntax.self),
+                    Syntax(call.calledExpression).id == Syntax(node).id, call.arguments.isEmpty
+                {
                     ranges.append(call.byteRange)
                 } else {
                     ranges.append(node.byteRange)
@@ -214,7 +250,9 @@ struct SwiftContainerBuild {
         let pattern = "\\b(\(names))\\s*\\.\\s*\(member)\\b|\\[\\s*(\(names))\\s+\(member)\\s*\\]"
         return context.runFiles.first { path in
             ["m", "mm", "h", "c"].contains((path as NSString).pathExtension)
-                && context.workspace.bytes(path).map { String(decoding: $0, as: UTF8.self).range(of: pattern, options: .regularExpression) != nil } == true
+                && context.workspace.bytes(path).map {
+                    String(decoding: $0, as: UTF8.self).range(of: pattern, options: .regularExpression) != nil
+                } == true
         }
     }
 
@@ -229,7 +267,8 @@ struct SwiftContainerBuild {
             let length = piece.sourceLength.utf8Length
             switch piece {
             case .newlines, .carriageReturns, .carriageReturnLineFeeds: sawNewline = true
-            case .lineComment, .blockComment, .docLineComment, .docBlockComment: if sawNewline { start = min(start, position) }
+            case .lineComment, .blockComment, .docLineComment, .docBlockComment:
+                if sawNewline { start = min(start, position) }
             default: break
             }
             if start < variable.startOffset { break }
@@ -258,15 +297,18 @@ private final class StaticReferences: SyntaxVisitor {
     }
     override func visit(_ node: MemberAccessExprSyntax) -> SyntaxVisitorContinueKind {
         if node.declName.baseName.text == name, let base = node.base?.as(DeclReferenceExprSyntax.self)?.baseName.text,
-           base == owner || (base == "Self" && node.enclosingTypeName == owner) {
+            base == owner || (base == "Self" && node.enclosingTypeName == owner)
+        {
             found.append(Syntax(node))
             return .skipChildren
         }
         return .visitChildren
     }
     override func visit(_ node: DeclReferenceExprSyntax) -> SyntaxVisitorContinueKind {
-        if node.baseName.text == name, node.parent?.as(MemberAccessExprSyntax.self).map({ $0.declName.id != node.id }) ?? true,
-           node.enclosingTypeName == owner {
+        if node.baseName.text == name,
+            node.parent?.as(MemberAccessExprSyntax.self).map({ $0.declName.id != node.id }) ?? true,
+            node.enclosingTypeName == owner
+        {
             found.append(Syntax(node))
         }
         return .visitChildren

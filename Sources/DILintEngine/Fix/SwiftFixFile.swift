@@ -21,7 +21,9 @@ struct SwiftFixFile {
         source = SwiftSourceFile(bytes: bytes)
         let model = SwiftFileModel(file: source, displayPath: display, configuration: configuration)
         self.model = model
-        let analyzed = rules.analyze(model, diagnostics: SyntaxErrors.messages(in: source.tree).map { ParseDiagnostic(message: $0, offset: nil) })
+        let analyzed = rules.analyze(
+            model, diagnostics: SyntaxErrors.messages(in: source.tree).map { ParseDiagnostic(message: $0, offset: nil) }
+        )
         suppressions = analyzed.suppressions
         diagnostics = analyzed.diagnostics
         findings = analyzed.findings
@@ -42,7 +44,9 @@ struct SwiftFixFile {
     func node(spanning range: Range<Int>) -> Syntax? {
         guard let token = source.tree.token(at: AbsolutePosition(utf8Offset: range.lowerBound)) else { return nil }
         var node = Syntax(token)
-        while node.byteRange != range, let parent = node.parent, parent.startOffset == range.lowerBound { node = parent }
+        while node.byteRange != range, let parent = node.parent, parent.startOffset == range.lowerBound {
+            node = parent
+        }
         return node.byteRange == range ? node : nil
     }
 
@@ -50,7 +54,8 @@ struct SwiftFixFile {
     func isSuppressed(_ offset: Int) -> Bool {
         var copy = suppressions
         let line = source.buffer.lineColumn(of: offset).line
-        return copy.suppresses(rule: "container-access", line: line) || copy.suppresses(rule: "container-fallback", line: line)
+        return copy.suppresses(rule: "container-access", line: line)
+            || copy.suppresses(rule: "container-fallback", line: line)
     }
 
     /// The whitespace that starts the line holding `offset`.
@@ -75,7 +80,9 @@ enum SyntaxErrors {
                 return .skipChildren
             }
             override func visit(_ token: TokenSyntax) -> SyntaxVisitorContinueKind {
-                if token.presence == .missing { messages.append("missing '\(token.text)' in \(token.parent.map { "\($0.kind)" } ?? "file")") }
+                if token.presence == .missing {
+                    messages.append("missing '\(token.text)' in \(token.parent.map { "\($0.kind)" } ?? "file")")
+                }
                 return .skipChildren
             }
         }

@@ -45,8 +45,9 @@ struct SwiftRunType {
             // one per clause of the same `#if`, in one file
             let clauses = declarations.map { Self.clause(of: $0.1) }
             guard Set(declarations.map(\.0.path)).count == 1, clauses.allSatisfy({ $0 != nil }),
-                  Set(clauses.map { $0!.id }).count == clauses.count,
-                  Set(clauses.map { $0!.parent?.parent?.id }).count == 1 else { return nil }
+                Set(clauses.map { $0!.id }).count == clauses.count,
+                Set(clauses.map { $0!.parent?.parent?.id }).count == 1
+            else { return nil }
         }
         return declarations.map { file, declaration, block in
             SwiftRunType(name: name, file: file, declaration: declaration, blocks: [(file, block)] + extensions)
@@ -95,8 +96,9 @@ struct SwiftRunType {
     /// One value standing for every clause's declaration: the first's, with all their member blocks.
     static func merged(_ each: [SwiftRunType]) -> SwiftRunType {
         let own = each.map { ($0.file, $0.mainBlock) }
-        return SwiftRunType(name: each[0].name, file: each[0].file, declaration: each[0].declaration,
-                            blocks: own + each[0].blocks.dropFirst())
+        return SwiftRunType(
+            name: each[0].name, file: each[0].file, declaration: each[0].declaration,
+            blocks: own + each[0].blocks.dropFirst())
     }
 
     var mainBlock: MemberBlockSyntax { blocks[0].block }
@@ -109,8 +111,11 @@ struct SwiftRunType {
 
     /// The names in the inheritance clauses of the declaration and its extensions.
     var inheritedNames: [String] {
-        var clauses = [declaration.as(ClassDeclSyntax.self)?.inheritanceClause, declaration.as(StructDeclSyntax.self)?.inheritanceClause,
-                       declaration.as(ActorDeclSyntax.self)?.inheritanceClause]
+        var clauses = [
+            declaration.as(ClassDeclSyntax.self)?.inheritanceClause,
+            declaration.as(StructDeclSyntax.self)?.inheritanceClause,
+            declaration.as(ActorDeclSyntax.self)?.inheritanceClause,
+        ]
         clauses += blocks.dropFirst().map { $0.block.parent?.as(ExtensionDeclSyntax.self)?.inheritanceClause }
         return clauses.compactMap { $0 }.flatMap { $0.inheritedTypes.map { $0.type.trimmedDescription } }
     }
@@ -127,7 +132,9 @@ struct SwiftRunType {
                 let protocols = Protocols(name: name)
                 protocols.walk(file.source.tree)
                 for decl in protocols.found {
-                    if decl.memberBlock.members.contains(where: { $0.decl.is(InitializerDeclSyntax.self) }) { return name }
+                    if decl.memberBlock.members.contains(where: { $0.decl.is(InitializerDeclSyntax.self) }) {
+                        return name
+                    }
                     queue += decl.inheritanceClause?.inheritedTypes.map { $0.type.trimmedDescription } ?? []
                 }
             }
@@ -155,8 +162,10 @@ struct SwiftRunType {
     /// delegating to `self.init`), with their files.
     var designatedInitializers: [(file: SwiftFixFile, decl: InitializerDeclSyntax)] {
         members.compactMap { member in
-            guard let decl = member.decl.as(InitializerDeclSyntax.self), !decl.modifiers.contains(where: { $0.name.text == "convenience" }),
-                  !(decl.body.map(Self.delegates) ?? false) else { return nil }
+            guard let decl = member.decl.as(InitializerDeclSyntax.self),
+                !decl.modifiers.contains(where: { $0.name.text == "convenience" }),
+                !(decl.body.map(Self.delegates) ?? false)
+            else { return nil }
             return (member.file, decl)
         }
     }
@@ -173,14 +182,17 @@ struct SwiftRunType {
 
     /// The stored property named `name` in the declaration's own block.
     func storedProperty(_ name: String) -> VariableDeclSyntax? {
-        mainBlock.members.compactMap { $0.decl.as(VariableDeclSyntax.self) }.first { $0.isStored && $0.names.contains { $0.text == name } }
+        mainBlock.members.compactMap { $0.decl.as(VariableDeclSyntax.self) }.first {
+            $0.isStored && $0.names.contains { $0.text == name }
+        }
     }
 
     /// Whether a body calls `self.init(…)`.
     static func delegates(_ body: CodeBlockSyntax) -> Bool {
         body.tokens(viewMode: .sourceAccurate).contains { token in
             token.tokenKind == .keyword(.`init`) && token.previousToken(viewMode: .sourceAccurate)?.tokenKind == .period
-                && token.previousToken(viewMode: .sourceAccurate)?.previousToken(viewMode: .sourceAccurate)?.tokenKind == .keyword(.self)
+                && token.previousToken(viewMode: .sourceAccurate)?.previousToken(viewMode: .sourceAccurate)?.tokenKind
+                    == .keyword(.self)
         }
     }
 }
@@ -192,17 +204,25 @@ private final class TypeDeclarations: SyntaxVisitor {
     let bySimpleName: Bool
     var declarations: [(DeclSyntax, MemberBlockSyntax)] = []
     var extensions: [MemberBlockSyntax] = []
-    init(name: String, bySimpleName: Bool) { self.name = name; self.bySimpleName = bySimpleName; super.init(viewMode: .sourceAccurate) }
+    init(name: String, bySimpleName: Bool) {
+        self.name = name; self.bySimpleName = bySimpleName; super.init(viewMode: .sourceAccurate)
+    }
     override func visit(_ node: ClassDeclSyntax) -> SyntaxVisitorContinueKind { add(node.name, node, node.memberBlock) }
-    override func visit(_ node: StructDeclSyntax) -> SyntaxVisitorContinueKind { add(node.name, node, node.memberBlock) }
+    override func visit(_ node: StructDeclSyntax) -> SyntaxVisitorContinueKind {
+        add(node.name, node, node.memberBlock)
+    }
     override func visit(_ node: ActorDeclSyntax) -> SyntaxVisitorContinueKind { add(node.name, node, node.memberBlock) }
     override func visit(_ node: EnumDeclSyntax) -> SyntaxVisitorContinueKind { add(node.name, node, node.memberBlock) }
     override func visit(_ node: ExtensionDeclSyntax) -> SyntaxVisitorContinueKind {
         if node.extendedType.trimmedDescription == name { extensions.append(node.memberBlock) }
         return .visitChildren
     }
-    private func add(_ token: TokenSyntax, _ decl: some DeclSyntaxProtocol, _ block: MemberBlockSyntax) -> SyntaxVisitorContinueKind {
-        if bySimpleName ? token.text == name : SwiftRunType.qualifiedName(of: Syntax(decl)) == name { declarations.append((DeclSyntax(decl), block)) }
+    private func add(_ token: TokenSyntax, _ decl: some DeclSyntaxProtocol, _ block: MemberBlockSyntax)
+        -> SyntaxVisitorContinueKind
+    {
+        if bySimpleName ? token.text == name : SwiftRunType.qualifiedName(of: Syntax(decl)) == name {
+            declarations.append((DeclSyntax(decl), block))
+        }
         return .visitChildren
     }
 }

@@ -37,20 +37,24 @@ struct SwiftServiceFinishPlanner {
     mutating func add(_ located: LocatedAccess, in file: SwiftFixFile, plan: inout FixPlan) -> Bool {
         // the bridge style keeps a service parameter's default (it is not the bridge's)
         guard let service = SwiftServiceRead.service(of: located.access, context.configuration),
-              context.configuration.injectionStyle(forService: service) == .service,
-              let read = SwiftServiceInjectPlanner.read(of: located, in: file, context.configuration),
-              let (parameter, decl) = SwiftServiceRead.initializerParameter(defaultingTo: read),
-              let typeName = SwiftRunType.enclosingQualifiedName(of: Syntax(decl)) else { return false }
+            context.configuration.injectionStyle(forService: service) == .service,
+            let read = SwiftServiceInjectPlanner.read(of: located, in: file, context.configuration),
+            let (parameter, decl) = SwiftServiceRead.initializerParameter(defaultingTo: read),
+            let typeName = SwiftRunType.enclosingQualifiedName(of: Syntax(decl))
+        else { return false }
         guard SwiftServiceRead.selects(located.access, context) else { return true }
         let (line, column) = file.source.buffer.lineColumn(of: located.offset)
         if file.isSuppressed(located.offset) {
-            plan.manual.append(ManualItem(path: context.display(file.path), line: line, column: column, expression: located.access.expression,
-                                          reason: .suppressed, detail: nil))
+            plan.manual.append(
+                ManualItem(
+                    path: context.display(file.path), line: line, column: column, expression: located.access.expression,
+                    reason: .suppressed, detail: nil))
             return true
         }
         let key = typeName + "\u{0}" + (parameter.secondName ?? parameter.firstName).text
         if pending[key] == nil { order.append(key) }
-        pending[key, default: []].append(Item(file: file, located: located, line: line, column: column, parameter: parameter, decl: decl))
+        pending[key, default: []].append(
+            Item(file: file, located: located, line: line, column: column, parameter: parameter, decl: decl))
         return true
     }
 
@@ -64,28 +68,40 @@ struct SwiftServiceFinishPlanner {
     private func planParameter(typeName: String, name: String, _ items: [Item], into plan: inout FixPlan) {
         func manual(_ reason: ManualReason, _ detail: String) {
             plan.manual += items.map {
-                ManualItem(path: context.display($0.file.path), line: $0.line, column: $0.column, expression: $0.located.access.expression,
-                           reason: reason, detail: "\(typeName).\(name): \(detail)")
+                ManualItem(
+                    path: context.display($0.file.path), line: $0.line, column: $0.column,
+                    expression: $0.located.access.expression,
+                    reason: reason, detail: "\(typeName).\(name): \(detail)")
             }
         }
         guard let each = SwiftRunType.findEach(typeName, context: context) else {
             return manual(.typeNotInRun, "no single declaration of the type among the run's Swift files")
         }
         let type = SwiftRunType.merged(each)
-        if !context.configuration.swiftCallersInRun, items.contains(where: { $0.decl.modifiers.contains { ["public", "open"].contains($0.name.text) } }) {
-            return manual(.serviceCallersRelyOnDefault, "the initializer is public: callers outside the run may rely on its default")
+        if !context.configuration.swiftCallersInRun,
+            items.contains(where: { $0.decl.modifiers.contains { ["public", "open"].contains($0.name.text) } })
+        {
+            return manual(
+                .serviceCallersRelyOnDefault,
+                "the initializer is public: callers outside the run may rely on its default")
         }
         let label = items[0].parameter.firstName.text
         if label == "_" { return manual(.serviceCallersRelyOnDefault, "an unlabeled parameter") }
         var initializers: [Item] = []
-        for item in items where !initializers.contains(where: { $0.file.path == item.file.path && $0.decl.id == item.decl.id }) { initializers.append(item) }
+        for item in items
+        where !initializers.contains(where: { $0.file.path == item.file.path && $0.decl.id == item.decl.id }) {
+            initializers.append(item)
+        }
         let serviceType = items[0].parameter.type.trimmedDescription
         let defaults = Set(initializers.compactMap { $0.parameter.defaultValue?.value.trimmedDescription })
         let defaultExpression = defaults.count == 1 ? defaults.first : nil
         let reads = initializers[0].file.accesses.filter { a in
-            a.access.kind == .fallback && (initializers[0].parameter.defaultValue?.byteRange.contains(a.offset) ?? false)
+            a.access.kind == .fallback
+                && (initializers[0].parameter.defaultValue?.byteRange.contains(a.offset) ?? false)
         }.count
-        let others = type.members.compactMap { $0.decl.as(InitializerDeclSyntax.self) }.filter { d in !initializers.contains { $0.decl.id == d.id } }
+        let others = type.members.compactMap { $0.decl.as(InitializerDeclSyntax.self) }.filter { d in
+            !initializers.contains { $0.decl.id == d.id }
+        }
 
         var callers: [FixCaller] = []
         var unwired: [String] = []
@@ -94,13 +110,20 @@ struct SwiftServiceFinishPlanner {
             let calls = InitializerCalls(typeName: type.name)
             calls.walk(file.source.tree)
             for call in calls.ambiguous where !call.arguments.contains(where: { $0.label?.text == label }) {
-                unwired.append("\(place(file, call.startOffset)) (a call by the simple name '\(type.simpleName)': it may build another type of that name)")
+                unwired.append(
+                    "\(place(file, call.startOffset)) (a call by the simple name '\(type.simpleName)': it may build another type of that name)"
+                )
             }
             for call in calls.calls where !call.arguments.contains(where: { $0.label?.text == label }) {
-                let inside = type.blocks.contains { $0.file.path == path && $0.block.byteRange.contains(call.startOffset) }
+                let inside = type.blocks.contains {
+                    $0.file.path == path && $0.block.byteRange.contains(call.startOffset)
+                }
                 if InitializerCalls.isSelfCall(call) && !inside { continue }
-                switch wire(call, in: file, typeName: typeName, label: label, serviceType: serviceType, initializers: initializers,
-                            others: others, defaultExpression: defaultExpression, reads: reads) {
+                switch wire(
+                    call, in: file, typeName: typeName, label: label, serviceType: serviceType,
+                    initializers: initializers,
+                    others: others, defaultExpression: defaultExpression, reads: reads)
+                {
                 case .none: continue
                 case let .some(.success(caller)): callers.append(caller)
                 case let .some(.failure(why)): unwired.append("\(place(file, call.startOffset)) (\(why.text))")
@@ -109,23 +132,38 @@ struct SwiftServiceFinishPlanner {
         }
         // no call at all: the initializer's callers are outside the run (unless the config says
         // every caller is in it), and they rely on the default
-        if callers.isEmpty && unwired.isEmpty && !context.configuration.swiftCallersInRun && !calledInRun(type, label: label) {
-            return manual(.serviceCallersRelyOnDefault, "no call of the initializer in the run: its callers are outside it (swift-callers-in-run: true says every caller is in it)")
+        if callers.isEmpty && unwired.isEmpty && !context.configuration.swiftCallersInRun
+            && !calledInRun(type, label: label)
+        {
+            return manual(
+                .serviceCallersRelyOnDefault,
+                "no call of the initializer in the run: its callers are outside it (swift-callers-in-run: true says every caller is in it)"
+            )
         }
         if !unwired.isEmpty {
-            return manual(.serviceCallersRelyOnDefault, "called without '\(label):' at \(unwired.prefix(3).joined(separator: ", "))\(unwired.count > 3 ? " and \(unwired.count - 3) more" : "")")
+            return manual(
+                .serviceCallersRelyOnDefault,
+                "called without '\(label):' at \(unwired.prefix(3).joined(separator: ", "))\(unwired.count > 3 ? " and \(unwired.count - 3) more" : "")"
+            )
         }
         var edits: [TextEdit] = []
         for i in initializers {
-            guard let last = i.parameter.type.lastToken(viewMode: .sourceAccurate), let value = i.parameter.defaultValue else { continue }
-            edits.append(TextEdit(path: i.file.path, range: last.endPositionBeforeTrailingTrivia.utf8Offset..<value.endOffset, replacement: ""))
+            guard let last = i.parameter.type.lastToken(viewMode: .sourceAccurate), let value = i.parameter.defaultValue
+            else { continue }
+            edits.append(
+                TextEdit(
+                    path: i.file.path, range: last.endPositionBeforeTrailingTrivia.utf8Offset..<value.endOffset,
+                    replacement: ""))
         }
-        plan.groups.append(FixGroup(title: "finish Swift type \(typeName): service parameter \(name)", edits: edits + callers.map(\.edit),
-                                    targets: items.map {
-                                        FixTarget(path: context.display($0.file.path), line: $0.line, column: $0.column,
-                                                  expression: $0.located.access.expression, range: $0.located.range)
-                                    },
-                                    callers: callers))
+        plan.groups.append(
+            FixGroup(
+                title: "finish Swift type \(typeName): service parameter \(name)", edits: edits + callers.map(\.edit),
+                targets: items.map {
+                    FixTarget(
+                        path: context.display($0.file.path), line: $0.line, column: $0.column,
+                        expression: $0.located.access.expression, range: $0.located.range)
+                },
+                callers: callers))
     }
 
     /// Whether the run's Swift files call the type's initializer at all (with the label or without).
@@ -145,7 +183,9 @@ struct SwiftServiceFinishPlanner {
 
     /// For each argument, the index of the parameter it fills, and that of the trailing closure
     /// (labels in order, a parameter skipped only when it has a default); nil when they do not fit.
-    static func assign(_ call: FunctionCallExprSyntax, _ parameters: [FunctionParameterSyntax]) -> (arguments: [Int], closure: Int?)? {
+    static func assign(_ call: FunctionCallExprSyntax, _ parameters: [FunctionParameterSyntax]) -> (
+        arguments: [Int], closure: Int?
+    )? {
         var filled: [Int] = []
         var i = 0
         for argument in call.arguments {
@@ -173,8 +213,10 @@ struct SwiftServiceFinishPlanner {
 
     /// The call given the service, nil when it does not rely on the default (it fits only an
     /// initializer without the parameter), or why it cannot be.
-    private func wire(_ call: FunctionCallExprSyntax, in file: SwiftFixFile, typeName: String, label: String, serviceType: String,
-                      initializers: [Item], others: [InitializerDeclSyntax], defaultExpression: String?, reads: Int) -> Result<FixCaller, SwiftCallerWiring.Unwired>? {
+    private func wire(
+        _ call: FunctionCallExprSyntax, in file: SwiftFixFile, typeName: String, label: String, serviceType: String,
+        initializers: [Item], others: [InitializerDeclSyntax], defaultExpression: String?, reads: Int
+    ) -> Result<FixCaller, SwiftCallerWiring.Unwired>? {
         typealias Unwired = SwiftCallerWiring.Unwired
         if !call.additionalTrailingClosures.isEmpty { return .failure(Unwired(text: "several trailing closures")) }
         // where the new argument goes: before the first argument filling a later parameter
@@ -186,23 +228,41 @@ struct SwiftServiceFinishPlanner {
             let reduced = all.enumerated().filter { $0.offset != p }
             guard let (arguments, closure) = Self.assign(call, reduced.map(\.element)) else { continue }
             let full = arguments.map { reduced[$0].offset }
-            if let closure, reduced[closure].offset < p { return .failure(Unwired(text: "the parameter follows the trailing closure's")) }
+            if let closure, reduced[closure].offset < p {
+                return .failure(Unwired(text: "the parameter follows the trailing closure's"))
+            }
             let at = full.firstIndex { $0 > p } ?? full.count
-            if let known = insertion, known != at { return .failure(Unwired(text: "its arguments fit initializers that take the parameter in different places")) }
+            if let known = insertion, known != at {
+                return .failure(
+                    Unwired(text: "its arguments fit initializers that take the parameter in different places"))
+            }
             insertion = at
             fits = true
         }
         let fitsOther = others.contains { Self.assign(call, Array($0.signature.parameterClause.parameters)) != nil }
-        if !fits { return fitsOther && !InitializerCalls.isSelfCall(call) ? nil : .failure(Unwired(text: "its arguments fit no initializer taking the parameter")) }
-        if fitsOther { return .failure(Unwired(text: "its arguments fit an initializer that does not take the parameter too")) }
+        if !fits {
+            return fitsOther && !InitializerCalls.isSelfCall(call)
+                ? nil : .failure(Unwired(text: "its arguments fit no initializer taking the parameter"))
+        }
+        if fitsOther {
+            return .failure(Unwired(text: "its arguments fit an initializer that does not take the parameter too"))
+        }
         let argument: String
         var explicit = false
         switch reach(of: call, serviceType: serviceType) {
         case let .failure(why): return .failure(why)
         case let .success(spelling?): argument = spelling
         case .success(nil):
-            if InitializerCalls.isSelfCall(call) { return .failure(Unwired(text: "a delegating initializer with no '\(serviceType)' in reach: it must take the parameter itself")) }
-            guard let expression = defaultExpression else { return .failure(Unwired(text: "no '\(serviceType)' in reach, and the initializers' defaults differ")) }
+            if InitializerCalls.isSelfCall(call) {
+                return .failure(
+                    Unwired(
+                        text:
+                            "a delegating initializer with no '\(serviceType)' in reach: it must take the parameter itself"
+                    ))
+            }
+            guard let expression = defaultExpression else {
+                return .failure(Unwired(text: "no '\(serviceType)' in reach, and the initializers' defaults differ"))
+            }
             (argument, explicit) = (expression, true)
         }
         let text = "\(label): \(argument)"
@@ -212,14 +272,17 @@ struct SwiftServiceFinishPlanner {
         if let at = insertion, at < arguments.count {
             // before arguments[at], in its layout
             let next = arguments[at]
-            let lead = SwiftServiceInjectPlanner.onOwnLine(next) ? file.newline + file.indentation(at: next.startOffset) : " "
+            let lead =
+                SwiftServiceInjectPlanner.onOwnLine(next) ? file.newline + file.indentation(at: next.startOffset) : " "
             let replacement = text + "," + lead
             edit = TextEdit(path: file.path, range: next.startOffset..<next.startOffset, replacement: replacement)
             offsetInEdit = label.utf8.count + 2
         } else if let last = arguments.last {
-            let lead = SwiftServiceInjectPlanner.onOwnLine(last) ? file.newline + file.indentation(at: last.startOffset) : " "
+            let lead =
+                SwiftServiceInjectPlanner.onOwnLine(last) ? file.newline + file.indentation(at: last.startOffset) : " "
             if let comma = last.trailingComma {
-                edit = TextEdit(path: file.path, range: comma.endOffset..<comma.endOffset, replacement: lead + text + ",")
+                edit = TextEdit(
+                    path: file.path, range: comma.endOffset..<comma.endOffset, replacement: lead + text + ",")
                 offsetInEdit = lead.utf8.count + label.utf8.count + 2
             } else {
                 edit = TextEdit(path: file.path, range: last.endOffset..<last.endOffset, replacement: "," + lead + text)
@@ -235,12 +298,17 @@ struct SwiftServiceFinishPlanner {
             offsetInEdit = 1 + label.utf8.count + 2
         }
         let (line, column) = file.source.buffer.lineColumn(of: call.startOffset)
-        return .success(FixCaller(path: context.display(file.path), line: line, column: column, call: "\(typeName)(…)", argument: argument,
-                                  explicitDefault: explicit, reads: explicit ? reads : 0, edit: edit, argumentOffset: offsetInEdit))
+        return .success(
+            FixCaller(
+                path: context.display(file.path), line: line, column: column, call: "\(typeName)(…)",
+                argument: argument,
+                explicitDefault: explicit, reads: explicit ? reads : 0, edit: edit, argumentOffset: offsetInEdit))
     }
 
     /// What the call's place has of the service's type in reach (nil: nothing).
-    private func reach(of call: FunctionCallExprSyntax, serviceType: String) -> Result<String?, SwiftCallerWiring.Unwired> {
+    private func reach(of call: FunctionCallExprSyntax, serviceType: String) -> Result<
+        String?, SwiftCallerWiring.Unwired
+    > {
         typealias Unwired = SwiftCallerWiring.Unwired
         func sameType(_ type: TypeSyntax) -> Bool { type.trimmedDescription == serviceType }
         var inClosure = false
@@ -249,36 +317,64 @@ struct SwiftServiceFinishPlanner {
         var member: DeclSyntax?
         while let n = node {
             if let closure = n.as(ClosureExprSyntax.self) {
-                if closure.signature?.capture?.items.contains(where: { ["weak", "unowned"].contains($0.specifier?.specifier.text ?? "") && $0.name.text == "self" }) == true { weak = true }
+                if closure.signature?.capture?.items.contains(where: {
+                    ["weak", "unowned"].contains($0.specifier?.specifier.text ?? "") && $0.name.text == "self"
+                }) == true {
+                    weak = true
+                }
                 inClosure = true
             }
-            let parameters = n.as(FunctionDeclSyntax.self)?.signature.parameterClause.parameters ?? n.as(InitializerDeclSyntax.self)?.signature.parameterClause.parameters
+            let parameters =
+                n.as(FunctionDeclSyntax.self)?.signature.parameterClause.parameters
+                ?? n.as(InitializerDeclSyntax.self)?.signature.parameterClause.parameters
             if let parameters, let found = parameters.first(where: { sameType($0.type) }) {
                 return .success((found.secondName ?? found.firstName).text)
             }
-            if member == nil, n.is(FunctionDeclSyntax.self) || n.is(InitializerDeclSyntax.self) || n.is(DeinitializerDeclSyntax.self) || n.is(SubscriptDeclSyntax.self)
-                || (n.is(VariableDeclSyntax.self) && n.parent?.is(MemberBlockItemSyntax.self) == true) {
+            if member == nil,
+                n.is(FunctionDeclSyntax.self) || n.is(InitializerDeclSyntax.self) || n.is(DeinitializerDeclSyntax.self)
+                    || n.is(SubscriptDeclSyntax.self)
+                    || (n.is(VariableDeclSyntax.self) && n.parent?.is(MemberBlockItemSyntax.self) == true)
+            {
                 member = n.as(DeclSyntax.self)
             }
-            if n.is(ClassDeclSyntax.self) || n.is(StructDeclSyntax.self) || n.is(ActorDeclSyntax.self) || n.is(EnumDeclSyntax.self)
-                || n.is(ExtensionDeclSyntax.self) || n.is(ProtocolDeclSyntax.self) { break }
+            if n.is(ClassDeclSyntax.self) || n.is(StructDeclSyntax.self) || n.is(ActorDeclSyntax.self)
+                || n.is(EnumDeclSyntax.self)
+                || n.is(ExtensionDeclSyntax.self) || n.is(ProtocolDeclSyntax.self)
+            {
+                break
+            }
             node = n.parent
         }
-        guard let member, let ownerName = SwiftRunType.enclosingQualifiedName(of: Syntax(member)) else { return .success(nil) }
-        let modifiers = member.as(FunctionDeclSyntax.self)?.modifiers ?? member.as(VariableDeclSyntax.self)?.modifiers
+        guard let member, let ownerName = SwiftRunType.enclosingQualifiedName(of: Syntax(member)) else {
+            return .success(nil)
+        }
+        let modifiers =
+            member.as(FunctionDeclSyntax.self)?.modifiers ?? member.as(VariableDeclSyntax.self)?.modifiers
             ?? member.as(SubscriptDeclSyntax.self)?.modifiers ?? member.as(InitializerDeclSyntax.self)?.modifiers
         if modifiers?.contains(where: { ["static", "class"].contains($0.name.text) }) == true { return .success(nil) }
         if let variable = member.as(VariableDeclSyntax.self), !variable.hasModifier(["lazy"]),
-           variable.bindings.contains(where: { $0.accessorBlock == nil }), call.enclosing(AccessorBlockSyntax.self) == nil {
-            return .failure(Unwired(text: "a stored property's initial value in \(ownerName): the service would have to be threaded through its initializer"))
+            variable.bindings.contains(where: { $0.accessorBlock == nil }),
+            call.enclosing(AccessorBlockSyntax.self) == nil
+        {
+            return .failure(
+                Unwired(
+                    text:
+                        "a stored property's initial value in \(ownerName): the service would have to be threaded through its initializer"
+                ))
         }
         let held = (SwiftRunType.findEach(ownerName, context: context) ?? []).lazy.flatMap { type in
             type.mainBlock.members.compactMap { $0.decl.as(VariableDeclSyntax.self) }
-        }.first { v in v.isStored && !v.hasModifier(["static", "class"]) && v.bindings.first?.typeAnnotation.map { sameType($0.type) } == true }
+        }.first { v in
+            v.isStored && !v.hasModifier(["static", "class"])
+                && v.bindings.first?.typeAnnotation.map { sameType($0.type) } == true
+        }
         guard let held, let heldName = held.names.first?.text else { return .success(nil) }
-        if member.is(InitializerDeclSyntax.self) { return .failure(Unwired(text: "an initializer of \(ownerName) that does not take '\(serviceType)'")) }
+        if member.is(InitializerDeclSyntax.self) {
+            return .failure(Unwired(text: "an initializer of \(ownerName) that does not take '\(serviceType)'"))
+        }
         if weak { return .failure(Unwired(text: "in a closure that holds self weakly")) }
-        if member.is(VariableDeclSyntax.self) && call.enclosing(AccessorBlockSyntax.self) == nil { inClosure = true } // a lazy value
+        // a lazy value
+        if member.is(VariableDeclSyntax.self) && call.enclosing(AccessorBlockSyntax.self) == nil { inClosure = true }
         let shadowed = SwiftCallerWiring.declares(heldName, in: Syntax(member))
         return .success(inClosure || shadowed ? "self.\(heldName)" : heldName)
     }

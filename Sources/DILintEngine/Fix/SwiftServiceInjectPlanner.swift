@@ -51,14 +51,19 @@ struct SwiftServiceInjectPlanner {
     /// The read's expression for an access (nil when the node is not found).
     static func read(of located: LocatedAccess, in file: SwiftFixFile, _ configuration: Configuration) -> Syntax? {
         guard let end = file.node(spanning: located.range) else { return nil }
-        return SwiftServiceRead.expression(end: end, wildcard: SwiftServiceRead.isWildcard(located.access, configuration))
+        return SwiftServiceRead.expression(
+            end: end, wildcard: SwiftServiceRead.isWildcard(located.access, configuration))
     }
 
     /// Why a read cannot move onto an injected name, if it cannot.
     private func refusal(of read: Syntax) -> (ManualReason, String)? {
         if let member = read.as(MemberAccessExprSyntax.self), let call = member.parent?.as(FunctionCallExprSyntax.self),
-           call.calledExpression.id == member.id {
-            return (.notAServiceRead, "a call of the container's method '\(member.declName.baseName.text)' with arguments, not a read of a service")
+            call.calledExpression.id == member.id
+        {
+            return (
+                .notAServiceRead,
+                "a call of the container's method '\(member.declName.baseName.text)' with arguments, not a read of a service"
+            )
         }
         if let parent = read.parent, parent.is(TryExprSyntax.self) || parent.is(AwaitExprSyntax.self) {
             return (.unrecognisedForm, "a throwing or async read (a parameter default cannot be one)")
@@ -74,7 +79,9 @@ struct SwiftServiceInjectPlanner {
         // member (a type of one name may be declared in several modules): one type, or none
         var owners = [access.container]
         for member in ContainerMembers.find(access.accessor, in: access.container, context: context) {
-            if case let .property(type) = member, let name = SwiftAccessForms.typeName(type), name != access.container { owners.append(name) }
+            if case let .property(type) = member, let name = SwiftAccessForms.typeName(type), name != access.container {
+                owners.append(name)
+            }
         }
         var types = Set<String>()
         for owner in owners {
@@ -84,7 +91,10 @@ struct SwiftServiceInjectPlanner {
                 case let .built(name):
                     // `let tabs = TabStore()`: a type of the run built by a non-failable initializer
                     if let built = SwiftRunType.findEach(name, context: context),
-                       !built.contains(where: { $0.members.contains { $0.decl.as(InitializerDeclSyntax.self)?.optionalMark != nil } }) {
+                        !built.contains(where: {
+                            $0.members.contains { $0.decl.as(InitializerDeclSyntax.self)?.optionalMark != nil }
+                        })
+                    {
                         types.insert(name)
                     } else {
                         return nil
@@ -109,7 +119,9 @@ struct SwiftServiceInjectPlanner {
     /// The injected name: the service's (a resolved type's in lower camel case).
     static func name(service: String, resolve: Bool) -> String {
         guard resolve else { return service }
-        let simple = String(service.split(separator: "<").first ?? Substring(service)).split(separator: ".").last.map(String.init) ?? service
+        let simple =
+            String(service.split(separator: "<").first ?? Substring(service)).split(separator: ".").last.map(
+                String.init) ?? service
         // `URLSession` → `urlSession`, `TabStore` → `tabStore`
         let chars = Array(simple)
         var upper = 0
@@ -143,8 +155,12 @@ struct SwiftServiceInjectPlanner {
         }
         let name = Self.name(service: service, resolve: SwiftServiceRead.isResolve(firstRead))
         let defaultValue = firstRead.trimmedDescription
-        guard let types = SwiftRunType.findEach(typeName, context: context), types.count == 1, !types[0].declaration.is(EnumDeclSyntax.self) else {
-            return list(targets, .typeNotInRun, "no single class, struct or actor declaration of it among the run's Swift files")
+        guard let types = SwiftRunType.findEach(typeName, context: context), types.count == 1,
+            !types[0].declaration.is(EnumDeclSyntax.self)
+        else {
+            return list(
+                targets, .typeNotInRun, "no single class, struct or actor declaration of it among the run's Swift files"
+            )
         }
         let type = types[0]
         // the name is free, or the type already holds the service under it (every designated
@@ -153,9 +169,13 @@ struct SwiftServiceInjectPlanner {
         if type.memberNames.contains(name) {
             let stored = type.storedProperty(name)
             let takers = type.designatedInitializers.filter { !Self.cannotTake($0.decl) }
-            let takes = !takers.isEmpty && takers.allSatisfy { i in
-                i.decl.signature.parameterClause.parameters.contains { ($0.secondName ?? $0.firstName).text == name && $0.type.trimmedDescription == serviceType }
-            }
+            let takes =
+                !takers.isEmpty
+                && takers.allSatisfy { i in
+                    i.decl.signature.parameterClause.parameters.contains {
+                        ($0.secondName ?? $0.firstName).text == name && $0.type.trimmedDescription == serviceType
+                    }
+                }
             guard stored?.bindings.first?.typeAnnotation?.type.trimmedDescription == serviceType, takes else {
                 return list(targets, .serviceNameTaken, "'\(name)'")
             }
@@ -164,7 +184,9 @@ struct SwiftServiceInjectPlanner {
         var group = FixGroup(title: "Swift type \(typeName): service \(service)", edits: [], targets: [])
         var notes: [String] = []
         if !reused {
-            switch initializerEdits(type: type, name: name, serviceType: serviceType, defaultValue: defaultValue, plan: &plan, notes: &notes) {
+            switch initializerEdits(
+                type: type, name: name, serviceType: serviceType, defaultValue: defaultValue, plan: &plan, notes: &notes
+            ) {
             case let .failure(.manual(reason, detail)): return list(targets, reason, detail ?? "")
             case let .success(edits): group.edits += edits
             }
@@ -174,16 +196,28 @@ struct SwiftServiceInjectPlanner {
             let file = target.file, located = target.located
             guard let read = reads[located.offset] else { continue }
             let (line, column) = file.source.buffer.lineColumn(of: located.offset)
-            let fixTarget = FixTarget(path: context.display(file.path), line: line, column: column,
-                                      expression: located.access.expression, range: located.range)
+            let fixTarget = FixTarget(
+                path: context.display(file.path), line: line, column: column,
+                expression: located.access.expression, range: located.range)
             switch target.place.kind {
             case .member:
                 let shadowed = target.place.function.map { SwiftCallerWiring.declares(name, in: $0) } ?? false
-                group.edits.append(TextEdit(path: file.path, range: read.byteRange, replacement: target.place.nested || shadowed ? "self.\(name)" : name))
+                group.edits.append(
+                    TextEdit(
+                        path: file.path, range: read.byteRange,
+                        replacement: target.place.nested || shadowed ? "self.\(name)" : name))
                 group.targets.append(fixTarget)
             case let .initializer(decl):
-                guard taking.contains(decl.id), !reused || decl.signature.parameterClause.parameters.contains(where: { ($0.secondName ?? $0.firstName).text == name }) else {
-                    plan.manual.append(base.manual(located, in: file, .initializerOrDealloc, "\(typeName): an initializer that delegates or cannot take a parameter"))
+                guard taking.contains(decl.id),
+                    !reused
+                        || decl.signature.parameterClause.parameters.contains(where: {
+                            ($0.secondName ?? $0.firstName).text == name
+                        })
+                else {
+                    plan.manual.append(
+                        base.manual(
+                            located, in: file, .initializerOrDealloc,
+                            "\(typeName): an initializer that delegates or cannot take a parameter"))
                     continue
                 }
                 group.edits.append(TextEdit(path: file.path, range: read.byteRange, replacement: name))
@@ -191,7 +225,11 @@ struct SwiftServiceInjectPlanner {
             case let .propertyValue(variable):
                 // a lazy value runs on first use, after the initializer has set the property
                 guard variable.hasModifier(["lazy"]) else {
-                    plan.manual.append(base.manual(located, in: file, .propertyInitialValue, "\(typeName): a stored property's initial value runs before the initializer sets '\(name)'"))
+                    plan.manual.append(
+                        base.manual(
+                            located, in: file, .propertyInitialValue,
+                            "\(typeName): a stored property's initial value runs before the initializer sets '\(name)'")
+                    )
                     continue
                 }
                 group.edits.append(TextEdit(path: file.path, range: read.byteRange, replacement: "self.\(name)"))
@@ -211,18 +249,24 @@ struct SwiftServiceInjectPlanner {
     /// Whether an initializer's body only traps (`fatalError(…)`): it sets nothing.
     static func onlyTraps(_ decl: InitializerDeclSyntax) -> Bool {
         guard let statements = decl.body?.statements, statements.count == 1,
-              let call = statements.first?.item.as(FunctionCallExprSyntax.self) else { return false }
+            let call = statements.first?.item.as(FunctionCallExprSyntax.self)
+        else { return false }
         return ["fatalError", "preconditionFailure"].contains(call.calledExpression.trimmedDescription)
     }
 
-    private func initializerEdits(type: SwiftRunType, name: String, serviceType: String, defaultValue: String,
-                                  plan: inout FixPlan, notes: inout [String]) -> Result<[TextEdit], SwiftAccessPlace.Refusal> {
+    private func initializerEdits(
+        type: SwiftRunType, name: String, serviceType: String, defaultValue: String,
+        plan: inout FixPlan, notes: inout [String]
+    ) -> Result<[TextEdit], SwiftAccessPlace.Refusal> {
         let file = type.file
         let nl = file.newline
         let brace = type.mainBlock.leftBrace
         let typeIndent = file.indentation(at: type.declaration.startOffset)
-        let memberIndent = type.mainBlock.members.first.map { file.indentation(at: $0.decl.startOffset) } ?? typeIndent + "    "
-        let unit = memberIndent.hasPrefix(typeIndent) && memberIndent.count > typeIndent.count ? String(memberIndent.dropFirst(typeIndent.count)) : "    "
+        let memberIndent =
+            type.mainBlock.members.first.map { file.indentation(at: $0.decl.startOffset) } ?? typeIndent + "    "
+        let unit =
+            memberIndent.hasPrefix(typeIndent) && memberIndent.count > typeIndent.count
+            ? String(memberIndent.dropFirst(typeIndent.count)) : "    "
         let parameter = "\(name): \(serviceType) = \(defaultValue)"
         let stored = "let \(name): \(serviceType)"
         if base.startsOnSameLine(after: brace, in: file) {
@@ -230,18 +274,33 @@ struct SwiftServiceInjectPlanner {
         }
         let designated = type.designatedInitializers
         if designated.isEmpty {
-            if type.isStruct { return .failure(.manual(.serviceInitializers, "a struct with a memberwise initializer (a new stored property changes it for every caller)")) }
-            if type.hasInheritanceClause { return .failure(.manual(.serviceInitializers, "no initializer of its own and an inheritance clause (an added one would hide inherited initializers)")) }
-            let text = nl + memberIndent + stored + nl + nl + memberIndent + "init(\(parameter)) {" + nl + memberIndent + unit + "self.\(name) = \(name)" + nl + memberIndent + "}" + nl
+            if type.isStruct {
+                return .failure(
+                    .manual(
+                        .serviceInitializers,
+                        "a struct with a memberwise initializer (a new stored property changes it for every caller)"))
+            }
+            if type.hasInheritanceClause {
+                return .failure(
+                    .manual(
+                        .serviceInitializers,
+                        "no initializer of its own and an inheritance clause (an added one would hide inherited initializers)"
+                    ))
+            }
+            let text =
+                nl + memberIndent + stored + nl + nl + memberIndent + "init(\(parameter)) {" + nl + memberIndent + unit
+                + "self.\(name) = \(name)" + nl + memberIndent + "}" + nl
             let at = brace.endPosition.utf8Offset
             return .success([TextEdit(path: file.path, range: at..<at, replacement: text)])
         }
         if let requirement = SwiftRunType.protocolRequiringInit(type.inheritedNames, context: context) {
-            return .failure(.manual(.protocolInitializer, "it conforms to '\(requirement)', which requires an initializer"))
+            return .failure(
+                .manual(.protocolInitializer, "it conforms to '\(requirement)', which requires an initializer"))
         }
         let takers = designated.filter { !Self.cannotTake($0.decl) }
         guard !takers.isEmpty else {
-            return .failure(.manual(.serviceInitializers, "none of its initializers can take a parameter (required or override)"))
+            return .failure(
+                .manual(.serviceInitializers, "none of its initializers can take a parameter (required or override)"))
         }
         let objcType = type.attributes?.contains { $0.trimmedDescription.hasPrefix("@objcMembers") } == true
         let nsObject = type.inheritedNames.contains("NSObject")
@@ -258,14 +317,26 @@ struct SwiftServiceInjectPlanner {
                 // its selector gains a part: Objective-C senders of the old one stop compiling
                 let selector = Self.selector(of: decl)
                 if let sender = objectiveCSender(of: selector) {
-                    return .failure(.manual(.serviceInitializers, "its initializer is visible to Objective-C and \(context.display(sender)) sends '\(selector)' (the selector would change)"))
+                    return .failure(
+                        .manual(
+                            .serviceInitializers,
+                            "its initializer is visible to Objective-C and \(context.display(sender)) sends '\(selector)' (the selector would change)"
+                        ))
                 }
                 if explicit && !context.configuration.swiftCallersInRun {
-                    return .failure(.manual(.serviceInitializers, "its initializer is @objc: Objective-C callers do not see a default argument (swift-callers-in-run: true lets fix change its selector)"))
+                    return .failure(
+                        .manual(
+                            .serviceInitializers,
+                            "its initializer is @objc: Objective-C callers do not see a default argument (swift-callers-in-run: true lets fix change its selector)"
+                        ))
                 }
             }
         }
-        var edits = [TextEdit(path: file.path, range: brace.endPosition.utf8Offset..<brace.endPosition.utf8Offset, replacement: nl + memberIndent + stored)]
+        var edits = [
+            TextEdit(
+                path: file.path, range: brace.endPosition.utf8Offset..<brace.endPosition.utf8Offset,
+                replacement: nl + memberIndent + stored)
+        ]
         for (initFile, decl) in designated {
             guard let body = decl.body else { continue }
             let initIndent = initFile.indentation(at: decl.startOffset)
@@ -273,15 +344,25 @@ struct SwiftServiceInjectPlanner {
             let at = body.leftBrace.endPosition.utf8Offset
             if Self.cannotTake(decl) {
                 if Self.onlyTraps(decl) { continue }
-                edits.append(TextEdit(path: initFile.path, range: at..<at, replacement: initFile.newline + indent + "self.\(name) = \(defaultValue)"))
+                edits.append(
+                    TextEdit(
+                        path: initFile.path, range: at..<at,
+                        replacement: initFile.newline + indent + "self.\(name) = \(defaultValue)"))
                 let (line, column) = initFile.source.buffer.lineColumn(of: decl.startOffset)
-                plan.manual.append(ManualItem(path: context.display(initFile.path), line: line, column: column, expression: defaultValue,
-                                              reason: .initializerSetsServiceFromContainer,
-                                              detail: "\(type.name): its '\(decl.modifiers.map(\.name.text).joined(separator: " ")) init' sets '\(name)' from the container"))
+                plan.manual.append(
+                    ManualItem(
+                        path: context.display(initFile.path), line: line, column: column, expression: defaultValue,
+                        reason: .initializerSetsServiceFromContainer,
+                        detail:
+                            "\(type.name): its '\(decl.modifiers.map(\.name.text).joined(separator: " ")) init' sets '\(name)' from the container"
+                    ))
                 continue
             }
             edits.append(parameterEdit(decl, in: initFile, parameter))
-            edits.append(TextEdit(path: initFile.path, range: at..<at, replacement: initFile.newline + indent + "self.\(name) = \(name)"))
+            edits.append(
+                TextEdit(
+                    path: initFile.path, range: at..<at,
+                    replacement: initFile.newline + indent + "self.\(name) = \(name)"))
         }
         return .success(edits)
     }
@@ -299,17 +380,23 @@ struct SwiftServiceInjectPlanner {
             }
             let ownLine = Self.onOwnLine(last)
             let at = last.endOffset
-            return TextEdit(path: file.path, range: at..<at, replacement: "," + (ownLine ? file.newline + file.indentation(at: last.startOffset) : " ") + parameter)
+            return TextEdit(
+                path: file.path, range: at..<at,
+                replacement: "," + (ownLine ? file.newline + file.indentation(at: last.startOffset) : " ") + parameter)
         }
         // before parameters[insertAt]
         let next = parameters[insertAt]
         let at = next.startOffset
         let ownLine = Self.onOwnLine(next)
-        return TextEdit(path: file.path, range: at..<at, replacement: parameter + "," + (ownLine ? file.newline + file.indentation(at: next.startOffset) : " "))
+        return TextEdit(
+            path: file.path, range: at..<at,
+            replacement: parameter + "," + (ownLine ? file.newline + file.indentation(at: next.startOffset) : " "))
     }
 
     static func onOwnLine(_ node: some SyntaxProtocol) -> Bool {
-        node.leadingTrivia.contains { if case .newlines = $0 { return true }; if case .carriageReturnLineFeeds = $0 { return true }; return false }
+        node.leadingTrivia.contains {
+            if case .newlines = $0 { return true }; if case .carriageReturnLineFeeds = $0 { return true }; return false
+        }
     }
 
     /// The Objective-C selector Swift gives an initializer (`init(name:)` → `initWithName:`).
@@ -328,7 +415,11 @@ struct SwiftServiceInjectPlanner {
             ["m", "mm"].contains((path as NSString).pathExtension)
                 && context.workspace.bytes(path).map { bytes in
                     let text = String(decoding: bytes, as: UTF8.self)
-                    return parts.allSatisfy { text.range(of: "\\b\(NSRegularExpression.escapedPattern(for: $0))\\s*:", options: .regularExpression) != nil }
+                    return parts.allSatisfy {
+                        text.range(
+                            of: "\\b\(NSRegularExpression.escapedPattern(for: $0))\\s*:", options: .regularExpression)
+                            != nil
+                    }
                         && text.contains(first)
                 } == true
         }
@@ -342,11 +433,15 @@ private final class AnnotatedReads: SyntaxVisitor {
     var types: [String] = []
     init(text: String) { self.text = text; super.init(viewMode: .sourceAccurate) }
     override func visit(_ node: PatternBindingSyntax) -> SyntaxVisitorContinueKind {
-        if let annotation = node.typeAnnotation, node.initializer?.value.trimmedDescription == text { types.append(annotation.type.trimmedDescription) }
+        if let annotation = node.typeAnnotation, node.initializer?.value.trimmedDescription == text {
+            types.append(annotation.type.trimmedDescription)
+        }
         return .visitChildren
     }
     override func visit(_ node: FunctionParameterSyntax) -> SyntaxVisitorContinueKind {
-        if node.defaultValue?.value.trimmedDescription == text, node.ellipsis == nil { types.append(node.type.trimmedDescription) }
+        if node.defaultValue?.value.trimmedDescription == text, node.ellipsis == nil {
+            types.append(node.type.trimmedDescription)
+        }
         return .visitChildren
     }
 }
@@ -372,11 +467,16 @@ enum ContainerMembers {
             for block in blocks.found {
                 for decl in SwiftRunType.flatten(block.members) {
                     if let v = decl.as(VariableDeclSyntax.self),
-                       let binding = v.bindings.first(where: { $0.pattern.as(IdentifierPatternSyntax.self)?.identifier.text == member }) {
+                        let binding = v.bindings.first(where: {
+                            $0.pattern.as(IdentifierPatternSyntax.self)?.identifier.text == member
+                        })
+                    {
                         if let annotation = binding.typeAnnotation {
                             found.append(.property(annotation.type.trimmedDescription))
                         } else if let call = binding.initializer?.value.as(FunctionCallExprSyntax.self),
-                                  let callee = call.calledExpression.as(DeclReferenceExprSyntax.self), callee.baseName.text.first?.isUppercase == true {
+                            let callee = call.calledExpression.as(DeclReferenceExprSyntax.self),
+                            callee.baseName.text.first?.isUppercase == true
+                        {
                             found.append(.built(callee.baseName.text))
                         } else {
                             found.append(.unknown)
@@ -400,10 +500,18 @@ enum ContainerMembers {
         let name: String
         var found: [MemberBlockSyntax] = []
         init(name: String) { self.name = name; super.init(viewMode: .sourceAccurate) }
-        override func visit(_ node: ClassDeclSyntax) -> SyntaxVisitorContinueKind { add(node.name.text, node.memberBlock) }
-        override func visit(_ node: StructDeclSyntax) -> SyntaxVisitorContinueKind { add(node.name.text, node.memberBlock) }
-        override func visit(_ node: EnumDeclSyntax) -> SyntaxVisitorContinueKind { add(node.name.text, node.memberBlock) }
-        override func visit(_ node: ActorDeclSyntax) -> SyntaxVisitorContinueKind { add(node.name.text, node.memberBlock) }
+        override func visit(_ node: ClassDeclSyntax) -> SyntaxVisitorContinueKind {
+            add(node.name.text, node.memberBlock)
+        }
+        override func visit(_ node: StructDeclSyntax) -> SyntaxVisitorContinueKind {
+            add(node.name.text, node.memberBlock)
+        }
+        override func visit(_ node: EnumDeclSyntax) -> SyntaxVisitorContinueKind {
+            add(node.name.text, node.memberBlock)
+        }
+        override func visit(_ node: ActorDeclSyntax) -> SyntaxVisitorContinueKind {
+            add(node.name.text, node.memberBlock)
+        }
         override func visit(_ node: ExtensionDeclSyntax) -> SyntaxVisitorContinueKind {
             add(SwiftRunType.simpleName(node.extendedType.trimmedDescription), node.memberBlock)
         }

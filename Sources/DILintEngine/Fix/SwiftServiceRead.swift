@@ -11,10 +11,14 @@ enum SwiftServiceRead {
         if wildcard { return end }
         guard let member = end.parent?.as(MemberAccessExprSyntax.self), member.base?.id == end.id else { return end }
         var called = Syntax(member)
-        if let generic = member.parent?.as(GenericSpecializationExprSyntax.self), generic.expression.id == member.id { called = Syntax(generic) }
+        if let generic = member.parent?.as(GenericSpecializationExprSyntax.self), generic.expression.id == member.id {
+            called = Syntax(generic)
+        }
         // `Container.shared.tabs()` (a method without arguments) and `resolve(…)` are the call
-        if let call = called.parent?.as(FunctionCallExprSyntax.self), call.calledExpression.id == called.id, call.trailingClosure == nil,
-           call.arguments.isEmpty || member.declName.baseName.text.hasPrefix("resolve") {
+        if let call = called.parent?.as(FunctionCallExprSyntax.self), call.calledExpression.id == called.id,
+            call.trailingClosure == nil,
+            call.arguments.isEmpty || member.declName.baseName.text.hasPrefix("resolve")
+        {
             return Syntax(call)
         }
         return Syntax(member)
@@ -23,7 +27,8 @@ enum SwiftServiceRead {
     /// Whether the access's container is a static member matched by a wildcard (`ServiceLocator.*`).
     static func isWildcard(_ access: ContainerAccess, _ configuration: Configuration) -> Bool {
         let specs = configuration.containers
-        return specs.contains(.member(type: access.container, accessor: "*")) && !specs.contains(.member(type: access.container, accessor: access.accessor))
+        return specs.contains(.member(type: access.container, accessor: "*"))
+            && !specs.contains(.member(type: access.container, accessor: access.accessor))
     }
 
     /// The service fix moves: the accessor of a wildcard static-member container
@@ -49,10 +54,13 @@ enum SwiftServiceRead {
     /// caller that passes nothing.
     static func initializerParameter(defaultingTo read: Syntax) -> (FunctionParameterSyntax, InitializerDeclSyntax)? {
         var node = read
-        while let parent = node.parent, parent.is(TryExprSyntax.self) || parent.is(ForceUnwrapExprSyntax.self) { node = parent }
+        while let parent = node.parent, parent.is(TryExprSyntax.self) || parent.is(ForceUnwrapExprSyntax.self) {
+            node = parent
+        }
         guard let clause = node.parent?.as(InitializerClauseSyntax.self), clause.value.id == node.id,
-              let parameter = clause.parent?.as(FunctionParameterSyntax.self), parameter.defaultValue?.id == clause.id,
-              let decl = parameter.enclosing(InitializerDeclSyntax.self) else { return nil }
+            let parameter = clause.parent?.as(FunctionParameterSyntax.self), parameter.defaultValue?.id == clause.id,
+            let decl = parameter.enclosing(InitializerDeclSyntax.self)
+        else { return nil }
         return (parameter, decl)
     }
 }

@@ -28,14 +28,21 @@ extension FixTokens {
         var depth = 0, i = k - 1
         while i >= 0 && start(i) >= method.range.lowerBound {
             let w = text(i)
-            if w == "}" { depth += 1 } else if w == "{" {
-                if depth > 0 { depth -= 1 } else {
+            if w == "}" {
+                depth += 1
+            } else if w == "{" {
+                if depth > 0 {
+                    depth -= 1
+                } else {
                     // an unbalanced `{`: a block literal's body when `^` opens it
                     var p = i - 1
                     if text(p) == ")", let open = TokenCursor(file: file).balancedOpen(from: p) { p = open - 1 }
                     if isIdentifier(p) && text(p - 1) == "^" { p -= 1 } // ^ReturnType(args) {
                     if text(p) == "^", let close = matchingClose(i),
-                       (i...close).contains(where: { weak.contains(text($0)) }) { return true }
+                        (i...close).contains(where: { weak.contains(text($0)) })
+                    {
+                        return true
+                    }
                 }
             }
             i -= 1
@@ -71,8 +78,12 @@ extension FixTokens {
         var depth = 0, j = k - 1
         while j > first {
             let w = text(j)
-            if w == "}" { depth += 1 } else if w == "{" {
-                if depth > 0 { depth -= 1 } else {
+            if w == "}" {
+                depth += 1
+            } else if w == "{" {
+                if depth > 0 {
+                    depth -= 1
+                } else {
                     var p = j - 1
                     if text(p) == ")", let open = TokenCursor(file: file).balancedOpen(from: p) { p = open - 1 }
                     if isIdentifier(p) && text(p - 1) == "^" { p -= 1 }

@@ -36,11 +36,17 @@ enum UnifiedDiff {
         for r in regions {
             let base = oldLines.isEmpty ? 0 : starts[r.first]
             let end = oldLines.isEmpty ? 0 : starts[r.last] + oldLines[r.last].count
-            let shifted = r.edits.map { TextEdit(path: $0.path, range: ($0.range.lowerBound - base)..<($0.range.upperBound - base), replacement: $0.replacement, order: $0.order) }
+            let shifted = r.edits.map {
+                TextEdit(
+                    path: $0.path, range: ($0.range.lowerBound - base)..<($0.range.upperBound - base),
+                    replacement: $0.replacement, order: $0.order)
+            }
             var before = oldLines.isEmpty ? [] : Array(oldLines[r.first...r.last])
             var after = lines(EditApplication.apply(shifted, to: Array(old[base..<end])))
             var start = r.first
-            while let a = before.first, let b = after.first, a == b { before.removeFirst(); after.removeFirst(); start += 1 }
+            while let a = before.first, let b = after.first, a == b {
+                before.removeFirst(); after.removeFirst(); start += 1
+            }
             while let a = before.last, let b = after.last, a == b { before.removeLast(); after.removeLast() }
             if !before.isEmpty || !after.isEmpty { changes.append((start, before.count, after)) }
         }
@@ -52,7 +58,9 @@ enum UnifiedDiff {
         var i = 0
         while i < changes.count {
             var j = i
-            while j + 1 < changes.count && changes[j + 1].oldStart - (changes[j].oldStart + changes[j].oldCount) <= 2 * context { j += 1 }
+            while j + 1 < changes.count
+                && changes[j + 1].oldStart - (changes[j].oldStart + changes[j].oldCount) <= 2 * context
+            { j += 1 }
             let hunkStart = max(0, changes[i].oldStart - context)
             let hunkEnd = min(oldLines.count, changes[j].oldStart + changes[j].oldCount + context) // exclusive
             var body: [UInt8] = []
@@ -65,7 +73,9 @@ enum UnifiedDiff {
             }
             var hunkDelta = 0
             for c in changes[i...j] {
-                while cursor < c.oldStart { emit(UInt8(ascii: " "), oldLines[cursor]); cursor += 1; oldCount += 1; newCount += 1 }
+                while cursor < c.oldStart {
+                    emit(UInt8(ascii: " "), oldLines[cursor]); cursor += 1; oldCount += 1; newCount += 1
+                }
                 for k in 0..<c.oldCount { emit(UInt8(ascii: "-"), oldLines[c.oldStart + k]) }
                 for line in c.new { emit(UInt8(ascii: "+"), line) }
                 cursor += c.oldCount
@@ -73,7 +83,9 @@ enum UnifiedDiff {
                 newCount += c.new.count
                 hunkDelta += c.new.count - c.oldCount
             }
-            while cursor < hunkEnd { emit(UInt8(ascii: " "), oldLines[cursor]); cursor += 1; oldCount += 1; newCount += 1 }
+            while cursor < hunkEnd {
+                emit(UInt8(ascii: " "), oldLines[cursor]); cursor += 1; oldCount += 1; newCount += 1
+            }
             let oldFirst = oldCount == 0 ? hunkStart : hunkStart + 1
             let newFirst = newCount == 0 ? hunkStart + delta : hunkStart + delta + 1
             out += Array("@@ -\(oldFirst),\(oldCount) +\(newFirst),\(newCount) @@\n".utf8)
@@ -90,7 +102,8 @@ enum UnifiedDiff {
     /// such bytes in octal (`ü` is `\303\274`).
     static func quoted(_ name: String) -> String {
         let bytes = Array(name.utf8)
-        guard bytes.contains(where: { $0 < 0x20 || $0 >= 0x7F || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else { return name }
+        guard bytes.contains(where: { $0 < 0x20 || $0 >= 0x7F || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") })
+        else { return name }
         var out = "\""
         for b in bytes {
             switch b {

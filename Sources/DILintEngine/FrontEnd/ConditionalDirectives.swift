@@ -42,7 +42,8 @@ struct ConditionalDirectives {
                     if constant { constantLines.insert(line) }
                 case "elif", "elifdef", "elifndef":
                     if !chains.isEmpty {
-                        chains[chains.count - 1] = chains[chains.count - 1] && directive == "elif" && Self.isConstant(String(condition))
+                        chains[chains.count - 1] =
+                            chains[chains.count - 1] && directive == "elif" && Self.isConstant(String(condition))
                         if chains[chains.count - 1] { constantLines.insert(line) }
                     }
                 case "else":
@@ -66,11 +67,14 @@ struct ConditionalDirectives {
     static func isConstant(_ condition: String) -> Bool {
         var text = condition
         for (name, value) in standardMacros {
-            for form in ["defined(\(name))", "defined (\(name))", "defined \(name)"] { text = text.replacingOccurrences(of: form, with: "1") }
+            for form in ["defined(\(name))", "defined (\(name))", "defined \(name)"] {
+                text = text.replacingOccurrences(of: form, with: "1")
+            }
             text = text.replacingOccurrences(of: name, with: value)
         }
         if let c = text.range(of: "//") { text = String(text[..<c.lowerBound]) }
-        while let open = text.range(of: "/*"), let close = text.range(of: "*/", range: open.upperBound..<text.endIndex) {
+        while let open = text.range(of: "/*"), let close = text.range(of: "*/", range: open.upperBound..<text.endIndex)
+        {
             text.removeSubrange(open.lowerBound..<close.upperBound)
         }
         let trimmed = text.trimmingCharacters(in: .whitespaces)

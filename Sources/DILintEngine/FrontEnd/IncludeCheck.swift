@@ -37,7 +37,9 @@ final class IncludeCheck: @unchecked Sendable {
     func problem(source path: String, bytes: [UInt8], arguments: [String]) -> String? {
         let (directories, forced) = Self.searchPaths(arguments)
         for file in forced {
-            if let problem = InputFile.problem(path: file, limit: limit) { return "its flags include '\(file)': \(problem)" }
+            if let problem = InputFile.problem(path: file, limit: limit) {
+                return "its flags include '\(file)': \(problem)"
+            }
         }
         let source = Includers.header(bytes)
         var pending: [(file: String, header: Includers.Header)] = [(path, source)]
@@ -45,12 +47,15 @@ final class IncludeCheck: @unchecked Sendable {
         while let (includer, header) = pending.popLast() {
             let here = (includer as NSString).deletingLastPathComponent
             for (name, quoted, imported) in header.includes {
-                let candidates = name.hasPrefix("/") ? [name]
-                    : (quoted ? [here.isEmpty ? name : here + "/" + name] : []) + directories.compactMap { directory in
-                        // a header map (clang reads one from any search-path flag naming a file) names the file itself
-                        if let map = headerMap(directory) { return map.lookup(name) }
-                        return directory + "/" + name
-                    }
+                let candidates =
+                    name.hasPrefix("/")
+                    ? [name]
+                    : (quoted ? [here.isEmpty ? name : here + "/" + name] : [])
+                        + directories.compactMap { directory in
+                            // a header map (clang reads one from any search-path flag naming a file) names the file itself
+                            if let map = headerMap(directory) { return map.lookup(name) }
+                            return directory + "/" + name
+                        }
                 var entered = false
                 for candidate in candidates {
                     var st = stat()
@@ -71,10 +76,14 @@ final class IncludeCheck: @unchecked Sendable {
         }
         let entries = graph.entries()
         if entries.again > Self.maxReentries {
-            let chain = entries.heaviest.map { "\(($0.file as NSString).lastPathComponent) includes "
-                + "\(($0.included as NSString).lastPathComponent) \($0.times == 1 ? "once" : $0.times == 2 ? "twice" : "\($0.times) times")" }
-            let shown = chain.prefix(4).joined(separator: ", ") + (chain.count > 4 ? ", … (\(chain.count) headers deep)" : "")
-            return "its includes would enter headers again \(entries.again >= IncludeGraph.saturated ? "more than 2^60" : String(entries.again)) times "
+            let chain = entries.heaviest.map {
+                "\(($0.file as NSString).lastPathComponent) includes "
+                    + "\(($0.included as NSString).lastPathComponent) \($0.times == 1 ? "once" : $0.times == 2 ? "twice" : "\($0.times) times")"
+            }
+            let shown =
+                chain.prefix(4).joined(separator: ", ") + (chain.count > 4 ? ", … (\(chain.count) headers deep)" : "")
+            return
+                "its includes would enter headers again \(entries.again >= IncludeGraph.saturated ? "more than 2^60" : String(entries.again)) times "
                 + "(\(shown)): headers without an include guard or #pragma once, each included more than once by the one before; "
                 + "di-lint does not parse a file whose includes enter headers again more than \(Self.maxReentries) times"
         }
@@ -219,7 +228,9 @@ struct IncludeGraph {
                 let (product, overflow) = (memo[included.key] ?? 1).multipliedReportingOverflow(by: included.value)
                 return overflow ? Self.saturated : min(product, Self.saturated)
             }
-            guard let (next, count) = times.max(by: { weight($0) < weight($1) }), seen.insert(next).inserted else { break }
+            guard let (next, count) = times.max(by: { weight($0) < weight($1) }), seen.insert(next).inserted else {
+                break
+            }
             heaviest.append((file, next, count))
             file = next
         }

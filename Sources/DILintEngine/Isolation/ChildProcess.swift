@@ -39,8 +39,10 @@ final class ChildProcess {
     /// Starts `executable` with `arguments` (`argv[0]` first) and `environment`, the channel as
     /// its descriptors `channelAt` and its standard error as `outputAt`; the others it has are
     /// this process's (standard output when not in `outputAt`).
-    static func start(executable: String, arguments: [String], environment: [String], channelAt: [Int32], outputAt: [Int32],
-                      keep: Int = .max) -> Result<ChildProcess, StartFailure> {
+    static func start(
+        executable: String, arguments: [String], environment: [String], channelAt: [Int32], outputAt: [Int32],
+        keep: Int = .max
+    ) -> Result<ChildProcess, StartFailure> {
         let type = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
         var channel: [Int32] = [-1, -1], output: [Int32] = [-1, -1]
         guard socketpair(AF_UNIX, type, 0, &channel) == 0 else {
@@ -91,7 +93,10 @@ final class ChildProcess {
             let now = RunBudget.now()
             wait = now >= deadline ? 0 : Int32(clamping: (deadline - now) / 1_000_000 + 1)
         }
-        var fds = [pollfd(fd: output, events: Int16(POLLIN), revents: 0), pollfd(fd: channel, events: Int16(POLLIN), revents: 0)]
+        var fds = [
+            pollfd(fd: output, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: channel, events: Int16(POLLIN), revents: 0),
+        ]
         let ready = poll(&fds, 2, wait)
         if ready < 0 { return errno == EINTR }
         if fds[0].revents != 0 { readOutput() }
@@ -169,9 +174,12 @@ final class ChildProcess {
     static func death(of process: String, status: Int32?, outOfMemory: String?) -> String {
         if let outOfMemory { return outOfMemory }
         guard let status else { return "\(process) ended without a reply" }
-        guard let signal = signal(status) else { return "\(process) exited with status \((status >> 8) & 0xff) while parsing it" }
+        guard let signal = signal(status) else {
+            return "\(process) exited with status \((status >> 8) & 0xff) while parsing it"
+        }
         if signal == SIGKILL {
-            return "\(process) was killed (\(signalDescription(SIGKILL))) while parsing it, perhaps by the system's out-of-memory killer"
+            return
+                "\(process) was killed (\(signalDescription(SIGKILL))) while parsing it, perhaps by the system's out-of-memory killer"
         }
         return "the parser crashed (\(signalDescription(signal)))"
     }
@@ -184,8 +192,10 @@ final class ChildProcess {
     /// Whether `output` (a process's standard error) says that an allocation failed (LLVM, the C++ or Swift runtime).
     static func saysOutOfMemory(_ output: [UInt8]) -> Bool {
         let said = String(decoding: output, as: UTF8.self)
-        return ["out of memory", "bad_alloc", "Could not allocate memory", "Cannot allocate memory", "memory exhausted"]
-            .contains { said.contains($0) }
+        return [
+            "out of memory", "bad_alloc", "Could not allocate memory", "Cannot allocate memory", "memory exhausted",
+        ]
+        .contains { said.contains($0) }
     }
 
     /// "signal 11, SIGSEGV": the number and glibc's abbreviation (`sigabbrev_np`), or its

@@ -34,8 +34,10 @@ public enum FixSupervisor {
         while true {
             if let signal = ForwardedSignals.received { ForwardedSignals.end(signal) }
             let child: Child
-            switch Child.start(executable: executable, arguments: arguments, leftOut: leftOut, serial: serial, started: started,
-                               parsed: parsed) {
+            switch Child.start(
+                executable: executable, arguments: arguments, leftOut: leftOut, serial: serial, started: started,
+                parsed: parsed)
+            {
             case .success(let started): child = started
             case .failure(let message):
                 writeErrors("di-lint fix: error: \(message) (--no-isolation runs without a child process)\n")
@@ -53,12 +55,17 @@ public enum FixSupervisor {
                 return end.status
             case let (reason, paths)? where paths.count == 1:
                 guard !leftOut.contains(where: { $0.path == paths[0] }) else {
-                    writeErrors(end.errors + Array("di-lint fix: error: \(paths[0]) was parsed after it was left out (\(reason))\n".utf8))
+                    writeErrors(
+                        end.errors
+                            + Array(
+                                "di-lint fix: error: \(paths[0]) was parsed after it was left out (\(reason))\n".utf8))
                     return 2
                 }
                 guard leftOut.count < maxLeftOut else {
-                    writeErrors(Array(("di-lint fix: error: more than \(maxLeftOut) files could not be parsed (the last: \(paths[0]): "
-                        + "\(reason)); leave them out with --exclude\n").utf8))
+                    writeErrors(
+                        Array(
+                            ("di-lint fix: error: more than \(maxLeftOut) files could not be parsed (the last: \(paths[0]): "
+                                + "\(reason)); leave them out with --exclude\n").utf8))
                     return 2
                 }
                 leftOut.append((paths[0], reason))
@@ -66,8 +73,11 @@ public enum FixSupervisor {
                 serial = true
             case let (reason, _)?:
                 // outside any parse (or several at once when they ran one at a time: cannot happen)
-                writeErrors(end.errors + Array(("di-lint fix: error: the fix process ended outside a parse (\(reason)); "
-                    + "--no-isolation runs the fix in di-lint's own process\n").utf8))
+                writeErrors(
+                    end.errors
+                        + Array(
+                            ("di-lint fix: error: the fix process ended outside a parse (\(reason)); "
+                                + "--no-isolation runs the fix in di-lint's own process\n").utf8))
                 return 2
             }
         }
@@ -86,10 +96,13 @@ public enum FixSupervisor {
         static func install() {
             recorded = 0
             previous = [SIGTERM, SIGINT, SIGHUP].map { signal in
-                (signal, installUnlessIgnored(signal) { received in
-                    ForwardedSignals.recorded = received
-                    if ForwardedSignals.child > 0 { kill(ForwardedSignals.child, received) }
-                })
+                (
+                    signal,
+                    installUnlessIgnored(signal) { received in
+                        ForwardedSignals.recorded = received
+                        if ForwardedSignals.child > 0 { kill(ForwardedSignals.child, received) }
+                    }
+                )
             }
         }
 
@@ -132,17 +145,25 @@ public enum FixSupervisor {
 
         private init(process: ChildProcess) { self.process = process }
 
-        static func start(executable: String, arguments: [String], leftOut: [(path: String, reason: String)], serial: Bool,
-                          started: UInt64 = RunBudget.now(), parsed: Set<String> = []) -> Result<Child, ChildProcess.StartFailure> {
+        static func start(
+            executable: String, arguments: [String], leftOut: [(path: String, reason: String)], serial: Bool,
+            started: UInt64 = RunBudget.now(), parsed: Set<String> = []
+        ) -> Result<Child, ChildProcess.StartFailure> {
             // the files parsed before, sent on the status socket (a list too long for the environment)
             let parsedList = (try? JSONSerialization.data(withJSONObject: parsed.sorted())).map { [UInt8]($0) } ?? []
-            let setup: [String: Any] = ["parent": Int(getpid()), "serial": serial, "leftOut": leftOut.map { [$0.path, $0.reason] },
-                                        "started": String(started), "parsedBytes": parsedList.count]
-            let json = (try? JSONSerialization.data(withJSONObject: setup)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
-            let environment = ChildProcess.environment().filter { !$0.hasPrefix(FixSupervisor.environmentKey + "=") }
+            let setup: [String: Any] = [
+                "parent": Int(getpid()), "serial": serial, "leftOut": leftOut.map { [$0.path, $0.reason] },
+                "started": String(started), "parsedBytes": parsedList.count,
+            ]
+            let json =
+                (try? JSONSerialization.data(withJSONObject: setup)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+            let environment =
+                ChildProcess.environment().filter { !$0.hasPrefix(FixSupervisor.environmentKey + "=") }
                 + ["\(FixSupervisor.environmentKey)=\(json)"]
-            switch ChildProcess.start(executable: executable, arguments: arguments, environment: environment,
-                                      channelAt: [FixSupervisor.statusDescriptor], outputAt: [2]) {
+            switch ChildProcess.start(
+                executable: executable, arguments: arguments, environment: environment,
+                channelAt: [FixSupervisor.statusDescriptor], outputAt: [2])
+            {
             case let .failure(failure):
                 return .failure(ChildProcess.StartFailure(description: "cannot start the fix process (\(failure))"))
             case let .success(process):
@@ -197,7 +218,9 @@ public enum FixSupervisor {
                 failure = ("it ended with \(ChildProcess.signalDescription(signal))", [])
             } else if failure == nil, !parses.running.isEmpty {
                 let outOfMemory = ChildProcess.saysOutOfMemory(parseOutput) ? self.outOfMemory : nil
-                failure = (ChildProcess.death(of: "the fix process", status: raw, outOfMemory: outOfMemory), parses.paths)
+                failure = (
+                    ChildProcess.death(of: "the fix process", status: raw, outOfMemory: outOfMemory), parses.paths
+                )
             }
             return End(status: (raw >> 8) & 0xff, errors: process.written, failure: failure)
         }
@@ -302,8 +325,9 @@ public final class FixSupervision: @unchecked Sendable {
             guard let bytes = ParseWorker.readExactly(FixSupervisor.statusDescriptor, count) else { _exit(2) }
             parsedBefore = Set((try? JSONSerialization.jsonObject(with: Data(bytes))) as? [String] ?? [])
         }
-        return FixSupervision(leftOut: leftOut, serial: setup["serial"] as? Bool ?? false,
-                              started: (setup["started"] as? String).flatMap { UInt64($0) }, parsedBefore: parsedBefore)
+        return FixSupervision(
+            leftOut: leftOut, serial: setup["serial"] as? Bool ?? false,
+            started: (setup["started"] as? String).flatMap { UInt64($0) }, parsedBefore: parsedBefore)
     }
 
     /// Call once the configuration is known, before any parse: limits this process's address
@@ -335,7 +359,9 @@ public final class FixSupervision: @unchecked Sendable {
     private func report(_ kind: Character, _ id: UInt32, _ text: String) {
         let payload = Array(text.utf8)
         var bytes = [kind.asciiValue!]
-        for value in [id, UInt32(payload.count)] { for i in 0..<4 { bytes.append(UInt8(truncatingIfNeeded: value >> (8 * UInt32(i)))) } }
+        for value in [id, UInt32(payload.count)] {
+            for i in 0..<4 { bytes.append(UInt8(truncatingIfNeeded: value >> (8 * UInt32(i)))) }
+        }
         bytes += payload
         lock.lock(); defer { lock.unlock() }
         guard ParseWorker.writeAll(FixSupervisor.statusDescriptor, bytes) else { _exit(2) } // the supervisor is gone

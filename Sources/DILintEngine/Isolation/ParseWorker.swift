@@ -21,7 +21,9 @@ public enum ParseWorker {
         if let directory = opendir("/proc/self/fd") {
             let own = dirfd(directory)
             while let entry = readdir(directory) {
-                let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+                let name = withUnsafeBytes(of: entry.pointee.d_name) {
+                    String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
+                }
                 if let fd = Int32(name), fd > 2, fd != own { fds.append(fd) }
             }
             closedir(directory)
@@ -33,7 +35,9 @@ public enum ParseWorker {
         let socket: Int32 = 0
         guard let handshakeBytes = readFrame(socket) else { exit(0) }
         let handshake: WorkerFrames.Handshake
-        do { handshake = try WorkerFrames.Handshake(decoding: handshakeBytes) } catch { refuse(socket, "the parse worker got a handshake it cannot read") }
+        do { handshake = try WorkerFrames.Handshake(decoding: handshakeBytes) } catch {
+            refuse(socket, "the parse worker got a handshake it cannot read")
+        }
         watchParent(handshake.parent)
         limitResources(memoryLimit: handshake.memoryLimit)
 
@@ -44,7 +48,9 @@ public enum ParseWorker {
             refuse(socket, "the parse worker cannot rebuild the configuration (\(error))")
         }
         guard ConfigurationRecipe.digest(configuration) == handshake.digest else {
-            refuse(socket, "the parse worker's configuration differs from the run's (was the config file changed during the run?)")
+            refuse(
+                socket,
+                "the parse worker's configuration differs from the run's (was the config file changed during the run?)")
         }
         let linter = Linter(configuration: configuration)
         linter.compileArguments = handshake.compileArguments
@@ -56,8 +62,9 @@ public enum ParseWorker {
                 }
                 // a large file's findings are written while its facts are being collected
                 var begun: CacheEntryCodec.PartialBody?
-                let (outcome, model) = linter.isolatedOutcome(path: path, bytes: bytes, frontEnd: &frontEnd,
-                                                              whileFactsRun: { begun = CacheEntryCodec.beginBody($0) })
+                let (outcome, model) = linter.isolatedOutcome(
+                    path: path, bytes: bytes, frontEnd: &frontEnd,
+                    whileFactsRun: { begun = CacheEntryCodec.beginBody($0) })
                 // a frame of the kind byte and the body, not copied into one
                 let body: [UInt8]
                 if begun != nil {
@@ -65,7 +72,9 @@ public enum ParseWorker {
                 } else {
                     body = CacheEntryCodec.encodeUndigested(outcome)
                 }
-                guard writeAll(socket, WorkerFrames.header(1 + body.count) + [WorkerFrames.outcome]), writeAll(socket, body) else { exit(0) }
+                guard writeAll(socket, WorkerFrames.header(1 + body.count) + [WorkerFrames.outcome]),
+                    writeAll(socket, body)
+                else { exit(0) }
                 withExtendedLifetime(model) {} // released once the parent has the reply
             }
             exit(0)

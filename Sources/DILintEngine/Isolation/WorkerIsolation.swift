@@ -27,8 +27,10 @@ public struct WorkerIsolation: Sendable {
     /// the calling process runs under when that is lower.
     public var memoryLimit: Int
 
-    public init(executable: String = "/proc/self/exe", arguments: [String] = [ParseWorker.command],
-                recipe: ConfigurationRecipe, timeout: Double, memoryLimit: Int) {
+    public init(
+        executable: String = "/proc/self/exe", arguments: [String] = [ParseWorker.command],
+        recipe: ConfigurationRecipe, timeout: Double, memoryLimit: Int
+    ) {
         self.executable = executable
         self.arguments = arguments
         self.recipe = recipe
@@ -106,7 +108,10 @@ enum WorkerFrames {
             return w.bytes
         }
 
-        init(recipe: ConfigurationRecipe, compileArguments: [String: [String]], digest: String, memoryLimit: Int, parent: Int32) {
+        init(
+            recipe: ConfigurationRecipe, compileArguments: [String: [String]], digest: String, memoryLimit: Int,
+            parent: Int32
+        ) {
             self.recipe = recipe
             self.compileArguments = compileArguments
             self.digest = digest
@@ -127,8 +132,9 @@ enum WorkerFrames {
             default: recipe.headerMap = true
             }
             if try r.bool() {
-                recipe.headerMapFile = HeaderMapFile(path: try r.string(), digest: try r.string(), headers: try r.int(),
-                                                     keys: try r.int(), ambiguousNames: try r.int())
+                recipe.headerMapFile = HeaderMapFile(
+                    path: try r.string(), digest: try r.string(), headers: try r.int(),
+                    keys: try r.int(), ambiguousNames: try r.int())
             }
             if let timeout = try r.optionalString() {
                 guard let value = Double(timeout) else { throw ByteReader.Malformed() }

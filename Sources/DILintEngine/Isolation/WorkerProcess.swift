@@ -25,9 +25,12 @@ final class WorkerProcess {
     /// Starts a worker (the channel its descriptor 0, its standard output and error the other
     /// socket, the last 16 KB of it kept: what it said before dying, such as an out-of-memory
     /// report) and sends it the handshake; the reason when it cannot be started.
-    static func start(_ isolation: WorkerIsolation, handshake: [UInt8], memoryLimit: Int) -> Result<WorkerProcess, ParseFailure> {
-        let started = ChildProcess.start(executable: isolation.executable, arguments: [isolation.executable] + isolation.arguments,
-                                         environment: ChildProcess.environment(), channelAt: [0], outputAt: [1, 2], keep: 16 << 10)
+    static func start(_ isolation: WorkerIsolation, handshake: [UInt8], memoryLimit: Int) -> Result<
+        WorkerProcess, ParseFailure
+    > {
+        let started = ChildProcess.start(
+            executable: isolation.executable, arguments: [isolation.executable] + isolation.arguments,
+            environment: ChildProcess.environment(), channelAt: [0], outputAt: [1, 2], keep: 16 << 10)
         let process: ChildProcess
         switch started {
         case let .success(child): process = child
@@ -55,7 +58,9 @@ final class WorkerProcess {
         process.forgetOutput()
         var parses = ParseDeadlines(seconds: timeout)
         parses.begin(0, path: path)
-        guard process.send(WorkerFrames.frame(WorkerFrames.request(path: path, bytes: bytes))) else { return .failed(death()) }
+        guard process.send(WorkerFrames.frame(WorkerFrames.request(path: path, bytes: bytes))) else {
+            return .failed(death())
+        }
         let fileDeadline = parses.next!
         let deadline = min(fileDeadline, budget?.end ?? .max)
         while true {
@@ -120,7 +125,8 @@ final class WorkerProcess {
 
     /// Why the file failed when the worker said, since the request, that an allocation failed.
     private var outOfMemory: String? {
-        ChildProcess.saysOutOfMemory(process.written) ? ChildProcess.outOfMemory("the parse worker", limit: memoryLimit) : nil
+        ChildProcess.saysOutOfMemory(process.written)
+            ? ChildProcess.outOfMemory("the parse worker", limit: memoryLimit) : nil
     }
 
     /// "signal 11, SIGSEGV" (see `ChildProcess.signalDescription`).

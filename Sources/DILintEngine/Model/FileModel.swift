@@ -56,8 +56,11 @@ extension FileModel {
     func prepareForRulesBesideFacts() -> Bool { false }
 
     /// A finding at a byte offset of this file.
-    func finding(rule: String, offset: Int, severity: Severity, message: String, access: ContainerAccess? = nil) -> Finding {
-        buffer.finding(rule: rule, path: displayPath, offset: offset, severity: severity, message: message, access: access)
+    func finding(rule: String, offset: Int, severity: Severity, message: String, access: ContainerAccess? = nil)
+        -> Finding
+    {
+        buffer.finding(
+            rule: rule, path: displayPath, offset: offset, severity: severity, message: message, access: access)
     }
 
     func line(of offset: Int) -> Int { buffer.lineColumn(of: offset).line }
@@ -65,10 +68,13 @@ extension FileModel {
 
 extension SourceBuffer {
     /// A finding at a byte offset, with the line's text as its snippet.
-    func finding(rule: String, path: String, offset: Int, severity: Severity, message: String, access: ContainerAccess? = nil) -> Finding {
+    func finding(
+        rule: String, path: String, offset: Int, severity: Severity, message: String, access: ContainerAccess? = nil
+    ) -> Finding {
         let (line, column) = lineColumn(of: offset)
-        return Finding(rule: rule, path: path, line: line, column: column, severity: severity,
-                       message: message, access: access, snippet: snippet(line: line, at: offset))
+        return Finding(
+            rule: rule, path: path, line: line, column: column, severity: severity,
+            message: message, access: access, snippet: snippet(line: line, at: offset))
     }
 }
 
@@ -107,7 +113,9 @@ struct CodeScope: Equatable {
     /// `init`, `init*` Objective-C methods, C++ constructors and Swift initializers.
     var isInitializer: Bool {
         kind == .constructor || kind == .swiftInitializer
-            || (kind == .objcMethod && (name == "init" || name.hasPrefix("init") && name.dropFirst(4).first.map { $0.isUppercase || $0 == ":" } == true))
+            || (kind == .objcMethod
+                && (name == "init"
+                    || name.hasPrefix("init") && name.dropFirst(4).first.map { $0.isUppercase || $0 == ":" } == true))
     }
 }
 

@@ -39,7 +39,9 @@ public struct ContainerAccess: Codable, Equatable, Sendable {
     public var viaMacro: String?
     public var kind: AccessKind
 
-    public init(container: String, accessor: String, service: String?, viaMacro: String? = nil, kind: AccessKind = .direct) {
+    public init(
+        container: String, accessor: String, service: String?, viaMacro: String? = nil, kind: AccessKind = .direct
+    ) {
         self.container = container
         self.accessor = accessor
         self.service = service
@@ -85,8 +87,10 @@ public struct Finding: Codable, Equatable, Sendable {
     /// The verified edits that fix this finding (`lint --fixes`), when `di-lint fix` plans some.
     public var fix: FindingFix?
 
-    public init(rule: String, path: String, line: Int, column: Int, severity: Severity,
-                message: String, access: ContainerAccess? = nil, snippet: String? = nil) {
+    public init(
+        rule: String, path: String, line: Int, column: Int, severity: Severity,
+        message: String, access: ContainerAccess? = nil, snippet: String? = nil
+    ) {
         self.rule = rule
         self.path = path
         self.line = line

@@ -21,13 +21,21 @@ public enum SourceLanguage: String, Codable, Sendable {
 
     /// Objective-C directives win; then C++ keywords; else C.
     static func sniffHeader(_ text: UnsafeRawBufferPointer) -> SourceLanguage {
-        let objcMarkers = ["@interface", "@protocol", "@implementation", "@class", "@property", "#import", "@end", "NS_ASSUME_NONNULL"]
-        let cxxMarkers = ["class ", "namespace ", "template<", "template <", "std::", "public:", "private:", "extern \"C++\"", "constexpr "]
+        let objcMarkers = [
+            "@interface", "@protocol", "@implementation", "@class", "@property", "#import", "@end", "NS_ASSUME_NONNULL",
+        ]
+        let cxxMarkers = [
+            "class ", "namespace ", "template<", "template <", "std::", "public:", "private:", "extern \"C++\"",
+            "constexpr ",
+        ]
         let isObjC = objcMarkers.contains { text.containsASCII($0) }
-        let isCxx = cxxMarkers.contains { text.containsASCII($0) }
-            && (!text.containsASCII("@class ") || cxxMarkers.contains { m in
-                // `@class Name;` is Objective-C: look again without it
-                String(decoding: text, as: UTF8.self).replacingOccurrences(of: "@class ", with: "@").contains(m) })
+        let isCxx =
+            cxxMarkers.contains { text.containsASCII($0) }
+            && (!text.containsASCII("@class ")
+                || cxxMarkers.contains { m in
+                    // `@class Name;` is Objective-C: look again without it
+                    String(decoding: text, as: UTF8.self).replacingOccurrences(of: "@class ", with: "@").contains(m)
+                })
         switch (isObjC, isCxx) {
         case (true, true): return .objectiveCxx
         case (true, false): return .objectiveC

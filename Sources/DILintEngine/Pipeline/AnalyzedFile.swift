@@ -42,7 +42,8 @@ struct FileRules {
 
     /// The file analysed: the rules run over its model, its suppression directives read.
     func analyze(_ model: FileModel, diagnostics: [ParseDiagnostic] = []) -> AnalyzedFile {
-        AnalyzedFile(model: model, suppressions: Suppressions(comments: model.comments, buffer: model.buffer),
-                     diagnostics: diagnostics, findings: findings(model))
+        AnalyzedFile(
+            model: model, suppressions: Suppressions(comments: model.comments, buffer: model.buffer),
+            diagnostics: diagnostics, findings: findings(model))
     }
 }

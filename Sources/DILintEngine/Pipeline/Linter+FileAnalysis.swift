@@ -5,7 +5,10 @@ import Foundation
 extension Linter {
     func failure(_ path: String, _ reason: String) -> FileOutcome {
         guard let severity = configuration.severity(of: ParseFailureRule.id) else { return FileOutcome(failed: true) }
-        return FileOutcome(findings: [ParseFailureRule().finding(path: FileCollector.displayPath(path), reason: reason, severity: severity)], failed: true)
+        return FileOutcome(
+            findings: [
+                ParseFailureRule().finding(path: FileCollector.displayPath(path), reason: reason, severity: severity)
+            ], failed: true)
     }
 
     enum Lookup {
@@ -17,8 +20,12 @@ extension Linter {
 
     func cachedOutcome(for path: String) -> Lookup {
         var st = stat()
-        guard stat(path, &st) == 0 else { return .done(failure(path, "cannot read it (\(String(cString: strerror(errno))))")) }
-        if let problem = InputFile.problem(st, limit: configuration.maxFileSize) { return .done(failure(path, problem)) }
+        guard stat(path, &st) == 0 else {
+            return .done(failure(path, "cannot read it (\(String(cString: strerror(errno))))"))
+        }
+        if let problem = InputFile.problem(st, limit: configuration.maxFileSize) {
+            return .done(failure(path, problem))
+        }
         var content: [UInt8]?
         func read() -> [UInt8]? {
             if content == nil { content = readFileBytes(path, limit: configuration.maxFileSize) }
@@ -28,13 +35,17 @@ extension Linter {
             cached.fromCache = true
             return .done(cached)
         }
-        guard let bytes = read() else { return .done(failure(path, "cannot read it (\(String(cString: strerror(errno))))")) }
+        guard let bytes = read() else {
+            return .done(failure(path, "cannot read it (\(String(cString: strerror(errno))))"))
+        }
         return .miss(bytes)
     }
 
     /// Lints a file the cache did not have, here or in the thread's worker process, and stores the outcome.
-    func parse(_ path: String, bytes: [UInt8], frontEnd: inout ClangFrontEnd?, worker: inout WorkerProcess?,
-                       handshake: [UInt8]?, budget: RunBudget? = nil) -> FileOutcome {
+    func parse(
+        _ path: String, bytes: [UInt8], frontEnd: inout ClangFrontEnd?, worker: inout WorkerProcess?,
+        handshake: [UInt8]?, budget: RunBudget? = nil
+    ) -> FileOutcome {
         let result: FileOutcome
         switch prepare(path: path, bytes: bytes) {
         case let .done(outcome):
@@ -47,7 +58,9 @@ extension Linter {
                 worker = nil
             }
             if worker == nil {
-                switch WorkerProcess.start(isolation!, handshake: handshake!, memoryLimit: WorkerProcess.effectiveLimit(isolation!.memoryLimit)) {
+                switch WorkerProcess.start(
+                    isolation!, handshake: handshake!, memoryLimit: WorkerProcess.effectiveLimit(isolation!.memoryLimit)
+                ) {
                 case let .success(started): worker = started
                 case let .failure(failure): return self.failure(path, failure.reason)
                 }
@@ -73,12 +86,15 @@ extension Linter {
     /// replied: freeing a large file's AST and tokens is no part of the parent's wait.
     /// `whileFactsRun` is handed the outcome without its facts while a second thread collects
     /// them (a large file's; see `outcome(of:)`).
-    func isolatedOutcome(path: String, bytes: [UInt8], frontEnd: inout ClangFrontEnd?,
-                         whileFactsRun: ((FileOutcome) -> Void)? = nil) -> (outcome: FileOutcome, model: AnyObject?) {
+    func isolatedOutcome(
+        path: String, bytes: [UInt8], frontEnd: inout ClangFrontEnd?,
+        whileFactsRun: ((FileOutcome) -> Void)? = nil
+    ) -> (outcome: FileOutcome, model: AnyObject?) {
         let language = bytes.withUnsafeBytes { SourceLanguage.detect(path: path, contents: $0) }
         var parsed: FileModel?
-        let outcome = model(path: path, bytes: bytes, language: language, frontEnd: &frontEnd, keeping: &parsed,
-                            whileFactsRun: whileFactsRun)
+        let outcome = model(
+            path: path, bytes: bytes, language: language, frontEnd: &frontEnd, keeping: &parsed,
+            whileFactsRun: whileFactsRun)
         return (outcome, parsed)
     }
 
@@ -106,23 +122,33 @@ extension Linter {
     }
 
     /// Parses the file (libclang or swift-syntax) and runs the file rules over its model.
-    private func model(path: String, bytes: [UInt8], language: SourceLanguage, frontEnd: inout ClangFrontEnd?) -> FileOutcome {
+    private func model(path: String, bytes: [UInt8], language: SourceLanguage, frontEnd: inout ClangFrontEnd?)
+        -> FileOutcome
+    {
         var parsed: FileModel?
         return model(path: path, bytes: bytes, language: language, frontEnd: &frontEnd, keeping: &parsed)
     }
 
     /// The same, handing the parsed file to the caller (`kept`) rather than releasing it.
-    private func model(path: String, bytes: [UInt8], language: SourceLanguage, frontEnd: inout ClangFrontEnd?,
-                       keeping kept: inout FileModel?, whileFactsRun: ((FileOutcome) -> Void)? = nil) -> FileOutcome {
+    private func model(
+        path: String, bytes: [UInt8], language: SourceLanguage, frontEnd: inout ClangFrontEnd?,
+        keeping kept: inout FileModel?, whileFactsRun: ((FileOutcome) -> Void)? = nil
+    ) -> FileOutcome {
         let model: FileModel
         if language == .swift {
-            switch SwiftFrontEnd.model(displayPath: FileCollector.displayPath(path), bytes: bytes, configuration: configuration) {
+            switch SwiftFrontEnd.model(
+                displayPath: FileCollector.displayPath(path), bytes: bytes, configuration: configuration)
+            {
             case let .success(parsed): model = parsed
             case let .failure(failure): return self.failure(path, failure.reason)
             }
         } else {
-            if frontEnd == nil { frontEnd = ClangFrontEnd(configuration: configuration, compileArguments: compileArguments) }
-            switch frontEnd!.model(path: path, displayPath: FileCollector.displayPath(path), bytes: bytes, language: language) {
+            if frontEnd == nil {
+                frontEnd = ClangFrontEnd(configuration: configuration, compileArguments: compileArguments)
+            }
+            switch frontEnd!.model(
+                path: path, displayPath: FileCollector.displayPath(path), bytes: bytes, language: language)
+            {
             case let .success(parsed): model = parsed
             case let .failure(failure): return self.failure(path, failure.reason)
             }
@@ -137,11 +163,14 @@ extension Linter {
         // collected on a second thread while the accesses are classified and the file rules run
         // on this one.
         let facts = FactsCollection(rules: activeProjectRules.map(\.rule), model: model)
-        let beside = !activeProjectRules.isEmpty && model.buffer.bytes.count >= factsBesideRulesSize
+        let beside =
+            !activeProjectRules.isEmpty && model.buffer.bytes.count >= factsBesideRulesSize
             && model.prepareForRulesBesideFacts()
         let collected = DispatchSemaphore(value: 0)
         if beside {
-            ParseThreads.start { facts.run(); collected.signal() }
+            ParseThreads.start {
+                facts.run(); collected.signal()
+            }
         }
         var outcome = FileOutcome(parsed: true)
         outcome.accesses = model.accesses.map { a in

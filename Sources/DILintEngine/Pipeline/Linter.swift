@@ -44,7 +44,9 @@ public final class Linter: @unchecked Sendable {
     public init(configuration: Configuration) {
         self.configuration = configuration
         fileRules = FileRules(configuration: configuration)
-        activeProjectRules = RuleRegistry.projectRules.compactMap { rule in configuration.severity(of: rule.id).map { (rule, $0) } }
+        activeProjectRules = RuleRegistry.projectRules.compactMap { rule in
+            configuration.severity(of: rule.id).map { (rule, $0) }
+        }
         prefilter = ContainerPrefilter(specs: configuration.accessSpecs)
     }
 
@@ -59,15 +61,18 @@ public final class Linter: @unchecked Sendable {
         let queue = WorkQueue(count: all.count, progress: progress, counted: files.count)
         let workers = max(1, min(jobs, all.count))
         let handshake = isolation.map { isolation in
-            WorkerFrames.Handshake(recipe: isolation.recipe, compileArguments: compileArguments,
-                                   digest: ConfigurationRecipe.digest(configuration), memoryLimit: isolation.memoryLimit,
-                                   parent: getpid()).encoded()
+            WorkerFrames.Handshake(
+                recipe: isolation.recipe, compileArguments: compileArguments,
+                digest: ConfigurationRecipe.digest(configuration), memoryLimit: isolation.memoryLimit,
+                parent: getpid()
+            ).encoded()
         }
         ParseThreads.run(workers) { [self] in
             var frontEnd: ClangFrontEnd?
             var worker: WorkerProcess?
             func parse(_ path: String, _ bytes: [UInt8]) -> FileOutcome {
-                self.parse(path, bytes: bytes, frontEnd: &frontEnd, worker: &worker, handshake: handshake, budget: budget)
+                self.parse(
+                    path, bytes: bytes, frontEnd: &frontEnd, worker: &worker, handshake: handshake, budget: budget)
             }
             while let work = queue.take() {
                 switch work {
@@ -101,12 +106,16 @@ public final class Linter: @unchecked Sendable {
         // Project rules report into files (context files included); every finding then meets its
         // file's suppressions.
         var findingsByFile: [String: [Finding]]
-        if selected.count == paths.count && zip(paths, outcomes).allSatisfy({ path, outcome in
-            outcome.findings.indices.allSatisfy { outcome.findings[$0].path == path }
-        }) {
+        if selected.count == paths.count
+            && zip(paths, outcomes).allSatisfy({ path, outcome in
+                outcome.findings.indices.allSatisfy { outcome.findings[$0].path == path }
+            })
+        {
             // Each file's findings are its own (the usual case): grouped as they are, uncopied.
             findingsByFile = [:]
-            for (path, outcome) in zip(paths, outcomes) where !outcome.findings.isEmpty { findingsByFile[path] = outcome.findings }
+            for (path, outcome) in zip(paths, outcomes) where !outcome.findings.isEmpty {
+                findingsByFile[path] = outcome.findings
+            }
         } else {
             findingsByFile = Dictionary(grouping: zip(paths, outcomes).flatMap { $1.findings }, by: \.path)
         }
@@ -116,7 +125,9 @@ public final class Linter: @unchecked Sendable {
             let facts = (Array(zip(paths, outcomes)) + found.map { ($0.path, $0.outcome) })
                 .compactMap { path, o in o.facts[rule.id].map { (path: path, facts: $0) } }
             let report = rule.finish(facts: facts, configuration: configuration, severity: severity, complete: complete)
-            if let n = report.handlerFunctionsReadPartly { handlerFunctionsReadPartly = (handlerFunctionsReadPartly ?? 0) + n }
+            if let n = report.handlerFunctionsReadPartly {
+                handlerFunctionsReadPartly = (handlerFunctionsReadPartly ?? 0) + n
+            }
             for f in report.findings {
                 findingsByFile[f.path, default: []].append(f)
                 projectFindingsByFile[f.path, default: []].append(f)
@@ -124,22 +135,26 @@ public final class Linter: @unchecked Sendable {
         }
         var findings: [Finding] = []
         for (path, outcome) in zip(paths, outcomes) {
-            let kept = applySuppressions(findingsByFile[path] ?? [], outcome.suppressions, path: path, complete: complete)
+            let kept = applySuppressions(
+                findingsByFile[path] ?? [], outcome.suppressions, path: path, complete: complete)
             if findings.isEmpty { findings = kept } else { findings += kept }
         }
         for (path, outcome) in found where !selected.contains(path) {
             var suppressions = outcome.suppressions
-            findings += (projectFindingsByFile[path] ?? []).filter { !suppressions.suppresses(rule: $0.rule, line: $0.line) }
+            findings += (projectFindingsByFile[path] ?? []).filter {
+                !suppressions.suppresses(rule: $0.rule, line: $0.line)
+            }
         }
         if !Finding.inOrder(findings) { findings.sort(by: Finding.ordered) }
-        return LintResult(findings: findings,
-                          filesChecked: files.count,
-                          filesParsed: outcomes.filter { $0.parsed && !$0.fromCache }.count,
-                          filesFailed: outcomes.filter(\.failed).count,
-                          filesCached: outcomes.filter(\.fromCache).count,
-                          accesses: outcomes.count == 1 ? outcomes[0].accesses : outcomes.flatMap(\.accesses),
-                          seconds: Date().timeIntervalSince(start),
-                          handlerFunctionsReadPartly: handlerFunctionsReadPartly)
+        return LintResult(
+            findings: findings,
+            filesChecked: files.count,
+            filesParsed: outcomes.filter { $0.parsed && !$0.fromCache }.count,
+            filesFailed: outcomes.filter(\.failed).count,
+            filesCached: outcomes.filter(\.fromCache).count,
+            accesses: outcomes.count == 1 ? outcomes[0].accesses : outcomes.flatMap(\.accesses),
+            seconds: Date().timeIntervalSince(start),
+            handlerFunctionsReadPartly: handlerFunctionsReadPartly)
     }
 }
 

@@ -34,22 +34,27 @@ public enum MigrationHistory {
 
     /// The top of the git work tree holding `directory`.
     public static func topLevel(of directory: String) throws -> String {
-        try ChangedFiles.git(["rev-parse", "--show-toplevel"], in: directory,
-                             failure: "\(directory) is not inside a git work tree, so --history cannot be used", needs: needs)
-            .trimmingCharacters(in: .newlines)
+        try ChangedFiles.git(
+            ["rev-parse", "--show-toplevel"], in: directory,
+            failure: "\(directory) is not inside a git work tree, so --history cannot be used", needs: needs
+        )
+        .trimmingCharacters(in: .newlines)
     }
 
     /// The commits of `range` on its first-parent line, oldest first (`git log --first-parent
     /// --reverse`): `A..B`, or a single commit and its ancestors.
     public static func commits(_ range: String, in top: String) throws -> [Commit] {
         guard !range.hasPrefix("-") else { throw ConfigError.invalid("--history: '\(range)' is not a revision range") }
-        let text = try ChangedFiles.git(["log", "--first-parent", "--reverse", "-z", "--format=%H%x1f%cI%x1f%s", range, "--"], in: top,
-                                        failure: "--history: '\(range)' is not a revision range of the repository at \(top)", needs: needs)
+        let text = try ChangedFiles.git(
+            ["log", "--first-parent", "--reverse", "-z", "--format=%H%x1f%cI%x1f%s", range, "--"], in: top,
+            failure: "--history: '\(range)' is not a revision range of the repository at \(top)", needs: needs)
         let commits = text.split(separator: "\0").compactMap { record -> Commit? in
-            let fields = record.split(separator: "\u{1f}", maxSplits: 2, omittingEmptySubsequences: false).map(String.init)
+            let fields = record.split(separator: "\u{1f}", maxSplits: 2, omittingEmptySubsequences: false).map(
+                String.init)
             guard fields.count >= 2 else { return nil }
-            return Commit(sha: fields[0].trimmingCharacters(in: .whitespacesAndNewlines), date: fields[1],
-                          subject: fields.count > 2 ? fields[2] : "")
+            return Commit(
+                sha: fields[0].trimmingCharacters(in: .whitespacesAndNewlines), date: fields[1],
+                subject: fields.count > 2 ? fields[2] : "")
         }
         guard !commits.isEmpty else { throw ConfigError.invalid("--history: '\(range)' holds no commit") }
         return commits
@@ -59,12 +64,16 @@ public enum MigrationHistory {
 
     /// A Markdown table: a row a commit, oldest first.
     public static func markdown(_ points: [Point]) -> String {
-        var lines = ["| commit | date | direct | fallback | injected | migrated | not linted | subject |",
-                     "|---|---|---:|---:|---:|---:|---:|---|"]
+        var lines = [
+            "| commit | date | direct | fallback | injected | migrated | not linted | subject |",
+            "|---|---|---:|---:|---:|---:|---:|---|",
+        ]
         for p in points {
             let percent = p.counts.percentMigrated.map { String(format: "%.1f%%", $0) } ?? "–"
             let subject = p.subject.replacingOccurrences(of: "|", with: "\\|").prefix(72)
-            lines.append("| \(p.commit.prefix(10)) | \(p.date.prefix(10)) | \(p.counts.direct) | \(p.counts.fallback) | \(p.counts.injected) | \(percent) | \(p.filesNotLinted) | \(subject) |")
+            lines.append(
+                "| \(p.commit.prefix(10)) | \(p.date.prefix(10)) | \(p.counts.direct) | \(p.counts.fallback) | \(p.counts.injected) | \(percent) | \(p.filesNotLinted) | \(subject) |"
+            )
         }
         return lines.joined(separator: "\n") + "\n"
     }
@@ -86,7 +95,8 @@ public enum MigrationHistory {
         func y(_ v: Int) -> Double { top + plotH - plotH * Double(v) / Double(maxY) }
         func f(_ v: Double) -> String { String(format: "%.1f", v) }
         func escape(_ s: String) -> String {
-            s.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
+            s.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+                .replacingOccurrences(of: ">", with: "&gt;")
         }
         // cumulative heights: injected, + fallback, + direct
         let layers: [(String, String, (MigrationCounts) -> Int)] = [
@@ -104,30 +114,48 @@ public enum MigrationHistory {
             let lower = below
             var path = points.indices.map { "\($0 == 0 ? "M" : "L")\(f(x($0))),\(f(y(height(points[$0].counts))))" }
             if n == 1 { path.append("L\(f(x(0) + 1)),\(f(y(height(points[0].counts))))") }
-            for i in points.indices.reversed() { path.append("L\(f(x(i) + (n == 1 ? 1 : 0))),\(f(y(lower(points[i].counts))))") }
-            out.append("<path d=\"\(path.joined(separator: " ")) Z\" fill=\"\(colour)\" fill-opacity=\"0.85\" stroke=\"\(colour)\"><title>\(name)</title></path>")
+            for i in points.indices.reversed() {
+                path.append("L\(f(x(i) + (n == 1 ? 1 : 0))),\(f(y(lower(points[i].counts))))")
+            }
+            out.append(
+                "<path d=\"\(path.joined(separator: " ")) Z\" fill=\"\(colour)\" fill-opacity=\"0.85\" stroke=\"\(colour)\"><title>\(name)</title></path>"
+            )
             below = height
         }
         // axes and ticks
-        out.append("<line x1=\"\(f(left))\" y1=\"\(f(top + plotH))\" x2=\"\(f(left + plotW))\" y2=\"\(f(top + plotH))\" stroke=\"#333\"/>")
-        out.append("<line x1=\"\(f(left))\" y1=\"\(f(top))\" x2=\"\(f(left))\" y2=\"\(f(top + plotH))\" stroke=\"#333\"/>")
+        out.append(
+            "<line x1=\"\(f(left))\" y1=\"\(f(top + plotH))\" x2=\"\(f(left + plotW))\" y2=\"\(f(top + plotH))\" stroke=\"#333\"/>"
+        )
+        out.append(
+            "<line x1=\"\(f(left))\" y1=\"\(f(top))\" x2=\"\(f(left))\" y2=\"\(f(top + plotH))\" stroke=\"#333\"/>")
         for v in Set([0, maxY / 2, maxY]).sorted() {
             out.append("<text x=\"\(f(left - 8))\" y=\"\(f(y(v) + 4))\" text-anchor=\"end\">\(v)</text>")
-            out.append("<line x1=\"\(f(left - 4))\" y1=\"\(f(y(v)))\" x2=\"\(f(left))\" y2=\"\(f(y(v)))\" stroke=\"#333\"/>")
+            out.append(
+                "<line x1=\"\(f(left - 4))\" y1=\"\(f(y(v)))\" x2=\"\(f(left))\" y2=\"\(f(y(v)))\" stroke=\"#333\"/>")
         }
         for i in Set([0, n / 2, n - 1]).filter({ $0 >= 0 && $0 < n }).sorted() {
             let anchor = i == 0 ? "start" : i == n - 1 ? "end" : "middle"
-            out.append("<text x=\"\(f(x(i)))\" y=\"\(f(top + plotH + 18))\" text-anchor=\"\(anchor)\">\(points[i].commit.prefix(8))</text>")
-            out.append("<text x=\"\(f(x(i)))\" y=\"\(f(top + plotH + 34))\" text-anchor=\"\(anchor)\" fill=\"#555\">\(points[i].date.prefix(10))</text>")
+            out.append(
+                "<text x=\"\(f(x(i)))\" y=\"\(f(top + plotH + 18))\" text-anchor=\"\(anchor)\">\(points[i].commit.prefix(8))</text>"
+            )
+            out.append(
+                "<text x=\"\(f(x(i)))\" y=\"\(f(top + plotH + 34))\" text-anchor=\"\(anchor)\" fill=\"#555\">\(points[i].date.prefix(10))</text>"
+            )
         }
-        out.append("<text x=\"\(f(left + plotW / 2))\" y=\"\(f(height - 6))\" text-anchor=\"middle\" fill=\"#555\">\(n) commit\(n == 1 ? "" : "s"), oldest first</text>")
+        out.append(
+            "<text x=\"\(f(left + plotW / 2))\" y=\"\(f(height - 6))\" text-anchor=\"middle\" fill=\"#555\">\(n) commit\(n == 1 ? "" : "s"), oldest first</text>"
+        )
         // legend with the last counts
         let last = points.last?.counts ?? MigrationCounts()
-        let legend: [(String, String, Int)] = [("direct", "#c62828", last.direct), ("fallback", "#f9a825", last.fallback),
-                                               ("injected", "#2e7d32", last.injected)]
+        let legend: [(String, String, Int)] = [
+            ("direct", "#c62828", last.direct), ("fallback", "#f9a825", last.fallback),
+            ("injected", "#2e7d32", last.injected),
+        ]
         for (k, entry) in legend.enumerated() {
             let ly = top + 10 + Double(k) * 22
-            out.append("<rect x=\"\(f(left + plotW + 16))\" y=\"\(f(ly - 10))\" width=\"12\" height=\"12\" fill=\"\(entry.1)\"/>")
+            out.append(
+                "<rect x=\"\(f(left + plotW + 16))\" y=\"\(f(ly - 10))\" width=\"12\" height=\"12\" fill=\"\(entry.1)\"/>"
+            )
             out.append("<text x=\"\(f(left + plotW + 34))\" y=\"\(f(ly))\">\(entry.0): \(entry.2)</text>")
         }
         out.append("</svg>")
@@ -147,10 +175,12 @@ public struct HistoryTree {
     public init(repository top: String, directory: String) throws {
         self.top = top
         do {
-            try FileManager.default.createDirectory(atPath: directory + "/tree", withIntermediateDirectories: true,
-                                                    attributes: [.posixPermissions: 0o700])
+            try FileManager.default.createDirectory(
+                atPath: directory + "/tree", withIntermediateDirectories: true,
+                attributes: [.posixPermissions: 0o700])
         } catch {
-            throw ConfigError.invalid("--history: cannot create its work tree at \(directory): \(error.localizedDescription)")
+            throw ConfigError.invalid(
+                "--history: cannot create its work tree at \(directory): \(error.localizedDescription)")
         }
         root = directory + "/tree"
         index = directory + "/index"
@@ -158,10 +188,13 @@ public struct HistoryTree {
 
     /// Makes the tree hold `sha`'s files and nothing else git tracks.
     public func checkout(_ sha: String) throws {
-        let gitDirectory = try ChangedFiles.git(["rev-parse", "--absolute-git-dir"], in: top, failure: "--history: git rev-parse failed",
-                                                needs: MigrationHistory.needs).trimmingCharacters(in: .newlines)
-        _ = try ChangedFiles.git(["--git-dir=\(gitDirectory)", "--work-tree=\(root)", "read-tree", "-u", "--reset", sha], in: top,
-                                 failure: "--history: cannot check out \(sha) into \(root)", needs: MigrationHistory.needs,
-                                 environment: ["GIT_INDEX_FILE": index])
+        let gitDirectory = try ChangedFiles.git(
+            ["rev-parse", "--absolute-git-dir"], in: top, failure: "--history: git rev-parse failed",
+            needs: MigrationHistory.needs
+        ).trimmingCharacters(in: .newlines)
+        _ = try ChangedFiles.git(
+            ["--git-dir=\(gitDirectory)", "--work-tree=\(root)", "read-tree", "-u", "--reset", sha], in: top,
+            failure: "--history: cannot check out \(sha) into \(root)", needs: MigrationHistory.needs,
+            environment: ["GIT_INDEX_FILE": index])
     }
 }

@@ -44,8 +44,9 @@ public struct MigrationCounts: Codable, Equatable, Sendable {
     }
 
     static func + (a: MigrationCounts, b: MigrationCounts) -> MigrationCounts {
-        MigrationCounts(direct: a.direct + b.direct, fallback: a.fallback + b.fallback, injected: a.injected + b.injected,
-                        compositionRoot: a.compositionRoot + b.compositionRoot)
+        MigrationCounts(
+            direct: a.direct + b.direct, fallback: a.fallback + b.fallback, injected: a.injected + b.injected,
+            compositionRoot: a.compositionRoot + b.compositionRoot)
     }
 }
 
@@ -95,9 +96,10 @@ public struct MigrationProgress: Equatable, Sendable {
     public init(result: LintResult) {
         var seen = Set<String>()
         let failures = result.findings.filter { $0.rule == ParseFailureRule.id && seen.insert($0.path).inserted }
-        self.init(accesses: result.accesses, filesLinted: result.filesChecked - result.filesFailed,
-                  filesNotLinted: result.filesFailed,
-                  notLinted: failures.map { NotLinted(path: $0.path, reason: $0.message) })
+        self.init(
+            accesses: result.accesses, filesLinted: result.filesChecked - result.filesFailed,
+            filesNotLinted: result.filesFailed,
+            notLinted: failures.map { NotLinted(path: $0.path, reason: $0.message) })
     }
 
     public init(accesses: [AccessRecord], filesLinted: Int, filesNotLinted: Int = 0, notLinted: [NotLinted] = []) {
@@ -123,23 +125,30 @@ public struct MigrationProgress: Equatable, Sendable {
     public func markdown() -> String {
         func percent(_ c: MigrationCounts) -> String { c.percentMigrated.map { String(format: "%.1f%%", $0) } ?? "–" }
         func cell(_ s: String) -> String {
-            s.replacingOccurrences(of: "|", with: "\\|").replacingOccurrences(of: "\n", with: "\\n").replacingOccurrences(of: "\r", with: "\\r")
+            s.replacingOccurrences(of: "|", with: "\\|").replacingOccurrences(of: "\n", with: "\\n")
+                .replacingOccurrences(of: "\r", with: "\\r")
         }
         func table(_ title: String, _ rows: [Row]) -> String {
-            var out = "| \(title) | Direct | Fallback | Injected | Migrated | Status | Composition root |\n|---|---:|---:|---:|---:|---|---:|\n"
+            var out =
+                "| \(title) | Direct | Fallback | Injected | Migrated | Status | Composition root |\n|---|---:|---:|---:|---:|---|---:|\n"
             for r in rows {
                 let c = r.counts
-                out += "| \(cell(r.name)) | \(c.direct) | \(c.fallback) | \(c.injected) | \(percent(c)) | \(c.status.rawValue) | \(c.compositionRoot) |\n"
+                out +=
+                    "| \(cell(r.name)) | \(c.direct) | \(c.fallback) | \(c.injected) | \(percent(c)) | \(c.status.rawValue) | \(c.compositionRoot) |\n"
             }
             let t = total
-            out += "| **Total** | **\(t.direct)** | **\(t.fallback)** | **\(t.injected)** | **\(percent(t))** | \(t.status.rawValue) | **\(t.compositionRoot)** |\n"
+            out +=
+                "| **Total** | **\(t.direct)** | **\(t.fallback)** | **\(t.injected)** | **\(percent(t))** | \(t.status.rawValue) | **\(t.compositionRoot)** |\n"
             return out
         }
         var out = "# Container migration progress\n\n"
-        out += "\(total.accesses) container access\(total.accesses == 1 ? "" : "es") in \(files.count) of \(filesLinted) linted file\(filesLinted == 1 ? "" : "s"); "
-        out += "\(percent(total)) migrated (injected / (direct + fallback + injected); composition-root accesses are allowed and not counted).\n\n"
+        out +=
+            "\(total.accesses) container access\(total.accesses == 1 ? "" : "es") in \(files.count) of \(filesLinted) linted file\(filesLinted == 1 ? "" : "s"); "
+        out +=
+            "\(percent(total)) migrated (injected / (direct + fallback + injected); composition-root accesses are allowed and not counted).\n\n"
         if filesNotLinted > 0 {
-            out += "**\(filesNotLinted) file\(filesNotLinted == 1 ? "" : "s") could not be linted**: \(filesNotLinted == 1 ? "its" : "their") accesses are not counted.\n\n"
+            out +=
+                "**\(filesNotLinted) file\(filesNotLinted == 1 ? "" : "s") could not be linted**: \(filesNotLinted == 1 ? "its" : "their") accesses are not counted.\n\n"
             if !notLinted.isEmpty {
                 out += "| Not linted | Why |\n|---|---|\n"
                 for f in notLinted { out += "| \(cell(f.path)) | \(cell(f.reason)) |\n" }
@@ -183,12 +192,15 @@ public struct MigrationProgress: Equatable, Sendable {
     /// The same figures as a JSON object (see docs/output-formats.md).
     public func json() -> String {
         func row(_ name: String, _ c: MigrationCounts) -> Document.Row {
-            .init(name: name, direct: c.direct, fallback: c.fallback, injected: c.injected, compositionRoot: c.compositionRoot,
-                  accesses: c.accesses,
-                  percentMigrated: c.percentMigrated, status: c.status.rawValue)
+            .init(
+                name: name, direct: c.direct, fallback: c.fallback, injected: c.injected,
+                compositionRoot: c.compositionRoot,
+                accesses: c.accesses,
+                percentMigrated: c.percentMigrated, status: c.status.rawValue)
         }
-        let document = Document(filesLinted: filesLinted, filesNotLinted: filesNotLinted, notLinted: notLinted, total: row("total", total),
-                                files: files.map { row($0.name, $0.counts) }, services: services.map { row($0.name, $0.counts) })
+        let document = Document(
+            filesLinted: filesLinted, filesNotLinted: filesNotLinted, notLinted: notLinted, total: row("total", total),
+            files: files.map { row($0.name, $0.counts) }, services: services.map { row($0.name, $0.counts) })
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         return String(decoding: try! encoder.encode(document), as: UTF8.self) + "\n"

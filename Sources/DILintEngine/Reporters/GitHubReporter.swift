@@ -33,7 +33,12 @@ public struct GitHubReporter: Reporter {
 
     /// A property value: as data, plus `:` and `,`, which would end the value.
     static func escapeProperty(_ s: String) -> String {
-        guard s.utf8.contains(where: { $0 == UInt8(ascii: "%") || $0 == 0x0D || $0 == 0x0A || $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: ",") }) else {
+        guard
+            s.utf8.contains(where: {
+                $0 == UInt8(ascii: "%") || $0 == 0x0D || $0 == 0x0A || $0 == UInt8(ascii: ":")
+                    || $0 == UInt8(ascii: ",")
+            })
+        else {
             return s
         }
         return escapeData(s).replacingOccurrences(of: ":", with: "%3A").replacingOccurrences(of: ",", with: "%2C")

@@ -103,7 +103,8 @@ struct PrettyJSON {
                     start = i
                 } else if c < 0x20 || c == 0x7F {
                     return false
-                } else if c == 0xE2, i + 2 < b.count, b[i + 1] == 0x80, b[i + 2] == 0xA8 || b[i + 2] == 0xA9 { // U+2028, U+2029
+                    // U+2028, U+2029
+                } else if c == 0xE2, i + 2 < b.count, b[i + 1] == 0x80, b[i + 2] == 0xA8 || b[i + 2] == 0xA9 {
                     return false
                 }
                 i += 1
@@ -128,7 +129,9 @@ struct PrettyJSON {
     /// `text` (`JSONEncoder` output) with the empty array `[\n\n<indent>]` that follows
     /// `\n<indent>"<key>" : ` replaced by `[`, the elements `write` writes, `\n<indent>]`; nil
     /// when `text` has no such array. One buffer is built, and checked as UTF-8 once.
-    static func splice(_ text: String, key: String, indent: Int, capacity: Int, write: (inout PrettyJSON) -> Void) -> String? {
+    static func splice(_ text: String, key: String, indent: Int, capacity: Int, write: (inout PrettyJSON) -> Void)
+        -> String?
+    {
         let pad = String(repeating: " ", count: indent)
         let empty = Array("\n\(pad)\"\(key)\" : [\n\n\(pad)]".utf8)
         var text = text

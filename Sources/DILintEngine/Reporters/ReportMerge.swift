@@ -32,17 +32,22 @@ public enum ReportMerge {
         for path in files {
             func fail(_ problem: String) -> ConfigError { .file(path: path, problem: problem) }
             let bytes: [UInt8]
-            do { bytes = try InputFile.read(path, limit: Baseline.maxFileSize) } catch let refused as InputFile.Refused {
+            do { bytes = try InputFile.read(path, limit: Baseline.maxFileSize) } catch let refused as InputFile.Refused
+            {
                 throw fail("cannot read the file: \(refused.problem)")
             }
             let keys: Set<String>?
             do {
-                keys = try JSONScanner.check(bytes, integers: integerKeys, subject: "di-lint output",
-                                             remedy: "expected the output of di-lint --format json or --format sarif")
+                keys = try JSONScanner.check(
+                    bytes, integers: integerKeys, subject: "di-lint output",
+                    remedy: "expected the output of di-lint --format json or --format sarif")
             } catch let problem as JSONScanner.Problem {
                 throw fail(problem.description)
             }
-            guard let keys else { throw fail("not di-lint output: expected a JSON object, the output of di-lint --format json or --format sarif") }
+            guard let keys else {
+                throw fail(
+                    "not di-lint output: expected a JSON object, the output of di-lint --format json or --format sarif")
+            }
             let tool: String
             do {
                 if keys.contains("runs") {
@@ -64,7 +69,9 @@ public enum ReportMerge {
             }
             if !json.isEmpty && !sarif.isEmpty { throw fail("JSON and SARIF outputs cannot be merged together") }
             if let version, version.value != tool {
-                throw fail("it is the output of di-lint \(Excerpt.quoted(tool)), \(version.file) of di-lint \(Excerpt.quoted(version.value)): merge the outputs of one di-lint version (fingerprints and rules differ between versions)")
+                throw fail(
+                    "it is the output of di-lint \(Excerpt.quoted(tool)), \(version.file) of di-lint \(Excerpt.quoted(version.value)): merge the outputs of one di-lint version (fingerprints and rules differ between versions)"
+                )
             }
             version = version ?? (tool, path)
         }
@@ -75,7 +82,8 @@ public enum ReportMerge {
 
     /// Keys whose numbers di-lint writes as integers (the others are finite doubles: `seconds`).
     static let integerKeys: Set<String> = [
-        "line", "column", "files", "parsed", "notLinted", "cached", "findings", "errors", "warnings", "baselined", "newErrors",
+        "line", "column", "files", "parsed", "notLinted", "cached", "findings", "errors", "warnings", "baselined",
+        "newErrors",
         "stale", "handlerFunctionsReadPartly", "startLine", "startColumn", "ruleIndex", "scheme", "offset", "length",
         "byteOffset", "byteLength",
     ]
@@ -83,7 +91,11 @@ public enum ReportMerge {
     /// A checked input decoded; `JSONScanner` has refused what `JSONDecoder` would call "not valid JSON".
     private static func decode<T: Decodable>(_ type: T.Type, _ bytes: [UInt8]) throws -> T {
         try bytes.withUnsafeBytes { raw in
-            try JSONDecoder().decode(type, from: Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: raw.baseAddress!), count: raw.count, deallocator: .none))
+            try JSONDecoder().decode(
+                type,
+                from: Data(
+                    bytesNoCopy: UnsafeMutableRawPointer(mutating: raw.baseAddress!), count: raw.count,
+                    deallocator: .none))
         }
     }
 
@@ -105,29 +117,41 @@ public enum ReportMerge {
     static func check(_ document: JSONReporter.Document) -> String? {
         if document.tool.name != "di-lint" { return "tool.name is \(Excerpt.quoted(document.tool.name)), not di-lint" }
         for (i, item) in document.findings.enumerated() {
-            if Severity(rawValue: item.severity) == nil { return "findings[\(i)].severity \(Excerpt.quoted(item.severity)) is not note, warning or error" }
+            if Severity(rawValue: item.severity) == nil {
+                return "findings[\(i)].severity \(Excerpt.quoted(item.severity)) is not note, warning or error"
+            }
             if item.line < 1 { return "findings[\(i)].line is \(item.line), not a line number (1 or more)" }
             if item.column < 1 { return "findings[\(i)].column is \(item.column), not a column number (1 or more)" }
             for (j, edit) in (item.fix?.edits ?? []).enumerated() where edit.offset < 0 || edit.length < 0 {
-                return "findings[\(i)].fix.edits[\(j)]: offset \(edit.offset) and length \(edit.length) are not a byte range (0 or more)"
+                return
+                    "findings[\(i)].fix.edits[\(j)]: offset \(edit.offset) and length \(edit.length) are not a byte range (0 or more)"
             }
         }
         if let problem = check(stale: document.stale, at: "stale") { return problem }
         let s = document.summary
-        if let (name, value) = [("files", s.files), ("parsed", s.parsed), ("notLinted", s.notLinted), ("cached", s.cached), ("stale", s.stale),
-                                ("findings", s.findings), ("errors", s.errors), ("warnings", s.warnings), ("baselined", s.baselined),
-                                ("newErrors", s.newErrors), ("handlerFunctionsReadPartly", s.handlerFunctionsReadPartly ?? 0)]
-            .first(where: { $0.1 < 0 }) {
+        if let (name, value) = [
+            ("files", s.files), ("parsed", s.parsed), ("notLinted", s.notLinted), ("cached", s.cached),
+            ("stale", s.stale),
+            ("findings", s.findings), ("errors", s.errors), ("warnings", s.warnings), ("baselined", s.baselined),
+            ("newErrors", s.newErrors), ("handlerFunctionsReadPartly", s.handlerFunctionsReadPartly ?? 0),
+        ]
+        .first(where: { $0.1 < 0 }) {
             return "summary.\(name) is \(value), not a count"
         }
         guard s.seconds.isFinite, s.seconds >= 0, s.seconds <= maxSeconds else {
             return "summary.seconds is \(s.seconds), not a run's duration (0 to \(Int(maxSeconds)) seconds)"
         }
-        let recomputed = JSONReporter.Document.summary(findings: document.findings, stale: document.stale.count, files: s.files, parsed: s.parsed,
-                                                       notLinted: s.notLinted, cached: s.cached, seconds: s.seconds)
-        if (recomputed.findings, recomputed.errors, recomputed.warnings, recomputed.baselined, recomputed.newErrors, recomputed.stale)
-            != (s.findings, s.errors, s.warnings, s.baselined, s.newErrors, s.stale) {
-            return "the summary's counts (\(s.findings) findings, \(s.errors) errors, \(s.newErrors) new) do not match the \(document.findings.count) findings listed; the output was edited or cut"
+        let recomputed = JSONReporter.Document.summary(
+            findings: document.findings, stale: document.stale.count, files: s.files, parsed: s.parsed,
+            notLinted: s.notLinted, cached: s.cached, seconds: s.seconds)
+        if (
+            recomputed.findings, recomputed.errors, recomputed.warnings, recomputed.baselined, recomputed.newErrors,
+            recomputed.stale
+        )
+            != (s.findings, s.errors, s.warnings, s.baselined, s.newErrors, s.stale)
+        {
+            return
+                "the summary's counts (\(s.findings) findings, \(s.errors) errors, \(s.newErrors) new) do not match the \(document.findings.count) findings listed; the output was edited or cut"
         }
         let (parsedOrCached, overflow) = s.parsed.addingReportingOverflow(s.cached)
         if overflow || parsedOrCached > s.files || s.notLinted > s.files {
@@ -147,58 +171,89 @@ public enum ReportMerge {
         for (r, run) in log.runs.enumerated() {
             let at = "runs[\(r)]"
             let driver = run.tool.driver
-            if driver.name != "di-lint" { return "\(at).tool.driver.name is \(Excerpt.quoted(driver.name)), not di-lint" }
-            if driver.version != version { return "\(at).tool.driver.version \(Excerpt.quoted(driver.version)) is not runs[0]'s \(Excerpt.quoted(version))" }
+            if driver.name != "di-lint" {
+                return "\(at).tool.driver.name is \(Excerpt.quoted(driver.name)), not di-lint"
+            }
+            if driver.version != version {
+                return
+                    "\(at).tool.driver.version \(Excerpt.quoted(driver.version)) is not runs[0]'s \(Excerpt.quoted(version))"
+            }
             var ids = Set<String>()
             for (i, rule) in driver.rules.enumerated() {
-                if !ids.insert(rule.id).inserted { return "\(at).tool.driver.rules[\(i)].id \(Excerpt.quoted(rule.id)) is given twice" }
-                if !levels.contains(rule.defaultConfiguration.level) {
-                    return "\(at).tool.driver.rules[\(i)].defaultConfiguration.level \(Excerpt.quoted(rule.defaultConfiguration.level)) is not none, note, warning or error"
+                if !ids.insert(rule.id).inserted {
+                    return "\(at).tool.driver.rules[\(i)].id \(Excerpt.quoted(rule.id)) is given twice"
                 }
-                if Set(rule.properties.tags).count != rule.properties.tags.count { return "\(at).tool.driver.rules[\(i)].properties.tags repeat a tag" }
+                if !levels.contains(rule.defaultConfiguration.level) {
+                    return
+                        "\(at).tool.driver.rules[\(i)].defaultConfiguration.level \(Excerpt.quoted(rule.defaultConfiguration.level)) is not none, note, warning or error"
+                }
+                if Set(rule.properties.tags).count != rule.properties.tags.count {
+                    return "\(at).tool.driver.rules[\(i)].properties.tags repeat a tag"
+                }
             }
             if let kind = run.columnKind, !["utf16CodeUnits", "unicodeCodePoints"].contains(kind) {
                 return "\(at).columnKind \(Excerpt.quoted(kind)) is not utf16CodeUnits or unicodeCodePoints"
             }
             for (i, result) in run.results.enumerated() {
                 let at = "\(at).results[\(i)]"
-                if !levels.contains(result.level) { return "\(at).level \(Excerpt.quoted(result.level)) is not none, note, warning or error" }
+                if !levels.contains(result.level) {
+                    return "\(at).level \(Excerpt.quoted(result.level)) is not none, note, warning or error"
+                }
                 for (l, location) in result.locations.enumerated() {
                     let region = location.physicalLocation.region
-                    if region.startLine < 1 { return "\(at).locations[\(l)].physicalLocation.region.startLine is \(region.startLine), not a line number (1 or more)" }
-                    if region.startColumn < 1 { return "\(at).locations[\(l)].physicalLocation.region.startColumn is \(region.startColumn), not a column number (1 or more)" }
+                    if region.startLine < 1 {
+                        return
+                            "\(at).locations[\(l)].physicalLocation.region.startLine is \(region.startLine), not a line number (1 or more)"
+                    }
+                    if region.startColumn < 1 {
+                        return
+                            "\(at).locations[\(l)].physicalLocation.region.startColumn is \(region.startColumn), not a column number (1 or more)"
+                    }
                 }
                 if let state = result.baselineState, !["new", "unchanged", "updated", "absent"].contains(state) {
                     return "\(at).baselineState \(Excerpt.quoted(state)) is not new, unchanged, updated or absent"
                 }
                 let suppressions = result.suppressions ?? []
                 for (k, suppression) in suppressions.enumerated() {
-                    if !["inSource", "external"].contains(suppression.kind) { return "\(at).suppressions[\(k)].kind \(Excerpt.quoted(suppression.kind)) is not inSource or external" }
-                    if !["accepted", "underReview", "rejected"].contains(suppression.status) {
-                        return "\(at).suppressions[\(k)].status \(Excerpt.quoted(suppression.status)) is not accepted, underReview or rejected"
+                    if !["inSource", "external"].contains(suppression.kind) {
+                        return
+                            "\(at).suppressions[\(k)].kind \(Excerpt.quoted(suppression.kind)) is not inSource or external"
                     }
-                    if suppressions[..<k].contains(suppression) { return "\(at).suppressions[\(k)] repeats an earlier one" }
+                    if !["accepted", "underReview", "rejected"].contains(suppression.status) {
+                        return
+                            "\(at).suppressions[\(k)].status \(Excerpt.quoted(suppression.status)) is not accepted, underReview or rejected"
+                    }
+                    if suppressions[..<k].contains(suppression) {
+                        return "\(at).suppressions[\(k)] repeats an earlier one"
+                    }
                 }
                 let fixes = result.fixes ?? []
                 for (f, fix) in fixes.enumerated() {
                     if fixes[..<f].contains(fix) { return "\(at).fixes[\(f)] repeats an earlier one" }
                     if fix.artifactChanges.isEmpty { return "\(at).fixes[\(f)].artifactChanges is empty" }
                     for (c, change) in fix.artifactChanges.enumerated() {
-                        if change.replacements.isEmpty { return "\(at).fixes[\(f)].artifactChanges[\(c)].replacements is empty" }
-                        for (k, replacement) in change.replacements.enumerated() where replacement.deletedRegion.byteOffset < 0 || replacement.deletedRegion.byteLength < 0 {
-                            return "\(at).fixes[\(f)].artifactChanges[\(c)].replacements[\(k)].deletedRegion: byteOffset \(replacement.deletedRegion.byteOffset) and byteLength \(replacement.deletedRegion.byteLength) are not a byte range (0 or more)"
+                        if change.replacements.isEmpty {
+                            return "\(at).fixes[\(f)].artifactChanges[\(c)].replacements is empty"
+                        }
+                        for (k, replacement) in change.replacements.enumerated()
+                        where replacement.deletedRegion.byteOffset < 0 || replacement.deletedRegion.byteLength < 0 {
+                            return
+                                "\(at).fixes[\(f)].artifactChanges[\(c)].replacements[\(k)].deletedRegion: byteOffset \(replacement.deletedRegion.byteOffset) and byteLength \(replacement.deletedRegion.byteLength) are not a byte range (0 or more)"
                         }
                     }
                 }
             }
             if let s = run.properties?.diLint {
-                if let (name, value) = [("files", s.files), ("parsed", s.parsed), ("notLinted", s.notLinted), ("cached", s.cached),
-                                        ("handlerFunctionsReadPartly", s.handlerFunctionsReadPartly ?? 0)].first(where: { $0.1 < 0 }) {
+                if let (name, value) = [
+                    ("files", s.files), ("parsed", s.parsed), ("notLinted", s.notLinted), ("cached", s.cached),
+                    ("handlerFunctionsReadPartly", s.handlerFunctionsReadPartly ?? 0),
+                ].first(where: { $0.1 < 0 }) {
                     return "\(at).properties.diLint.\(name) is \(value), not a count"
                 }
                 let (parsedOrCached, overflow) = s.parsed.addingReportingOverflow(s.cached)
                 if overflow || parsedOrCached > s.files || s.notLinted > s.files {
-                    return "\(at).properties.diLint: \(s.parsed) parsed and \(s.cached) cached of \(s.files) files do not add up"
+                    return
+                        "\(at).properties.diLint: \(s.parsed) parsed and \(s.cached) cached of \(s.files) files do not add up"
                 }
                 if let problem = check(stale: s.stale, at: "\(at).properties.diLint.stale") { return problem }
             }
@@ -218,7 +273,9 @@ public enum ReportMerge {
     private static func sum(_ values: [Int], _ name: String) throws -> Int {
         try values.reduce(0) { total, value in
             let (sum, overflow) = total.addingReportingOverflow(value)
-            guard !overflow else { throw ConfigError.invalid("merge: the inputs' \(name) counts add up past \(Int.max)") }
+            guard !overflow else {
+                throw ConfigError.invalid("merge: the inputs' \(name) counts add up past \(Int.max)")
+            }
             return sum
         }
     }
@@ -227,7 +284,8 @@ public enum ReportMerge {
         var seen = Set<String>()
         var items: [JSONReporter.Document.Item] = []
         for item in documents.flatMap(\.findings) {
-            let key = item.fingerprint.map { "\(item.rule)\0\(item.path)\0\($0)" }
+            let key =
+                item.fingerprint.map { "\(item.rule)\0\(item.path)\0\($0)" }
                 ?? "\(item.rule)\0\(item.path)\0\(item.line)\0\(item.column)\0\(item.message)"
             if seen.insert(key).inserted { items.append(item) }
         }
@@ -235,8 +293,10 @@ public enum ReportMerge {
         let stale = uniqueStale(documents.flatMap(\.stale))
         let s = documents.map(\.summary)
         let summary = JSONReporter.Document.summary(
-            findings: items, stale: stale.count, files: try sum(s.map(\.files), "summary.files"), parsed: try sum(s.map(\.parsed), "summary.parsed"),
-            notLinted: try sum(s.map(\.notLinted), "summary.notLinted"), cached: try sum(s.map(\.cached), "summary.cached"), seconds: s.map(\.seconds).max() ?? 0,
+            findings: items, stale: stale.count, files: try sum(s.map(\.files), "summary.files"),
+            parsed: try sum(s.map(\.parsed), "summary.parsed"),
+            notLinted: try sum(s.map(\.notLinted), "summary.notLinted"),
+            cached: try sum(s.map(\.cached), "summary.cached"), seconds: s.map(\.seconds).max() ?? 0,
             // each shard walks the project's call graph (the other shards' facts from the cache, when there): the largest count, not the sum
             handlerFunctionsReadPartly: s.compactMap(\.handlerFunctionsReadPartly).max())
         var merged = JSONReporter.Document(summary: summary, findings: items, stale: stale)
@@ -252,7 +312,8 @@ public enum ReportMerge {
         for r in runs.flatMap(\.results) {
             let location = r.locations.first?.physicalLocation
             let uri = location?.artifactLocation.uri ?? ""
-            let key = r.partialFingerprints?[Fingerprints.scheme].map { "\(r.ruleId)\0\(uri)\0\($0)" }
+            let key =
+                r.partialFingerprints?[Fingerprints.scheme].map { "\(r.ruleId)\0\(uri)\0\($0)" }
                 ?? "\(r.ruleId)\0\(uri)\0\(location?.region.startLine ?? 0)\0\(location?.region.startColumn ?? 0)\0\(r.message.text)"
             if seen.insert(key).inserted { results.append(r) }
         }
@@ -267,12 +328,17 @@ public enum ReportMerge {
         for i in results.indices { results[i].ruleIndex = index[results[i].ruleId] }
         run.results = results
         let summaries = runs.compactMap { $0.properties?.diLint }
-        run.properties = .init(diLint: .init(
-            files: try sum(summaries.map(\.files), "diLint.files"), parsed: try sum(summaries.map(\.parsed), "diLint.parsed"),
-            notLinted: try sum(summaries.map(\.notLinted), "diLint.notLinted"), cached: try sum(summaries.map(\.cached), "diLint.cached"),
-            stale: uniqueStale(summaries.flatMap(\.stale)),
-            handlerFunctionsReadPartly: summaries.compactMap(\.handlerFunctionsReadPartly).max()))
-        run.invocations = [.init(executionSuccessful: runs.allSatisfy { $0.invocations?.allSatisfy(\.executionSuccessful) ?? true })]
+        run.properties = .init(
+            diLint: .init(
+                files: try sum(summaries.map(\.files), "diLint.files"),
+                parsed: try sum(summaries.map(\.parsed), "diLint.parsed"),
+                notLinted: try sum(summaries.map(\.notLinted), "diLint.notLinted"),
+                cached: try sum(summaries.map(\.cached), "diLint.cached"),
+                stale: uniqueStale(summaries.flatMap(\.stale)),
+                handlerFunctionsReadPartly: summaries.compactMap(\.handlerFunctionsReadPartly).max()))
+        run.invocations = [
+            .init(executionSuccessful: runs.allSatisfy { $0.invocations?.allSatisfy(\.executionSuccessful) ?? true })
+        ]
         let newErrors = results.filter { $0.level == "error" && $0.baselineState != "unchanged" }.count
         return Merged(text: SARIFLog(runs: [run]).text(), newErrors: newErrors, findings: results.count)
     }

@@ -40,7 +40,11 @@ public struct TextReporter: Reporter {
     public static func summary(_ result: LintResult) -> String {
         let count = result.findings.count
         var parts = ["\(count) finding\(count == 1 ? "" : "s")"]
-        if count > 0 { parts.append("(\(result.errorCount) error\(result.errorCount == 1 ? "" : "s"), \(result.warningCount) warning\(result.warningCount == 1 ? "" : "s"))") }
+        if count > 0 {
+            parts.append(
+                "(\(result.errorCount) error\(result.errorCount == 1 ? "" : "s"), \(result.warningCount) warning\(result.warningCount == 1 ? "" : "s"))"
+            )
+        }
         parts.append("in \(result.filesChecked) file\(result.filesChecked == 1 ? "" : "s")")
         var extra = ["\(result.filesParsed) parsed"]
         if result.filesCached > 0 { extra.append("\(result.filesCached) from the cache") }
@@ -49,7 +53,8 @@ public struct TextReporter: Reporter {
         parts.append(String(format: "in %.2f s", result.seconds))
         var line = "di-lint: " + parts.joined(separator: " ")
         if let n = result.handlerFunctionsReadPartly, n > 0 {
-            line += "; \(n) function\(n == 1 ? "" : "s") reached from crash-time handlers read only partly (signal-handler-safety cannot vouch for what it did not read)"
+            line +=
+                "; \(n) function\(n == 1 ? "" : "s") reached from crash-time handlers read only partly (signal-handler-safety cannot vouch for what it did not read)"
         }
         return line
     }
@@ -98,7 +103,8 @@ public struct JSONReporter: Reporter {
                 try c.encodeIfPresent(fix, forKey: .fix)
             }
             enum CodingKeys: String, CodingKey {
-                case rule, path, line, column, severity, message, container, accessor, service, kind, viaMacro, fingerprint, baselined, fix
+                case rule, path, line, column, severity, message, container, accessor, service, kind, viaMacro,
+                    fingerprint, baselined, fix
             }
 
             /// As `encode(to:)` through `JSONReporter`'s encoder, keys sorted; not for items with a fix.
@@ -159,15 +165,18 @@ public struct JSONReporter: Reporter {
         }
 
         /// Summary counts recomputed from the findings, with the given file counts.
-        static func summary(findings: [Item], stale: Int, files: Int, parsed: Int, notLinted: Int, cached: Int, seconds: Double,
-                            handlerFunctionsReadPartly: Int? = nil) -> Summary {
-            Summary(files: files, parsed: parsed, notLinted: notLinted, cached: cached, findings: findings.count,
-                    errors: findings.filter { $0.severity == "error" }.count,
-                    warnings: findings.filter { $0.severity == "warning" }.count,
-                    baselined: findings.filter(\.baselined).count,
-                    newErrors: findings.filter { $0.severity == "error" && !$0.baselined }.count,
-                    stale: stale, seconds: (seconds * 1000).rounded() / 1000,
-                    handlerFunctionsReadPartly: handlerFunctionsReadPartly)
+        static func summary(
+            findings: [Item], stale: Int, files: Int, parsed: Int, notLinted: Int, cached: Int, seconds: Double,
+            handlerFunctionsReadPartly: Int? = nil
+        ) -> Summary {
+            Summary(
+                files: files, parsed: parsed, notLinted: notLinted, cached: cached, findings: findings.count,
+                errors: findings.filter { $0.severity == "error" }.count,
+                warnings: findings.filter { $0.severity == "warning" }.count,
+                baselined: findings.filter(\.baselined).count,
+                newErrors: findings.filter { $0.severity == "error" && !$0.baselined }.count,
+                stale: stale, seconds: (seconds * 1000).rounded() / 1000,
+                handlerFunctionsReadPartly: handlerFunctionsReadPartly)
         }
 
         /// The document through `JSONEncoder`. Its numbers are finite (`seconds` is a run's
@@ -190,9 +199,13 @@ public struct JSONReporter: Reporter {
             document.stale = []
             var text = document.rendered()
             if fast {
-                guard let spliced = PrettyJSON.splice(text, key: "findings", indent: 2, capacity: findings.count * 512, write: { w in
-                    for i in findings.indices { findings[i].write(to: &w) }
-                }) else { return rendered() }
+                guard
+                    let spliced = PrettyJSON.splice(
+                        text, key: "findings", indent: 2, capacity: findings.count * 512,
+                        write: { w in
+                            for i in findings.indices { findings[i].write(to: &w) }
+                        })
+                else { return rendered() }
                 text = spliced
             }
             if !stale.isEmpty {
@@ -205,16 +218,19 @@ public struct JSONReporter: Reporter {
 
     func document(_ result: LintResult) -> Document {
         let items = result.findings.map { f in
-            Document.Item(rule: f.rule, path: f.path, line: f.line, column: f.column, severity: f.severity.rawValue,
-                          message: f.message, container: f.access?.container, accessor: f.access?.accessor,
-                          service: f.access?.service, kind: f.access?.kind.rawValue, viaMacro: f.access?.viaMacro,
-                          fingerprint: f.fingerprint, baselined: f.baselined, fix: f.fix)
+            Document.Item(
+                rule: f.rule, path: f.path, line: f.line, column: f.column, severity: f.severity.rawValue,
+                message: f.message, container: f.access?.container, accessor: f.access?.accessor,
+                service: f.access?.service, kind: f.access?.kind.rawValue, viaMacro: f.access?.viaMacro,
+                fingerprint: f.fingerprint, baselined: f.baselined, fix: f.fix)
         }
-        return Document(summary: Document.summary(findings: items, stale: result.staleBaselineEntries.count,
-                                                  files: result.filesChecked, parsed: result.filesParsed,
-                                                  notLinted: result.filesFailed, cached: result.filesCached, seconds: result.seconds,
-                                                  handlerFunctionsReadPartly: result.handlerFunctionsReadPartly),
-                        findings: items, stale: result.staleBaselineEntries)
+        return Document(
+            summary: Document.summary(
+                findings: items, stale: result.staleBaselineEntries.count,
+                files: result.filesChecked, parsed: result.filesParsed,
+                notLinted: result.filesFailed, cached: result.filesCached, seconds: result.seconds,
+                handlerFunctionsReadPartly: result.handlerFunctionsReadPartly),
+            findings: items, stale: result.staleBaselineEntries)
     }
 
     public func render(_ result: LintResult) -> String {

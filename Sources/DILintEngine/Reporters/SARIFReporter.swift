@@ -32,28 +32,43 @@ public struct SARIFReporter: Reporter {
             var item = SARIFLog.Result(
                 ruleId: f.rule, ruleIndex: ruleIndex[f.rule], level: f.severity.rawValue,
                 message: .init(text: f.message),
-                locations: [.init(physicalLocation: .init(
-                    artifactLocation: .init(uri: uri, uriBaseId: path.hasPrefix("/") ? nil : Self.rootBase),
-                    region: .init(startLine: f.line, startColumn: column, snippet: f.snippet.map { .init(text: $0) })))],
+                locations: [
+                    .init(
+                        physicalLocation: .init(
+                            artifactLocation: .init(uri: uri, uriBaseId: path.hasPrefix("/") ? nil : Self.rootBase),
+                            region: .init(
+                                startLine: f.line, startColumn: column, snippet: f.snippet.map { .init(text: $0) })))
+                ],
                 partialFingerprints: f.fingerprint.map { [Fingerprints.scheme: $0] },
                 baselineState: f.fingerprint == nil ? nil : (f.baselined ? "unchanged" : "new"),
-                suppressions: f.baselined ? [.init(kind: "external", status: "accepted", justification: "accepted in the di-lint baseline")] : nil,
-                properties: f.access.map { .init(container: $0.container, accessor: $0.accessor, service: $0.service,
-                                                 kind: $0.kind.rawValue, viaMacro: $0.viaMacro) })
+                suppressions: f.baselined
+                    ? [.init(kind: "external", status: "accepted", justification: "accepted in the di-lint baseline")]
+                    : nil,
+                properties: f.access.map {
+                    .init(
+                        container: $0.container, accessor: $0.accessor, service: $0.service,
+                        kind: $0.kind.rawValue, viaMacro: $0.viaMacro)
+                })
             item.fixes = f.fix.map { [SARIFFix($0)] } // `lint --fixes`
             return item
         }
         let rootURI = URL(fileURLWithPath: root, isDirectory: true).standardizedFileURL.absoluteString
         let run = SARIFLog.Run(
-            tool: .init(driver: .init(name: "di-lint", version: DILintVersion.current, semanticVersion: DILintVersion.current,
-                                      rules: rules.map(Self.descriptor))),
-            originalUriBaseIds: [Self.rootBase: .init(uri: rootURI.hasSuffix("/") ? rootURI : rootURI + "/", uriBaseId: nil)],
+            tool: .init(
+                driver: .init(
+                    name: "di-lint", version: DILintVersion.current, semanticVersion: DILintVersion.current,
+                    rules: rules.map(Self.descriptor))),
+            originalUriBaseIds: [
+                Self.rootBase: .init(uri: rootURI.hasSuffix("/") ? rootURI : rootURI + "/", uriBaseId: nil)
+            ],
             columnKind: "utf16CodeUnits",
             results: results,
             invocations: [.init(executionSuccessful: true)],
-            properties: .init(diLint: .init(files: result.filesChecked, parsed: result.filesParsed, notLinted: result.filesFailed,
-                                            cached: result.filesCached, stale: result.staleBaselineEntries,
-                                            handlerFunctionsReadPartly: result.handlerFunctionsReadPartly)))
+            properties: .init(
+                diLint: .init(
+                    files: result.filesChecked, parsed: result.filesParsed, notLinted: result.filesFailed,
+                    cached: result.filesCached, stale: result.staleBaselineEntries,
+                    handlerFunctionsReadPartly: result.handlerFunctionsReadPartly)))
         return SARIFLog(runs: [run])
     }
 
@@ -64,15 +79,20 @@ public struct SARIFReporter: Reporter {
             var code = example.code.replacingOccurrences(of: "↓", with: "")
             if !code.hasSuffix("\n") { code += "\n" }
             text += "\n\nExample that triggers it:\n\(code)"
-            markdown += "\n\n#### Example that triggers it\n\n```\(example.language == .c ? "c" : example.language == .cxx ? "cpp" : "objc")\n\(code)```"
+            markdown +=
+                "\n\n#### Example that triggers it\n\n```\(example.language == .c ? "c" : example.language == .cxx ? "cpp" : "objc")\n\(code)```"
         }
-        text += "\n\nSilence one occurrence with `// di-lint:disable-next-line \(rule.id) -- reason`; see `di-lint rules \(rule.id)`."
-        markdown += "\n\nSilence one occurrence with `// di-lint:disable-next-line \(rule.id) -- reason`; see `di-lint rules \(rule.id)`."
-        return .init(id: rule.id, name: rule.id.split(separator: "-").map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined(),
-                     shortDescription: .init(text: rule.summary), fullDescription: .init(text: rule.rationale),
-                     help: .init(text: text, markdown: markdown),
-                     defaultConfiguration: .init(level: rule.defaultSeverity.rawValue),
-                     properties: .init(tags: ["maintainability", "dependency-injection"]))
+        text +=
+            "\n\nSilence one occurrence with `// di-lint:disable-next-line \(rule.id) -- reason`; see `di-lint rules \(rule.id)`."
+        markdown +=
+            "\n\nSilence one occurrence with `// di-lint:disable-next-line \(rule.id) -- reason`; see `di-lint rules \(rule.id)`."
+        return .init(
+            id: rule.id,
+            name: rule.id.split(separator: "-").map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined(),
+            shortDescription: .init(text: rule.summary), fullDescription: .init(text: rule.rationale),
+            help: .init(text: text, markdown: markdown),
+            defaultConfiguration: .init(level: rule.defaultSeverity.rawValue),
+            properties: .init(tags: ["maintainability", "dependency-injection"]))
     }
 
     /// SARIF columns count UTF-16 code units; clang's count bytes. They differ only on lines
@@ -266,8 +286,11 @@ struct SARIFLog: Codable {
             w.endObject()
         }
 
-        init(ruleId: String, ruleIndex: Int?, level: String, message: Message, locations: [Wrapper],
-             partialFingerprints: [String: String]?, baselineState: String?, suppressions: [Suppression]?, properties: Properties?) {
+        init(
+            ruleId: String, ruleIndex: Int?, level: String, message: Message, locations: [Wrapper],
+            partialFingerprints: [String: String]?, baselineState: String?, suppressions: [Suppression]?,
+            properties: Properties?
+        ) {
             self.ruleId = ruleId
             self.ruleIndex = ruleIndex
             self.level = level
@@ -320,9 +343,13 @@ struct SARIFLog: Codable {
         if !stale.isEmpty { log.runs[0].properties?.diLint.stale = [] }
         var text = log.rendered()
         if fast {
-            guard let spliced = PrettyJSON.splice(text, key: "results", indent: 6, capacity: results.count * 1536, write: { w in
-                for i in results.indices { results[i].write(to: &w) }
-            }) else { return rendered() }
+            guard
+                let spliced = PrettyJSON.splice(
+                    text, key: "results", indent: 6, capacity: results.count * 1536,
+                    write: { w in
+                        for i in results.indices { results[i].write(to: &w) }
+                    })
+            else { return rendered() }
             text = spliced
         }
         if !stale.isEmpty {

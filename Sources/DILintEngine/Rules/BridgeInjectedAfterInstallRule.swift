@@ -15,9 +15,12 @@ struct BridgeInjectedAfterInstallRule: FileRule {
                     installedAt[event.receiver] = nil
                 case .bridgeSet:
                     guard let install = installedAt[event.receiver] else { continue }
-                    findings.append(file.finding(
-                        rule: id, offset: event.offset, severity: severity,
-                        message: "bridge set on '\(event.receiver)' after its install (line \(file.line(of: install))): install already ran without the bridge; inject it before calling install"))
+                    findings.append(
+                        file.finding(
+                            rule: id, offset: event.offset, severity: severity,
+                            message:
+                                "bridge set on '\(event.receiver)' after its install (line \(file.line(of: install))): install already ran without the bridge; inject it before calling install"
+                        ))
                 }
             }
         }

@@ -9,11 +9,14 @@ struct BridgeWeakReferenceRule: FileRule {
             let message: String
             switch d.form {
             case .objcProperty:
-                message = "bridge property '\(d.name)' is '\(d.qualifier)': nothing owns the bridge through it, so it can go away while the crash reporter still uses it; make it strong"
+                message =
+                    "bridge property '\(d.name)' is '\(d.qualifier)': nothing owns the bridge through it, so it can go away while the crash reporter still uses it; make it strong"
             case .cVariable:
-                message = "'\(d.name)' holds the bridge '\(d.qualifier)': the bridge must be held strongly by whoever uses it at crash-handler install time"
+                message =
+                    "'\(d.name)' holds the bridge '\(d.qualifier)': the bridge must be held strongly by whoever uses it at crash-handler install time"
             case .swiftProperty:
-                message = "bridge property '\(d.name)' is '\(d.qualifier)': nothing keeps the bridge alive through it; hold it strongly"
+                message =
+                    "bridge property '\(d.name)' is '\(d.qualifier)': nothing keeps the bridge alive through it; hold it strongly"
             }
             return file.finding(rule: id, offset: d.qualifierOffset, severity: severity, message: message)
         }

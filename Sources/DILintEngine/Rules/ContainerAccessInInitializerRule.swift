@@ -6,12 +6,14 @@ struct ContainerAccessInInitializerRule: FileRule {
 
     func check(_ file: FileModel, options: Options, severity: Severity) -> [Finding] {
         file.constructionAccesses.map { c in
-            let advice = file.language == .swift
+            let advice =
+                file.language == .swift
                 ? "take the dependency as an init parameter instead"
                 : "pass the dependency in (or read it from the injected bridge) instead of reaching for the container while the object is built"
-            return file.finding(rule: id, offset: c.access.offset, severity: severity,
-                                message: "container access '\(c.access.access.expression)' in \(c.place): \(advice)",
-                                access: c.access.access)
+            return file.finding(
+                rule: id, offset: c.access.offset, severity: severity,
+                message: "container access '\(c.access.access.expression)' in \(c.place): \(advice)",
+                access: c.access.access)
         }
     }
 }

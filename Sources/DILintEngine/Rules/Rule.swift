@@ -50,7 +50,8 @@ extension FileRule {
     /// The rule with its options decoded once, ready to run on files.
     func bound(to configuration: Configuration, severity: Severity) -> (FileModel) -> [Finding] {
         let options = configuration.options(of: Self.self)
-        return { file in Self.languages.includes(file.language) ? check(file, options: options, severity: severity) : [] }
+        return { file in Self.languages.includes(file.language) ? check(file, options: options, severity: severity) : []
+        }
     }
 }
 
@@ -64,7 +65,8 @@ protocol ProjectRule: Rule {
     /// run may then be defined elsewhere.
     func finish(facts: [(path: String, facts: Data)], options: Options, severity: Severity, complete: Bool) -> [Finding]
     /// `finish`, with what the rule adds to the run's summary (by default nothing).
-    func finishReport(facts: [(path: String, facts: Data)], options: Options, severity: Severity, complete: Bool) -> ProjectRuleReport
+    func finishReport(facts: [(path: String, facts: Data)], options: Options, severity: Severity, complete: Bool)
+        -> ProjectRuleReport
 }
 
 /// A project rule's findings and its counts for the run's summary.
@@ -75,12 +77,17 @@ struct ProjectRuleReport {
 }
 
 extension ProjectRule {
-    func finishReport(facts: [(path: String, facts: Data)], options: Options, severity: Severity, complete: Bool) -> ProjectRuleReport {
+    func finishReport(facts: [(path: String, facts: Data)], options: Options, severity: Severity, complete: Bool)
+        -> ProjectRuleReport
+    {
         ProjectRuleReport(findings: finish(facts: facts, options: options, severity: severity, complete: complete))
     }
 
-    func finish(facts: [(path: String, facts: Data)], configuration: Configuration, severity: Severity, complete: Bool) -> ProjectRuleReport {
-        finishReport(facts: facts, options: configuration.options(of: Self.self), severity: severity, complete: complete)
+    func finish(facts: [(path: String, facts: Data)], configuration: Configuration, severity: Severity, complete: Bool)
+        -> ProjectRuleReport
+    {
+        finishReport(
+            facts: facts, options: configuration.options(of: Self.self), severity: severity, complete: complete)
     }
 }
 

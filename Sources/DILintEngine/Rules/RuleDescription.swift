@@ -58,28 +58,41 @@ public struct RuleDescription: Equatable, Sendable {
     }
 
     /// The description of `file` (read by `RuleFile`, as `rule-catalog` reads it).
-    private static func parse(_ file: RuleFile, source: String, fail: (String) -> ConfigError) throws -> RuleDescription {
+    private static func parse(_ file: RuleFile, source: String, fail: (String) -> ConfigError) throws -> RuleDescription
+    {
         let map = file.map
         func string(_ key: String, required: Bool = true) throws -> String { try file.string(key, required: required) }
-        guard let severity = Severity(rawValue: try file.severity) else { throw fail("severity must be note, warning or error") }
-        let options = try file.options.map { RuleOption(name: $0.name, summary: $0.summary, defaultValue: $0.defaultValue) }
+        guard let severity = Severity(rawValue: try file.severity) else {
+            throw fail("severity must be note, warning or error")
+        }
+        let options = try file.options.map {
+            RuleOption(name: $0.name, summary: $0.summary, defaultValue: $0.defaultValue)
+        }
         func examples(_ key: String) throws -> [RuleExample] {
             guard let list = map[key] as? [[String: Any]] else { throw fail("missing '\(key)' examples") }
             return try list.map { e in
                 guard let code = e["code"] as? String else { throw fail("\(key): each example needs 'code'") }
                 let languageName = (e["language"] as? String) ?? "objective-c"
-                guard let language = SourceLanguage(rawValue: languageName) else { throw fail("\(key): unknown language '\(languageName)'") }
-                return RuleExample(code: code, language: language, config: e["config"] as? String, fileName: e["file"] as? String)
+                guard let language = SourceLanguage(rawValue: languageName) else {
+                    throw fail("\(key): unknown language '\(languageName)'")
+                }
+                return RuleExample(
+                    code: code, language: language, config: e["config"] as? String, fileName: e["file"] as? String)
             }
         }
         let fixExamples = try ((map["fix-examples"] as? [[String: Any]]) ?? []).map { e -> RuleFixExample in
-            guard let phase = (e["phase"] as? String).flatMap(FixPhase.init(rawValue:)), let before = e["before"] as? String,
-                  let after = e["after"] as? String else { throw fail("fix-examples: each needs phase (inject or finish), before and after") }
+            guard let phase = (e["phase"] as? String).flatMap(FixPhase.init(rawValue:)),
+                let before = e["before"] as? String,
+                let after = e["after"] as? String
+            else { throw fail("fix-examples: each needs phase (inject or finish), before and after") }
             let languageName = (e["language"] as? String) ?? "objective-c"
-            guard let language = SourceLanguage(rawValue: languageName) else { throw fail("fix-examples: unknown language '\(languageName)'") }
-            return RuleFixExample(phase: phase, language: language, before: before, after: after,
-                                  config: e["config"] as? String, fileName: e["file"] as? String,
-                                  support: (e["support"] as? [String: String]) ?? [:])
+            guard let language = SourceLanguage(rawValue: languageName) else {
+                throw fail("fix-examples: unknown language '\(languageName)'")
+            }
+            return RuleFixExample(
+                phase: phase, language: language, before: before, after: after,
+                config: e["config"] as? String, fileName: e["file"] as? String,
+                support: (e["support"] as? [String: String]) ?? [:])
         }
         var description = RuleDescription(
             id: try string("id"), summary: try string("summary"), rationale: try string("rationale"),

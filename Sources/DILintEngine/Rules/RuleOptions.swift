@@ -20,9 +20,10 @@ public enum RuleOptionValue: Equatable, Sendable, ExpressibleByStringLiteral, Cu
     init(defaultText text: String) {
         let t = text.trimmingCharacters(in: .whitespaces)
         if t.hasPrefix("[") && t.hasSuffix("]") {
-            self = .list(t.dropFirst().dropLast().split(separator: ",").map {
-                $0.trimmingCharacters(in: .whitespaces).trimmingCharacters(in: CharacterSet(charactersIn: "\"'"))
-            }.filter { !$0.isEmpty })
+            self = .list(
+                t.dropFirst().dropLast().split(separator: ",").map {
+                    $0.trimmingCharacters(in: .whitespaces).trimmingCharacters(in: CharacterSet(charactersIn: "\"'"))
+                }.filter { !$0.isEmpty })
         } else if t == "true" || t == "false" {
             self = .bool(t == "true")
         } else if let n = Double(t) {
@@ -95,7 +96,9 @@ extension Configuration {
     /// A rule's options as configured, over its YAML defaults. The config was checked when it was
     /// parsed; a value set in code that does not fit falls back to the defaults.
     func options<R: Rule>(of rule: R.Type) -> R.Options {
-        if let decoded = try? R.Options(RuleOptionReader(ruleID: R.id, configured: rules[R.id]?.options ?? [:])) { return decoded }
+        if let decoded = try? R.Options(RuleOptionReader(ruleID: R.id, configured: rules[R.id]?.options ?? [:])) {
+            return decoded
+        }
         return try! R.Options(RuleOptionReader(ruleID: R.id, configured: [:]))
     }
 }

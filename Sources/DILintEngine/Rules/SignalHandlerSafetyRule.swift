@@ -26,14 +26,17 @@ struct SignalHandlerSafetyRule: ProjectRule {
         file.callGraphFacts?.encoded
     }
 
-    func finish(facts: [(path: String, facts: Data)], options: Options, severity: Severity, complete: Bool) -> [Finding] {
+    func finish(facts: [(path: String, facts: Data)], options: Options, severity: Severity, complete: Bool) -> [Finding]
+    {
         finishReport(facts: facts, options: options, severity: severity, complete: complete).findings
     }
 
     /// The findings, and how many functions the handlers reach were read only partly (from the
     /// tokens): where a finding's chain runs through one, its message says so; the count says it
     /// for the handlers with no finding too, whose silence is then no proof.
-    func finishReport(facts: [(path: String, facts: Data)], options: Options, severity: Severity, complete: Bool) -> ProjectRuleReport {
+    func finishReport(facts: [(path: String, facts: Data)], options: Options, severity: Severity, complete: Bool)
+        -> ProjectRuleReport
+    {
         // With no handler anywhere (none registered, annotated or configured, no function that
         // installs its parameter) the walks have no root: nothing is reached, nothing reported.
         // Telling so from the bytes spares decoding every file's facts and building the graph.
@@ -49,17 +52,22 @@ struct SignalHandlerSafetyRule: ProjectRule {
         var violations: [HandlerWalk.Violation] = []
         var partlyRead = Set<String>()
         for context in [HandlerWalk.Context.signal, .terminate] {
-            var walk = HandlerWalk(graph: graph, context: context, allow: options.allow, strict: options.strict, complete: complete)
+            var walk = HandlerWalk(
+                graph: graph, context: context, allow: options.allow, strict: options.strict, complete: complete)
             walk.run(configuredHandlers: options.handlers)
-            violations += walk.violations.filter { seen.insert("\($0.path):\($0.position.line):\($0.position.column)").inserted }
+            violations += walk.violations.filter {
+                seen.insert("\($0.path):\($0.position.line):\($0.position.column)").inserted
+            }
             partlyRead.formUnion(walk.reachedReadPartly)
         }
         var sources = SourceSnippets()
         let findings = violations.map { v in
             // reached only when an async-signal-safe call failed: a warning unless `strict`
-            Finding(rule: id, path: v.path, line: v.position.line, column: v.position.column,
-                    severity: v.errorPath && !options.strict ? min(severity, .warning) : severity,
-                    message: v.message, snippet: sources.snippet(path: v.path, line: v.position.line, at: v.position.offset))
+            Finding(
+                rule: id, path: v.path, line: v.position.line, column: v.position.column,
+                severity: v.errorPath && !options.strict ? min(severity, .warning) : severity,
+                message: v.message, snippet: sources.snippet(path: v.path, line: v.position.line, at: v.position.offset)
+            )
         }
         return ProjectRuleReport(findings: findings, handlerFunctionsReadPartly: partlyRead.count)
     }
@@ -198,7 +206,9 @@ private struct HandlerWalk {
                 if let known = handlersReaching[usr] {
                     // roots are in name order: a name's USRs follow each other
                     if known.last != root.name {
-                        handlersReaching[usr] = (known.names.count < 6 ? known.names + [root.name] : known.names, known.count + 1, root.name)
+                        handlersReaching[usr] = (
+                            known.names.count < 6 ? known.names + [root.name] : known.names, known.count + 1, root.name
+                        )
                     }
                 } else {
                     handlersReaching[usr] = ([root.name], 1, root.name)
@@ -222,16 +232,30 @@ private struct HandlerWalk {
     private func roots(configuredHandlers: [String]) -> [(String, Root)] {
         var result: [(String, Root)] = []
         for (path, r, via) in graph.registrations where (r.mechanism == .terminate) == (context == .terminate) {
-            let where_ = "\(r.mechanism.rawValue)\(via.map { " " + $0 } ?? "") at \((path as NSString).lastPathComponent):\(r.position.line)"
+            let where_ =
+                "\(r.mechanism.rawValue)\(via.map { " " + $0 } ?? "") at \((path as NSString).lastPathComponent):\(r.position.line)"
             let kind = r.mechanism == .terminate ? "terminate handler" : "signal handler"
             // a handler named in the tokens is the registering file's own `static` one where it has one
             let usrs = resolve(r.handler)
-            let own = usrs.filter { usr in CallGraph.filePrefix(usr) != nil && graph.definitions[usr]?.contains { $0.path == path } == true }
-            for usr in own.isEmpty ? usrs : own { result.append((usr, Root(symbol: r.handler, how: "\(kind) '\(ChainText.shown(r.handler.name))' (\(where_))"))) }
+            let own = usrs.filter { usr in
+                CallGraph.filePrefix(usr) != nil && graph.definitions[usr]?.contains { $0.path == path } == true
+            }
+            for usr in own.isEmpty ? usrs : own {
+                result.append(
+                    (usr, Root(symbol: r.handler, how: "\(kind) '\(ChainText.shown(r.handler.name))' (\(where_))")))
+            }
         }
         guard context == .signal else { return result.sorted { ($0.1.symbol.name, $0.0) < ($1.1.symbol.name, $1.0) } }
         for symbol in graph.annotated {
-            for usr in resolve(symbol) { result.append((usr, Root(symbol: symbol, how: "handler '\(ChainText.shown(symbol.name))' (annotated di-lint:signal-handler)"))) }
+            for usr in resolve(symbol) {
+                result.append(
+                    (
+                        usr,
+                        Root(
+                            symbol: symbol,
+                            how: "handler '\(ChainText.shown(symbol.name))' (annotated di-lint:signal-handler)")
+                    ))
+            }
         }
         for name in configuredHandlers {
             for usr in graph.definitions(named: name) {
@@ -249,7 +273,9 @@ private struct HandlerWalk {
     }
 
     /// Records the site's violation, if any; returns the definitions it leads into.
-    private mutating func examine(_ site: CallSite, in definition: CallGraph.Definition, caller: String, errorPath: Bool) -> [String] {
+    private mutating func examine(
+        _ site: CallSite, in definition: CallGraph.Definition, caller: String, errorPath: Bool
+    ) -> [String] {
         var into: [String] = []
         let problem: (what: String, step: String)?
         switch site.kind {
@@ -259,7 +285,9 @@ private struct HandlerWalk {
                 case let .functions(usrs): into += usrs
                 case let .external(symbol):
                     if var p = externalProblem(symbol, trait: site.kind == .call ? site.trait : nil) {
-                        if site.detail == LostStatementReader.detail { p += " [call read from the tokens of a statement that did not resolve]" }
+                        if site.detail == LostStatementReader.detail {
+                            p += " [call read from the tokens of a statement that did not resolve]"
+                        }
                         report(p, step: symbol.name, site: site, in: definition, caller: caller, errorPath: errorPath)
                     }
                 case .unknown: continue
@@ -267,7 +295,10 @@ private struct HandlerWalk {
             }
             return into
         case .objcMessage:
-            problem = ("Objective-C message '\(site.detail ?? "?")': the runtime may take locks and allocate", "[\(site.detail ?? "?")]")
+            problem = (
+                "Objective-C message '\(site.detail ?? "?")': the runtime may take locks and allocate",
+                "[\(site.detail ?? "?")]"
+            )
         case .objcRuntime:
             problem = ("Objective-C '\(site.detail ?? "?")': the runtime allocates and takes locks", site.detail ?? "@")
         case .cxxNew:
@@ -276,38 +307,56 @@ private struct HandlerWalk {
             problem = ("C++ 'delete' frees through the allocator", "delete")
         case .cxxThrow:
             if site.detail == "rethrow" {
-                problem = context == .terminate ? nil : ("C++ rethrow unwinds through the unwinder, which takes locks", "throw")
+                problem =
+                    context == .terminate
+                    ? nil : ("C++ rethrow unwinds through the unwinder, which takes locks", "throw")
             } else {
                 problem = ("C++ 'throw' allocates the exception and unwinds", "throw")
             }
         case .container:
-            problem = ("container access '\(site.detail ?? "?")': copy what the handler needs into C globals at install", site.detail ?? "container")
+            problem = (
+                "container access '\(site.detail ?? "?")': copy what the handler needs into C globals at install",
+                site.detail ?? "container"
+            )
         case .bridge:
-            problem = ("bridge access ('\(site.detail ?? "bridge")'): the bridge is a Swift/Objective-C object; read it at install, not at crash time", site.detail ?? "bridge")
+            problem = (
+                "bridge access ('\(site.detail ?? "bridge")'): the bridge is a Swift/Objective-C object; read it at install, not at crash time",
+                site.detail ?? "bridge"
+            )
         }
-        if let problem { report(problem.what, step: problem.step, site: site, in: definition, caller: caller, errorPath: errorPath) }
+        if let problem {
+            report(problem.what, step: problem.step, site: site, in: definition, caller: caller, errorPath: errorPath)
+        }
         return into
     }
 
     private func externalProblem(_ symbol: Symbol, trait: CallSite.CalleeTrait?) -> String? {
         let name = ChainText.shown(symbol.name)
-        if trait == .swift || AsyncSignalSafeFunctions.isSwiftMangled(symbol.name) || graph.swiftExports.contains(symbol.name) {
+        if trait == .swift || AsyncSignalSafeFunctions.isSwiftMangled(symbol.name)
+            || graph.swiftExports.contains(symbol.name)
+        {
             return "'\(name)' is Swift code; the Swift runtime is not async-signal-safe"
         }
         if trait == .systemInline || AsyncSignalSafeFunctions.isSafe(symbol.name, allow: allow) { return nil }
         if symbol.usr.hasPrefix("macro:") {
-            return "'\(name)' is a macro whose expansion di-lint could not read (nested past \(MacroExpander.maxDepth) levels, too large, or without its closing parenthesis): what it calls is unknown"
+            return
+                "'\(name)' is a macro whose expansion di-lint could not read (nested past \(MacroExpander.maxDepth) levels, too large, or without its closing parenthesis): what it calls is unknown"
         }
         if graph.macros.contains(symbol.name) { return nil } // a declared function the run also defines as a macro
         if !strict && SafeInPracticeFunctions.reasons[symbol.name] != nil { return nil }
         if context == .terminate && AsyncSignalSafeFunctions.exceptionInspection.contains(symbol.name) { return nil }
-        if let reason = AsyncSignalSafeFunctions.reasons[symbol.name] { return "'\(name)' is not async-signal-safe (\(reason))" }
+        if let reason = AsyncSignalSafeFunctions.reasons[symbol.name] {
+            return "'\(name)' is not async-signal-safe (\(reason))"
+        }
         guard complete else { return nil } // maybe defined in a file outside the run
-        return "'\(name)' is not on the async-signal-safe list (no definition in the run; add it to 'allow' if it is safe)"
+        return
+            "'\(name)' is not on the async-signal-safe list (no definition in the run; add it to 'allow' if it is safe)"
     }
 
-    private mutating func report(_ what: String, step: String, site: CallSite, in definition: CallGraph.Definition, caller: String,
-                                 errorPath: Bool) {
+    private mutating func report(
+        _ what: String, step: String, site: CallSite, in definition: CallGraph.Definition, caller: String,
+        errorPath: Bool
+    ) {
         let how = reachedFrom[caller]?.root.how ?? "a handler"
         var message = "\(what); reached from \(how): \(chainText(to: caller, then: ChainText.shown(step)))"
         if let reach = reachedFrom[caller], reach.partlyCount > 0 {
@@ -318,12 +367,16 @@ private struct HandlerWalk {
             if reach.partlyCount > reach.partlyFirst.count {
                 partly += " and \(ChainText.grouped(reach.partlyCount - reach.partlyFirst.count)) more on the chain"
             }
-            message += ". Note: read only partly, from the tokens (names from headers the parse cannot see, or code under #if on an unknown macro): \(partly)"
+            message +=
+                ". Note: read only partly, from the tokens (names from headers the parse cannot see, or code under #if on an unknown macro): \(partly)"
         }
         if errorPath {
-            message += ". On an error path only: reached when an async-signal-safe call failed (reported as an error with 'strict')"
+            message +=
+                ". On an error path only: reached when an async-signal-safe call failed (reported as an error with 'strict')"
         }
-        violations.append(Violation(path: definition.path, position: site.position, message: message, caller: caller, errorPath: errorPath))
+        violations.append(
+            Violation(
+                path: definition.path, position: site.position, message: message, caller: caller, errorPath: errorPath))
     }
 
     private func name(_ usr: String) -> String { graph.definitions[usr]?.first?.function.symbol.name ?? usr }
@@ -332,19 +385,25 @@ private struct HandlerWalk {
     private func reach(_ usr: String, caller: String?, root: Root) -> Reach {
         let partly = graph.unresolvedStatements[usr] != nil
         guard let caller, let from = reachedFrom[caller] else {
-            return Reach(caller: nil, root: root, length: 1, head: [usr], partlyCount: partly ? 1 : 0, partlyFirst: partly ? [usr] : [])
+            return Reach(
+                caller: nil, root: root, length: 1, head: [usr], partlyCount: partly ? 1 : 0,
+                partlyFirst: partly ? [usr] : [])
         }
-        return Reach(caller: caller, root: root, length: from.length + 1,
-                     head: from.head.count < ChainText.headHops ? from.head + [usr] : from.head,
-                     partlyCount: from.partlyCount + (partly ? 1 : 0),
-                     partlyFirst: partly && from.partlyFirst.count < ChainText.partlyShown ? from.partlyFirst + [usr] : from.partlyFirst)
+        return Reach(
+            caller: caller, root: root, length: from.length + 1,
+            head: from.head.count < ChainText.headHops ? from.head + [usr] : from.head,
+            partlyCount: from.partlyCount + (partly ? 1 : 0),
+            partlyFirst: partly && from.partlyFirst.count < ChainText.partlyShown
+                ? from.partlyFirst + [usr] : from.partlyFirst)
     }
 
     /// The chain from the root to `usr` (then `step`), `h → f → g → malloc`; past
     /// `ChainText.wholeUpTo` functions only its first and last few, with the count left out
     /// between them: a message's size does not grow with the chain.
     private func chainText(to usr: String, then step: String? = nil) -> String {
-        guard let reach = reachedFrom[usr] else { return [ChainText.shown(name(usr)), step].compactMap { $0 }.joined(separator: " → ") }
+        guard let reach = reachedFrom[usr] else {
+            return [ChainText.shown(name(usr)), step].compactMap { $0 }.joined(separator: " → ")
+        }
         // the last functions, walking back from `usr` (the whole chain when it is short)
         let whole = reach.length <= ChainText.wholeUpTo
         var tail: [String] = []
@@ -353,7 +412,12 @@ private struct HandlerWalk {
             tail.append(u)
             cursor = entry.caller
         }
-        var hops = whole ? [] : reach.head.map { ChainText.shown(name($0)) } + ["… (\(ChainText.grouped(reach.length - reach.head.count - tail.count)) more) …"]
+        var hops =
+            whole
+            ? []
+            : reach.head.map { ChainText.shown(name($0)) } + [
+                "… (\(ChainText.grouped(reach.length - reach.head.count - tail.count)) more) …"
+            ]
         hops += tail.reversed().map { ChainText.shown(name($0)) }
         if let step { hops.append(step) }
         return hops.joined(separator: " → ")

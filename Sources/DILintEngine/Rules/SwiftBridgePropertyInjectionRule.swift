@@ -10,9 +10,11 @@ struct SwiftBridgePropertyInjectionRule: FileRule {
             for property in type.optionalBridges {
                 let message: String
                 if let outside = property.setAfterInit {
-                    message = "optional bridge '\(property.name)' is set after init (line \(file.line(of: outside.offset))\(outside.inInitClosure ? ", in a closure" : "")): pass the bridge to init and keep it in a 'let'"
+                    message =
+                        "optional bridge '\(property.name)' is set after init (line \(file.line(of: outside.offset))\(outside.inInitClosure ? ", in a closure" : "")): pass the bridge to init and keep it in a 'let'"
                 } else if !property.setByInit {
-                    message = "optional bridge '\(property.name)' is never set by an init of '\(type.name)', so someone sets it after init: pass the bridge to init and keep it in a 'let'"
+                    message =
+                        "optional bridge '\(property.name)' is never set by an init of '\(type.name)', so someone sets it after init: pass the bridge to init and keep it in a 'let'"
                 } else {
                     continue
                 }

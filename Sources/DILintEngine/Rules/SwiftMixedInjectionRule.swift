@@ -17,9 +17,12 @@ struct SwiftMixedInjectionRule: FileRule {
             }
             guard !type.injectedProperties.isEmpty, let first = inType.first else { continue }
             let more = inType.count > 1 ? " and \(inType.count - 1) more" : ""
-            findings.append(file.finding(
-                rule: id, offset: type.nameOffset, severity: severity,
-                message: "'\(type.name)' takes \(type.injectedProperties.map { "'\($0)'" }.joined(separator: ", ")) through its initializer but also reads the container ('\(first.access.expression)' at line \(file.line(of: first.offset))\(more)): pass those services in through the initializer too"))
+            findings.append(
+                file.finding(
+                    rule: id, offset: type.nameOffset, severity: severity,
+                    message:
+                        "'\(type.name)' takes \(type.injectedProperties.map { "'\($0)'" }.joined(separator: ", ")) through its initializer but also reads the container ('\(first.access.expression)' at line \(file.line(of: first.offset))\(more)): pass those services in through the initializer too"
+                ))
         }
         return findings
     }

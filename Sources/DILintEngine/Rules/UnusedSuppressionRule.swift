@@ -4,7 +4,8 @@ struct UnusedSuppressionRule: EngineRule {
     static let id = "unused-suppression"
 
     func message(rules: String, unknown: [String]) -> String {
-        let why = unknown.isEmpty ? "suppresses no finding" : "names unknown rule '\(unknown.joined(separator: "', '"))'"
+        let why =
+            unknown.isEmpty ? "suppresses no finding" : "names unknown rule '\(unknown.joined(separator: "', '"))'"
         return "unused suppression of \(rules): it \(why)"
     }
 }

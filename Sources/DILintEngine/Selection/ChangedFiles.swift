@@ -6,19 +6,25 @@ public enum ChangedFiles {
     /// Absolute paths, symbolic links resolved, of changed files in the repository holding `directory`.
     /// Throws a `ConfigError` when `directory` is not in a git work tree or `ref` names no commit.
     public static func since(_ ref: String, in directory: String) throws -> Set<String> {
-        let top = try git(["rev-parse", "--show-toplevel"], in: directory,
-                          failure: "\(directory) is not inside a git work tree, so --changed-since cannot be used")
-            .trimmingCharacters(in: .newlines)
-        _ = try git(["rev-parse", "--verify", "--quiet", "\(ref)^{commit}"], in: top,
-                    failure: "--changed-since: '\(ref)' is not a commit in the repository at \(top)")
-        let changed = try git(["-c", "core.quotePath=false", "diff", "--name-only", "-z", ref, "--"], in: top,
-                              failure: "--changed-since: git diff against '\(ref)' failed")
-        let untracked = try git(["ls-files", "-z", "--others", "--exclude-standard"], in: top,
-                                failure: "--changed-since: git ls-files failed")
+        let top = try git(
+            ["rev-parse", "--show-toplevel"], in: directory,
+            failure: "\(directory) is not inside a git work tree, so --changed-since cannot be used"
+        )
+        .trimmingCharacters(in: .newlines)
+        _ = try git(
+            ["rev-parse", "--verify", "--quiet", "\(ref)^{commit}"], in: top,
+            failure: "--changed-since: '\(ref)' is not a commit in the repository at \(top)")
+        let changed = try git(
+            ["-c", "core.quotePath=false", "diff", "--name-only", "-z", ref, "--"], in: top,
+            failure: "--changed-since: git diff against '\(ref)' failed")
+        let untracked = try git(
+            ["ls-files", "-z", "--others", "--exclude-standard"], in: top,
+            failure: "--changed-since: git ls-files failed")
         let base = URL(fileURLWithPath: top, isDirectory: true)
-        return Set((changed + untracked).split(separator: "\0").map {
-            base.appendingPathComponent(String($0)).resolvingSymlinksInPath().path
-        })
+        return Set(
+            (changed + untracked).split(separator: "\0").map {
+                base.appendingPathComponent(String($0)).resolvingSymlinksInPath().path
+            })
     }
 
     /// The files of `files` (as collected) that are in `changed`, and those that include a
@@ -36,8 +42,10 @@ public enum ChangedFiles {
 
     /// Runs git and returns its standard output; a failure throws `failure` with git's own words
     /// (`needs`: the option that needed git, for when it cannot be started).
-    static func git(_ arguments: [String], in directory: String, failure: String, needs: String = "--changed-since",
-                    environment: [String: String] = [:]) throws -> String {
+    static func git(
+        _ arguments: [String], in directory: String, failure: String, needs: String = "--changed-since",
+        environment: [String: String] = [:]
+    ) throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["git", "-C", directory] + arguments

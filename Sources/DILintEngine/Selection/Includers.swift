@@ -30,7 +30,8 @@ public enum Includers {
                 guard header == "/" + name || header.hasSuffix("/" + name) else { continue }
                 selected.insert(i)
                 let file = candidates[i]
-                dirty.append(FileCollector.normalized(file.hasPrefix("/") ? file : cwd + "/" + file)) // its own includers too
+                // its own includers too
+                dirty.append(FileCollector.normalized(file.hasPrefix("/") ? file : cwd + "/" + file))
             }
         }
         return selected.sorted().map { candidates[$0] }
@@ -89,15 +90,20 @@ public enum Includers {
                 let tested = guardName
                 guardName = nil
                 skipBlanks()
-                if directive.elementsEqual("include".utf8) || directive.elementsEqual("import".utf8) || directive.elementsEqual("include_next".utf8) {
+                if directive.elementsEqual("include".utf8) || directive.elementsEqual("import".utf8)
+                    || directive.elementsEqual("include_next".utf8)
+                {
                     if i < n, bytes[i] == UInt8(ascii: "\"") || bytes[i] == UInt8(ascii: "<") {
                         let close = bytes[i] == UInt8(ascii: "\"") ? UInt8(ascii: "\"") : UInt8(ascii: ">")
                         let start = i + 1
                         var end = start
                         while end < n, bytes[end] != close, bytes[end] != 0x0a { end += 1 }
                         if end < n, bytes[end] == close, end > start {
-                            result.includes.append((String(decoding: bytes[start..<end], as: UTF8.self), close == UInt8(ascii: "\""),
-                                                    directive.elementsEqual("import".utf8)))
+                            result.includes.append(
+                                (
+                                    String(decoding: bytes[start..<end], as: UTF8.self), close == UInt8(ascii: "\""),
+                                    directive.elementsEqual("import".utf8)
+                                ))
                         }
                         i = end
                     }
@@ -114,7 +120,9 @@ public enum Includers {
                         if parenthesized { i += 1; skipBlanks() }
                         guardName = word()
                     }
-                } else if directive.elementsEqual("define".utf8), let tested, !tested.isEmpty, word().elementsEqual(tested) {
+                } else if directive.elementsEqual("define".utf8), let tested, !tested.isEmpty,
+                    word().elementsEqual(tested)
+                {
                     result.includedOnce = true
                 }
             }

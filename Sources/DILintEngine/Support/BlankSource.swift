@@ -15,7 +15,12 @@ enum BlankSource {
                 let start = i
                 while i < n, bytes[i] != newline { i += 1 }
                 // A line comment ending in a backslash goes on to the next line: not worth following.
-                if i > start, bytes[i - 1] == UInt8(ascii: "\\") || (bytes[i - 1] == 0x0D && i > start + 1 && bytes[i - 2] == UInt8(ascii: "\\")) { return false }
+                if i > start,
+                    bytes[i - 1] == UInt8(ascii: "\\")
+                        || (bytes[i - 1] == 0x0D && i > start + 1 && bytes[i - 2] == UInt8(ascii: "\\"))
+                {
+                    return false
+                }
                 if mentionsDirective(bytes[start..<i]) { return false }
             } else if b == slash, i + 1 < n, bytes[i + 1] == star {
                 let start = i

@@ -97,7 +97,8 @@ private struct StringTable {
                     let k = Int(truncatingIfNeeded: entry & 0xFFFF_FFFF) - 1
                     let (offset, length, _) = spans[k]
                     if length == utf8.count, offset + length <= stored.count,
-                       length == 0 || memcmp(stored.baseAddress! + offset, utf8.baseAddress!, length) == 0 {
+                        length == 0 || memcmp(stored.baseAddress! + offset, utf8.baseAddress!, length) == 0
+                    {
                         return k
                     }
                 }

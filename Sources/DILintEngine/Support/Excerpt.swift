@@ -33,6 +33,7 @@ public enum Excerpt {
         guard utf8.count > limit else { return text }
         var end = utf8.index(utf8.startIndex, offsetBy: limit)
         while end > utf8.startIndex, UTF8.isContinuation(utf8[end]) { end = utf8.index(before: end) }
-        return String(text[..<end]) + "… (\(utf8.count - utf8.distance(from: utf8.startIndex, to: end)) more bytes of the message left out)"
+        return String(text[..<end])
+            + "… (\(utf8.count - utf8.distance(from: utf8.startIndex, to: end)) more bytes of the message left out)"
     }
 }

@@ -8,8 +8,10 @@ import Foundation
 /// anything else `errno` is 0 on return and `status` says what it is. A file growing past
 /// `limit` while read gives nil with `errno` EFBIG. A relative `path` is taken from the directory
 /// open at `directory` (`openat`), and `flags` (`O_NOFOLLOW`) are added to the open's.
-func readFileBytes(_ path: String, status: UnsafeMutablePointer<stat>? = nil, limit: Int = .max,
-                   directory: Int32 = AT_FDCWD, flags: Int32 = 0) -> [UInt8]? {
+func readFileBytes(
+    _ path: String, status: UnsafeMutablePointer<stat>? = nil, limit: Int = .max,
+    directory: Int32 = AT_FDCWD, flags: Int32 = 0
+) -> [UInt8]? {
     var st = stat()
     guard let fd = openRegularFile(path, status: &st, limit: limit, directory: directory, flags: flags) else {
         status?.pointee = st
@@ -48,7 +50,9 @@ func readFileBytes(_ path: String, status: UnsafeMutablePointer<stat>? = nil, li
 /// Opened without blocking (a FIFO never stalls the open) and checked with `fstat` on the open
 /// descriptor, so what is read is what was checked. For a file that is not regular or is over the
 /// limit `errno` is 0 on return and `status` says what it is; otherwise `errno` says why.
-func openRegularFile(_ path: String, status: inout stat, limit: Int, directory: Int32 = AT_FDCWD, flags: Int32 = 0) -> Int32? {
+func openRegularFile(_ path: String, status: inout stat, limit: Int, directory: Int32 = AT_FDCWD, flags: Int32 = 0)
+    -> Int32?
+{
     let fd = openat(directory, path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY | flags)
     guard fd >= 0 else { return nil }
     guard fstat(fd, &status) == 0 else {

@@ -71,21 +71,28 @@ struct JSONScanner {
 
     /// Runs `body` on a scanner of the regular file at `path` of at most `limit` bytes, with the
     /// file's size. Throws `InputFile.Refused` for a file that cannot be read.
-    static func scan<R>(path: String, limit: Int, subject: String, remedy: String,
-                        _ body: (inout JSONScanner, Int) throws -> R) throws -> R {
+    static func scan<R>(
+        path: String, limit: Int, subject: String, remedy: String,
+        _ body: (inout JSONScanner, Int) throws -> R
+    ) throws -> R {
         let (fd, size) = try InputFile.open(path, limit: limit)
         defer { close(fd) }
-        var scanner = JSONScanner(fd: fd, path: path, limit: limit, capacity: min(size + 1, pieceSize), subject: subject, remedy: remedy)
+        var scanner = JSONScanner(
+            fd: fd, path: path, limit: limit, capacity: min(size + 1, pieceSize), subject: subject, remedy: remedy)
         defer { scanner.buffer.deallocate() }
         try scanner.start()
         return try body(&scanner, size)
     }
 
     /// Runs `body` on a scanner of `data`.
-    static func scan<R>(_ data: [UInt8], subject: String, remedy: String, _ body: (inout JSONScanner, Int) throws -> R) throws -> R {
+    static func scan<R>(_ data: [UInt8], subject: String, remedy: String, _ body: (inout JSONScanner, Int) throws -> R)
+        throws -> R
+    {
         var scanner = JSONScanner(fd: -1, path: "", limit: .max, capacity: data.count, subject: subject, remedy: remedy)
         defer { scanner.buffer.deallocate() }
-        data.withUnsafeBufferPointer { if let base = $0.baseAddress { scanner.buffer.update(from: base, count: $0.count) } }
+        data.withUnsafeBufferPointer {
+            if let base = $0.baseAddress { scanner.buffer.update(from: base, count: $0.count) }
+        }
         scanner.end = data.count
         try scanner.start()
         return try body(&scanner, data.count)
@@ -111,13 +118,17 @@ struct JSONScanner {
     mutating func members(_ body: (inout JSONScanner, String) throws -> Void) throws {
         guard let first = peek() else { throw truncated() }
         guard first == UInt8(ascii: "{") else { throw wrongType("an object") }
-        guard place.count < Self.maxDepth else { throw invalid("arrays and objects nested deeper than \(Self.maxDepth) levels") }
+        guard place.count < Self.maxDepth else {
+            throw invalid("arrays and objects nested deeper than \(Self.maxDepth) levels")
+        }
         at += 1
         skipSpace()
         if peek() == UInt8(ascii: "}") { at += 1; return }
         while true {
             skipSpace()
-            guard peek() == UInt8(ascii: "\"") else { throw peek() == nil ? truncated() : invalid("expected a key in quotes") }
+            guard peek() == UInt8(ascii: "\"") else {
+                throw peek() == nil ? truncated() : invalid("expected a key in quotes")
+            }
             let key = try string(field: nil)
             skipSpace()
             try expect(UInt8(ascii: ":"), "expected ':' after the key \(Excerpt.quoted(key))")
@@ -142,7 +153,9 @@ struct JSONScanner {
     mutating func elements(_ body: (inout JSONScanner, Int) throws -> Void) throws {
         guard let first = peek() else { throw truncated() }
         guard first == UInt8(ascii: "[") else { throw wrongType("an array") }
-        guard place.count < Self.maxDepth else { throw invalid("arrays and objects nested deeper than \(Self.maxDepth) levels") }
+        guard place.count < Self.maxDepth else {
+            throw invalid("arrays and objects nested deeper than \(Self.maxDepth) levels")
+        }
         at += 1
         skipSpace()
         if peek() == UInt8(ascii: "]") { at += 1; return }
@@ -187,7 +200,9 @@ struct JSONScanner {
     /// A JSON number that is a whole number in `Int`'s range: `12`, `-3`, `2.0`, `1e2`.
     mutating func integer() throws -> Int {
         guard let first = peek() else { throw truncated() }
-        guard first == UInt8(ascii: "-") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first) else { throw wrongType("a number") }
+        guard first == UInt8(ascii: "-") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first) else {
+            throw wrongType("a number")
+        }
         // What di-lint writes: up to 18 digits, in the buffer with the byte after them.
         var i = at, value = 0
         if first == UInt8(ascii: "-") { i += 1 }
@@ -199,7 +214,9 @@ struct JSONScanner {
         let n = i - digitsStart
         if n >= 1, n <= 18, i < end, n == 1 || buffer[digitsStart] != UInt8(ascii: "0") {
             let c = buffer[i]
-            if c != UInt8(ascii: "."), c != UInt8(ascii: "e"), c != UInt8(ascii: "E"), c < UInt8(ascii: "0") || c > UInt8(ascii: "9") {
+            if c != UInt8(ascii: "."), c != UInt8(ascii: "e"), c != UInt8(ascii: "E"),
+                c < UInt8(ascii: "0") || c > UInt8(ascii: "9")
+            {
                 at = i
                 return first == UInt8(ascii: "-") ? -value : value
             }
@@ -213,9 +230,13 @@ struct JSONScanner {
     /// A JSON number as a `Double`; one past the largest finite double is refused.
     mutating func double() throws -> Double {
         guard let first = peek() else { throw truncated() }
-        guard first == UInt8(ascii: "-") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first) else { throw wrongType("a number") }
+        guard first == UInt8(ascii: "-") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first) else {
+            throw wrongType("a number")
+        }
         let number = try self.number()
-        guard let value = number.double else { throw outOfRange(number, "is out of range (larger than any double, about 1.8e308)") }
+        guard let value = number.double else {
+            throw outOfRange(number, "is out of range (larger than any double, about 1.8e308)")
+        }
         return value
     }
 
@@ -299,7 +320,9 @@ struct JSONScanner {
                 negative = sign == UInt8(ascii: "-")
                 at += 1
             }
-            guard isDigit(peek()) else { throw peek() == nil ? truncated() : invalid("expected a digit in the exponent") }
+            guard isDigit(peek()) else {
+                throw peek() == nil ? truncated() : invalid("expected a digit in the exponent")
+            }
             var exponent = 0
             while let c = peek(), isDigit(c) {
                 take(c)
@@ -316,7 +339,9 @@ struct JSONScanner {
     mutating func string(field: Int?) throws -> String {
         guard let first = peek() else { throw truncated() }
         guard first == UInt8(ascii: "\"") else {
-            if first == UInt8(ascii: "n"), (try? null()) == true { throw problem("not \(subject): \(placeText) is null") }
+            if first == UInt8(ascii: "n"), (try? null()) == true {
+                throw problem("not \(subject): \(placeText) is null")
+            }
             throw wrongType("a string")
         }
         at += 1
@@ -364,7 +389,9 @@ struct JSONScanner {
                 guard let s = String(validating: out, as: UTF8.self) else { throw notUTF8() }
                 return s
             }
-            guard c >= 0x20 else { at -= 1; throw invalid("a control character (byte \(c)) in a string; write it as an escape") }
+            guard c >= 0x20 else {
+                at -= 1; throw invalid("a control character (byte \(c)) in a string; write it as an escape")
+            }
             guard c == UInt8(ascii: "\\") else { out.append(c); continue }
             guard let e = next() else { throw truncated() }
             switch e {
@@ -377,7 +404,9 @@ struct JSONScanner {
             case UInt8(ascii: "u"):
                 var scalar = try hex4()
                 if scalar >= 0xD800, scalar < 0xDC00 {
-                    guard next() == UInt8(ascii: "\\"), next() == UInt8(ascii: "u") else { at -= 1; throw invalid("a lone UTF-16 surrogate escape") }
+                    guard next() == UInt8(ascii: "\\"), next() == UInt8(ascii: "u") else {
+                        at -= 1; throw invalid("a lone UTF-16 surrogate escape")
+                    }
                     let low = try hex4()
                     guard low >= 0xDC00, low < 0xE000 else { throw invalid("a lone UTF-16 surrogate escape") }
                     scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
@@ -393,13 +422,13 @@ struct JSONScanner {
 
     private mutating func hex4() throws -> UInt32 {
         var value: UInt32 = 0
-        for _ in 0 ..< 4 {
+        for _ in 0..<4 {
             guard let c = next() else { throw truncated() }
             let digit: UInt8
             switch c {
-            case UInt8(ascii: "0") ... UInt8(ascii: "9"): digit = c - UInt8(ascii: "0")
-            case UInt8(ascii: "a") ... UInt8(ascii: "f"): digit = c - UInt8(ascii: "a") + 10
-            case UInt8(ascii: "A") ... UInt8(ascii: "F"): digit = c - UInt8(ascii: "A") + 10
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = c - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = c - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = c - UInt8(ascii: "A") + 10
             default: at -= 1; throw invalid("expected four hexadecimal digits after \\u")
             }
             value = value << 4 | UInt32(digit)
@@ -424,8 +453,10 @@ struct JSONScanner {
             } else {
                 _ = try number()
             }
-        case UInt8(ascii: "{"): try members { scanner, _ in try scanner.skipValue(integers: integers, doubles: doubles) }
-        case UInt8(ascii: "["): try elements { scanner, _ in try scanner.skipValue(integers: integers, doubles: doubles) }
+        case UInt8(ascii: "{"):
+            try members { scanner, _ in try scanner.skipValue(integers: integers, doubles: doubles) }
+        case UInt8(ascii: "["):
+            try elements { scanner, _ in try scanner.skipValue(integers: integers, doubles: doubles) }
         default: throw invalid("expected a JSON value")
         }
     }
@@ -535,7 +566,9 @@ struct JSONScanner {
             case .index(let i): text += "[\(i)]"
             case .key(let key):
                 if !text.isEmpty { text += "." }
-                text += key.utf8.count > 40 || key.contains(where: { $0.isWhitespace || $0 == "." }) ? Excerpt.quoted(key, limit: 40) : key
+                text +=
+                    key.utf8.count > 40 || key.contains(where: { $0.isWhitespace || $0 == "." })
+                    ? Excerpt.quoted(key, limit: 40) : key
             }
         }
         return text
@@ -547,22 +580,30 @@ struct JSONScanner {
 
     func invalid(_ what: String) -> Problem {
         let place = placeText
-        return Problem(description: "not valid JSON at \(position): \(what)\(place.isEmpty ? "" : " (in \(place))"); \(remedy)")
+        return Problem(
+            description: "not valid JSON at \(position): \(what)\(place.isEmpty ? "" : " (in \(place))"); \(remedy)")
     }
 
     func truncated() -> Problem {
         if let failure { return failure }
         let place = placeText
-        return Problem(description: "not valid JSON: the file ends at \(position)\(place.isEmpty ? "" : ", in \(place)") (truncated?); \(remedy)")
+        return Problem(
+            description:
+                "not valid JSON: the file ends at \(position)\(place.isEmpty ? "" : ", in \(place)") (truncated?); \(remedy)"
+        )
     }
 
     private func notUTF8() -> Problem {
         let place = placeText
-        return Problem(description: "not \(subject): \(place.isEmpty ? "a key" : place) is not UTF-8 text, at \(position)")
+        return Problem(
+            description: "not \(subject): \(place.isEmpty ? "a key" : place) is not UTF-8 text, at \(position)")
     }
 
     private func outOfRange(_ number: Number, _ what: String) -> Problem {
-        Problem(description: "not \(subject): \(placeText): \(number.written) \(what), at line \(number.line), column \(number.column)")
+        Problem(
+            description:
+                "not \(subject): \(placeText): \(number.written) \(what), at line \(number.line), column \(number.column)"
+        )
     }
 
     mutating func wrongType(_ expected: String) -> Problem {
@@ -573,12 +614,17 @@ struct JSONScanner {
         case UInt8(ascii: "[")?: found = "an array"
         case UInt8(ascii: "t")?, UInt8(ascii: "f")?: found = "true or false"
         case UInt8(ascii: "n")?: found = "null"
-        case UInt8(ascii: "-")?, UInt8(ascii: "0")?, UInt8(ascii: "1")?, UInt8(ascii: "2")?, UInt8(ascii: "3")?, UInt8(ascii: "4")?,
-             UInt8(ascii: "5")?, UInt8(ascii: "6")?, UInt8(ascii: "7")?, UInt8(ascii: "8")?, UInt8(ascii: "9")?: found = "a number"
+        case UInt8(ascii: "-")?, UInt8(ascii: "0")?, UInt8(ascii: "1")?, UInt8(ascii: "2")?, UInt8(ascii: "3")?,
+            UInt8(ascii: "4")?,
+            UInt8(ascii: "5")?, UInt8(ascii: "6")?, UInt8(ascii: "7")?, UInt8(ascii: "8")?, UInt8(ascii: "9")?:
+            found = "a number"
         case nil: return truncated()
         default: return invalid("expected a JSON value")
         }
         let place = placeText
-        return Problem(description: "not \(subject): \(place.isEmpty ? "the document" : place) should be \(expected), not \(found), at \(position)")
+        return Problem(
+            description:
+                "not \(subject): \(place.isEmpty ? "the document" : place) should be \(expected), not \(found), at \(position)"
+        )
     }
 }

@@ -14,7 +14,9 @@ public enum OutputFile {
             let fd = handle.fileDescriptor
             var written = 0
             while written < data.count {
-                let n = data[data.startIndex + written ..< data.endIndex].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+                let n = data[data.startIndex + written..<data.endIndex].withUnsafeBytes {
+                    Glibc.write(fd, $0.baseAddress, $0.count)
+                }
                 if n < 0 && errno == EINTR { continue }
                 guard n > 0 else { throw failure(path) }
                 written += n
@@ -22,9 +24,11 @@ public enum OutputFile {
             return
         }
         let url = URL(fileURLWithPath: path)
-        let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).tmp-\(getpid())")
+        let temporary = url.deletingLastPathComponent().appendingPathComponent(
+            ".\(url.lastPathComponent).tmp-\(getpid())")
         guard FileManager.default.createFile(atPath: temporary.path, contents: data),
-              rename(temporary.path, url.path) == 0 else {
+            rename(temporary.path, url.path) == 0
+        else {
             let error = failure(path)
             unlink(temporary.path)
             throw error

@@ -62,22 +62,43 @@ struct Suppressions: Equatable {
             case _ where Suppressions.annotations.contains(verb):
                 continue // marks code for a rule, suppresses nothing
             case "disable-next-line":
-                directives.append(Suppression(scope: .nextLine, rules: rules, reason: reason, line: start, column: column, lines: (end + 1)...(end + 1)))
+                directives.append(
+                    Suppression(
+                        scope: .nextLine, rules: rules, reason: reason, line: start, column: column,
+                        lines: (end + 1)...(end + 1)))
             case "disable-line":
-                directives.append(Suppression(scope: .sameLine, rules: rules, reason: reason, line: start, column: column, lines: start...end))
+                directives.append(
+                    Suppression(
+                        scope: .sameLine, rules: rules, reason: reason, line: start, column: column, lines: start...end)
+                )
             case "disable":
-                directives.append(Suppression(scope: .block, rules: rules, reason: reason, line: start, column: column, lines: start...lastLine))
+                directives.append(
+                    Suppression(
+                        scope: .block, rules: rules, reason: reason, line: start, column: column,
+                        lines: start...lastLine))
                 open.append(directives.count - 1)
             case "enable":
                 // closes the most recent open block whose rules it names
-                if let k = open.lastIndex(where: { rules == nil || directives[$0].rules == nil || !directives[$0].rules!.isDisjoint(with: rules!) }) {
+                if let k = open.lastIndex(where: {
+                    rules == nil || directives[$0].rules == nil || !directives[$0].rules!.isDisjoint(with: rules!)
+                }) {
                     let i = open.remove(at: k)
                     directives[i].lines = directives[i].line...max(directives[i].line, start)
                 } else {
-                    malformed.append(Malformed(line: start, column: column, problem: "'di-lint:enable' with no open 'di-lint:disable' for \(rules.map { $0.sorted().joined(separator: ",") } ?? "all rules")"))
+                    malformed.append(
+                        Malformed(
+                            line: start, column: column,
+                            problem:
+                                "'di-lint:enable' with no open 'di-lint:disable' for \(rules.map { $0.sorted().joined(separator: ",") } ?? "all rules")"
+                        ))
                 }
             default:
-                malformed.append(Malformed(line: start, column: column, problem: "unknown di-lint directive '\(verb)' (use disable-next-line, disable-line, disable, enable)"))
+                malformed.append(
+                    Malformed(
+                        line: start, column: column,
+                        problem:
+                            "unknown di-lint directive '\(verb)' (use disable-next-line, disable-line, disable, enable)"
+                    ))
             }
         }
     }

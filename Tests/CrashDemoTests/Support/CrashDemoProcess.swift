@@ -39,8 +39,9 @@ enum CrashDemoProcess {
     static func executable(file: StaticString = #filePath, line: UInt = #line) throws -> URL {
         let url = productsDirectory.appendingPathComponent("crash-demo")
         guard FileManager.default.isExecutableFile(atPath: url.path) else {
-            XCTFail("crash-demo is not built at \(url.path); run `swift build --product crash-demo`",
-                    file: file, line: line)
+            XCTFail(
+                "crash-demo is not built at \(url.path); run `swift build --product crash-demo`",
+                file: file, line: line)
             throw XCTSkip("crash-demo missing")
         }
         return url
@@ -67,9 +68,11 @@ enum CrashDemoProcess {
     /// With `killAfter`, the child's group is killed with SIGKILL after that many seconds (if it
     /// is still running): a process killed at some point of its work, on purpose.
     /// `executable` runs another copy of crash-demo (default: the one SwiftPM built).
-    static func run(_ arguments: [String], backtracer: Backtracer = .runtimeDefault,
-                    timeout: TimeInterval = 20, killAfter: TimeInterval? = nil, executable other: URL? = nil,
-                    file: StaticString = #filePath, line: UInt = #line) throws -> ChildRun {
+    static func run(
+        _ arguments: [String], backtracer: Backtracer = .runtimeDefault,
+        timeout: TimeInterval = 20, killAfter: TimeInterval? = nil, executable other: URL? = nil,
+        file: StaticString = #filePath, line: UInt = #line
+    ) throws -> ChildRun {
         let executable = try other ?? executable(file: file, line: line)
         var environment = ProcessInfo.processInfo.environment
         switch backtracer {
@@ -80,8 +83,9 @@ enum CrashDemoProcess {
         let output = try CapturedOutput()
         defer { output.remove() }
         let start = Date()
-        let pid = try spawn(executable.path, arguments: arguments,
-                            environment: environment.map { "\($0.key)=\($0.value)" }, output: output)
+        let pid = try spawn(
+            executable.path, arguments: arguments,
+            environment: environment.map { "\($0.key)=\($0.value)" }, output: output)
         var status: Int32 = 0
         var reaped = false
         let deadline = start.addingTimeInterval(timeout)
@@ -99,25 +103,29 @@ enum CrashDemoProcess {
             }
             if Date() >= deadline {
                 kill(-pid, SIGKILL)
-                XCTFail("crash-demo \(arguments.joined(separator: " ")) did not finish within \(timeout) s; killed",
-                        file: file, line: line)
+                XCTFail(
+                    "crash-demo \(arguments.joined(separator: " ")) did not finish within \(timeout) s; killed",
+                    file: file, line: line)
                 while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
                 reaped = true
                 break
             }
             usleep(2_000)
         }
-        kill(-pid, SIGKILL)   // anything the child left behind in its process group
+        kill(-pid, SIGKILL) // anything the child left behind in its process group
         let signaled = (status & 0x7f) != 0 && (status & 0x7f) != 0x7f
-        return ChildRun(arguments: arguments, reason: signaled ? .uncaughtSignal : .exit,
-                        status: signaled ? status & 0x7f : (status >> 8) & 0xff,
-                        stdout: output.read(\.stdoutURL), stderr: output.read(\.stderrURL),
-                        seconds: Date().timeIntervalSince(start))
+        return ChildRun(
+            arguments: arguments, reason: signaled ? .uncaughtSignal : .exit,
+            status: signaled ? status & 0x7f : (status >> 8) & 0xff,
+            stdout: output.read(\.stdoutURL), stderr: output.read(\.stderrURL),
+            seconds: Date().timeIntervalSince(start))
     }
 
     /// Starts `path` as the leader of a new process group, stdout and stderr into `output`.
-    private static func spawn(_ path: String, arguments: [String], environment: [String],
-                              output: CapturedOutput) throws -> pid_t {
+    private static func spawn(
+        _ path: String, arguments: [String], environment: [String],
+        output: CapturedOutput
+    ) throws -> pid_t {
         var actions = posix_spawn_file_actions_t()
         var attributes = posix_spawnattr_t()
         posix_spawn_file_actions_init(&actions)
@@ -137,8 +145,12 @@ enum CrashDemoProcess {
         var pid: pid_t = 0
         let code = posix_spawn(&pid, path, &actions, &attributes, argv, envp)
         guard code == 0 else {
-            throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey:
-                "posix_spawn \(path): \(String(cString: strerror(code)))"])
+            throw CocoaError(
+                .fileReadUnknown,
+                userInfo: [
+                    NSLocalizedDescriptionKey:
+                        "posix_spawn \(path): \(String(cString: strerror(code)))"
+                ])
         }
         return pid
     }

@@ -47,7 +47,8 @@ struct ReportLine: Decodable {
     var json = ""
 
     enum CodingKeys: String, CodingKey {
-        case dumpFile, signal, exception, crashedThread, threads, annotations, incomplete, fatalErrorMessage, terminateMessage
+        case dumpFile, signal, exception, crashedThread, threads, annotations, incomplete, fatalErrorMessage,
+            terminateMessage
     }
 
     /// The crashed thread's function names, innermost first ("?" where unsymbolicated).

@@ -8,7 +8,9 @@ import XCTest
 final class CaptureInstallTests: XCTestCase {
     private func install(directory: String?, annotations: Int = 0, nullKey: Bool = false) -> (Int32, String) {
         var error = [CChar](repeating: 0, count: 256)
-        let keys: [UnsafePointer<CChar>?] = (0..<annotations).map { i in nullKey && i == 0 ? nil : UnsafePointer(strdup("k\(i)")) }
+        let keys: [UnsafePointer<CChar>?] = (0..<annotations).map { i in
+            nullKey && i == 0 ? nil : UnsafePointer(strdup("k\(i)"))
+        }
         let values: [UnsafePointer<CChar>?] = (0..<annotations).map { _ in UnsafePointer(strdup("v")) }
         defer { (keys + values).forEach { free(UnsafeMutableRawPointer(mutating: $0)) } }
         var config = seam_capture_config()
@@ -60,7 +62,8 @@ final class CaptureInstallTests: XCTestCase {
         XCTAssertNotEqual(currentHandler(SIGSEGV), before[0], "our handler is installed")
         XCTAssertEqual(currentHandler(SIGTERM), before[6], "SIGTERM is opt-in")
 
-        let summary = try processIntermediateDumps(in: directory, into: directory.deletingLastPathComponent().appendingPathComponent("reports"))
+        let summary = try processIntermediateDumps(
+            in: directory, into: directory.deletingLastPathComponent().appendingPathComponent("reports"))
         XCTAssertEqual(summary.skippedInUse, [dump], "a live process's dump is never claimed")
 
         seam_capture_uninstall()

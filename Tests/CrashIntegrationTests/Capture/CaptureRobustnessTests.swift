@@ -25,8 +25,9 @@ final class CaptureRobustnessTests: XCTestCase {
                 XCTAssertLessThan(outcome.elapsed, 5, "\(mode) hung")
                 let dump = try assertCapturedCrash(outcome, signal: signal, mode: mode)
                 XCTAssertEqual(dump.root.uint64(key(SEAM_DK_NESTED_SIGNAL)), UInt64(SIGSEGV), mode)
-                XCTAssertEqual(dump.root.map(key(SEAM_DK_SIGNAL))?.uint64(key(SEAM_DK_SIGNAL_NUMBER)), UInt64(signal),
-                               "\(mode): the signal section written before the nested crash survives")
+                XCTAssertEqual(
+                    dump.root.map(key(SEAM_DK_SIGNAL))?.uint64(key(SEAM_DK_SIGNAL_NUMBER)), UInt64(signal),
+                    "\(mode): the signal section written before the nested crash survives")
                 XCTAssertNil(dump.root.map(key(SEAM_DK_CRASHED_THREAD)), "\(mode): minimal dump")
             }
         }
@@ -43,8 +44,9 @@ final class CaptureRobustnessTests: XCTestCase {
         let runner = CrashProbeRunner(dumpDirectory: try makeProbeDirectory(self, "dlopen"))
         let dump = try assertCapturedCrash(try runner.run("dlopen-segv"), signal: SIGSEGV, mode: "dlopen-segv")
         let modules = dump.root.array(key(SEAM_DK_MODULES))
-        let zlib = try XCTUnwrap(modules.first { $0.string(key(SEAM_DK_MODULE_PATH))?.contains("libz.so") == true },
-                                 "\(modules.compactMap { $0.string(key(SEAM_DK_MODULE_PATH)) })")
+        let zlib = try XCTUnwrap(
+            modules.first { $0.string(key(SEAM_DK_MODULE_PATH))?.contains("libz.so") == true },
+            "\(modules.compactMap { $0.string(key(SEAM_DK_MODULE_PATH)) })")
         XCTAssertEqual(zlib.uint64(key(SEAM_DK_MODULE_SOURCE)), UInt64(SEAM_MODULE_SOURCE_LINK_MAP.rawValue))
         XCTAssertEqual(zlib.bytes(key(SEAM_DK_MODULE_BUILD_ID))?.count, 20)
         XCTAssertGreaterThan(zlib.uint64(key(SEAM_DK_MODULE_END)) ?? 0, zlib.uint64(key(SEAM_DK_MODULE_START)) ?? 0)
@@ -56,7 +58,9 @@ final class CaptureRobustnessTests: XCTestCase {
         // Positive control: proves the interposed allocator is live inside the handler.
         let runner = CrashProbeRunner(dumpDirectory: try makeProbeDirectory(self, "alloc"))
         let outcome = try runner.run("allocate-in-handler")
-        XCTAssertEqual(outcome.exitCode, 97, "exit \(String(describing: outcome.exitCode)) signal \(String(describing: outcome.signal))")
+        XCTAssertEqual(
+            outcome.exitCode, 97,
+            "exit \(String(describing: outcome.exitCode)) signal \(String(describing: outcome.signal))")
         XCTAssertTrue(outcome.stderr.contains("allocator called inside the crash handler"))
     }
 
@@ -64,13 +68,17 @@ final class CaptureRobustnessTests: XCTestCase {
         let alive = CrashProbeRunner(dumpDirectory: try makeProbeDirectory(self, "exit"))
         let normal = try alive.run("exit")
         XCTAssertEqual(normal.exitCode, 0)
-        let counted = normal.stdout.split(separator: " ").last.flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        let counted = normal.stdout.split(separator: " ").last.flatMap {
+            Int($0.trimmingCharacters(in: .whitespacesAndNewlines))
+        }
         XCTAssertGreaterThan(counted ?? 0, 0, "the interposer saw the process's own allocations: \(normal.stdout)")
         XCTAssertEqual(normal.dumps, [], "uninstall removes the unused pending dump")
 
         // Each of these runs asserts the tripwire stayed silent (assertCapturedCrash).
-        for (mode, signal) in [("segv", SIGSEGV), ("abrt", SIGABRT), ("cxx", SIGABRT), ("swift", SIGILL), ("threads", SIGSEGV),
-                                ("overflow-thread", SIGSEGV)] {
+        for (mode, signal) in [
+            ("segv", SIGSEGV), ("abrt", SIGABRT), ("cxx", SIGABRT), ("swift", SIGILL), ("threads", SIGSEGV),
+            ("overflow-thread", SIGSEGV),
+        ] {
             let runner = CrashProbeRunner(dumpDirectory: try makeProbeDirectory(self, mode))
             try assertCapturedCrash(try runner.run(mode), signal: signal, mode: mode)
         }

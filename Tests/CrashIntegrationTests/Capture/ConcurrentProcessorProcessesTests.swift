@@ -30,7 +30,9 @@ final class ConcurrentProcessorProcessesTests: XCTestCase {
         }
         // Start them together: each child reports ready, then waits for the go file.
         let deadline = Date().addingTimeInterval(20)
-        while children.contains(where: { !FileManager.default.fileExists(atPath: $0.1.path + ".ready") }) && Date() < deadline {
+        while children.contains(where: { !FileManager.default.fileExists(atPath: $0.1.path + ".ready") })
+            && Date() < deadline
+        {
             usleep(2_000)
         }
         try Data().write(to: go)
@@ -45,8 +47,11 @@ final class ConcurrentProcessorProcessesTests: XCTestCase {
         let all = taken.flatMap { $0 }
         XCTAssertEqual(all.count, count, "each dump reported exactly once")
         XCTAssertEqual(Set(all).count, count, "no dump taken by two processes")
-        XCTAssertGreaterThanOrEqual(taken.filter { !$0.isEmpty }.count, 2, "the processes really overlapped: \(taken.map(\.count))")
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: reports.path).filter { $0.hasSuffix(".json") }.count, count)
+        XCTAssertGreaterThanOrEqual(
+            taken.filter { !$0.isEmpty }.count, 2, "the processes really overlapped: \(taken.map(\.count))")
+        XCTAssertEqual(
+            try FileManager.default.contentsOfDirectory(atPath: reports.path).filter { $0.hasSuffix(".json") }.count,
+            count)
         XCTAssertEqual(runner.dumpFiles(), [])
     }
 
@@ -55,13 +60,15 @@ final class ConcurrentProcessorProcessesTests: XCTestCase {
     func testActAsChildProcessor() throws {
         let environment = ProcessInfo.processInfo.environment
         guard let pending = environment["SEAM_CHILD_PENDING"], let reports = environment["SEAM_CHILD_REPORTS"],
-              let output = environment["SEAM_CHILD_OUTPUT"], let go = environment["SEAM_CHILD_GO"] else {
+            let output = environment["SEAM_CHILD_OUTPUT"], let go = environment["SEAM_CHILD_GO"]
+        else {
             throw XCTSkip("runs only as a child processor")
         }
         try Data().write(to: URL(fileURLWithPath: output + ".ready"))
         let deadline = Date().addingTimeInterval(20)
         while !FileManager.default.fileExists(atPath: go) && Date() < deadline { usleep(500) }
-        let summary = try processIntermediateDumps(in: URL(fileURLWithPath: pending), into: URL(fileURLWithPath: reports))
+        let summary = try processIntermediateDumps(
+            in: URL(fileURLWithPath: pending), into: URL(fileURLWithPath: reports))
         XCTAssertEqual(summary.failures.count, 0)
         try summary.reports.map(\.lastPathComponent).joined(separator: "\n")
             .write(toFile: output, atomically: true, encoding: .utf8)

@@ -40,8 +40,10 @@ struct CrashProbeRunner {
     }
 
     /// Runs `CrashProbe <dumpDirectory> <mode>`; fails the test if it outlives `timeout`.
-    func run(_ mode: String, backtracer: Backtracer = .disabled, timeout: TimeInterval = 10,
-             stdin: FileHandle? = nil, file: StaticString = #filePath, line: UInt = #line) throws -> Outcome {
+    func run(
+        _ mode: String, backtracer: Backtracer = .disabled, timeout: TimeInterval = 10,
+        stdin: FileHandle? = nil, file: StaticString = #filePath, line: UInt = #line
+    ) throws -> Outcome {
         let process = Process()
         process.executableURL = try Self.executable()
         process.arguments = [dumpDirectory.path, mode]
@@ -74,11 +76,12 @@ struct CrashProbeRunner {
         group.wait()
         let elapsed = Date().timeIntervalSince(started)
         let signaled = process.terminationReason == .uncaughtSignal
-        return Outcome(signal: signaled ? process.terminationStatus : nil,
-                       exitCode: signaled ? nil : process.terminationStatus,
-                       stdout: String(decoding: stdoutData.data, as: UTF8.self),
-                       stderr: String(decoding: stderrData.data, as: UTF8.self),
-                       dumps: dumpFiles(), elapsed: elapsed)
+        return Outcome(
+            signal: signaled ? process.terminationStatus : nil,
+            exitCode: signaled ? nil : process.terminationStatus,
+            stdout: String(decoding: stdoutData.data, as: UTF8.self),
+            stderr: String(decoding: stderrData.data, as: UTF8.self),
+            dumps: dumpFiles(), elapsed: elapsed)
     }
 
     func dumpFiles() -> [URL] {

@@ -35,10 +35,13 @@ final class DumpProcessingTests: XCTestCase {
         XCTAssertEqual(report.system["os"], "linux")
         XCTAssertEqual(report.threads.filter(\.crashed).map(\.id), [report.crashedThread?.id].compactMap { $0 })
         // The caller chain reaches the Swift entry point through the frame-pointer walk.
-        XCTAssertTrue(report.crashedThread?.frames.contains { $0.function == "CrashProbe_main" } == true,
-                      "\(report.crashedThread?.frames.map { $0.function ?? $0.address } ?? [])")
+        XCTAssertTrue(
+            report.crashedThread?.frames.contains { $0.function == "CrashProbe_main" } == true,
+            "\(report.crashedThread?.frames.map { $0.function ?? $0.address } ?? [])")
         let reportFile = try XCTUnwrap(try FileManager.default.contentsOfDirectory(atPath: reports.path).first)
-        XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: reports.appendingPathComponent(reportFile).path)[.posixPermissions] as? Int, 0o600)
+        XCTAssertEqual(
+            try FileManager.default.attributesOfItem(atPath: reports.appendingPathComponent(reportFile).path)[
+                .posixPermissions] as? Int, 0o600)
         XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: reports.path)[.posixPermissions] as? Int, 0o700)
     }
 
@@ -46,8 +49,10 @@ final class DumpProcessingTests: XCTestCase {
         let (report, _) = try crashAndProcess("swift", signal: SIGILL)
         XCTAssertEqual(report.signal?.name, "SIGILL")
         let functions = report.crashedThread?.frames.compactMap(\.function) ?? []
-        let frame = try XCTUnwrap(report.crashedThread?.frames.first { $0.function?.contains("crashInSwift") == true }, "\(functions)")
-        XCTAssertTrue(frame.function?.hasPrefix("CrashProbe.crashInSwift(") == true, "\(String(describing: frame.function))")
+        let frame = try XCTUnwrap(
+            report.crashedThread?.frames.first { $0.function?.contains("crashInSwift") == true }, "\(functions)")
+        XCTAssertTrue(
+            frame.function?.hasPrefix("CrashProbe.crashInSwift(") == true, "\(String(describing: frame.function))")
         XCTAssertEqual(frame.mangledFunction?.hasPrefix("$s"), true)
     }
 
@@ -83,7 +88,9 @@ final class DumpProcessingTests: XCTestCase {
     func testNestedCrashGivesAnIncompleteReport() throws {
         let (report, _) = try crashAndProcess("nested", signal: SIGABRT)
         XCTAssertTrue(report.incomplete)
-        XCTAssertTrue(report.incompleteReasons.contains { $0.contains("interrupted by signal 11") }, "\(report.incompleteReasons)")
+        XCTAssertTrue(
+            report.incompleteReasons.contains { $0.contains("interrupted by signal 11") }, "\(report.incompleteReasons)"
+        )
         XCTAssertEqual(report.signal?.name, "SIGABRT")
     }
 
@@ -94,10 +101,12 @@ final class DumpProcessingTests: XCTestCase {
         let dumpURL = try XCTUnwrap(outcome.dumps.first)
         let bytes = try Data(contentsOf: dumpURL)
         try bytes.prefix(bytes.count / 2).write(to: dumpURL)
-        let summary = try processIntermediateDumps(in: runner.dumpDirectory, into: root.appendingPathComponent("reports"))
+        let summary = try processIntermediateDumps(
+            in: runner.dumpDirectory, into: root.appendingPathComponent("reports"))
         let report = try loadReport(try XCTUnwrap(summary.reports.first))
         XCTAssertTrue(report.incomplete)
-        XCTAssertTrue(report.incompleteReasons.first?.hasPrefix("truncated at byte") == true, "\(report.incompleteReasons)")
+        XCTAssertTrue(
+            report.incompleteReasons.first?.hasPrefix("truncated at byte") == true, "\(report.incompleteReasons)")
         XCTAssertEqual(report.signal?.name, "SIGSEGV", "what was written before the cut is kept")
     }
 
@@ -106,13 +115,16 @@ final class DumpProcessingTests: XCTestCase {
         let runner = CrashProbeRunner(dumpDirectory: root.appendingPathComponent("pending"))
         let dumpURL = try XCTUnwrap(try runner.run("segv").dumps.first)
         var bytes = [UInt8](try Data(contentsOf: dumpURL))
-        let probe = try XCTUnwrap(IntermediateDump(bytes: bytes).root.array(key(SEAM_DK_MODULES))
-            .first { $0.string(key(SEAM_DK_MODULE_PATH))?.hasSuffix("/CrashProbe") == true })
+        let probe = try XCTUnwrap(
+            IntermediateDump(bytes: bytes).root.array(key(SEAM_DK_MODULES))
+                .first { $0.string(key(SEAM_DK_MODULE_PATH))?.hasSuffix("/CrashProbe") == true })
         let buildID = try XCTUnwrap(probe.bytes(key(SEAM_DK_MODULE_BUILD_ID)))
-        let at = try XCTUnwrap((0...(bytes.count - buildID.count)).first { Array(bytes[$0..<$0 + buildID.count]) == buildID })
-        bytes[at] ^= 0xFF   // as if a newer build had replaced the executable since the crash
+        let at = try XCTUnwrap(
+            (0...(bytes.count - buildID.count)).first { Array(bytes[$0..<$0 + buildID.count]) == buildID })
+        bytes[at] ^= 0xFF // as if a newer build had replaced the executable since the crash
         try Data(bytes).write(to: dumpURL)
-        let summary = try processIntermediateDumps(in: runner.dumpDirectory, into: root.appendingPathComponent("reports"))
+        let summary = try processIntermediateDumps(
+            in: runner.dumpDirectory, into: root.appendingPathComponent("reports"))
         let report = try loadReport(try XCTUnwrap(summary.reports.first))
         XCTAssertEqual(report.modules.first { $0.path.hasSuffix("/CrashProbe") }?.symbols, "build_id_mismatch")
         let top = try XCTUnwrap(report.crashedThread?.frames.first)
@@ -185,9 +197,12 @@ final class DumpProcessingTests: XCTestCase {
         XCTAssertEqual(written.count, count, "each dump reported exactly once across processors")
         XCTAssertEqual(Set(written).count, count, "no dump taken twice")
         XCTAssertEqual(summaries.value.flatMap(\.failures).count, 0)
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: reports.path).filter { $0.hasSuffix(".json") }.count, count)
+        XCTAssertEqual(
+            try FileManager.default.contentsOfDirectory(atPath: reports.path).filter { $0.hasSuffix(".json") }.count,
+            count)
         XCTAssertEqual(runner.dumpFiles(), [])
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: pending.appendingPathComponent("claimed").path), [])
+        XCTAssertEqual(
+            try FileManager.default.contentsOfDirectory(atPath: pending.appendingPathComponent("claimed").path), [])
     }
 
     func testDumpLeftInClaimedByADeadProcessorIsFinished() throws {
@@ -206,21 +221,25 @@ final class DumpProcessingTests: XCTestCase {
     func testOnlyRegularDumpFilesAreTaken() throws {
         let root = try makeProbeDirectory(self, "irregular")
         let pending = root.appendingPathComponent("pending")
-        try FileManager.default.createDirectory(at: pending.appendingPathComponent("folder.seamdump"), withIntermediateDirectories: true)
-        try FileManager.default.createSymbolicLink(atPath: pending.appendingPathComponent("link.seamdump").path, withDestinationPath: "/etc/hostname")
+        try FileManager.default.createDirectory(
+            at: pending.appendingPathComponent("folder.seamdump"), withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(
+            atPath: pending.appendingPathComponent("link.seamdump").path, withDestinationPath: "/etc/hostname")
         try Data("not a dump".utf8).write(to: pending.appendingPathComponent("notes.txt"))
         let summary = try processIntermediateDumps(in: pending, into: root.appendingPathComponent("reports"))
         XCTAssertEqual(summary.reports, [])
         XCTAssertEqual(summary.failures.count, 0)
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: pending.path).sorted(),
-                       ["claimed", "folder.seamdump", "link.seamdump", "notes.txt"], "left exactly as they were")
+        XCTAssertEqual(
+            try FileManager.default.contentsOfDirectory(atPath: pending.path).sorted(),
+            ["claimed", "folder.seamdump", "link.seamdump", "notes.txt"], "left exactly as they were")
     }
 
     func testReportsDirectoryThatIsAFileIsAnErrorNamingIt() throws {
         let root = try makeProbeDirectory(self, "badreports")
         let file = root.appendingPathComponent("reports")
         try Data("x".utf8).write(to: file)
-        XCTAssertThrowsError(try processIntermediateDumps(in: root.appendingPathComponent("pending"), into: file)) { error in
+        XCTAssertThrowsError(try processIntermediateDumps(in: root.appendingPathComponent("pending"), into: file)) {
+            error in
             XCTAssertEqual(error as? ProcessingError, .notADirectory(path: file.path))
             XCTAssertTrue("\(error)".contains(file.path))
         }

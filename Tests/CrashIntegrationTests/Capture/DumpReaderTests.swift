@@ -26,7 +26,8 @@ final class DumpReaderTests: XCTestCase {
             XCTAssertNotNil(partial.incompleteReason)
             if signalEnd == 0, partial.root.map(key(SEAM_DK_SIGNAL)) == signal { signalEnd = length }
             if signalEnd > 0 {
-                XCTAssertEqual(partial.root.map(key(SEAM_DK_SIGNAL)), signal, "prefix \(length) lost the signal section")
+                XCTAssertEqual(
+                    partial.root.map(key(SEAM_DK_SIGNAL)), signal, "prefix \(length) lost the signal section")
             }
         }
         XCTAssertGreaterThan(signalEnd, 0)
@@ -40,7 +41,8 @@ final class DumpReaderTests: XCTestCase {
         for _ in 0..<rounds {
             var mutated = bytes
             for _ in 0..<Int.random(in: 1...4, using: &generator) {
-                mutated[Int.random(in: 0..<mutated.count, using: &generator)] = UInt8.random(in: 0...255, using: &generator)
+                mutated[Int.random(in: 0..<mutated.count, using: &generator)] = UInt8.random(
+                    in: 0...255, using: &generator)
             }
             let dump = IntermediateDump(bytes: mutated)
             XCTAssertEqual(dump.isComplete, dump.incompleteReason == nil)
@@ -65,7 +67,10 @@ final class DumpReaderTests: XCTestCase {
             ("huge length", header + [5, 1, 0] + le(0xFFFF_FFFF, 4), "exceeds"),
             ("document inside map", header + [1, 10, 0, 6], "containers open"),
             ("trailing bytes", header + [6, 0, 0], "2 bytes after END_DOCUMENT"),
-            ("too deep", header + Array(repeating: [UInt8]([1, 10, 0]), count: 40).flatMap { $0 }, "nesting deeper than 32"),
+            (
+                "too deep", header + Array(repeating: [UInt8]([1, 10, 0]), count: 40).flatMap { $0 },
+                "nesting deeper than 32"
+            ),
         ]
         for (name, bytes, reason) in cases {
             let dump = IntermediateDump(bytes: bytes)
@@ -76,7 +81,8 @@ final class DumpReaderTests: XCTestCase {
 
     func testWellFormedHandMadeStreamParsesIntoTheTree() {
         let header = Array(SEAM_DUMP_MAGIC.utf8) + le(UInt64(SEAM_DUMP_VERSION), 4)
-        let stream = header + property(1, le(42, 8))
+        let stream =
+            header + property(1, le(42, 8))
             + [1, 10, 0] + property(11, le(11, 8)) + [2]
             + [3, 40, 0] + [1, 0, 0] + property(31, le(7, 8)) + [2] + [1, 0, 0] + property(31, le(8, 8)) + [2] + [4]
             + [6]

@@ -16,8 +16,9 @@ final class BridgeLifetimeTests: XCTestCase {
         // The installed C reporter still reaches the bridge's services.
         dependencies.clock.advance(by: 7)
         dependencies.post(.seamAppDidStart)
-        XCTAssertEqual(readLaunchRecord(in: directory)["last_checkpoint"]!,
-                       dependencies.clock.date().timeIntervalSince1970, accuracy: 0.001)
+        XCTAssertEqual(
+            readLaunchRecord(in: directory)["last_checkpoint"]!,
+            dependencies.clock.date().timeIntervalSince1970, accuracy: 0.001)
 
         integration?.uninstall()
         XCTAssertNotNil(weakBridge, "the integration still owns the bridge")
@@ -49,8 +50,9 @@ final class BridgeLifetimeTests: XCTestCase {
         bridge = nil
 
         XCTAssertNotNil(weakBridge)
-        XCTAssertEqual(lease.table.now(lease.table.context),
-                       dependencies.clock.date().timeIntervalSince1970)
+        XCTAssertEqual(
+            lease.table.now(lease.table.context),
+            dependencies.clock.date().timeIntervalSince1970)
         lease.release()
         XCTAssertNil(weakBridge)
     }
@@ -61,13 +63,16 @@ final class BridgeLifetimeTests: XCTestCase {
             dependencies: TestDependencies())
         let dependencies = TestDependencies()
 
-        XCTAssertThrowsError(try CrashIntegration(
-            options: CrashIntegrationOptions(dumpDirectory: makeTemporaryDirectory()),
-            dependencies: dependencies)) { error in
+        XCTAssertThrowsError(
+            try CrashIntegration(
+                options: CrashIntegrationOptions(dumpDirectory: makeTemporaryDirectory()),
+                dependencies: dependencies)
+        ) { error in
             XCTAssertTrue("\(error)".contains("another reporter is installed"), "\(error)")
         }
-        XCTAssertEqual(dependencies.log.all,
-                       ["makeCrashReporter", "makeSessionHandler"])
+        XCTAssertEqual(
+            dependencies.log.all,
+            ["makeCrashReporter", "makeSessionHandler"])
         XCTAssertNil(dependencies.sessionBridge, "the refused integration's bridge is freed")
         XCTAssertTrue(first.isInstalled)
     }

@@ -18,14 +18,16 @@ final class BridgeTableTests: XCTestCase {
 
     func testEveryListedServiceIsFilledAndRequired() throws {
         let names = try BridgeServiceList.names()
-        let bridge = CrashBridge(dependencies: TestDependencies(), crashReporter: RecordingCrashReporter(),
-                                 options: CrashIntegrationOptions(dumpDirectory: makeTemporaryDirectory()))
+        let bridge = CrashBridge(
+            dependencies: TestDependencies(), crashReporter: RecordingCrashReporter(),
+            options: CrashIntegrationOptions(dumpDirectory: makeTemporaryDirectory()))
         let lease = bridge.retainedCTable()
         defer { lease.release() }
         withUnsafeBytes(of: lease.table) { bytes in
             for index in 0...names.count {
-                XCTAssertNotNil(bytes.load(fromByteOffset: index * slot, as: UnsafeRawPointer?.self),
-                                index == 0 ? "context" : names[index - 1])
+                XCTAssertNotNil(
+                    bytes.load(fromByteOffset: index * slot, as: UnsafeRawPointer?.self),
+                    index == 0 ? "context" : names[index - 1])
             }
         }
         for (index, name) in names.enumerated() {

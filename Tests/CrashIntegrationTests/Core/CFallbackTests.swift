@@ -46,15 +46,18 @@ final class CFallbackTests: XCTestCase {
 
         XCTAssertTrue(reporter.usedContainerFallback)
         XCTAssertNotNil(container.terminateHandler, "the container's slot was filled")
-        XCTAssertTrue(FileManager.default.fileExists(atPath: dumpDirectory),
-                      "capture got the container's dump directory")
-        XCTAssertEqual(readLaunchRecord(in: stateDirectory)["last_checkpoint"]!, installedAt,
-                       accuracy: 0.001)
+        XCTAssertTrue(
+            FileManager.default.fileExists(atPath: dumpDirectory),
+            "capture got the container's dump directory")
+        XCTAssertEqual(
+            readLaunchRecord(in: stateDirectory)["last_checkpoint"]!, installedAt,
+            accuracy: 0.001)
 
         clock.advance(by: 5)
         container.notificationCenter.post(name: .seamAppDidStart)
-        XCTAssertEqual(readLaunchRecord(in: stateDirectory)["last_checkpoint"]!, installedAt + 5,
-                       accuracy: 0.001, "lifecycle observed through the container's center")
+        XCTAssertEqual(
+            readLaunchRecord(in: stateDirectory)["last_checkpoint"]!, installedAt + 5,
+            accuracy: 0.001, "lifecycle observed through the container's center")
 
         reporter.uninstall()
         XCTAssertNil(container.terminateHandler)

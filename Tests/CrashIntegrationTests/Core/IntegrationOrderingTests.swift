@@ -13,11 +13,13 @@ final class IntegrationOrderingTests: XCTestCase {
 
         let integration = try CrashIntegration(options: options, dependencies: dependencies)
 
-        XCTAssertEqual(dependencies.log.all,
-                       ["makeCrashReporter", "makeSessionHandler", "setBridge", "install"])
+        XCTAssertEqual(
+            dependencies.log.all,
+            ["makeCrashReporter", "makeSessionHandler", "setBridge", "install"])
         XCTAssertTrue(dependencies.sessionBridge === integration.bridge)
-        XCTAssertEqual(reporter.bridgeTable?.context,
-                       Unmanaged.passUnretained(integration.bridge).toOpaque())
+        XCTAssertEqual(
+            reporter.bridgeTable?.context,
+            Unmanaged.passUnretained(integration.bridge).toOpaque())
         integration.uninstall()
         XCTAssertEqual(dependencies.log.all.last, "uninstall")
         XCTAssertFalse(integration.isInstalled)
@@ -80,10 +82,13 @@ final class IntegrationOrderingTests: XCTestCase {
     }
 
     func testBadOptionsAreRejectedByName() {
-        XCTAssertThrowsError(try CrashIntegration(
-            options: CrashIntegrationOptions(dumpDirectory: makeTemporaryDirectory(),
-                                             annotations: ["": "x"]),
-            dependencies: TestDependencies())) { error in
+        XCTAssertThrowsError(
+            try CrashIntegration(
+                options: CrashIntegrationOptions(
+                    dumpDirectory: makeTemporaryDirectory(),
+                    annotations: ["": "x"]),
+                dependencies: TestDependencies())
+        ) { error in
             XCTAssertTrue("\(error)".contains("CrashIntegrationOptions.annotations"), "\(error)")
         }
         XCTAssertEqual(seam_capture_is_installed(), 0)

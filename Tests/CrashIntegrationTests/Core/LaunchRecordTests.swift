@@ -6,8 +6,9 @@ import XCTest
 final class LaunchRecordTests: XCTestCase {
     func testUncleanPreviousLaunchIsACrash() throws {
         let directory = makeTemporaryDirectory()
-        writeLaunchRecord("clean_exit=0\nactive_before=100\nactive_since=1000\nlast_checkpoint=1030\n",
-                          in: directory)
+        writeLaunchRecord(
+            "clean_exit=0\nactive_before=100\nactive_since=1000\nlast_checkpoint=1030\n",
+            in: directory)
 
         let reporter = try SeamCrashReporter(stateDirectory: directory)
 
@@ -18,8 +19,9 @@ final class LaunchRecordTests: XCTestCase {
 
     func testADumpWrittenAfterTheLastCheckpointDatesTheCrash() throws {
         let directory = makeTemporaryDirectory()
-        writeLaunchRecord("clean_exit=0\nactive_before=0\nactive_since=1000\nlast_checkpoint=1030\n",
-                          in: directory)
+        writeLaunchRecord(
+            "clean_exit=0\nactive_before=0\nactive_since=1000\nlast_checkpoint=1030\n",
+            in: directory)
         let dump = directory + "/pending.dump"
         XCTAssertTrue(FileManager.default.createFile(atPath: dump, contents: Data("x".utf8)))
         try FileManager.default.setAttributes(
@@ -32,8 +34,9 @@ final class LaunchRecordTests: XCTestCase {
 
     func testCleanPreviousLaunchCarriesItsActiveTime() throws {
         let directory = makeTemporaryDirectory()
-        writeLaunchRecord("clean_exit=1\nactive_before=42\nactive_since=0\nlast_checkpoint=1030\n",
-                          in: directory)
+        writeLaunchRecord(
+            "clean_exit=1\nactive_before=42\nactive_since=0\nlast_checkpoint=1030\n",
+            in: directory)
 
         let reporter = try SeamCrashReporter(stateDirectory: directory)
 

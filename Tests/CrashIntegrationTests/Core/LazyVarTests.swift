@@ -11,7 +11,7 @@ final class LazyVarTests: XCTestCase {
         var clock: TestDateProvider {
             store.value(\.clock) {
                 builds.append("clock")
-                Thread.sleep(forTimeInterval: 0.01)  // widen the race window
+                Thread.sleep(forTimeInterval: 0.01) // widen the race window
                 return TestDateProvider()
             }
         }
@@ -31,7 +31,7 @@ final class LazyVarTests: XCTestCase {
         var pairs = Set<ObjectIdentifier>()
 
         DispatchQueue.concurrentPerform(iterations: 64) { index in
-            let pair = owner.pair  // even iterations start from the builder that nests
+            let pair = owner.pair // even iterations start from the builder that nests
             let clock = index % 2 == 0 ? pair.0 : owner.clock
             lock.withLock {
                 clocks.insert(ObjectIdentifier(clock))
@@ -54,14 +54,15 @@ final class LazyVarTests: XCTestCase {
             let ids = [
                 "date": ObjectIdentifier(container.dateProvider),
                 "center": ObjectIdentifier(container.notificationCenter),
-                "systemInfo": ObjectIdentifier(container.cSystemInfo),  // reads systemInfo
+                "systemInfo": ObjectIdentifier(container.cSystemInfo), // reads systemInfo
                 "annotations": ObjectIdentifier(container.cAnnotations),
             ]
             lock.withLock { ids.forEach { seen[$0.key, default: []].insert($0.value) } }
         }
 
-        XCTAssertEqual(seen.mapValues(\.count),
-                       ["date": 1, "center": 1, "systemInfo": 1, "annotations": 1])
+        XCTAssertEqual(
+            seen.mapValues(\.count),
+            ["date": 1, "center": 1, "systemInfo": 1, "annotations": 1])
         XCTAssertEqual(container.cSystemInfo.count, container.systemInfo.count)
     }
 
@@ -71,8 +72,9 @@ final class LazyVarTests: XCTestCase {
 
         let shared = DependencyContainer.shared
         XCTAssertTrue(shared === DependencyContainer.shared)
-        XCTAssertEqual(seam_container_shared()?.pointee.context,
-                       Unmanaged.passUnretained(shared).toOpaque())
+        XCTAssertEqual(
+            seam_container_shared()?.pointee.context,
+            Unmanaged.passUnretained(shared).toOpaque())
 
         DependencyContainer.reset()
         XCTAssertNil(seam_container_shared())

@@ -6,18 +6,24 @@ final class SessionHandlerTests: XCTestCase {
     private let clock = TestDateProvider(Date(timeIntervalSince1970: 1_700_000_000))
     private let center = FoundationNotificationCenter(center: NotificationCenter())
 
-    private func makeHandler(crashed: Bool, activeDuration: TimeInterval,
-                             store: SessionFileStore) -> CrashIntegrationSessionHandler {
+    private func makeHandler(
+        crashed: Bool, activeDuration: TimeInterval,
+        store: SessionFileStore
+    ) -> CrashIntegrationSessionHandler {
         CrashIntegrationSessionHandler(
-            crashWrapper: CrashWrapper(systemInfo: ["os.name": "TestOS"], crashedLastLaunch: crashed,
-                                       activeDurationSinceLastCrash: activeDuration),
+            crashWrapper: CrashWrapper(
+                systemInfo: ["os.name": "TestOS"], crashedLastLaunch: crashed,
+                activeDurationSinceLastCrash: activeDuration),
             store: store, dateProvider: clock, notificationCenter: center)
     }
 
-    private func openSession(startedSecondsAgo seconds: TimeInterval,
-                             in store: SessionFileStore) throws -> SessionRecord {
-        let session = SessionRecord(id: UUID(), started: clock.date() - seconds, ended: nil,
-                                    status: .running, attributes: [:])
+    private func openSession(
+        startedSecondsAgo seconds: TimeInterval,
+        in store: SessionFileStore
+    ) throws -> SessionRecord {
+        let session = SessionRecord(
+            id: UUID(), started: clock.date() - seconds, ended: nil,
+            status: .running, attributes: [:])
         try store.saveCurrent(session)
         return session
     }
@@ -26,8 +32,9 @@ final class SessionHandlerTests: XCTestCase {
         let reporter = RecordingCrashReporter()
         reporter.crashedLastLaunch = true
         reporter.activeDurationSinceLastCrash = 12
-        let bridge = CrashBridge(dependencies: TestDependencies(), crashReporter: reporter,
-                                 options: CrashIntegrationOptions(dumpDirectory: "/unused"))
+        let bridge = CrashBridge(
+            dependencies: TestDependencies(), crashReporter: reporter,
+            options: CrashIntegrationOptions(dumpDirectory: "/unused"))
 
         let wrapper = CrashWrapper(bridge: bridge)
         reporter.crashedLastLaunch = false
@@ -112,8 +119,9 @@ final class SessionHandlerTests: XCTestCase {
     func testIntegrationEndsTheCrashedLaunchsSessionOnTheNextLaunch() throws {
         let directory = makeTemporaryDirectory()
         let first = TestDependencies()
-        let crashed = try CrashIntegration(options: CrashIntegrationOptions(dumpDirectory: directory),
-                                           dependencies: first)
+        let crashed = try CrashIntegration(
+            options: CrashIntegrationOptions(dumpDirectory: directory),
+            dependencies: first)
         first.post(.seamAppDidStart)
         let store = try SessionFileStore(directory: directory + "/sessions")
         let openSession = try XCTUnwrap(try store.loadCurrent())
@@ -121,10 +129,13 @@ final class SessionHandlerTests: XCTestCase {
         let next = try SeamCrashReporter(stateDirectory: directory)
         crashed.sessionHandler.stop()
 
-        let bridge = CrashBridge(dependencies: TestDependencies(), crashReporter: next,
-                                 options: CrashIntegrationOptions(dumpDirectory: directory))
-        CrashIntegrationSessionHandler(crashWrapper: CrashWrapper(bridge: bridge), store: store,
-                                       bridge: bridge).start()
+        let bridge = CrashBridge(
+            dependencies: TestDependencies(), crashReporter: next,
+            options: CrashIntegrationOptions(dumpDirectory: directory))
+        CrashIntegrationSessionHandler(
+            crashWrapper: CrashWrapper(bridge: bridge), store: store,
+            bridge: bridge
+        ).start()
 
         let ended = try store.endedSessions()
         XCTAssertEqual(ended.map(\.id), [openSession.id])

@@ -67,9 +67,12 @@ final class TestDependencies: CrashIntegrationProvider {
         return made
     }
 
-    func makeCrashIntegrationSessionHandler(options: CrashIntegrationOptions,
-                                            bridge: CrashBridge) throws
-        -> CrashIntegrationSessionHandler {
+    func makeCrashIntegrationSessionHandler(
+        options: CrashIntegrationOptions,
+        bridge: CrashBridge
+    ) throws
+        -> CrashIntegrationSessionHandler
+    {
         log.append("makeSessionHandler")
         sessionBridge = bridge
         return try CrashIntegrationSessionHandler.standard(options: options, bridge: bridge)
@@ -89,8 +92,10 @@ extension XCTestCase {
     }
 
     /// The reporter's launch record as key → number.
-    func readLaunchRecord(in directory: String, file: StaticString = #filePath,
-                          line: UInt = #line) -> [String: Double] {
+    func readLaunchRecord(
+        in directory: String, file: StaticString = #filePath,
+        line: UInt = #line
+    ) -> [String: Double] {
         let path = directory + "/launch-record"
         guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
             XCTFail("no launch record at \(path)", file: file, line: line)

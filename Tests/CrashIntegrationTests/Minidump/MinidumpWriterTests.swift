@@ -22,23 +22,35 @@ final class MinidumpWriterTests: XCTestCase {
     func testEveryStreamOfASyntheticInputReadsBack() throws {
         let stack = (0..<256).map { UInt8($0) }
         let input = MinidumpInput(
-            system: .init(architecture: .x86_64, cpuCount: 2, kernelRelease: "6.1.0-18-amd64", osDescription: "Linux 6.1.0 x86_64"),
+            system: .init(
+                architecture: .x86_64, cpuCount: 2, kernelRelease: "6.1.0-18-amd64", osDescription: "Linux 6.1.0 x86_64"
+            ),
             processID: 4242, crashTime: 1_800_000_000,
             exception: .init(signal: 11, code: 1, address: 0x10, threadID: 7),
-            threads: [.init(id: 7, name: "main", registers: ["rip": 0x5555_0000_1234, "rsp": 0x7ffc_0000_1000, "rbp": 0x7ffc_0000_1100],
-                            stackStart: 0x7ffc_0000_1000, stackBytes: stack),
-                      .init(id: 8, name: "worker")],
-            modules: [.init(path: "/usr/bin/demo", base: 0x5555_0000_0000, size: 0x20000, buildID: [0xde, 0xad, 0xbe, 0xef]),
-                      .init(path: "linux-vdso.so.1", base: 0x7fff_0000_0000, size: 0x2000, buildID: nil)],
+            threads: [
+                .init(
+                    id: 7, name: "main",
+                    registers: ["rip": 0x5555_0000_1234, "rsp": 0x7ffc_0000_1000, "rbp": 0x7ffc_0000_1100],
+                    stackStart: 0x7ffc_0000_1000, stackBytes: stack),
+                .init(id: 8, name: "worker"),
+            ],
+            modules: [
+                .init(path: "/usr/bin/demo", base: 0x5555_0000_0000, size: 0x20000, buildID: [0xde, 0xad, 0xbe, 0xef]),
+                .init(path: "linux-vdso.so.1", base: 0x7fff_0000_0000, size: 0x2000, buildID: nil),
+            ],
             memory: [.init(start: 0x6000_0000, bytes: [1, 2, 3])],
             procMaps: "5555000000-5555020000 r-xp 00000000 08:01 1 /usr/bin/demo\n", cpuInfo: "processor : 0\n",
             osRelease: "PRETTY_NAME=\"Debian GNU/Linux 12 (bookworm)\"\n")
         let read = try read(try write(MinidumpWriter.bytes(for: input)))
 
         XCTAssertEqual(read["signature"] as? String, "PMDM", "the package spells the MDMP signature as it decodes it")
-        XCTAssertEqual(Set(read["streams"] as? [String] ?? []),
-                       ["SystemInfoStream", "ThreadListStream", "MemoryListStream", "ModuleListStream", "ExceptionStream", "MiscInfoStream"],
-                       "the standard streams; the Linux ones are user streams this reader skips")
+        XCTAssertEqual(
+            Set(read["streams"] as? [String] ?? []),
+            [
+                "SystemInfoStream", "ThreadListStream", "MemoryListStream", "ModuleListStream", "ExceptionStream",
+                "MiscInfoStream",
+            ],
+            "the standard streams; the Linux ones are user streams this reader skips")
         let system = try XCTUnwrap(read["system"] as? [String: Any])
         XCTAssertEqual(system["architecture"] as? String, "AMD64")
         XCTAssertEqual(system["platform"] as? String, "VER_PLATFORM_CRASHPAD_LINUX")
@@ -74,21 +86,26 @@ final class MinidumpWriterTests: XCTestCase {
         let reportURL = try processedProbeCrash(self)
         let report = try loadReport(reportURL)
         let minidump = reportURL.deletingPathExtension().appendingPathExtension("dmp")
-        XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: minidump.path)[.posixPermissions] as? Int, 0o600)
+        XCTAssertEqual(
+            try FileManager.default.attributesOfItem(atPath: minidump.path)[.posixPermissions] as? Int, 0o600)
 
         if let read = try MinidumpReaders.pythonPackage(minidump) {
             let exception = try XCTUnwrap(read["exception"] as? [String: Any])
             XCTAssertEqual(exception["code"] as? Int, Int(SIGSEGV))
             XCTAssertEqual(exception["address"] as? Int, 0x10)
             XCTAssertEqual(exception["thread_id"].flatMap { $0 as? Int }.map(UInt64.init), report.crashedThread?.id)
-            let probe = (read["modules"] as? [[String: Any]])?.first { ($0["name"] as? String)?.hasSuffix("/CrashProbe") == true }
-            XCTAssertEqual(probe?["build_id"] as? String, report.modules.first { $0.path.hasSuffix("/CrashProbe") }?.buildId)
+            let probe = (read["modules"] as? [[String: Any]])?.first {
+                ($0["name"] as? String)?.hasSuffix("/CrashProbe") == true
+            }
+            XCTAssertEqual(
+                probe?["build_id"] as? String, report.modules.first { $0.path.hasSuffix("/CrashProbe") }?.buildId)
         } else {
             print("note: PyPI minidump not installed (scripts/bootstrap installs it); reader check skipped")
         }
         if let backtrace = try MinidumpReaders.lldbBacktrace(minidump) {
             let frame0 = backtrace.split(separator: "\n").first { $0.contains("frame #0") }
-            XCTAssertTrue(frame0?.contains("crash_probe_segv") == true, "lldb names the crashing function:\n\(backtrace)")
+            XCTAssertTrue(
+                frame0?.contains("crash_probe_segv") == true, "lldb names the crashing function:\n\(backtrace)")
         } else {
             print("note: \(MinidumpReaders.lldb) not installed (scripts/bootstrap installs it); lldb check skipped")
         }
@@ -102,13 +119,17 @@ final class MinidumpWriterTests: XCTestCase {
         var cuts = Array(stride(from: 0, to: bytes.count, by: max(1, bytes.count / 40)))
         cuts.append(bytes.count - 1)
         for cut in cuts {
-            let minidump = MinidumpWriter.bytes(for: MinidumpInput(dump: IntermediateDump(bytes: Array(bytes.prefix(cut)))))
+            let minidump = MinidumpWriter.bytes(
+                for: MinidumpInput(dump: IntermediateDump(bytes: Array(bytes.prefix(cut)))))
             XCTAssertEqual(Array(minidump.prefix(4)), Array("MDMP".utf8), "cut at \(cut)")
         }
         // One cut in the middle, read for real.
-        let half = MinidumpWriter.bytes(for: MinidumpInput(dump: IntermediateDump(bytes: Array(bytes.prefix(bytes.count / 2)))))
+        let half = MinidumpWriter.bytes(
+            for: MinidumpInput(dump: IntermediateDump(bytes: Array(bytes.prefix(bytes.count / 2)))))
         if let read = try MinidumpReaders.pythonPackage(try write(half)) {
-            XCTAssertEqual((read["exception"] as? [String: Any])?["code"] as? Int, Int(SIGSEGV), "the signal comes first in a dump")
+            XCTAssertEqual(
+                (read["exception"] as? [String: Any])?["code"] as? Int, Int(SIGSEGV), "the signal comes first in a dump"
+            )
         }
     }
 
@@ -132,8 +153,8 @@ final class MinidumpWriterTests: XCTestCase {
             list.element {
                 $0.integer(UInt16(SEAM_DK_THREAD_ID.rawValue), 99)
                 $0.integer(UInt16(SEAM_DK_THREAD_CRASHED.rawValue), 1)
-                $0.integer(42, 0x7000)                       // stack start
-                $0.bytes(43, Array(repeating: 0xab, count: 64))   // stack bytes
+                $0.integer(42, 0x7000) // stack start
+                $0.bytes(43, Array(repeating: 0xab, count: 64)) // stack bytes
             }
         }
         let input = MinidumpInput(dump: IntermediateDump(bytes: dump.finished))
@@ -191,17 +212,30 @@ final class MinidumpARM64ContextTests: XCTestCase {
             throw XCTSkip("\(MinidumpReaders.lldb) not installed (scripts/bootstrap installs it)")
         }
         let input = MinidumpInput(
-            system: .init(architecture: .aarch64, cpuCount: 4, kernelRelease: "6.1.0", osDescription: "Linux 6.1.0 aarch64"),
+            system: .init(
+                architecture: .aarch64, cpuCount: 4, kernelRelease: "6.1.0", osDescription: "Linux 6.1.0 aarch64"),
             processID: 77, exception: .init(signal: 11, code: 1, address: 0x8, threadID: 5),
-            threads: [.init(id: 5, registers: ["pc": 0x4000_1234, "sp": 0x7fff_0000, "x0": 0x11, "x28": 0x28, "fp": 0x7fff_0100,
-                                               "lr": 0x4000_5678, "pstate": 0x6000_0000])])
+            threads: [
+                .init(
+                    id: 5,
+                    registers: [
+                        "pc": 0x4000_1234, "sp": 0x7fff_0000, "x0": 0x11, "x28": 0x28, "fp": 0x7fff_0100,
+                        "lr": 0x4000_5678, "pstate": 0x6000_0000,
+                    ])
+            ])
         let url = try makeProbeDirectory(self, "arm64").appendingPathComponent("arm64.dmp")
         try Data(MinidumpWriter.bytes(for: input)).write(to: url)
-        let run = try MinidumpReaders.run(MinidumpReaders.lldb, ["--no-lldbinit", "--batch", "-c", url.path,
-                                                                 "-o", "register read pc sp x0 x28 fp lr"], timeout: 120)
+        let run = try MinidumpReaders.run(
+            MinidumpReaders.lldb,
+            [
+                "--no-lldbinit", "--batch", "-c", url.path,
+                "-o", "register read pc sp x0 x28 fp lr",
+            ], timeout: 120)
         let output = run.stdout + run.stderr
-        for (name, value) in [("pc", "0x0000000040001234"), ("sp", "0x000000007fff0000"), ("x0", "0x0000000000000011"),
-                              ("x28", "0x0000000000000028"), ("fp", "0x000000007fff0100"), ("lr", "0x0000000040005678")] {
+        for (name, value) in [
+            ("pc", "0x0000000040001234"), ("sp", "0x000000007fff0000"), ("x0", "0x0000000000000011"),
+            ("x28", "0x0000000000000028"), ("fp", "0x000000007fff0100"), ("lr", "0x0000000040005678"),
+        ] {
             XCTAssertTrue(output.contains("\(name) = \(value)"), "\(name) = \(value) in:\n\(output)")
         }
     }

@@ -16,16 +16,20 @@ final class SourceLocatorTests: XCTestCase {
         let directory = try makeProbeDirectory(self, "inlined")
         let source = directory.appendingPathComponent("inlined.c")
         try """
-            __attribute__((always_inline)) static inline int seam_inner(volatile int *p) {
-                return *p * 3;
-            }
-            __attribute__((noinline)) int seam_outer(volatile int *p) {
-                return seam_inner(p) + 1;
-            }
-            """.write(to: source, atomically: true, encoding: .utf8)
+        __attribute__((always_inline)) static inline int seam_inner(volatile int *p) {
+            return *p * 3;
+        }
+        __attribute__((noinline)) int seam_outer(volatile int *p) {
+            return seam_inner(p) + 1;
+        }
+        """.write(to: source, atomically: true, encoding: .utf8)
         let library = directory.appendingPathComponent("libinlined.so")
-        let clang = try MinidumpReaders.run("/usr/bin/env", ["clang", "-O2", "-g", "-shared", "-fPIC", "-Wl,--build-id",
-                                                             "-o", library.path, source.path], timeout: 120)
+        let clang = try MinidumpReaders.run(
+            "/usr/bin/env",
+            [
+                "clang", "-O2", "-g", "-shared", "-fPIC", "-Wl,--build-id",
+                "-o", library.path, source.path,
+            ], timeout: 120)
         XCTAssertEqual(clang.status, 0, clang.stderr)
         let nm = try MinidumpReaders.run("/usr/bin/env", ["nm", "-S", library.path], timeout: 30)
         let line = try XCTUnwrap(nm.stdout.split(separator: "\n").first { $0.hasSuffix(" seam_outer") }, nm.stdout)
@@ -39,10 +43,12 @@ final class SourceLocatorTests: XCTestCase {
         for address in start..<start + size {
             let reference = try symbolize(library, address)
             let ours = locator.entries(at: address, in: module, isReturnAddress: false)
-            XCTAssertEqual(ours.map(\.rawName), reference.map(\.function), "functions at 0x\(String(address, radix: 16))")
+            XCTAssertEqual(
+                ours.map(\.rawName), reference.map(\.function), "functions at 0x\(String(address, radix: 16))")
             XCTAssertEqual(ours.map(\.inlined), reference.indices.map { $0 < reference.count - 1 }, "inlined marks")
-            XCTAssertEqual(ours.map { "\($0.line ?? 0):\($0.column ?? 0)" }, reference.map { "\($0.line):\($0.column)" },
-                           "lines at 0x\(String(address, radix: 16))")
+            XCTAssertEqual(
+                ours.map { "\($0.line ?? 0):\($0.column ?? 0)" }, reference.map { "\($0.line):\($0.column)" },
+                "lines at 0x\(String(address, radix: 16))")
             checkedInlined = checkedInlined || ours.count == 2
         }
         XCTAssertTrue(checkedInlined, "some address of seam_outer is inside the inlined seam_inner")
@@ -50,8 +56,12 @@ final class SourceLocatorTests: XCTestCase {
 
     /// llvm-symbolizer's frames for one address, innermost first.
     private func symbolize(_ library: URL, _ address: UInt64) throws -> [(function: String, line: Int, column: Int)] {
-        let run = try MinidumpReaders.run(symbolizer, ["--obj=\(library.path)", "--inlining", "--functions=linkage",
-                                                        "0x" + String(address, radix: 16)], timeout: 30)
+        let run = try MinidumpReaders.run(
+            symbolizer,
+            [
+                "--obj=\(library.path)", "--inlining", "--functions=linkage",
+                "0x" + String(address, radix: 16),
+            ], timeout: 30)
         let lines = run.stdout.split(separator: "\n", omittingEmptySubsequences: true)
         return stride(from: 0, to: lines.count - 1, by: 2).map { index in
             let location = lines[index + 1].split(separator: ":")

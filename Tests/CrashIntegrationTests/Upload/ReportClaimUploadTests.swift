@@ -28,7 +28,7 @@ final class ReportClaimUploadTests: XCTestCase {
         let late = try XCTUnwrap(ReportClaim.Opened(directory.file("r")))
         try XCTUnwrap(ReportClaim.attempt(directory.file("r")).claim)
             .move(to: directory.url.appendingPathComponent("elsewhere.json"))
-        try directory.addReport("r")  // a new report under the same name
+        try directory.addReport("r") // a new report under the same name
         XCTAssertEqual(try late.claim().name, "gone", "the lock on the old file must not count for the new one")
     }
 }

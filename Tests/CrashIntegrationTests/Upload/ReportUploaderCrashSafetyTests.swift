@@ -12,13 +12,16 @@ final class ReportUploaderCrashSafetyTests: XCTestCase {
         let report = try directory.addReport("killed-mid-upload")
 
         let child = try UploadProbeProcess(
-            directory: directory, endpoint: server.endpoint, timeoutMilliseconds: 30_000, maxAttempts: 1, name: "doomed")
+            directory: directory, endpoint: server.endpoint, timeoutMilliseconds: 30_000, maxAttempts: 1, name: "doomed"
+        )
         XCTAssertTrue(server.waitForRequests(1), "the child's upload reached the server")
         XCTAssertEqual(server.requests.first?.body, report)
 
         // While the child holds it, an uploader here must leave it alone.
-        let bystander = try await makeUploader(directory, transport: HTTPReportTransport(endpoint: server.endpoint, timeout: .seconds(1)))
-            .processPendingReports()
+        let bystander = try await makeUploader(
+            directory, transport: HTTPReportTransport(endpoint: server.endpoint, timeout: .seconds(1))
+        )
+        .processPendingReports()
         XCTAssertEqual(bystander.claimedElsewhere.map(\.id), ["killed-mid-upload"])
         XCTAssertEqual(server.requests.count, 1, "a held report is not sent twice at once")
 
@@ -61,7 +64,8 @@ final class ReportUploaderCrashSafetyTests: XCTestCase {
         for id in ids { try directory.addReport(id) }
 
         let probes = try ["left", "right"].map {
-            try UploadProbeProcess(directory: directory, endpoint: server.endpoint, timeoutMilliseconds: 5000, maxAttempts: 2, name: $0)
+            try UploadProbeProcess(
+                directory: directory, endpoint: server.endpoint, timeoutMilliseconds: 5000, maxAttempts: 2, name: $0)
         }
         let outputs = probes.map { $0.finish() }
 
@@ -73,8 +77,9 @@ final class ReportUploaderCrashSafetyTests: XCTestCase {
         XCTAssertEqual(uploadedBy[0].union(uploadedBy[1]), Set(ids))
         let senders = Set(server.requests.compactMap { $0.headers["x-upload-probe"] })
         XCTAssertEqual(senders, ["left", "right"], "both processes uploaded, so their passes overlapped")
-        XCTAssertTrue(outputs.flatMap { $0 }.contains { $0.hasPrefix("claimedElsewhere ") },
-                      "one process met a report the other held: \(outputs)")
+        XCTAssertTrue(
+            outputs.flatMap { $0 }.contains { $0.hasPrefix("claimedElsewhere ") },
+            "one process met a report the other held: \(outputs)")
         XCTAssertEqual(directory.names(), [])
     }
 }

@@ -18,8 +18,10 @@ final class ReportUploaderDirectoryTests: XCTestCase {
         try directory.addReport("real")
         try Data("{}".utf8).write(to: directory.url.appendingPathComponent(".half-written.json"))
         try Data("dump".utf8).write(to: directory.url.appendingPathComponent("pending.dump"))
-        try FileManager.default.createDirectory(at: directory.url.appendingPathComponent("folder.json"), withIntermediateDirectories: false)
-        try FileManager.default.createDirectory(at: directory.url.appendingPathComponent("rejected"), withIntermediateDirectories: false)
+        try FileManager.default.createDirectory(
+            at: directory.url.appendingPathComponent("folder.json"), withIntermediateDirectories: false)
+        try FileManager.default.createDirectory(
+            at: directory.url.appendingPathComponent("rejected"), withIntermediateDirectories: false)
         try Data("{}".utf8).write(to: directory.url.appendingPathComponent("rejected/old.json"))
         let transport = RecordingTransport()
 

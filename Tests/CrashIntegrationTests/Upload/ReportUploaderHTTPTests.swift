@@ -36,7 +36,8 @@ final class ReportUploaderHTTPTests: XCTestCase {
         let report = try directory.addReport("crash-2")
         let waits = Recorder<Duration>()
 
-        let summary = try await makeUploader(directory, transport: transport(server), waits: waits).processPendingReports()
+        let summary = try await makeUploader(directory, transport: transport(server), waits: waits)
+            .processPendingReports()
 
         XCTAssertEqual(summary.uploaded.map(\.id), ["crash-2"])
         XCTAssertEqual(summary.uploaded.first?.attempts, 2)
@@ -72,8 +73,10 @@ final class ReportUploaderHTTPTests: XCTestCase {
         let retry = UploadRetryPolicy(maxAttempts: 2, baseDelay: .milliseconds(10), jitter: false)
 
         let started = ContinuousClock.now
-        let summary = try await makeUploader(directory, transport: transport(server, timeout: .milliseconds(300)), retry: retry)
-            .processPendingReports()
+        let summary = try await makeUploader(
+            directory, transport: transport(server, timeout: .milliseconds(300)), retry: retry
+        )
+        .processPendingReports()
         let elapsed = ContinuousClock.now - started
 
         XCTAssertEqual(summary.willRetry.map(\.id), ["crash-4"])
@@ -99,7 +102,8 @@ final class ReportUploaderHTTPTests: XCTestCase {
         XCTAssertEqual(try Data(contentsOf: destination), report, "moved intact, never deleted")
         let note = try String(contentsOf: destination.appendingPathExtension("rejection.txt"), encoding: .utf8)
         XCTAssertTrue(note.contains("HTTP 422") && note.contains("field 'signal' unknown"), note)
-        XCTAssertTrue(log.all.contains { $0.contains("rejected \(directory.file("crash-5").path) with HTTP 422") }, "\(log.all)")
+        XCTAssertTrue(
+            log.all.contains { $0.contains("rejected \(directory.file("crash-5").path) with HTTP 422") }, "\(log.all)")
         XCTAssertTrue(summary.description.contains("rejected 1"), summary.description)
     }
 
@@ -120,13 +124,15 @@ final class ReportUploaderHTTPTests: XCTestCase {
         let server = try LoopbackHTTPServer { _, _ in .status(200) }
         let endpoint = server.endpoint
         server.stop()
-        try await Task.sleep(for: .milliseconds(100))  // the listener closes within one poll period
+        try await Task.sleep(for: .milliseconds(100)) // the listener closes within one poll period
         let directory = try ReportsDirectory(self)
         try directory.addReport("a")
         try directory.addReport("b")
 
-        let summary = try await makeUploader(directory, transport: HTTPReportTransport(endpoint: endpoint, timeout: .seconds(2)))
-            .processPendingReports()
+        let summary = try await makeUploader(
+            directory, transport: HTTPReportTransport(endpoint: endpoint, timeout: .seconds(2))
+        )
+        .processPendingReports()
 
         XCTAssertEqual(summary.willRetry.map(\.id), ["a", "b"])
         guard case .willRetry(let reason) = summary.results[0].outcome else { return XCTFail("\(summary)") }
@@ -141,7 +147,8 @@ final class ReportUploaderHTTPTests: XCTestCase {
         for id in ["r1", "r2", "r3"] { try directory.addReport(id) }
         let waits = Recorder<Duration>()
 
-        let summary = try await makeUploader(directory, transport: transport(server), waits: waits).processPendingReports()
+        let summary = try await makeUploader(directory, transport: transport(server), waits: waits)
+            .processPendingReports()
 
         XCTAssertEqual(summary.uploaded.map(\.id), ["r1", "r2", "r3"])
         XCTAssertEqual(waits.all.count, 1, "retries go in rounds, not one backoff series per report")
@@ -154,7 +161,8 @@ final class ReportUploaderHTTPTests: XCTestCase {
         let directory = try ReportsDirectory(self)
         let report = try directory.addReport("crash-7")
 
-        let pass = makeUploader(directory, transport: transport(server, timeout: .seconds(10))).startProcessingPendingReports()
+        let pass = makeUploader(directory, transport: transport(server, timeout: .seconds(10)))
+            .startProcessingPendingReports()
         XCTAssertTrue(server.waitForRequests(1))
         pass.cancel()
         let summary = try await pass.value

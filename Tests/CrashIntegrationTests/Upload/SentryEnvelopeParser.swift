@@ -21,7 +21,9 @@ struct ParsedEnvelope {
         let bytes = [UInt8](data)
         var position = 0
         func line() throws -> [UInt8] {
-            guard let end = bytes[position...].firstIndex(of: 0x0a) else { throw Malformed(description: "no newline after byte \(position)") }
+            guard let end = bytes[position...].firstIndex(of: 0x0a) else {
+                throw Malformed(description: "no newline after byte \(position)")
+            }
             defer { position = end + 1 }
             return Array(bytes[position..<end])
         }

@@ -22,8 +22,9 @@ final class SentryTransportTests: XCTestCase {
         let (directory, id) = try realReport()
         let reportBytes = try Data(contentsOf: directory.appendingPathComponent("\(id).json"))
         let minidumpBytes = try Data(contentsOf: directory.appendingPathComponent("\(id).dmp"))
-        let uploader = ReportUploader(reportsDirectory: directory, transport: SentryReportTransport(dsn: try dsn(server)),
-                                      sleep: { _ in }, log: { _ in })
+        let uploader = ReportUploader(
+            reportsDirectory: directory, transport: SentryReportTransport(dsn: try dsn(server)),
+            sleep: { _ in }, log: { _ in })
 
         let summary = try await uploader.processPendingReports()
 
@@ -35,10 +36,12 @@ final class SentryTransportTests: XCTestCase {
         XCTAssertEqual(request.headers["content-type"], "application/x-sentry-envelope")
         let auth = try XCTUnwrap(request.headers["x-sentry-auth"])
         XCTAssertTrue(auth.hasPrefix("Sentry "), auth)
-        let authFields = Dictionary(uniqueKeysWithValues: auth.dropFirst(7).split(separator: ",").map { field -> (String, String) in
-            let parts = field.trimmingCharacters(in: .whitespaces).split(separator: "=", maxSplits: 1).map(String.init)
-            return (parts[0], parts.count > 1 ? parts[1] : "")
-        })
+        let authFields = Dictionary(
+            uniqueKeysWithValues: auth.dropFirst(7).split(separator: ",").map { field -> (String, String) in
+                let parts = field.trimmingCharacters(in: .whitespaces).split(separator: "=", maxSplits: 1).map(
+                    String.init)
+                return (parts[0], parts.count > 1 ? parts[1] : "")
+            })
         XCTAssertEqual(authFields["sentry_version"], "7")
         XCTAssertEqual(authFields["sentry_key"], "publickey")
         XCTAssertNotNil(authFields["sentry_client"])
@@ -47,7 +50,8 @@ final class SentryTransportTests: XCTestCase {
         let eventID = try XCTUnwrap(envelope.headers["event_id"] as? String)
         XCTAssertTrue(eventID.count == 32 && eventID.allSatisfy(\.isHexDigit), eventID)
         XCTAssertEqual(envelope.headers["dsn"] as? String, try dsn(server).description)
-        XCTAssertNotNil((envelope.headers["sent_at"] as? String).flatMap { ISO8601DateFormatter.withFractions.date(from: $0) })
+        XCTAssertNotNil(
+            (envelope.headers["sent_at"] as? String).flatMap { ISO8601DateFormatter.withFractions.date(from: $0) })
         XCTAssertEqual(envelope.items.map(\.type), ["event", "attachment", "attachment"])
 
         let event = try XCTUnwrap(JSONSerialization.jsonObject(with: envelope.items[0].payload) as? [String: Any])
@@ -59,13 +63,15 @@ final class SentryTransportTests: XCTestCase {
         let mechanism = try XCTUnwrap(exception["mechanism"] as? [String: Any])
         XCTAssertEqual(mechanism["type"] as? String, "signalhandler")
         XCTAssertEqual(mechanism["handled"] as? Bool, false)
-        XCTAssertEqual(((mechanism["meta"] as? [String: Any])?["signal"] as? [String: Any])?["number"] as? Int, Int(SIGSEGV))
+        XCTAssertEqual(
+            ((mechanism["meta"] as? [String: Any])?["signal"] as? [String: Any])?["number"] as? Int, Int(SIGSEGV))
         let frames = try XCTUnwrap((exception["stacktrace"] as? [String: Any])?["frames"] as? [[String: Any]])
         XCTAssertEqual(frames.last?["function"] as? String, "crash_probe_segv", "innermost frame last")
         XCTAssertTrue(frames.allSatisfy { ($0["instruction_addr"] as? String)?.hasPrefix("0x") == true })
         XCTAssertEqual(frames.last?["trust"] as? String, "context")
-        XCTAssertTrue(frames.allSatisfy { ["context", "fp", "scan", "prewalked"].contains($0["trust"] as? String ?? "") },
-                      "only trust values Sentry's protocol names")
+        XCTAssertTrue(
+            frames.allSatisfy { ["context", "fp", "scan", "prewalked"].contains($0["trust"] as? String ?? "") },
+            "only trust values Sentry's protocol names")
         let images = try XCTUnwrap((event["debug_meta"] as? [String: Any])?["images"] as? [[String: Any]])
         let probe = try XCTUnwrap(images.first { ($0["code_file"] as? String)?.hasSuffix("/CrashProbe") == true })
         XCTAssertEqual(probe["type"] as? String, "elf")
@@ -80,7 +86,8 @@ final class SentryTransportTests: XCTestCase {
         XCTAssertEqual(envelope.items[2].headers["filename"] as? String, "\(id).json")
         XCTAssertEqual(envelope.items[2].payload, reportBytes, "the Seam report travels too")
 
-        let received = FileManager.default.temporaryDirectory.appendingPathComponent("received-\(UUID().uuidString).dmp")
+        let received = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "received-\(UUID().uuidString).dmp")
         try minidump.payload.write(to: received)
         defer { try? FileManager.default.removeItem(at: received) }
         if let read = try MinidumpReaders.pythonPackage(received) {
@@ -89,8 +96,9 @@ final class SentryTransportTests: XCTestCase {
         } else {
             print("note: PyPI minidump not installed (scripts/bootstrap installs it); reader check skipped")
         }
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory.path), [],
-                       "report and minidump deleted after delivery")
+        XCTAssertEqual(
+            try FileManager.default.contentsOfDirectory(atPath: directory.path), [],
+            "report and minidump deleted after delivery")
     }
 
     func testServerErrorThenRateLimitThenSuccessLosesNothingAndSendsOnce() async throws {
@@ -104,9 +112,10 @@ final class SentryTransportTests: XCTestCase {
         defer { server.stop() }
         let (directory, id) = try realReport()
         let waits = Recorder<Duration>()
-        let uploader = ReportUploader(reportsDirectory: directory, transport: SentryReportTransport(dsn: try dsn(server)),
-                                      retry: UploadRetryPolicy(maxAttempts: 5, baseDelay: .milliseconds(10), jitter: false),
-                                      sleep: { waits.append($0) }, log: { _ in })
+        let uploader = ReportUploader(
+            reportsDirectory: directory, transport: SentryReportTransport(dsn: try dsn(server)),
+            retry: UploadRetryPolicy(maxAttempts: 5, baseDelay: .milliseconds(10), jitter: false),
+            sleep: { waits.append($0) }, log: { _ in })
 
         let summary = try await uploader.processPendingReports()
 
@@ -115,7 +124,8 @@ final class SentryTransportTests: XCTestCase {
         XCTAssertEqual(server.requests.count, 3, "one request per answer, none after the 200")
         XCTAssertEqual(waits.all, [.milliseconds(10), .seconds(1)], "backoff, then the server's Retry-After")
         let eventIDs = try server.requests.map { try ParsedEnvelope($0.body).headers["event_id"] as? String }
-        XCTAssertEqual(Set(eventIDs.compactMap { $0 }).count, 1, "every attempt is the same event (Sentry de-duplicates)")
+        XCTAssertEqual(
+            Set(eventIDs.compactMap { $0 }).count, 1, "every attempt is the same event (Sentry de-duplicates)")
         let delivered = try ParsedEnvelope(try XCTUnwrap(server.requests.last?.body))
         XCTAssertEqual(delivered.items.filter { $0.headers["attachment_type"] as? String == "event.minidump" }.count, 1)
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory.path), [])
@@ -130,13 +140,16 @@ final class SentryTransportTests: XCTestCase {
         let server = try LoopbackHTTPServer { _, _ in .status(400, body: "bad envelope") }
         defer { server.stop() }
         let (directory, id) = try realReport()
-        let uploader = ReportUploader(reportsDirectory: directory, transport: SentryReportTransport(dsn: try dsn(server)),
-                                      sleep: { _ in }, log: { _ in })
+        let uploader = ReportUploader(
+            reportsDirectory: directory, transport: SentryReportTransport(dsn: try dsn(server)),
+            sleep: { _ in }, log: { _ in })
 
         let summary = try await uploader.processPendingReports()
 
         XCTAssertEqual(summary.rejected.map(\.id), [id])
-        let rejected = try FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("rejected").path).sorted()
+        let rejected = try FileManager.default.contentsOfDirectory(
+            atPath: directory.appendingPathComponent("rejected").path
+        ).sorted()
         XCTAssertEqual(rejected, ["\(id).dmp", "\(id).json", "\(id).json.rejection.txt"])
     }
 
@@ -144,14 +157,16 @@ final class SentryTransportTests: XCTestCase {
         let server = try LoopbackHTTPServer { _, _ in .statusWithHeaders(429, headers: ["Retry-After": "3600"]) }
         defer { server.stop() }
         let (directory, id) = try realReport()
-        let uploader = ReportUploader(reportsDirectory: directory, transport: SentryReportTransport(dsn: try dsn(server)),
-                                      sleep: { _ in XCTFail("no wait: the server asked for an hour") }, log: { _ in })
+        let uploader = ReportUploader(
+            reportsDirectory: directory, transport: SentryReportTransport(dsn: try dsn(server)),
+            sleep: { _ in XCTFail("no wait: the server asked for an hour") }, log: { _ in })
 
         let summary = try await uploader.processPendingReports()
 
         XCTAssertEqual(summary.willRetry.map(\.id), [id])
         XCTAssertEqual(server.requests.count, 1)
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted(), ["\(id).dmp", "\(id).json"])
+        XCTAssertEqual(
+            try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted(), ["\(id).dmp", "\(id).json"])
     }
 
     func testDSNParsing() throws {
@@ -160,10 +175,13 @@ final class SentryTransportTests: XCTestCase {
         XCTAssertEqual(dsn.secretKey, "def")
         XCTAssertEqual(dsn.projectID, "123")
         XCTAssertEqual(dsn.envelopeURL.absoluteString, "https://o1.ingest.sentry.io:8443/some/path/api/123/envelope/")
-        XCTAssertEqual(try SentryDSN("https://k@sentry.example.com/7").envelopeURL.absoluteString,
-                       "https://sentry.example.com/api/7/envelope/")
-        for (bad, problem) in [("ftp://k@h/1", "not an http(s) URL"), ("https://h/1", "no public key"),
-                               ("https://k@h/", "no project id"), ("not a url", "not an http(s) URL")] {
+        XCTAssertEqual(
+            try SentryDSN("https://k@sentry.example.com/7").envelopeURL.absoluteString,
+            "https://sentry.example.com/api/7/envelope/")
+        for (bad, problem) in [
+            ("ftp://k@h/1", "not an http(s) URL"), ("https://h/1", "no public key"),
+            ("https://k@h/", "no project id"), ("not a url", "not an http(s) URL"),
+        ] {
             XCTAssertThrowsError(try SentryDSN(bad), bad) { error in
                 XCTAssertTrue("\(error)".contains(problem), "\(error)")
                 XCTAssertTrue("\(error)".contains(bad), "the error names the DSN: \(error)")

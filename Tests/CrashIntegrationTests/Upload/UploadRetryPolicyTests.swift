@@ -4,8 +4,9 @@ import XCTest
 final class UploadRetryPolicyTests: XCTestCase {
     func testWaitsDoubleFromBaseDelayAndStopAtMaxDelay() {
         let policy = UploadRetryPolicy(maxAttempts: 8, baseDelay: .seconds(1), maxDelay: .seconds(5), jitter: false)
-        XCTAssertEqual((1...6).map { policy.delay(beforeAttempt: $0) },
-                       [.zero, .seconds(1), .seconds(2), .seconds(4), .seconds(5), .seconds(5)])
+        XCTAssertEqual(
+            (1...6).map { policy.delay(beforeAttempt: $0) },
+            [.zero, .seconds(1), .seconds(2), .seconds(4), .seconds(5), .seconds(5)])
     }
 
     func testJitterStaysBetweenHalfAndFullDelay() {

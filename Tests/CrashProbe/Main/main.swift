@@ -14,7 +14,7 @@ func crashInSwift(_ values: [Int?]) -> Int {
 
 @inline(never)
 func asyncLeaf() async {
-    await Task.yield()   // from here on the function runs as a resumed partial function
+    await Task.yield() // from here on the function runs as a resumed partial function
     crash_probe_segv()
 }
 
@@ -45,7 +45,7 @@ func install(directory: String, mode: String) {
         config.system_info_keys = UnsafePointer(base + 2)
         config.system_info_values = UnsafePointer(base + 4)
         config.system_info_count = 2
-        config.catch_sigterm = mode == "term" ? 1 : 0   // "term-uncaught" leaves SIGTERM alone
+        config.catch_sigterm = mode == "term" ? 1 : 0 // "term-uncaught" leaves SIGTERM alone
         return directory.withCString { dir in
             config.dump_directory = dir
             let started = DispatchTime.now().uptimeNanoseconds
@@ -109,7 +109,9 @@ case "allocate-in-handler":
     crash_probe_segv()
 case "fill-disk-segv":
     // The disk fills after install: the space reserved at install must still take the dump.
-    guard crash_probe_fill_disk(arguments[1]) == 0 else { fputs("CrashProbe: could not fill the disk\n", stderr); exit(4) }
+    guard crash_probe_fill_disk(arguments[1]) == 0 else {
+        fputs("CrashProbe: could not fill the disk\n", stderr); exit(4)
+    }
     crash_probe_segv()
 case "fork-segv":
     crash_probe_fork_child_waits_parent_crashes()
@@ -118,7 +120,11 @@ case "fork-child-segv":
 case "overflow-thread":
     // A thread created after install overflows its stack (8 MiB default).
     var thread = pthread_t()
-    pthread_create(&thread, nil, { _ in print(crash_probe_overflow(0)); return nil }, nil)
+    pthread_create(
+        &thread, nil,
+        { _ in
+            print(crash_probe_overflow(0)); return nil
+        }, nil)
     pthread_join(thread, nil)
 case "async-segv":
     // A crash inside nested Swift async functions: the callers are in async contexts.

@@ -4,18 +4,20 @@ import XCTest
 /// `c-bridge-global:` as the config reads it.
 final class CBridgeGlobalConfigTests: XCTestCase {
     func testReadsTheMappingAndCountsTheVariableAsABridgeName() throws {
-        let config = try Configuration.parse(yaml: """
-            bridge: [bridge]
-            c-bridge-global:
-              name: g_bridge
-              c-type: "const struct crash_bridge *"
-              setter: "{file}_set_bridge"
-            """, baseDirectory: "/")
+        let config = try Configuration.parse(
+            yaml: """
+                bridge: [bridge]
+                c-bridge-global:
+                  name: g_bridge
+                  c-type: "const struct crash_bridge *"
+                  setter: "{file}_set_bridge"
+                """, baseDirectory: "/")
         let global = try XCTUnwrap(config.cBridgeGlobal)
         XCTAssertEqual(global.name, "g_bridge")
         XCTAssertEqual(global.type, "const struct crash_bridge *")
         XCTAssertEqual(config.bridgeNames, ["bridge", "g_bridge"]) // the fix still writes `bridge` for properties
-        XCTAssertEqual(global.setterName(for: "/x/SentryCrashMonitor_NSException.m"), "SentryCrashMonitor_NSException_set_bridge")
+        XCTAssertEqual(
+            global.setterName(for: "/x/SentryCrashMonitor_NSException.m"), "SentryCrashMonitor_NSException_set_bridge")
         XCTAssertEqual(global.setterName(for: "/x/crash-monitor.c"), "crash_monitor_set_bridge")
         XCTAssertEqual(global.type(forExtension: "m", bridgeType: "CrashBridge"), "CrashBridge *")
         XCTAssertEqual(global.type(forExtension: "c", bridgeType: "CrashBridge"), "const struct crash_bridge *")
@@ -30,9 +32,11 @@ final class CBridgeGlobalConfigTests: XCTestCase {
     }
 
     func testRejectsWhatCannotBeWritten() {
-        for yaml in ["c-bridge-global: 'g bridge'", "c-bridge-global: {name: g, colour: red}",
-                     "c-bridge-global: {name: g, c-type: 'int; int'}", "c-bridge-global: {name: g, setter: 'set-it'}",
-                     "c-bridge-global: [g]"] {
+        for yaml in [
+            "c-bridge-global: 'g bridge'", "c-bridge-global: {name: g, colour: red}",
+            "c-bridge-global: {name: g, c-type: 'int; int'}", "c-bridge-global: {name: g, setter: 'set-it'}",
+            "c-bridge-global: [g]",
+        ] {
             XCTAssertThrowsError(try Configuration.parse(yaml: yaml, baseDirectory: "/"), yaml)
         }
     }

@@ -20,7 +20,8 @@ final class FixApplyRollbackTests: XCTestCase {
         var group = FixGroup(title: "both", edits: [], targets: [])
         for name in ["A/a.c", "B/b.c"] {
             let url = root.appendingPathComponent(name)
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             let text = "int \(name.prefix(1).lowercased()) = 1;\n"
             try text.write(to: url, atomically: false, encoding: .utf8)
             let path = FixWorkspace.realPath(url.path)
@@ -41,11 +42,16 @@ final class FixApplyRollbackTests: XCTestCase {
         XCTAssertThrowsError(try FixApplier.apply(plan, tree: FixTree(root: root.path))) { error in
             let failure = error as? FixApplier.Failure
             XCTAssertEqual(failure?.unchanged, true, "\(error)")
-            XCTAssertTrue("\(error)".contains("b.c: cannot replace it (Operation not permitted); every file put back as it was: nothing written"), "\(error)")
+            XCTAssertTrue(
+                "\(error)".contains(
+                    "b.c: cannot replace it (Operation not permitted); every file put back as it was: nothing written"),
+                "\(error)")
         }
         chattr("-i", b)
         for (path, text) in originals { XCTAssertEqual(try String(contentsOfFile: path, encoding: .utf8), text) }
-        let left = try FileManager.default.subpathsOfDirectory(atPath: root.path).filter { $0.contains("di-lint-fix.") && !$0.hasSuffix(".lock") }
+        let left = try FileManager.default.subpathsOfDirectory(atPath: root.path).filter {
+            $0.contains("di-lint-fix.") && !$0.hasSuffix(".lock")
+        }
         XCTAssertEqual(left, [])
     }
 
@@ -56,7 +62,9 @@ final class FixApplyRollbackTests: XCTestCase {
         guard chattr("+i", b) else { throw XCTSkip("chattr +i is not available here") }
         defer { chattr("-i", b); chattr("-i", a) }
         // once A/a.c is replaced its directory is made immutable: putting it back fails
-        FixApplier.afterReplacing = { path in if path.hasSuffix("/A/a.c") { _ = try? runProcess("/usr/bin/env", ["chattr", "+i", a]) } }
+        FixApplier.afterReplacing = { path in
+            if path.hasSuffix("/A/a.c") { _ = try? runProcess("/usr/bin/env", ["chattr", "+i", a]) }
+        }
         defer { FixApplier.afterReplacing = nil }
         let tree = FixTree(root: root.path)
         XCTAssertThrowsError(try FixApplier.apply(plan, tree: tree)) { error in
@@ -64,7 +72,9 @@ final class FixApplyRollbackTests: XCTestCase {
             XCTAssertEqual(failure?.unchanged, false, "\(error)")
             XCTAssertTrue("\(error)".contains("putting the files back failed for 1 of them"), "\(error)")
             XCTAssertEqual(failure?.details.count, 1)
-            XCTAssertTrue(failure?.details.first?.contains("/A/a.c: left as planned, its original is in ") == true, "\(failure?.details ?? [])")
+            XCTAssertTrue(
+                failure?.details.first?.contains("/A/a.c: left as planned, its original is in ") == true,
+                "\(failure?.details ?? [])")
         }
         FixApplier.afterReplacing = nil
         chattr("-i", a)
@@ -77,7 +87,9 @@ final class FixApplyRollbackTests: XCTestCase {
         XCTAssertTrue(notes.first?.contains("put back 1 file as before it") == true, "\(notes)")
         for (path, text) in originals { XCTAssertEqual(try String(contentsOfFile: path, encoding: .utf8), text) }
         XCTAssertFalse(FileManager.default.fileExists(atPath: tree.journalPath))
-        let left = try FileManager.default.subpathsOfDirectory(atPath: root.path).filter { $0.contains("di-lint-fix.") && !$0.hasSuffix(".lock") }
+        let left = try FileManager.default.subpathsOfDirectory(atPath: root.path).filter {
+            $0.contains("di-lint-fix.") && !$0.hasSuffix(".lock")
+        }
         XCTAssertEqual(left, [])
     }
 }

@@ -7,10 +7,12 @@ import XCTest
 final class FixCBridgeGlobalTests: XCTestCase {
     func testALiteralSetterNameIsAddedToOneFileOnly() throws {
         let root = try temporaryDirectory(self)
-        let header = "struct crash_bridge { int (*report)(int); };\nstruct container { int (*report)(int); };\nstruct container *container_shared(void);\n"
+        let header =
+            "struct crash_bridge { int (*report)(int); };\nstruct container { int (*report)(int); };\nstruct container *container_shared(void);\n"
         try header.write(to: root.appendingPathComponent("crash.h"), atomically: true, encoding: .utf8)
         for name in ["a", "b"] {
-            try "#include \"crash.h\"\n\nint \(name)_report(int code) {\n    return container_shared()->report(code);\n}\n"
+            try
+                "#include \"crash.h\"\n\nint \(name)_report(int code) {\n    return container_shared()->report(code);\n}\n"
                 .write(to: root.appendingPathComponent("\(name).c"), atomically: true, encoding: .utf8)
         }
         let yaml = """
@@ -20,7 +22,8 @@ final class FixCBridgeGlobalTests: XCTestCase {
         let configuration = try Configuration.parse(yaml: yaml, baseDirectory: root.path)
         let files = ["a.c", "b.c"].map { root.appendingPathComponent($0).path }
         let plan = Fixer(configuration: configuration).plan(files: files, phase: .inject)
-        XCTAssertEqual(plan.accepted.flatMap(\.targets).map { URL(fileURLWithPath: $0.path).lastPathComponent }, ["a.c"])
+        XCTAssertEqual(
+            plan.accepted.flatMap(\.targets).map { URL(fileURLWithPath: $0.path).lastPathComponent }, ["a.c"])
         XCTAssertEqual(plan.manual.map { URL(fileURLWithPath: $0.path).lastPathComponent }, ["b.c"])
         XCTAssertEqual(plan.manual.map(\.reason), [.noBridgeInReach])
         XCTAssertTrue(plan.secondRunEmpty)

@@ -37,19 +37,32 @@ final class FixFixtureTests: XCTestCase {
         let (root, configuration) = try Self.tree("swiftwire", self)
         try FixApplier.apply(Fixer(configuration: configuration).plan(files: try Self.files(root), phase: .inject))
         let plan = Fixer(configuration: configuration).plan(files: try Self.files(root), phase: .finish)
-        let callers = plan.acceptedCallers.map { "\($0.path.split(separator: "/").last!):\($0.line) \($0.explicitDefault ? "explicit \($0.movedKinds ?? [])" : $0.argument)" }
-        XCTAssertEqual(callers.sorted(), [
-            "Outside.swift:3 explicit [\"direct\", \"direct\"]",
-            "Root.swift:4 explicit [\"composition-root\", \"composition-root\"]",
-            "Root.swift:5 explicit [\"composition-root\", \"composition-root\"]",
-            "Root.swift:8 explicit [\"composition-root\", \"composition-root\"]",
-            "Scheduler.swift:15 bridge",
-            "Scheduler.swift:19 self.bridge",
-            "Scheduler.swift:24 self.bridge",
-        ])
-        XCTAssertTrue(plan.summary.hasSuffix("; 7 callers given the bridge: 3 from the bridge in reach, 4 explicitly (the container read moves to the caller), 1 of them outside the composition root (2 new direct accesses there)"), plan.summary)
-        XCTAssertTrue(plan.details.contains { $0.hasSuffix("Outside.swift:3:19: caller: Probe(…) now passes the bridge built from the container (the container read moves here, outside the composition root: 2 new direct accesses)") }, "\(plan.details)")
-        XCTAssertEqual(plan.manual.map(\.reason), [.callersRelyOnDefault, .callersRelyOnDefault]) // Exporter: public, callers-in-run not set
+        let callers = plan.acceptedCallers.map {
+            "\($0.path.split(separator: "/").last!):\($0.line) \($0.explicitDefault ? "explicit \($0.movedKinds ?? [])" : $0.argument)"
+        }
+        XCTAssertEqual(
+            callers.sorted(),
+            [
+                "Outside.swift:3 explicit [\"direct\", \"direct\"]",
+                "Root.swift:4 explicit [\"composition-root\", \"composition-root\"]",
+                "Root.swift:5 explicit [\"composition-root\", \"composition-root\"]",
+                "Root.swift:8 explicit [\"composition-root\", \"composition-root\"]",
+                "Scheduler.swift:15 bridge",
+                "Scheduler.swift:19 self.bridge",
+                "Scheduler.swift:24 self.bridge",
+            ])
+        XCTAssertTrue(
+            plan.summary.hasSuffix(
+                "; 7 callers given the bridge: 3 from the bridge in reach, 4 explicitly (the container read moves to the caller), 1 of them outside the composition root (2 new direct accesses there)"
+            ), plan.summary)
+        XCTAssertTrue(
+            plan.details.contains {
+                $0.hasSuffix(
+                    "Outside.swift:3:19: caller: Probe(…) now passes the bridge built from the container (the container read moves here, outside the composition root: 2 new direct accesses)"
+                )
+            }, "\(plan.details)")
+        // Exporter: public, callers-in-run not set
+        XCTAssertEqual(plan.manual.map(\.reason), [.callersRelyOnDefault, .callersRelyOnDefault])
         XCTAssertFalse(plan.isComplete) // the global outside the composition root now reads the container
     }
 
@@ -58,15 +71,18 @@ final class FixFixtureTests: XCTestCase {
         let root = try temporaryDirectory(test)
         let source = fixtures.appendingPathComponent(name)
         for file in try FileManager.default.contentsOfDirectory(atPath: source.path) where file.hasSuffix(".in") {
-            try FileManager.default.copyItem(at: source.appendingPathComponent(file),
-                                             to: root.appendingPathComponent(String(file.dropLast(3))))
+            try FileManager.default.copyItem(
+                at: source.appendingPathComponent(file),
+                to: root.appendingPathComponent(String(file.dropLast(3))))
         }
         try git(root, "init", "-q")
         try git(root, "add", "-A")
         try git(root, "commit", "-qm", "before")
         // a tree's own `fix.yml` (keys only it needs), else the shared one
         let own = source.appendingPathComponent("fix.yml")
-        let yaml = try String(contentsOf: FileManager.default.fileExists(atPath: own.path) ? own : fixtures.appendingPathComponent("fix.yml"), encoding: .utf8)
+        let yaml = try String(
+            contentsOf: FileManager.default.fileExists(atPath: own.path)
+                ? own : fixtures.appendingPathComponent("fix.yml"), encoding: .utf8)
         return (root, try Configuration.parse(yaml: yaml, baseDirectory: root.path))
     }
 
@@ -76,15 +92,19 @@ final class FixFixtureTests: XCTestCase {
 
     @discardableResult
     static func git(_ root: URL, _ arguments: String...) throws -> (status: Int32, stdout: String, stderr: String) {
-        try runProcess("/usr/bin/env", ["git", "-c", "user.name=t", "-c", "user.email=t@t", "-c", "commit.gpgsign=false"] + arguments, in: root)
+        try runProcess(
+            "/usr/bin/env",
+            ["git", "-c", "user.name=t", "-c", "user.email=t@t", "-c", "commit.gpgsign=false"] + arguments, in: root)
     }
 
     /// A Swift tree (its own stand-ins for the app's types included) must type-check with the
     /// toolchain's `swiftc` before and after each phase.
     static func typeCheckSwift(_ root: URL, _ when: String) throws {
-        let sources = try FileManager.default.contentsOfDirectory(atPath: root.path).filter { $0.hasSuffix(".swift") }.sorted()
+        let sources = try FileManager.default.contentsOfDirectory(atPath: root.path).filter { $0.hasSuffix(".swift") }
+            .sorted()
         guard !sources.isEmpty else { return }
-        for flags in [[], ["-D", "DEBUG"], ["-D", "DEBUG", "-D", "TESTING"]] { // each side of the fixtures' `#if DEBUG` (and `#if TESTING` in it)
+        // each side of the fixtures' `#if DEBUG` (and `#if TESTING` in it)
+        for flags in [[], ["-D", "DEBUG"], ["-D", "DEBUG", "-D", "TESTING"]] {
             let result = try runProcess("/usr/bin/env", ["swiftc", "-typecheck"] + flags + sources, in: root)
             XCTAssertEqual(result.status, 0, "\(when) \(flags): swiftc -typecheck: \(result.stderr)")
         }
@@ -102,7 +122,9 @@ final class FixFixtureTests: XCTestCase {
             fixer.services = services
             let files = try Self.files(root)
             let plan = fixer.plan(files: files, phase: phase)
-            XCTAssertTrue(plan.refusedGroups.isEmpty, "\(name) \(phase): refused \(plan.refusedGroups.map { "\($0.title): \($0.refused!)" })")
+            XCTAssertTrue(
+                plan.refusedGroups.isEmpty,
+                "\(name) \(phase): refused \(plan.refusedGroups.map { "\($0.title): \($0.refused!)" })")
             XCTAssertTrue(plan.secondRunEmpty, "\(name) \(phase): the plan is not idempotent")
 
             // The dry-run diff applies to the tree as it is.
@@ -111,7 +133,9 @@ final class FixFixtureTests: XCTestCase {
             try Data(diff).write(to: patch)
             if !diff.isEmpty {
                 let check = try Self.git(root, "apply", "--check", "--verbose", patch.path)
-                XCTAssertEqual(check.status, 0, "\(name) \(phase): git apply --check: \(check.stderr)\n\(String(decoding: diff, as: UTF8.self))")
+                XCTAssertEqual(
+                    check.status, 0,
+                    "\(name) \(phase): git apply --check: \(check.stderr)\n\(String(decoding: diff, as: UTF8.self))")
             }
             try FixApplier.apply(plan)
             try typeCheckSwift(root, "\(name) \(phase)")
@@ -124,25 +148,39 @@ final class FixFixtureTests: XCTestCase {
                     .first { FileManager.default.fileExists(atPath: $0.path) }!
                 let got = try Data(contentsOf: root.appendingPathComponent(base))
                 let wanted = try Data(contentsOf: want)
-                XCTAssertEqual(got, wanted, "\(name) \(phase): \(base) differs from \(want.lastPathComponent):\n\(String(decoding: got, as: UTF8.self))")
+                XCTAssertEqual(
+                    got, wanted,
+                    "\(name) \(phase): \(base) differs from \(want.lastPathComponent):\n\(String(decoding: got, as: UTF8.self))"
+                )
             }
 
             // Re-lint: every rewritten access now classifies as wanted; what is left is what the plan
             // listed (after finish, a direct access left is listed too: the run is not done)
             let result = Linter(configuration: configuration).lint(files: try Self.files(root))
-            let left = result.accesses.filter { $0.access.kind == .direct || (phase == .finish && $0.access.kind == .fallback) }
-                .filter { services.isEmpty || $0.access.service.map(services.contains) == true }
-            XCTAssertEqual(Set(left.map { "\(URL(fileURLWithPath: $0.path).lastPathComponent):\($0.line)" }).count,
-                           Set(plan.manual.map { "\(URL(fileURLWithPath: $0.path).lastPathComponent):\($0.line)" }
-                               + plan.acceptedCallers.filter(\.movedOutsideRoot).map { "\(URL(fileURLWithPath: $0.path).lastPathComponent):\($0.line)" }).count,
-                           "\(name) \(phase): left \(left.map { "\($0.path):\($0.line) \($0.access.expression)" }), manual \(plan.manual.map { "\($0.path):\($0.line)" })")
+            let left = result.accesses.filter {
+                $0.access.kind == .direct || (phase == .finish && $0.access.kind == .fallback)
+            }
+            .filter { services.isEmpty || $0.access.service.map(services.contains) == true }
+            XCTAssertEqual(
+                Set(left.map { "\(URL(fileURLWithPath: $0.path).lastPathComponent):\($0.line)" }).count,
+                Set(
+                    plan.manual.map { "\(URL(fileURLWithPath: $0.path).lastPathComponent):\($0.line)" }
+                        + plan.acceptedCallers.filter(\.movedOutsideRoot).map {
+                            "\(URL(fileURLWithPath: $0.path).lastPathComponent):\($0.line)"
+                        }
+                ).count,
+                "\(name) \(phase): left \(left.map { "\($0.path):\($0.line) \($0.access.expression)" }), manual \(plan.manual.map { "\($0.path):\($0.line)" })"
+            )
 
             // A second run plans nothing.
             let second = Fixer(configuration: configuration)
             second.services = services
             let again = second.plan(files: try Self.files(root), phase: phase)
-            XCTAssertTrue(again.accepted.allSatisfy { $0.edits.isEmpty }, "\(name) \(phase): second run plans \(again.accepted.map(\.title))")
-            XCTAssertTrue(again.unifiedDiff(root: root.path).isEmpty, "\(name) \(phase): second run's diff is not empty")
+            XCTAssertTrue(
+                again.accepted.allSatisfy { $0.edits.isEmpty },
+                "\(name) \(phase): second run plans \(again.accepted.map(\.title))")
+            XCTAssertTrue(
+                again.unifiedDiff(root: root.path).isEmpty, "\(name) \(phase): second run's diff is not empty")
         }
     }
 }

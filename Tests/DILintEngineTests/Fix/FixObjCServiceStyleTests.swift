@@ -13,11 +13,17 @@ final class FixObjCServiceStyleTests: XCTestCase {
     /// `@interface`, else its class extension) with a getter falling back to the container; a
     /// class method, a registration, a non-object service are left, each with its reason.
     func testObjectiveCServiceProperty() throws {
-        let plan = try runCase("objcservice", expectedManual: [
-            "Reporter.m:8 notAServiceRead", "Reporter.m:15 serviceNotObject", "Reporter.m:25 classMethod",
-        ], getters: 3)
-        XCTAssertEqual(plan.accepted.map(\.title), ["Objective-C class Reporter service clock", "Objective-C class Reporter service store",
-                                                    "Objective-C class Uploader service store"])
+        let plan = try runCase(
+            "objcservice",
+            expectedManual: [
+                "Reporter.m:8 notAServiceRead", "Reporter.m:15 serviceNotObject", "Reporter.m:25 classMethod",
+            ], getters: 3)
+        XCTAssertEqual(
+            plan.accepted.map(\.title),
+            [
+                "Objective-C class Reporter service clock", "Objective-C class Reporter service store",
+                "Objective-C class Uploader service store",
+            ])
         XCTAssertTrue(plan.accepted.allSatisfy { $0.safety == .safe })
     }
 
@@ -26,11 +32,18 @@ final class FixObjCServiceStyleTests: XCTestCase {
     /// with none, or two, or a pointer the function tests for NULL, the access stays, with the
     /// reason. These groups are unsafe.
     func testCServiceThroughParameterOrField() throws {
-        let plan = try runCase("cservice", expectedManual: [
-            "worktree.c:29 noContainerInReach", "worktree.c:34 noContainerInReach", "worktree.c:40 reachMayBeNull", "worktree.c:41 reachMayBeNull", "worktree.c:46 reachMayBeNull",
-        ], getters: 0)
-        XCTAssertEqual(plan.accepted.map(\.title), ["C function worktree_git_dir reads wt->repo", "C function repo_path reads r",
-                                                    "C function patch_apply reads s->s.r"])
+        let plan = try runCase(
+            "cservice",
+            expectedManual: [
+                "worktree.c:29 noContainerInReach", "worktree.c:34 noContainerInReach", "worktree.c:40 reachMayBeNull",
+                "worktree.c:41 reachMayBeNull", "worktree.c:46 reachMayBeNull",
+            ], getters: 0)
+        XCTAssertEqual(
+            plan.accepted.map(\.title),
+            [
+                "C function worktree_git_dir reads wt->repo", "C function repo_path reads r",
+                "C function patch_apply reads s->s.r",
+            ])
         XCTAssertTrue(plan.accepted.allSatisfy { $0.safety == .unsafe })
     }
 
@@ -43,7 +56,8 @@ final class FixObjCServiceStyleTests: XCTestCase {
         // the verdict does not flip from run to run
         let (root, configuration) = try tree("objcplacement")
         let verdicts = try (0..<5).map { _ in
-            Fixer(configuration: configuration).plan(files: try FixFixtureTests.files(root), phase: .inject).groups.map { "\($0.title): \($0.refused ?? "ok")" }
+            Fixer(configuration: configuration).plan(files: try FixFixtureTests.files(root), phase: .inject).groups.map
+            { "\($0.title): \($0.refused ?? "ok")" }
         }
         XCTAssertEqual(Set(verdicts.map { $0.joined(separator: "\n") }).count, 1, "\(verdicts)")
     }
@@ -55,15 +69,22 @@ final class FixObjCServiceStyleTests: XCTestCase {
         var plan = Fixer(configuration: configuration).plan(files: try FixFixtureTests.files(root), phase: .inject)
         XCTAssertEqual(plan.accepted.count, 3)
         let sarif = plan.sarif(root: root.path)
-        XCTAssertTrue(sarif.contains("\"C function worktree_git_dir reads wt->repo (unsafe)\""), String(sarif.prefix(3000)))
-        XCTAssertTrue(sarif.contains("the_repository (C function worktree_git_dir reads wt->repo; unsafe)"), String(sarif.prefix(3000)))
-        XCTAssertTrue(plan.unifiedDiff(root: root.path).starts(with: Array("# di-lint fix: unsafe (behaviour may change): ".utf8)))
+        XCTAssertTrue(
+            sarif.contains("\"C function worktree_git_dir reads wt->repo (unsafe)\""), String(sarif.prefix(3000)))
+        XCTAssertTrue(
+            sarif.contains("the_repository (C function worktree_git_dir reads wt->repo; unsafe)"),
+            String(sarif.prefix(3000)))
+        XCTAssertTrue(
+            plan.unifiedDiff(root: root.path).starts(with: Array("# di-lint fix: unsafe (behaviour may change): ".utf8))
+        )
         plan.withholdUnsafe()
         XCTAssertTrue(plan.accepted.isEmpty)
         XCTAssertEqual(plan.withheldGroups.count, 3)
         XCTAssertTrue(plan.unifiedDiff(root: root.path).isEmpty)
         XCTAssertFalse(plan.isComplete)
-        XCTAssertTrue(plan.summary.contains("3 accesses in 3 unsafe groups withheld (--unsafe shows and writes them)"), plan.summary)
+        XCTAssertTrue(
+            plan.summary.contains("3 accesses in 3 unsafe groups withheld (--unsafe shows and writes them)"),
+            plan.summary)
         let json = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(plan.json().utf8)) as? [String: Any])
         let groups = try XCTUnwrap(json["groups"] as? [[String: Any]])
         XCTAssertEqual(groups.map { $0["tier"] as? String }, ["unsafe", "unsafe", "unsafe"])
@@ -90,7 +111,8 @@ final class FixObjCServiceStyleTests: XCTestCase {
         let source = Self.fixtures.appendingPathComponent(name)
         for file in try inputs(name) {
             let target = root.appendingPathComponent(file)
-            try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
             try FileManager.default.copyItem(at: source.appendingPathComponent(file + ".in"), to: target)
         }
         try FixFixtureTests.git(root, "init", "-q")
@@ -118,20 +140,28 @@ final class FixObjCServiceStyleTests: XCTestCase {
         for phase in FixPhase.allCases {
             let plan = Fixer(configuration: configuration).plan(files: try FixFixtureTests.files(root), phase: phase)
             if phase == .inject { injectPlan = plan }
-            XCTAssertTrue(plan.refusedGroups.isEmpty, "\(name) \(phase): refused \(plan.refusedGroups.map { "\($0.title): \($0.refused!)" })")
+            XCTAssertTrue(
+                plan.refusedGroups.isEmpty,
+                "\(name) \(phase): refused \(plan.refusedGroups.map { "\($0.title): \($0.refused!)" })")
             XCTAssertTrue(plan.secondRunEmpty, "\(name) \(phase): the plan is not idempotent")
-            let manual = plan.manual.map { "\(($0.path as NSString).lastPathComponent):\($0.line) \(String(describing: $0.reason))" }
+            let manual = plan.manual.map {
+                "\(($0.path as NSString).lastPathComponent):\($0.line) \(String(describing: $0.reason))"
+            }
             if phase == .inject {
                 XCTAssertEqual(manual.sorted(), expectedManual.sorted(), "\(name) inject: manual \(plan.manual)")
             } else {
-                XCTAssertEqual(plan.manual.filter { $0.reason == .serviceGetterFallback }.count, getters, "\(name) finish: \(plan.manual)")
+                XCTAssertEqual(
+                    plan.manual.filter { $0.reason == .serviceGetterFallback }.count, getters,
+                    "\(name) finish: \(plan.manual)")
             }
             let diff = plan.unifiedDiff(root: root.path)
             if !diff.isEmpty {
                 let patch = try temporaryDirectory(self).appendingPathComponent("\(phase).patch")
                 try Data(diff).write(to: patch)
                 let check = try FixFixtureTests.git(root, "apply", "--check", "--verbose", patch.path)
-                XCTAssertEqual(check.status, 0, "\(name) \(phase): git apply --check: \(check.stderr)\n\(String(decoding: diff, as: UTF8.self))")
+                XCTAssertEqual(
+                    check.status, 0,
+                    "\(name) \(phase): git apply --check: \(check.stderr)\n\(String(decoding: diff, as: UTF8.self))")
             }
             try FixApplier.apply(plan)
             for file in try inputs(name) {
@@ -139,17 +169,24 @@ final class FixObjCServiceStyleTests: XCTestCase {
                     .map { expected.appendingPathComponent(file + $0) }
                     .first { FileManager.default.fileExists(atPath: $0.path) }!
                 let got = try Data(contentsOf: root.appendingPathComponent(file))
-                XCTAssertEqual(got, try Data(contentsOf: want), "\(name) \(phase): \(file) differs from \(want.lastPathComponent):\n\(String(decoding: got, as: UTF8.self))")
+                XCTAssertEqual(
+                    got, try Data(contentsOf: want),
+                    "\(name) \(phase): \(file) differs from \(want.lastPathComponent):\n\(String(decoding: got, as: UTF8.self))"
+                )
             }
             // Re-lint: what is left direct is what the plan listed, plus the getters' fallbacks
             // (after inject: listed by the next run)
             let result = Linter(configuration: configuration).lint(files: try FixFixtureTests.files(root))
             let left = result.accesses.filter { $0.access.kind == .direct }
-            XCTAssertEqual(left.count, (phase == .inject ? expectedManual.count + getters : plan.manual.count),
-                           "\(name) \(phase): left \(left.map { "\($0.path):\($0.line) \($0.access.expression)" })")
+            XCTAssertEqual(
+                left.count, (phase == .inject ? expectedManual.count + getters : plan.manual.count),
+                "\(name) \(phase): left \(left.map { "\($0.path):\($0.line) \($0.access.expression)" })")
             let again = Fixer(configuration: configuration).plan(files: try FixFixtureTests.files(root), phase: phase)
-            XCTAssertTrue(again.accepted.allSatisfy { $0.edits.isEmpty }, "\(name) \(phase): second run plans \(again.accepted.map(\.title))")
-            XCTAssertTrue(again.unifiedDiff(root: root.path).isEmpty, "\(name) \(phase): second run's diff is not empty")
+            XCTAssertTrue(
+                again.accepted.allSatisfy { $0.edits.isEmpty },
+                "\(name) \(phase): second run plans \(again.accepted.map(\.title))")
+            XCTAssertTrue(
+                again.unifiedDiff(root: root.path).isEmpty, "\(name) \(phase): second run's diff is not empty")
         }
         return try XCTUnwrap(injectPlan)
     }

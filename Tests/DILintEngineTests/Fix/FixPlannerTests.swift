@@ -10,15 +10,22 @@ final class FixPlannerTests: XCTestCase {
     func directory(_ files: [String: String]) throws -> URL {
         let root = try temporaryDirectory(self)
         var files = files
-        files["CrashBridge.h"] = files["CrashBridge.h"] ?? "@interface CrashBridge\n@property (nonatomic, readonly) id crashReporter;\n@property (nonatomic, readonly) id clock;\n@end\n"
-        for (name, text) in files { try text.write(to: root.appendingPathComponent(name), atomically: true, encoding: .utf8) }
+        files["CrashBridge.h"] =
+            files["CrashBridge.h"]
+            ?? "@interface CrashBridge\n@property (nonatomic, readonly) id crashReporter;\n@property (nonatomic, readonly) id clock;\n@end\n"
+        for (name, text) in files {
+            try text.write(to: root.appendingPathComponent(name), atomically: true, encoding: .utf8)
+        }
         return root
     }
 
-    func plan(_ root: URL, files: [String]? = nil, phase: FixPhase = .inject, services: Set<String> = []) throws -> FixPlan {
+    func plan(_ root: URL, files: [String]? = nil, phase: FixPhase = .inject, services: Set<String> = []) throws
+        -> FixPlan
+    {
         let fixer = Fixer(configuration: try Configuration.parse(yaml: config, baseDirectory: root.path))
         fixer.services = services
-        let paths = try files.map { $0.map { root.appendingPathComponent($0).path } }
+        let paths =
+            try files.map { $0.map { root.appendingPathComponent($0).path } }
             ?? FileCollector(excludes: [], baseDirectory: root.path).collect([root.path])
         return fixer.plan(files: paths, phase: phase)
     }
@@ -30,22 +37,23 @@ final class FixPlannerTests: XCTestCase {
 
     func testMethodWhoseSignatureDoesNotResolveIsFoundFromTokens() throws {
         let source = """
-        @interface Worker
-        @end
-        @implementation Worker
-        - (instancetype)initWithQueue:(UnknownQueue *)queue
-                                clock:(UnknownClock *)clock {
-            return [self initWithReporter:[Container sharedInstance].crashReporter];
-        }
-        - (void)runWith:(UnknownOptions *)options {
-            id reporter = [Container sharedInstance].crashReporter;
-        }
-        @end
+            @interface Worker
+            @end
+            @implementation Worker
+            - (instancetype)initWithQueue:(UnknownQueue *)queue
+                                    clock:(UnknownClock *)clock {
+                return [self initWithReporter:[Container sharedInstance].crashReporter];
+            }
+            - (void)runWith:(UnknownOptions *)options {
+                id reporter = [Container sharedInstance].crashReporter;
+            }
+            @end
 
-        """
+            """
         let root = try directory(["Worker.m": source])
         let workspace = FixWorkspace(configuration: Configuration(), compileArguments: [:])
-        let tokens = FixTokens(file: try workspace.parse(FixWorkspace.realPath(root.appendingPathComponent("Worker.m").path)))
+        let tokens = FixTokens(
+            file: try workspace.parse(FixWorkspace.realPath(root.appendingPathComponent("Worker.m").path)))
         let k = try XCTUnwrap((0..<tokens.count).last { tokens.text($0) == "Container" })
         let method = try XCTUnwrap(tokens.enclosingMethod(at: k))
         XCTAssertEqual(method.name, "runWith:")
@@ -62,9 +70,11 @@ final class FixPlannerTests: XCTestCase {
     func testHeaderReachedThroughASymlinkIsEditedOnce() throws {
         let root = try directory([
             "Store.h": "@interface Store\n@end\n",
-            "Store.m": "#import \"Store.h\"\n#import \"CrashBridge.h\"\n@implementation Store\n- (void)a {\n    id c = Container.sharedInstance.clock;\n}\n@end\n",
+            "Store.m":
+                "#import \"Store.h\"\n#import \"CrashBridge.h\"\n@implementation Store\n- (void)a {\n    id c = Container.sharedInstance.clock;\n}\n@end\n",
         ])
-        try FileManager.default.createSymbolicLink(atPath: root.appendingPathComponent("Alias.h").path, withDestinationPath: "Store.h")
+        try FileManager.default.createSymbolicLink(
+            atPath: root.appendingPathComponent("Alias.h").path, withDestinationPath: "Store.h")
         let plan = try plan(root, files: ["Store.h", "Alias.h", "Store.m"])
         XCTAssertTrue(plan.refusedGroups.isEmpty, "\(plan.refusedGroups.map { $0.refused! })")
         let edits = plan.editsByFile
@@ -74,7 +84,10 @@ final class FixPlannerTests: XCTestCase {
     }
 
     func testServiceOptionMigratesOneServiceAtATime() throws {
-        let root = try directory(["A.m": classA(run: "id r = Container.sharedInstance.crashReporter;\n    id c = Container.sharedInstance.clock;")])
+        let root = try directory([
+            "A.m": classA(
+                run: "id r = Container.sharedInstance.crashReporter;\n    id c = Container.sharedInstance.clock;")
+        ])
         let plan = try plan(root, services: ["clock"])
         XCTAssertEqual(plan.accepted.flatMap(\.targets).map(\.expression), ["Container.sharedInstance.clock"])
         XCTAssertTrue(plan.manual.isEmpty) // crashReporter is out of scope, not manual work
@@ -86,13 +99,15 @@ final class FixPlannerTests: XCTestCase {
         let plan = try plan(root)
         XCTAssertEqual(plan.accepted.count, 0)
         XCTAssertEqual(plan.refusedGroups.count, 1)
-        XCTAssertTrue(plan.refusedGroups[0].refused!.contains("property 'network' not found"), plan.refusedGroups[0].refused!)
+        XCTAssertTrue(
+            plan.refusedGroups[0].refused!.contains("property 'network' not found"), plan.refusedGroups[0].refused!)
         XCTAssertTrue(plan.unifiedDiff(root: root.path).isEmpty)
         XCTAssertFalse(plan.isComplete)
     }
 
     func testConfigKeys() throws {
-        let c = try Configuration.parse(yaml: "bridge-type: SentryCrashBridge\nbridge-header: Bridges/SentryCrashBridge.h\n", baseDirectory: "/")
+        let c = try Configuration.parse(
+            yaml: "bridge-type: SentryCrashBridge\nbridge-header: Bridges/SentryCrashBridge.h\n", baseDirectory: "/")
         XCTAssertEqual(c.bridgeType, "SentryCrashBridge")
         XCTAssertEqual(c.bridgeHeader, "Bridges/SentryCrashBridge.h")
         XCTAssertThrowsError(try Configuration.parse(yaml: "bridge-type: 'a b'\n", baseDirectory: "/"))
@@ -104,7 +119,8 @@ final class FixPlannerTests: XCTestCase {
     func testIncludeOfADeviceIsReportedNotRead() throws {
         let root = try directory([
             "Zero.m": "#include \"/dev/zero\"\n" + classA(run: "id r = Container.sharedInstance.crashReporter;"),
-            "Fine.m": classA(run: "id r = Container.sharedInstance.crashReporter;").replacingOccurrences(of: "A\n", with: "B\n"),
+            "Fine.m": classA(run: "id r = Container.sharedInstance.crashReporter;").replacingOccurrences(
+                of: "A\n", with: "B\n"),
         ])
         let started = Date()
         let plan = try plan(root)
@@ -112,7 +128,8 @@ final class FixPlannerTests: XCTestCase {
         let notParsed = plan.manual.filter { $0.reason == .notParsed }
         XCTAssertEqual(notParsed.map { URL(fileURLWithPath: $0.path).lastPathComponent }, ["Zero.m"])
         XCTAssertTrue(notParsed[0].detail?.contains("/dev/zero") == true, notParsed[0].detail ?? "")
-        XCTAssertEqual(plan.accepted.flatMap(\.targets).map { URL(fileURLWithPath: $0.path).lastPathComponent }, ["Fine.m"])
+        XCTAssertEqual(
+            plan.accepted.flatMap(\.targets).map { URL(fileURLWithPath: $0.path).lastPathComponent }, ["Fine.m"])
         XCTAssertFalse(plan.isComplete)
     }
 
@@ -121,7 +138,8 @@ final class FixPlannerTests: XCTestCase {
     func testSwiftFileNestingPastTheLimitIsListedAsNotParsed() throws {
         let deep = String(repeating: "[", count: 200) + "1" + String(repeating: "]", count: 200)
         let root = try directory([
-            "Deep.swift": "final class Deep {\n    func run() {\n        let r = Container.sharedInstance.crashReporter\n        let x = \(deep)\n    }\n}\n",
+            "Deep.swift":
+                "final class Deep {\n    func run() {\n        let r = Container.sharedInstance.crashReporter\n        let x = \(deep)\n    }\n}\n"
         ])
         let plan = try plan(root)
         let notParsed = plan.manual.filter { $0.reason == .notParsed }
@@ -136,12 +154,15 @@ final class FixPlannerTests: XCTestCase {
     /// unrelated file includes a device, so parsing it would list it as not parsed.
     func testFilesWithoutTheAccessShapeAreNotParsed() throws {
         let root = try directory([
-            "Other.m": "#include \"/dev/zero\"\n@implementation Other\n- (void)run {\n    id o = [Other sharedInstance];\n}\n@end\n",
+            "Other.m":
+                "#include \"/dev/zero\"\n@implementation Other\n- (void)run {\n    id o = [Other sharedInstance];\n}\n@end\n",
             "Fine.m": classA(run: "id r = Container.sharedInstance.crashReporter;"),
         ])
         let plan = try plan(root)
-        XCTAssertEqual(plan.manual.map { "\(URL(fileURLWithPath: $0.path).lastPathComponent): \($0.reason.rawValue)" }, [])
-        XCTAssertEqual(plan.accepted.flatMap(\.targets).map { URL(fileURLWithPath: $0.path).lastPathComponent }, ["Fine.m"])
+        XCTAssertEqual(
+            plan.manual.map { "\(URL(fileURLWithPath: $0.path).lastPathComponent): \($0.reason.rawValue)" }, [])
+        XCTAssertEqual(
+            plan.accepted.flatMap(\.targets).map { URL(fileURLWithPath: $0.path).lastPathComponent }, ["Fine.m"])
     }
 
     /// The placer parses only files that may declare the class's interface: `@interface`, blanks,
@@ -156,6 +177,8 @@ final class FixPlannerTests: XCTestCase {
         XCTAssertFalse(declares("@interface StoreManager\n@end\n"))
         XCTAssertFalse(declares("@interface MyStore\n@end\n"))
         XCTAssertFalse(declares("@interfaces Store"))
-        XCTAssertEqual(FixContext.declaredInterfaces(in: Array("@interface A : B\n@end\n@interface C (D)\n@end\n@interface".utf8)), ["A", "C"])
+        XCTAssertEqual(
+            FixContext.declaredInterfaces(in: Array("@interface A : B\n@end\n@interface C (D)\n@end\n@interface".utf8)),
+            ["A", "C"])
     }
 }

@@ -12,13 +12,16 @@ final class FixRuleExampleTests: XCTestCase {
             let type = RuleRegistry.fileRuleTypes.first { $0.id == rule.id }
             for example in rule.fixExamples {
                 let label = "\(rule.id) fix example (\(example.phase)):\n\(example.before)"
-                XCTAssertEqual(type?.fixPhase, example.phase, "\(label)\nthe rule type's fix does not perform this phase")
+                XCTAssertEqual(
+                    type?.fixPhase, example.phase, "\(label)\nthe rule type's fix does not perform this phase")
                 let dir = try temporaryDirectory(self)
-                let ext = ["c": "c", "objective-c": "m", "c++": "cpp", "objective-c++": "mm", "swift": "swift"][example.language.rawValue]!
+                let ext = ["c": "c", "objective-c": "m", "c++": "cpp", "objective-c++": "mm", "swift": "swift"][
+                    example.language.rawValue]!
                 let file = dir.appendingPathComponent(example.fileName ?? "example.\(ext)")
                 try Data(example.before.utf8).write(to: file)
                 for (name, text) in example.support { try Data(text.utf8).write(to: dir.appendingPathComponent(name)) }
-                let configuration = try Configuration.parse(yaml: rule.exampleConfig + "\n" + (example.config ?? ""), baseDirectory: dir.path)
+                let configuration = try Configuration.parse(
+                    yaml: rule.exampleConfig + "\n" + (example.config ?? ""), baseDirectory: dir.path)
                 let files = try FileCollector(excludes: [], baseDirectory: dir.path).collect([dir.path])
 
                 let plan = Fixer(configuration: configuration).plan(files: files, phase: example.phase)
@@ -28,7 +31,9 @@ final class FixRuleExampleTests: XCTestCase {
                 try FixApplier.apply(plan)
                 XCTAssertEqual(String(decoding: try Data(contentsOf: file), as: UTF8.self), example.after, label)
                 let again = Fixer(configuration: configuration).plan(files: files, phase: example.phase)
-                XCTAssertTrue(again.accepted.allSatisfy { $0.edits.isEmpty }, "\(label)\nsecond run plans \(again.accepted.map(\.title))")
+                XCTAssertTrue(
+                    again.accepted.allSatisfy { $0.edits.isEmpty },
+                    "\(label)\nsecond run plans \(again.accepted.map(\.title))")
                 checked += 1
             }
         }

@@ -27,14 +27,17 @@ final class FixSARIFTests: XCTestCase {
         let plan = Fixer(configuration: configuration).plan(files: files, phase: .inject)
         var result = Linter(configuration: configuration).lint(files: files)
         XCTAssertTrue(result.findings.allSatisfy { $0.fix == nil })
-        LintFixes.attach(to: &result.findings, files: files, configuration: configuration, compileArguments: [:], root: root.path)
+        LintFixes.attach(
+            to: &result.findings, files: files, configuration: configuration, compileArguments: [:], root: root.path)
         let fixed = result.findings.filter { $0.fix != nil }
         XCTAssertEqual(fixed.count, plan.accepted.flatMap(\.targets).count)
         XCTAssertTrue(fixed.allSatisfy { $0.rule == "container-access" && $0.fix?.phase == .inject })
-        XCTAssertEqual(result.findings.filter { $0.rule == "container-access" }.count - fixed.count,
-                       plan.manual.filter { $0.reason != .suppressed }.count) // a suppressed access is no finding
+        XCTAssertEqual(
+            result.findings.filter { $0.rule == "container-access" }.count - fixed.count,
+            plan.manual.filter { $0.reason != .suppressed }.count) // a suppressed access is no finding
 
-        let json = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(JSONReporter().render(result).utf8)) as? [String: Any])
+        let json = try XCTUnwrap(
+            JSONSerialization.jsonObject(with: Data(JSONReporter().render(result).utf8)) as? [String: Any])
         XCTAssertEqual((json["findings"] as? [[String: Any]])?.filter { $0["fix"] != nil }.count, fixed.count)
 
         let sarif = SARIFReporter(root: root.path).render(result)
@@ -67,7 +70,8 @@ final class FixSARIFTests: XCTestCase {
         for (uri, list) in replacements {
             var bytes = Array(try Data(contentsOf: root.appendingPathComponent(uri)))
             var seenEdits = Set<String>()
-            let ordered = list.enumerated().sorted { ($0.element.offset, $0.offset) < ($1.element.offset, $1.offset) }.map(\.element)
+            let ordered = list.enumerated().sorted { ($0.element.offset, $0.offset) < ($1.element.offset, $1.offset) }
+                .map(\.element)
             for r in ordered.reversed() where seenEdits.insert("\(r.offset) \(r.length) \(r.text)").inserted {
                 bytes.replaceSubrange(r.offset..<(r.offset + r.length), with: Array(r.text.utf8))
             }

@@ -24,10 +24,15 @@ final class FixSwiftObjCInitializerTests: XCTestCase {
 
     func plan(_ files: [String: String], callersInRun: Bool) throws -> FixPlan {
         let root = try temporaryDirectory(self)
-        for (name, text) in files { try text.write(to: root.appendingPathComponent(name), atomically: true, encoding: .utf8) }
-        let yaml = "containers: [Container.sharedInstance]\nbridge-type: CrashBridge\n" + (callersInRun ? "swift-callers-in-run: true\n" : "")
+        for (name, text) in files {
+            try text.write(to: root.appendingPathComponent(name), atomically: true, encoding: .utf8)
+        }
+        let yaml =
+            "containers: [Container.sharedInstance]\nbridge-type: CrashBridge\n"
+            + (callersInRun ? "swift-callers-in-run: true\n" : "")
         let configuration = try Configuration.parse(yaml: yaml, baseDirectory: root.path)
-        return Fixer(configuration: configuration).plan(files: try FileCollector(excludes: [], baseDirectory: root.path).collect([root.path]), phase: .inject)
+        return Fixer(configuration: configuration).plan(
+            files: try FileCollector(excludes: [], baseDirectory: root.path).collect([root.path]), phase: .inject)
     }
 
     func testRefusedByDefault() throws {

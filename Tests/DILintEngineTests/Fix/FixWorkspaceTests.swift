@@ -28,7 +28,8 @@ final class FixWorkspaceTests: XCTestCase {
         _ = try workspace.parse(path["Main.m"]!) // the plan's parse: no overlay
         XCTAssertEqual(workspace.unsavedFiles(lastPassedTo: path["Main.m"]!), [])
         workspace.setOverlay([
-            path["Main.m"]!: Array("#import \"Read.h\"\n#import \"Named.h\"\nvoid f(void) { (void)(read_ + named_ + deep_); }\n".utf8),
+            path["Main.m"]!: Array(
+                "#import \"Read.h\"\n#import \"Named.h\"\nvoid f(void) { (void)(read_ + named_ + deep_); }\n".utf8),
             path["Read.h"]!: Array("extern int read_;\n".utf8),
             path["Named.h"]!: Array("#import \"Deep.h\"\nextern int named_;\n".utf8),
             path["Deep.h"]!: Array("extern int deep_;\n".utf8),
@@ -37,7 +38,9 @@ final class FixWorkspaceTests: XCTestCase {
         let parsed = try workspace.parse(path["Main.m"]!)
         XCTAssertEqual(parsed.errorDiagnostics().map(\.message), [])
         // read before, named by the edited file, named by a named edited header; not Other.h
-        XCTAssertEqual(workspace.unsavedFiles(lastPassedTo: path["Main.m"]!), [path["Deep.h"]!, path["Named.h"]!, path["Read.h"]!].sorted())
+        XCTAssertEqual(
+            workspace.unsavedFiles(lastPassedTo: path["Main.m"]!),
+            [path["Deep.h"]!, path["Named.h"]!, path["Read.h"]!].sorted())
         XCTAssertEqual(workspace.overlayRetries, 0)
     }
 
@@ -50,7 +53,8 @@ final class FixWorkspaceTests: XCTestCase {
         _ = try workspace.parse(path["Main.m"]!)
         // the edited file includes the edited header through a macro: no name to see it by
         workspace.setOverlay([
-            path["Main.m"]!: Array("#define HEADER \"Macro.h\"\n#import HEADER\nvoid f(void) { (void)edited_; }\n".utf8),
+            path["Main.m"]!: Array(
+                "#define HEADER \"Macro.h\"\n#import HEADER\nvoid f(void) { (void)edited_; }\n".utf8),
             path["Macro.h"]!: Array("extern int edited_;\n".utf8),
         ])
         let parsed = try workspace.parse(path["Main.m"]!)
@@ -60,7 +64,8 @@ final class FixWorkspaceTests: XCTestCase {
     }
 
     func testIncludedNamesAreTheDirectivesLastPathComponents() {
-        let text = "#import \"a/B.h\"\n  #  include <M/C.h>\n#include_next \"D.h\"\n#define X \"E.h\"\n#include X\n// #import \"F.h\"\nint g; #import \"G.h\"\n"
+        let text =
+            "#import \"a/B.h\"\n  #  include <M/C.h>\n#include_next \"D.h\"\n#define X \"E.h\"\n#include X\n// #import \"F.h\"\nint g; #import \"G.h\"\n"
         XCTAssertEqual(IncludedFiles.names(in: Array(text.utf8)), ["B.h", "C.h", "D.h"])
     }
 }

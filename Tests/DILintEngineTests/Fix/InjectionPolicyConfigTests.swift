@@ -19,11 +19,12 @@ final class InjectionPolicyConfigTests: XCTestCase {
     }
 
     func testAMappingNamesSingleServices() throws {
-        let config = try Configuration.parse(yaml: """
-            inject:
-              default: bridge
-              tabs: service
-            """, baseDirectory: "/")
+        let config = try Configuration.parse(
+            yaml: """
+                inject:
+                  default: bridge
+                  tabs: service
+                """, baseDirectory: "/")
         XCTAssertEqual(config.injectionStyle(forService: "tabs"), .service)
         XCTAssertEqual(config.injectionStyle(forService: "clock"), .bridge)
     }

@@ -6,27 +6,37 @@ import XCTest
 final class CacheEntryCodecTests: XCTestCase {
     /// An outcome with every field set, optional ones both ways, and strings that repeat (the table).
     private func everything() -> FileOutcome {
-        let direct = ContainerAccess(container: "Container", accessor: "sharedInstance", service: "crashReporter",
-                                     viaMacro: "SHARED", kind: .direct)
-        let bare = ContainerAccess(container: "container_shared", accessor: "container_shared", service: nil, kind: .compositionRoot)
-        var finding = Finding(rule: "container-access", path: "Sources/ä b.m", line: 12, column: -3, severity: .error,
-                              message: "héllo \u{0} \"world\"", access: direct, snippet: "id x = y;")
+        let direct = ContainerAccess(
+            container: "Container", accessor: "sharedInstance", service: "crashReporter",
+            viaMacro: "SHARED", kind: .direct)
+        let bare = ContainerAccess(
+            container: "container_shared", accessor: "container_shared", service: nil, kind: .compositionRoot)
+        var finding = Finding(
+            rule: "container-access", path: "Sources/ä b.m", line: 12, column: -3, severity: .error,
+            message: "héllo \u{0} \"world\"", access: direct, snippet: "id x = y;")
         finding.scope = "Type.method"
         finding.fingerprint = "abc123"
         finding.baselined = true
-        let plain = Finding(rule: "parse-failure", path: "Sources/ä b.m", line: Int.max, column: Int.min, severity: .note, message: "")
+        let plain = Finding(
+            rule: "parse-failure", path: "Sources/ä b.m", line: Int.max, column: Int.min, severity: .note, message: "")
         var outcome = FileOutcome(parsed: true, failed: true, fromCache: false)
         outcome.findings = [finding, plain]
-        outcome.accesses = [AccessRecord(path: "Sources/ä b.m", line: 1, column: 2, access: direct),
-                            AccessRecord(path: "other.c", line: 3, column: 4, access: bare),
-                            AccessRecord(path: "other.c", line: 5, column: 6,
-                                         access: ContainerAccess(container: "C", accessor: "s", service: "x", kind: .fallback))]
+        outcome.accesses = [
+            AccessRecord(path: "Sources/ä b.m", line: 1, column: 2, access: direct),
+            AccessRecord(path: "other.c", line: 3, column: 4, access: bare),
+            AccessRecord(
+                path: "other.c", line: 5, column: 6,
+                access: ContainerAccess(container: "C", accessor: "s", service: "x", kind: .fallback)),
+        ]
         outcome.facts = ["signal-handler-safety": Data([0, 1, 2, 255]), "empty": Data()]
         outcome.suppressions = Suppressions(
-            directives: [Suppression(scope: .nextLine, rules: ["container-access", "fallback-access"], reason: "built here",
-                                     line: 7, column: 5, lines: 8...8, used: true),
-                         Suppression(scope: .block, rules: nil, reason: nil, line: 1, column: 1, lines: 1...400),
-                         Suppression(scope: .sameLine, rules: [], reason: "r", line: 2, column: 9, lines: 2...3)],
+            directives: [
+                Suppression(
+                    scope: .nextLine, rules: ["container-access", "fallback-access"], reason: "built here",
+                    line: 7, column: 5, lines: 8...8, used: true),
+                Suppression(scope: .block, rules: nil, reason: nil, line: 1, column: 1, lines: 1...400),
+                Suppression(scope: .sameLine, rules: [], reason: "r", line: 2, column: 9, lines: 2...3),
+            ],
             malformed: [.init(line: 4, column: 1, problem: "unknown di-lint directive 'x'")])
         return outcome
     }
@@ -54,37 +64,50 @@ final class CacheEntryCodecTests: XCTestCase {
     func testTheCodecKnowsEveryStoredField() {
         func labels(_ value: Any) -> [String] { Mirror(reflecting: value).children.compactMap(\.label) }
         let outcome = everything()
-        XCTAssertEqual(labels(outcome), ["findings", "accesses", "facts", "suppressions", "parsed", "failed", "fromCache"])
+        XCTAssertEqual(
+            labels(outcome), ["findings", "accesses", "facts", "suppressions", "parsed", "failed", "fromCache"])
         // `fix` is not cached: `lint --fixes` attaches it after the run, from a fix plan
-        XCTAssertEqual(labels(outcome.findings[0]), ["rule", "path", "line", "column", "severity", "message", "access", "snippet",
-                                                     "scope", "fingerprint", "baselined", "fix"])
+        XCTAssertEqual(
+            labels(outcome.findings[0]),
+            [
+                "rule", "path", "line", "column", "severity", "message", "access", "snippet",
+                "scope", "fingerprint", "baselined", "fix",
+            ])
         XCTAssertEqual(labels(outcome.accesses[0]), ["path", "line", "column", "access"])
         XCTAssertEqual(labels(outcome.accesses[0].access), ["container", "accessor", "service", "viaMacro", "kind"])
         XCTAssertEqual(labels(outcome.suppressions), ["directives", "malformed"])
-        XCTAssertEqual(labels(outcome.suppressions.directives[0]), ["scope", "rules", "reason", "line", "column", "lines", "used"])
+        XCTAssertEqual(
+            labels(outcome.suppressions.directives[0]), ["scope", "rules", "reason", "line", "column", "lines", "used"])
         XCTAssertEqual(labels(outcome.suppressions.malformed[0]), ["line", "column", "problem"])
     }
 
     func testRepeatedStringsAreStoredOnce() {
         var outcome = FileOutcome()
-        let access = ContainerAccess(container: "SentryDependencyContainer", accessor: "sharedInstance", service: "dateProvider")
-        outcome.accesses = Array(repeating: AccessRecord(path: "Sources/Sentry/SentryHub.m", line: 10, column: 5, access: access), count: 100)
+        let access = ContainerAccess(
+            container: "SentryDependencyContainer", accessor: "sharedInstance", service: "dateProvider")
+        outcome.accesses = Array(
+            repeating: AccessRecord(path: "Sources/Sentry/SentryHub.m", line: 10, column: 5, access: access), count: 100
+        )
         let bytes = CacheEntryCodec.encode(outcome)
         XCTAssertLessThan(bytes.count, 100 * 12, "\(bytes.count) bytes: strings are not shared")
     }
 
     func testRoundTripsARealFileOutcome() throws {
-        let project = try GateProject(self, files: ["a.m": """
-            @implementation R
-            - (void)f {
-                id a = self.bridge ? self.bridge.clock : [[Container sharedInstance] clock];
-                // di-lint:disable-next-line container-access -- why not
-                id b = [Container sharedInstance];
-                id c = Container.sharedInstance.crashReporter;
-            }
-            @end
+        let project = try GateProject(
+            self,
+            files: [
+                "a.m": """
+                @implementation R
+                - (void)f {
+                    id a = self.bridge ? self.bridge.clock : [[Container sharedInstance] clock];
+                    // di-lint:disable-next-line container-access -- why not
+                    id b = [Container sharedInstance];
+                    id c = Container.sharedInstance.crashReporter;
+                }
+                @end
 
-            """])
+                """
+            ])
         let directory = try temporaryDirectory(self)
         let cache = try IncrementalCache(directory: directory.path, configuration: try project.configuration)
         let first = try project.lint(cache: cache)
@@ -104,14 +127,17 @@ final class CacheEntryCodecTests: XCTestCase {
         for _ in 0..<2000 {
             var damaged = bytes
             for _ in 0..<Int.random(in: 1...3, using: &generator) {
-                damaged[Int.random(in: 0..<damaged.count, using: &generator)] = UInt8.random(in: 0...255, using: &generator)
+                damaged[Int.random(in: 0..<damaged.count, using: &generator)] = UInt8.random(
+                    in: 0...255, using: &generator)
             }
             _ = try? CacheEntryCodec.decode(damaged) // may decode or throw; must not trap
         }
         XCTAssertThrowsError(try CacheEntryCodec.decode(bytes + [0]), "trailing bytes")
-        XCTAssertThrowsError(try CacheEntryCodec.decode([CacheEntryCodec.formatVersion + 1] + bytes.dropFirst()), "another version")
-        XCTAssertThrowsError(try CacheEntryCodec.decode([CacheEntryCodec.formatVersion, 1, 0, 0xff, 0xff, 0xff, 0xff, 0x0f]),
-                             "a count larger than the entry")
+        XCTAssertThrowsError(
+            try CacheEntryCodec.decode([CacheEntryCodec.formatVersion + 1] + bytes.dropFirst()), "another version")
+        XCTAssertThrowsError(
+            try CacheEntryCodec.decode([CacheEntryCodec.formatVersion, 1, 0, 0xff, 0xff, 0xff, 0xff, 0x0f]),
+            "a count larger than the entry")
     }
 
     /// Two strings Swift calls equal (canonically equivalent) but of different bytes are two
@@ -121,12 +147,21 @@ final class CacheEntryCodecTests: XCTestCase {
         XCTAssertEqual(composed, decomposed)
         XCTAssertNotEqual(Array(composed.utf8), Array(decomposed.utf8))
         var outcome = FileOutcome()
-        outcome.findings = [Finding(rule: "r", path: "a.m", line: 1, column: 1, severity: .error, message: composed, snippet: decomposed),
-                            Finding(rule: "r", path: "a.m", line: 2, column: 1, severity: .error, message: decomposed, snippet: composed)]
-        for decoded in [try CacheEntryCodec.decode(CacheEntryCodec.encode(outcome)),
-                        try CacheEntryCodec.decodeUndigested(CacheEntryCodec.encodeUndigested(outcome))] {
-            XCTAssertEqual(decoded.findings.map { Array($0.message.utf8) }, [Array(composed.utf8), Array(decomposed.utf8)])
-            XCTAssertEqual(decoded.findings.map { $0.snippet.map { Array($0.utf8) } }, [Array(decomposed.utf8), Array(composed.utf8)])
+        outcome.findings = [
+            Finding(
+                rule: "r", path: "a.m", line: 1, column: 1, severity: .error, message: composed, snippet: decomposed),
+            Finding(
+                rule: "r", path: "a.m", line: 2, column: 1, severity: .error, message: decomposed, snippet: composed),
+        ]
+        for decoded in [
+            try CacheEntryCodec.decode(CacheEntryCodec.encode(outcome)),
+            try CacheEntryCodec.decodeUndigested(CacheEntryCodec.encodeUndigested(outcome)),
+        ] {
+            XCTAssertEqual(
+                decoded.findings.map { Array($0.message.utf8) }, [Array(composed.utf8), Array(decomposed.utf8)])
+            XCTAssertEqual(
+                decoded.findings.map { $0.snippet.map { Array($0.utf8) } },
+                [Array(decomposed.utf8), Array(composed.utf8)])
         }
     }
 
@@ -169,8 +204,10 @@ final class CacheEntryCodecTests: XCTestCase {
     /// A parse worker's reply is the entry without its digest.
     func testUndigestedEntryIsTheEntryWithoutItsDigest() throws {
         let value = everything()
-        XCTAssertEqual(CacheEntryCodec.encodeUndigested(value) + CacheEntryCodec.digest(CacheEntryCodec.encodeUndigested(value)[...]),
-                       CacheEntryCodec.encode(value))
+        XCTAssertEqual(
+            CacheEntryCodec.encodeUndigested(value)
+                + CacheEntryCodec.digest(CacheEntryCodec.encodeUndigested(value)[...]),
+            CacheEntryCodec.encode(value))
         XCTAssertEqual(try CacheEntryCodec.decodeUndigested(CacheEntryCodec.encodeUndigested(value)), value)
     }
 }

@@ -5,12 +5,17 @@ import XCTest
 
 final class CacheTests: XCTestCase {
     private func project() throws -> GateProject {
-        try GateProject(self, files: [
-            "a.m": objcSource(accesses: ["[Container sharedInstance]", "[[Container sharedInstance] crashReporter]"]),
-            "b.m": objcSource(accesses: ["[[Container sharedInstance] dateProvider]"]) + "// di-lint:disable-next-line container-access\nint unused;\n",
-            "c.c": "void g(void) { container_shared()->now(); }\n",
-            "clean.m": "void h(void) {}\n",
-        ])
+        try GateProject(
+            self,
+            files: [
+                "a.m": objcSource(accesses: [
+                    "[Container sharedInstance]", "[[Container sharedInstance] crashReporter]",
+                ]),
+                "b.m": objcSource(accesses: ["[[Container sharedInstance] dateProvider]"])
+                    + "// di-lint:disable-next-line container-access\nint unused;\n",
+                "c.c": "void g(void) { container_shared()->now(); }\n",
+                "clean.m": "void h(void) {}\n",
+            ])
     }
 
     private func cache(_ project: GateProject, _ directory: URL) throws -> IncrementalCache {
@@ -34,7 +39,8 @@ final class CacheTests: XCTestCase {
         let third = try project.lint(cache: try cache(project, directory))
         XCTAssertEqual(third.filesCached, 3)
         XCTAssertEqual(third.findings.count, first.findings.count + 1)
-        XCTAssertEqual(third.findings.filter { $0.path.hasSuffix("a.m") }, first.findings.filter { $0.path.hasSuffix("a.m") })
+        XCTAssertEqual(
+            third.findings.filter { $0.path.hasSuffix("a.m") }, first.findings.filter { $0.path.hasSuffix("a.m") })
     }
 
     func testADifferentConfigurationMissesTheCache() throws {
@@ -51,7 +57,9 @@ final class CacheTests: XCTestCase {
         let project = try project()
         let directory = try temporaryDirectory(self)
         let first = try project.lint(cache: try cache(project, directory))
-        let entries = try FileManager.default.subpathsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".bin") }
+        let entries = try FileManager.default.subpathsOfDirectory(atPath: directory.path).filter {
+            $0.hasSuffix(".bin")
+        }
         XCTAssertEqual(entries.count, 4)
         for (i, entry) in entries.enumerated() {
             let url = directory.appendingPathComponent(entry)
@@ -83,13 +91,25 @@ final class CacheTests: XCTestCase {
         let line = ([String(repeating: "0", count: 64)] + stamp.fields + [file.path]).joined(separator: "\t")
         try Data((line + "\n").utf8).write(to: indexFile)
         var read = false
-        XCTAssertEqual(DigestIndex(file: indexFile).digest(path: file.path, content: { read = true; return Array("one".utf8) }),
-                       String(repeating: "0", count: 64), "a matching stamp is trusted")
+        XCTAssertEqual(
+            DigestIndex(file: indexFile).digest(
+                path: file.path,
+                content: {
+                    read = true; return Array("one".utf8)
+                }),
+            String(repeating: "0", count: 64), "a matching stamp is trusted")
         XCTAssertFalse(read, "a file whose stamp matches is not read")
         try Data("two".utf8).write(to: file)
-        XCTAssertEqual(DigestIndex(file: indexFile).digest(path: file.path, content: { read = true; return Array("two".utf8) }), SHA256.hex("two"))
+        XCTAssertEqual(
+            DigestIndex(file: indexFile).digest(
+                path: file.path,
+                content: {
+                    read = true; return Array("two".utf8)
+                }), SHA256.hex("two"))
         XCTAssertTrue(read)
-        XCTAssertNil(DigestIndex(file: indexFile).digest(path: file.path + ".gone", content: { nil }), "an unreadable file has no digest")
+        XCTAssertNil(
+            DigestIndex(file: indexFile).digest(path: file.path + ".gone", content: { nil }),
+            "an unreadable file has no digest")
     }
 
     func testPruningKeepsWhatRunsUseAndDeletesTheRest() throws {
@@ -98,7 +118,8 @@ final class CacheTests: XCTestCase {
         let layout = directory.appendingPathComponent(IncrementalCache.layout)
         let fm = FileManager.default
         func age(_ url: URL, days: Double) throws {
-            try fm.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -days * 86_400)], ofItemAtPath: url.path)
+            try fm.setAttributes(
+                [.modificationDate: Date(timeIntervalSinceNow: -days * 86_400)], ofItemAtPath: url.path)
         }
         func make(_ url: URL, days: Double) throws {
             try fm.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
@@ -106,23 +127,31 @@ final class CacheTests: XCTestCase {
             try age(url, days: days)
         }
         _ = try project.lint(cache: try cache(project, directory))
-        let used = try fm.subpathsOfDirectory(atPath: layout.path).filter { $0.hasSuffix(".bin") }.map { layout.appendingPathComponent($0) }
+        let used = try fm.subpathsOfDirectory(atPath: layout.path).filter { $0.hasSuffix(".bin") }.map {
+            layout.appendingPathComponent($0)
+        }
         XCTAssertEqual(used.count, 4)
         // Used entries whose mtime is old: the next run's hits refresh it.
         for entry in used { try age(entry, days: 40) }
         XCTAssertEqual(try project.lint(cache: try cache(project, directory)).filesCached, 4)
-        try make(layout.appendingPathComponent("ab/" + String(repeating: "ab", count: 32) + ".bin"), days: 40) // unused for 40 days
-        try make(layout.appendingPathComponent("cd/" + String(repeating: "cd", count: 32) + ".bin"), days: 2)  // recent
-        try make(layout.appendingPathComponent("ab/.tmp-killed"), days: 0.1)                                   // a killed run's
-        try make(layout.appendingPathComponent(".tmp-writing"), days: 0)                                       // being written now
+        // unused for 40 days
+        try make(layout.appendingPathComponent("ab/" + String(repeating: "ab", count: 32) + ".bin"), days: 40)
+        try make(layout.appendingPathComponent("cd/" + String(repeating: "cd", count: 32) + ".bin"), days: 2) // recent
+        try make(layout.appendingPathComponent("ab/.tmp-killed"), days: 0.1) // a killed run's
+        try make(layout.appendingPathComponent(".tmp-writing"), days: 0) // being written now
         try make(directory.appendingPathComponent("v1/ef/" + String(repeating: "ef", count: 32) + ".bin"), days: 0)
         try make(directory.appendingPathComponent("v2/digests.tsv"), days: 0)
         try make(directory.appendingPathComponent("notes.txt"), days: 90) // not ours: left alone
 
         let cache = try cache(project, directory)
-        XCTAssertEqual(cache.prune(), IncrementalCache.PruneResult(entries: 1, temporaryFiles: 1, otherLayouts: 2, digests: 0))
-        for entry in used { XCTAssertTrue(fm.fileExists(atPath: entry.path), "used entry \(entry.lastPathComponent) kept") }
-        XCTAssertTrue(fm.fileExists(atPath: layout.appendingPathComponent("cd/" + String(repeating: "cd", count: 32) + ".bin").path))
+        XCTAssertEqual(
+            cache.prune(), IncrementalCache.PruneResult(entries: 1, temporaryFiles: 1, otherLayouts: 2, digests: 0))
+        for entry in used {
+            XCTAssertTrue(fm.fileExists(atPath: entry.path), "used entry \(entry.lastPathComponent) kept")
+        }
+        XCTAssertTrue(
+            fm.fileExists(
+                atPath: layout.appendingPathComponent("cd/" + String(repeating: "cd", count: 32) + ".bin").path))
         XCTAssertTrue(fm.fileExists(atPath: layout.appendingPathComponent(".tmp-writing").path))
         XCTAssertTrue(fm.fileExists(atPath: directory.appendingPathComponent("notes.txt").path))
         XCTAssertFalse(fm.fileExists(atPath: directory.appendingPathComponent("v1").path))

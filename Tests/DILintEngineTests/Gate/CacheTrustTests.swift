@@ -40,7 +40,10 @@ final class CacheTrustTests: XCTestCase {
         cache.flush()
         XCTAssertEqual(result.filesCached, 0)
         XCTAssertEqual(result.findings.map(\.rule), ["container-access"])
-        XCTAssertEqual(warnings.lines.filter { $0.contains("1 cache entry in \(cache.directory.path) written by another user ignored") }.count, 1, "\(warnings.lines)")
+        XCTAssertEqual(
+            warnings.lines.filter {
+                $0.contains("1 cache entry in \(cache.directory.path) written by another user ignored")
+            }.count, 1, "\(warnings.lines)")
     }
 
     /// The limit, stated: the same forged entry written by this user is trusted (nothing in an
@@ -49,7 +52,8 @@ final class CacheTrustTests: XCTestCase {
         let project = try GateProject(self, files: ["E.m": Self.violating])
         let directory = try temporaryDirectory(self)
         _ = try forge(project, cacheDirectory: directory)
-        let result = try project.lint(cache: try IncrementalCache(directory: directory.path, configuration: try project.configuration))
+        let result = try project.lint(
+            cache: try IncrementalCache(directory: directory.path, configuration: try project.configuration))
         XCTAssertEqual(result.filesCached, 1)
         XCTAssertEqual(result.findings.count, 0)
     }
@@ -64,9 +68,13 @@ final class CacheTrustTests: XCTestCase {
         let stamp = try XCTUnwrap(DigestIndex.Stamp(path: file.path))
         let line = ([SHA256.hex("one")] + stamp.fields + [file.path]).joined(separator: "\t")
         try Data((line + "\n").utf8).write(to: indexFile)
-        XCTAssertEqual(DigestIndex(file: indexFile).digest(path: file.path, content: { Array("two".utf8) }), SHA256.hex("one"), "this user's: read")
+        XCTAssertEqual(
+            DigestIndex(file: indexFile).digest(path: file.path, content: { Array("two".utf8) }), SHA256.hex("one"),
+            "this user's: read")
         XCTAssertEqual(chown(indexFile.path, 4242, 4242), 0)
-        XCTAssertEqual(DigestIndex(file: indexFile).digest(path: file.path, content: { Array("two".utf8) }), SHA256.hex("two"), "another's: not read")
+        XCTAssertEqual(
+            DigestIndex(file: indexFile).digest(path: file.path, content: { Array("two".utf8) }), SHA256.hex("two"),
+            "another's: not read")
     }
 
     /// The directory tag is written once, in the Cache Directory Tagging format; a later run
@@ -79,8 +87,10 @@ final class CacheTrustTests: XCTestCase {
         XCTAssertEqual(tag, CacheRoot.marker)
         XCTAssertTrue(tag.hasPrefix("Signature: 8a477f597d28d172789f06886806bc55"), "the standard's signature, first")
         XCTAssertNoThrow(try IncrementalCache(directory: directory.path, configuration: try project.configuration))
-        try Data("Signature: 8a477f597d28d172789f06886806bc55\n".utf8).write(to: directory.appendingPathComponent("CACHEDIR.TAG"))
-        XCTAssertThrowsError(try IncrementalCache(directory: directory.path, configuration: try project.configuration)) {
+        try Data("Signature: 8a477f597d28d172789f06886806bc55\n".utf8).write(
+            to: directory.appendingPathComponent("CACHEDIR.TAG"))
+        XCTAssertThrowsError(try IncrementalCache(directory: directory.path, configuration: try project.configuration))
+        {
             XCTAssertTrue("\($0)".contains("its CACHEDIR.TAG was not written by di-lint"), "\($0)")
         }
     }

@@ -7,7 +7,9 @@ import XCTest
 typealias GateProject = TemporaryProject
 
 extension TemporaryProject {
-    var configuration: Configuration { get throws { try Configuration.load(path: root.appendingPathComponent(".di-lint.yml").path) } }
+    var configuration: Configuration {
+        get throws { try Configuration.load(path: root.appendingPathComponent(".di-lint.yml").path) }
+    }
 
     func files() throws -> [String] {
         try FileCollector(excludes: [], baseDirectory: root.path).collect([root.path])
@@ -36,18 +38,19 @@ func objcSource(accesses: [String], padding: Int = 0, function: String = "f") ->
 func sarifSchemaViolation(_ sarif: String, in directory: URL) throws -> String? {
     let document = directory.appendingPathComponent("validate-\(UUID().uuidString).sarif")
     try Data(sarif.utf8).write(to: document)
-    let schema = packageRoot.deletingLastPathComponent().appendingPathComponent("shared/schemas/sarif-schema-2.1.0.json")
+    let schema = packageRoot.deletingLastPathComponent().appendingPathComponent(
+        "shared/schemas/sarif-schema-2.1.0.json")
     let script = """
-    import json, sys
-    try:
-        import jsonschema
-    except ImportError:
-        print("python3 has no jsonschema module: pip install 'jsonschema>=4'"); sys.exit(3)
-    schema = json.load(open(sys.argv[2]))
-    errors = sorted(jsonschema.Draft4Validator(schema).iter_errors(json.load(open(sys.argv[1]))), key=str)
-    for e in errors[:5]: print("/".join(map(str, e.absolute_path)) + ": " + e.message)
-    sys.exit(1 if errors else 0)
-    """
+        import json, sys
+        try:
+            import jsonschema
+        except ImportError:
+            print("python3 has no jsonschema module: pip install 'jsonschema>=4'"); sys.exit(3)
+        schema = json.load(open(sys.argv[2]))
+        errors = sorted(jsonschema.Draft4Validator(schema).iter_errors(json.load(open(sys.argv[1]))), key=str)
+        for e in errors[:5]: print("/".join(map(str, e.absolute_path)) + ": " + e.message)
+        sys.exit(1 if errors else 0)
+        """
     let result = try runProcess("/usr/bin/env", ["python3", "-c", script, document.path, schema.path], in: directory)
     if result.status == 0 { return nil }
     return "exit \(result.status): \(result.stdout)\(result.stderr)"

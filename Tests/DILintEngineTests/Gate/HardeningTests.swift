@@ -9,8 +9,10 @@ final class HardeningTests: XCTestCase {
     func testGlobsKeepTheirMeaning() {
         let cases: [(String, String, Bool)] = [
             ("*.m", "a.m", true), ("*.m", "dir/a.m", false), ("**/*.m", "a.m", true), ("**/*.m", "x/y/a.m", true),
-            ("Vendor/**", "Vendor/a/b.c", true), ("Vendor/**", "Other/a.c", false), ("a?c", "abc", true), ("a?c", "a/c", false),
-            ("**", "", true), ("*", "", true), ("a**b", "a/x/b", true), ("x/**/y", "x/y", true), ("x/**/y", "x/a/b/y", true),
+            ("Vendor/**", "Vendor/a/b.c", true), ("Vendor/**", "Other/a.c", false), ("a?c", "abc", true),
+            ("a?c", "a/c", false),
+            ("**", "", true), ("*", "", true), ("a**b", "a/x/b", true), ("x/**/y", "x/y", true),
+            ("x/**/y", "x/a/b/y", true),
             ("x/**/y", "xy", false), ("", "", true), ("", "a", false), ("abc", "abc", true), ("abc", "abd", false),
         ]
         for (pattern, path, expected) in cases {
@@ -26,7 +28,8 @@ final class HardeningTests: XCTestCase {
         XCTAssertFalse(Glob.matches(pattern, path))
         XCTAssertFalse(Glob.matches(doubled, String(repeating: "a/", count: 2500)))
         XCTAssertTrue(Glob.matches(pattern, path + "b"))
-        XCTAssertLessThan(Date().timeIntervalSince(start), 5, "a backtracking matcher takes longer than the universe's age here")
+        XCTAssertLessThan(
+            Date().timeIntervalSince(start), 5, "a backtracking matcher takes longer than the universe's age here")
     }
 
     func testUnclosedBracketsKeepTheClassifierLinear() throws {
@@ -37,7 +40,8 @@ final class HardeningTests: XCTestCase {
         let file = dir.appendingPathComponent("unclosed.m")
         let line = "  if (x) { id a = [Container sharedInstance].svc ? [[Container sharedInstance] s] : (\n"
         let guarded = "  if (!bridge) { [[Container sharedInstance] last]; }\n"
-        try ("void g(id bridge);\nvoid f(void) {\n" + String(repeating: line, count: 2000) + guarded).write(to: file, atomically: true, encoding: .utf8)
+        try ("void g(id bridge);\nvoid f(void) {\n" + String(repeating: line, count: 2000) + guarded).write(
+            to: file, atomically: true, encoding: .utf8)
         let start = Date()
         let result = try lint([file.path], configYAML: "containers: [Container.sharedInstance]\n")
         XCTAssertLessThan(Date().timeIntervalSince(start), 30)
@@ -54,8 +58,10 @@ final class HardeningTests: XCTestCase {
         let dir = try temporaryDirectory(self)
         let file = dir.appendingPathComponent("nested-macro.m")
         let depth = 1600
-        try ("#define M(x) [x foo]\nvoid f(id y) {\n  id z = " + String(repeating: "M(", count: depth) + "[Container sharedInstance]"
-             + String(repeating: ")", count: depth) + ";\n}\n").write(to: file, atomically: true, encoding: .utf8)
+        try
+            ("#define M(x) [x foo]\nvoid f(id y) {\n  id z = " + String(repeating: "M(", count: depth)
+            + "[Container sharedInstance]"
+            + String(repeating: ")", count: depth) + ";\n}\n").write(to: file, atomically: true, encoding: .utf8)
         let start = Date()
         let result = try lint([file.path], configYAML: "containers: [Container.sharedInstance]\n")
         XCTAssertLessThan(Date().timeIntervalSince(start), 30)
@@ -64,10 +70,17 @@ final class HardeningTests: XCTestCase {
     }
 
     func testADamagedCacheEntryIsReparsedWithAWarningAndGivesTheSameFindings() throws {
-        let project = try GateProject(self, files: ["a.m": objcSource(accesses: ["[Container sharedInstance]", "[[Container sharedInstance] crashReporter]"])])
+        let project = try GateProject(
+            self,
+            files: [
+                "a.m": objcSource(accesses: [
+                    "[Container sharedInstance]", "[[Container sharedInstance] crashReporter]",
+                ])
+            ])
         let uncached = try project.lint()
         let directory = try temporaryDirectory(self)
-        _ = try project.lint(cache: try IncrementalCache(directory: directory.path, configuration: try project.configuration))
+        _ = try project.lint(
+            cache: try IncrementalCache(directory: directory.path, configuration: try project.configuration))
 
         // Damage every entry where it still decodes: the line number of the first finding.
         let layout = directory.appendingPathComponent(IncrementalCache.layout)
@@ -93,26 +106,33 @@ final class HardeningTests: XCTestCase {
         let reread = try project.lint(cache: cache)
         XCTAssertEqual(reread.findings, uncached.findings)
         XCTAssertEqual(reread.filesCached, 0)
-        XCTAssertTrue(warnings.lines.contains { $0.contains("is damaged (its digest does not match); re-parsing the file") }, "\(warnings.lines)")
+        XCTAssertTrue(
+            warnings.lines.contains { $0.contains("is damaged (its digest does not match); re-parsing the file") },
+            "\(warnings.lines)")
     }
 
     func testYAMLAliasesThatExpandWithoutBoundAreRefused() throws {
         var yaml = "a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n"
-        for i in 1...12 { yaml += "a\(i): &a\(i) [" + Array(repeating: "*a\(i - 1)", count: 10).joined(separator: ", ") + "]\n" }
+        for i in 1...12 {
+            yaml += "a\(i): &a\(i) [" + Array(repeating: "*a\(i - 1)", count: 10).joined(separator: ", ") + "]\n"
+        }
         let start = Date()
         XCTAssertThrowsError(try BoundedYAML.load(yaml: yaml, Configuration.resolver)) { error in
             XCTAssertTrue("\(error)".contains("expands to more than 100000 YAML nodes"), "\(error)")
         }
         XCTAssertLessThan(Date().timeIntervalSince(start), 5)
         // A few aliases are fine.
-        let config = try Configuration.parse(yaml: "x: &c [Container.sharedInstance]\ncontainers: *c\n".replacingOccurrences(of: "x: ", with: "exclude: "), baseDirectory: "/")
+        let config = try Configuration.parse(
+            yaml: "x: &c [Container.sharedInstance]\ncontainers: *c\n".replacingOccurrences(
+                of: "x: ", with: "exclude: "), baseDirectory: "/")
         XCTAssertEqual(config.containers.count, 1)
     }
 
     func testConfigFilesAreBoundedInSize() throws {
         let directory = try temporaryDirectory(self)
         let path = directory.appendingPathComponent("big.yml").path
-        try Data(("containers: [C.shared]\n" + "# " + String(repeating: "x", count: BoundedYAML.maxBytes) + "\n").utf8).write(to: URL(fileURLWithPath: path))
+        try Data(("containers: [C.shared]\n" + "# " + String(repeating: "x", count: BoundedYAML.maxBytes) + "\n").utf8)
+            .write(to: URL(fileURLWithPath: path))
         XCTAssertThrowsError(try Configuration.load(path: path)) { error in
             XCTAssertTrue("\(error)".hasPrefix(path + ": it is "), "\(error)")
             XCTAssertTrue("\(error)".contains("for a config file"), "\(error)")
@@ -130,15 +150,23 @@ final class HardeningTests: XCTestCase {
         }
         let good = try file("good.json", json)
         let copy = try file("copy.json", json)
-        let severity = try file("severity.json", json.replacingOccurrences(of: "\"severity\" : \"error\"", with: "\"severity\" : \"fatal\""))
-        let counts = try file("counts.json", json.replacingOccurrences(of: "\"findings\" : 1,", with: "\"findings\" : 7,"))
+        let severity = try file(
+            "severity.json", json.replacingOccurrences(of: "\"severity\" : \"error\"", with: "\"severity\" : \"fatal\"")
+        )
+        let counts = try file(
+            "counts.json", json.replacingOccurrences(of: "\"findings\" : 1,", with: "\"findings\" : 7,"))
         XCTAssertNotEqual(counts, json)
         XCTAssertNoThrow(try ReportMerge.merge(files: [good]))
         let twice = try ReportMerge.merge(files: [good, copy])
         XCTAssertEqual(twice.repeats, [copy])
-        XCTAssertEqual(twice.text, try ReportMerge.merge(files: [good]).text, "a repeated output's files are counted once")
-        XCTAssertThrowsError(try ReportMerge.merge(files: [severity])) { XCTAssertTrue("\($0)".contains("'fatal' is not note, warning or error"), "\($0)") }
-        XCTAssertThrowsError(try ReportMerge.merge(files: [counts])) { XCTAssertTrue("\($0)".contains("do not match the 1 findings listed"), "\($0)") }
+        XCTAssertEqual(
+            twice.text, try ReportMerge.merge(files: [good]).text, "a repeated output's files are counted once")
+        XCTAssertThrowsError(try ReportMerge.merge(files: [severity])) {
+            XCTAssertTrue("\($0)".contains("'fatal' is not note, warning or error"), "\($0)")
+        }
+        XCTAssertThrowsError(try ReportMerge.merge(files: [counts])) {
+            XCTAssertTrue("\($0)".contains("do not match the 1 findings listed"), "\($0)")
+        }
     }
 
     func testIncludesResolvingToDevicesAreFoundBeforeParsing() throws {
@@ -146,12 +174,17 @@ final class HardeningTests: XCTestCase {
         func problem(_ source: String, _ arguments: [String] = []) -> String? {
             check.problem(source: "/tmp/x.c", bytes: Array(source.utf8), arguments: arguments)
         }
-        XCTAssertEqual(problem("#include \"/dev/zero\"\n"), "it includes '/dev/zero', which is /dev/zero: it is a character device, not a regular file")
+        XCTAssertEqual(
+            problem("#include \"/dev/zero\"\n"),
+            "it includes '/dev/zero', which is /dev/zero: it is a character device, not a regular file")
         XCTAssertNotNil(problem("  #  import </dev/urandom>\n"))
         XCTAssertNotNil(problem("#include <null>\n", ["-I/dev"]))
         XCTAssertNotNil(problem("#include <null>\n", ["-isystem", "/dev"]))
         XCTAssertNotNil(problem("int x;\n", ["-include", "/dev/zero"]))
-        XCTAssertNil(problem("#include <stdio.h>\n#include \"missing.h\"\n// #include \"/dev/zero\" in a comment is not at a line start\n"))
+        XCTAssertNil(
+            problem(
+                "#include <stdio.h>\n#include \"missing.h\"\n// #include \"/dev/zero\" in a comment is not at a line start\n"
+            ))
     }
 }
 

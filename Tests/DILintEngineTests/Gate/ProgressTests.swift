@@ -5,8 +5,9 @@ import XCTest
 
 final class ProgressTests: XCTestCase {
     private func access(_ path: String, _ line: Int, _ service: String?, _ kind: AccessKind) -> AccessRecord {
-        AccessRecord(path: path, line: line, column: 5,
-                     access: ContainerAccess(container: "Container", accessor: "sharedInstance", service: service, kind: kind))
+        AccessRecord(
+            path: path, line: line, column: 5,
+            access: ContainerAccess(container: "Container", accessor: "sharedInstance", service: service, kind: kind))
     }
 
     private var accesses: [AccessRecord] {
@@ -23,13 +24,22 @@ final class ProgressTests: XCTestCase {
     func testCountsPercentagesAndStatusesPerFileAndService() {
         let p = MigrationProgress(accesses: accesses, filesLinted: 6)
         XCTAssertEqual(p.files.map(\.name), ["a.m", "b.m", "c.m", "d.m", "root.m"])
-        XCTAssertEqual(p.files.map(\.counts), [.init(direct: 2, fallback: 1, injected: 1), .init(fallback: 2),
-                                               .init(injected: 1), .init(direct: 1, compositionRoot: 1), .init(compositionRoot: 1)])
+        XCTAssertEqual(
+            p.files.map(\.counts),
+            [
+                .init(direct: 2, fallback: 1, injected: 1), .init(fallback: 2),
+                .init(injected: 1), .init(direct: 1, compositionRoot: 1), .init(compositionRoot: 1),
+            ])
         XCTAssertEqual(p.files.map(\.counts.percentMigrated), [25, 0, 100, 0, nil])
-        XCTAssertEqual(p.files.map(\.counts.status), [.inProgress, .bridged, .migrated, .notStarted, .nothingToMigrate])
+        XCTAssertEqual(
+            p.files.map(\.counts.status), [.inProgress, .bridged, .migrated, .notStarted, .nothingToMigrate])
         XCTAssertEqual(p.services.map(\.name), ["(container)", "crashReporter", "dateProvider"])
-        XCTAssertEqual(p.services.map(\.counts), [.init(direct: 2, compositionRoot: 1), .init(direct: 1, fallback: 2, compositionRoot: 1),
-                                                  .init(fallback: 1, injected: 2)])
+        XCTAssertEqual(
+            p.services.map(\.counts),
+            [
+                .init(direct: 2, compositionRoot: 1), .init(direct: 1, fallback: 2, compositionRoot: 1),
+                .init(fallback: 1, injected: 2),
+            ])
         XCTAssertEqual(p.total, .init(direct: 3, fallback: 3, injected: 2, compositionRoot: 2))
         XCTAssertEqual(p.total.percentMigrated, 25)
         XCTAssertNil(MigrationCounts().percentMigrated)
@@ -41,7 +51,8 @@ final class ProgressTests: XCTestCase {
         XCTAssertTrue(markdown.contains("| a.m | 2 | 1 | 1 | 25.0% | in progress | 0 |\n"), markdown)
         XCTAssertTrue(markdown.contains("| b.m | 0 | 2 | 0 | 0.0% | bridged | 0 |\n"), markdown)
         XCTAssertTrue(markdown.contains("| dateProvider | 0 | 1 | 2 | 66.7% | bridged | 0 |\n"), markdown)
-        XCTAssertTrue(markdown.contains("| **Total** | **3** | **3** | **2** | **25.0%** | in progress | **2** |"), markdown)
+        XCTAssertTrue(
+            markdown.contains("| **Total** | **3** | **3** | **2** | **25.0%** | in progress | **2** |"), markdown)
         XCTAssertTrue(markdown.contains("| root.m | 0 | 0 | 0 | – | nothing to migrate | 1 |\n"), markdown)
     }
 
@@ -58,25 +69,29 @@ final class ProgressTests: XCTestCase {
         XCTAssertEqual(total["accesses"] as? Int, 8)
         XCTAssertEqual(total["percentMigrated"] as? Double, 25)
         XCTAssertEqual(object["filesLinted"] as? Int, 6)
-        let empty = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(MigrationProgress(accesses: [], filesLinted: 1).json().utf8)) as? [String: Any])
+        let empty = try XCTUnwrap(
+            JSONSerialization.jsonObject(with: Data(MigrationProgress(accesses: [], filesLinted: 1).json().utf8))
+                as? [String: Any])
         XCTAssertTrue((empty["total"] as? [String: Any])?["percentMigrated"] is NSNull)
     }
 
     func testCountsTheAccessesOfARealRun() throws {
-        let project = try GateProject(self, files: [
-            "a.m": """
-            @implementation Reporter
-            - (void)install {
-                id a = [Container sharedInstance];
-                id b = self.bridge ? self.bridge.crashReporter : [[Container sharedInstance] crashReporter];
-                id c = self.bridge.dateProvider;
-            }
-            @end
+        let project = try GateProject(
+            self,
+            files: [
+                "a.m": """
+                @implementation Reporter
+                - (void)install {
+                    id a = [Container sharedInstance];
+                    id b = self.bridge ? self.bridge.crashReporter : [[Container sharedInstance] crashReporter];
+                    id c = self.bridge.dateProvider;
+                }
+                @end
 
-            """,
-            "b.c": "void g(void) { container_shared()->now(); }\n",
-            "clean.m": "void h(void) {}\n",
-        ])
+                """,
+                "b.c": "void g(void) { container_shared()->now(); }\n",
+                "clean.m": "void h(void) {}\n",
+            ])
         let result = try project.lint()
         let p = MigrationProgress(accesses: result.accesses, filesLinted: result.filesChecked)
         XCTAssertEqual(p.files.map { FileCollector.relative($0.name, to: project.root.path) }, ["a.m", "b.c"])

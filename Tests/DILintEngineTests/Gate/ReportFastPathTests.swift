@@ -9,14 +9,20 @@ final class ReportFastPathTests: XCTestCase {
     /// macro, fingerprint, baselined.
     private func awkwardFindings() -> [Finding] {
         var findings: [Finding] = []
-        let texts = ["plain", "say \"hi\" \\ back/slash", "ünï…code 😀", "tab\there", "nl\nand\r", "bell\u{7}del\u{7F}",
-                     "sep\u{2028}par\u{2029}", "", "\\", "\"", "/%SRCROOT%/x y.m"]
+        let texts = [
+            "plain", "say \"hi\" \\ back/slash", "ünï…code 😀", "tab\there", "nl\nand\r", "bell\u{7}del\u{7F}",
+            "sep\u{2028}par\u{2029}", "", "\\", "\"", "/%SRCROOT%/x y.m",
+        ]
         for (i, text) in texts.enumerated() {
-            var f = Finding(rule: i % 2 == 0 ? "container-access" : "suppression-without-reason", path: i % 3 == 0 ? "a/b \(text).m" : "/abs/c.m",
-                            line: i + 1, column: i * 7 + 1, severity: [.error, .warning, .note][i % 3], message: "m \(text)",
-                            access: i % 2 == 0 ? ContainerAccess(container: "C\(text)", accessor: "s\(text)", service: i % 4 == 0 ? nil : "svc\(text)",
-                                                                 viaMacro: i % 3 == 1 ? "M\(text)" : nil, kind: .direct) : nil,
-                            snippet: i % 5 == 4 ? nil : "snip \(text)")
+            var f = Finding(
+                rule: i % 2 == 0 ? "container-access" : "suppression-without-reason",
+                path: i % 3 == 0 ? "a/b \(text).m" : "/abs/c.m",
+                line: i + 1, column: i * 7 + 1, severity: [.error, .warning, .note][i % 3], message: "m \(text)",
+                access: i % 2 == 0
+                    ? ContainerAccess(
+                        container: "C\(text)", accessor: "s\(text)", service: i % 4 == 0 ? nil : "svc\(text)",
+                        viaMacro: i % 3 == 1 ? "M\(text)" : nil, kind: .direct) : nil,
+                snippet: i % 5 == 4 ? nil : "snip \(text)")
             f.fingerprint = i % 4 == 3 ? nil : "\(i)abc:\(i)"
             f.baselined = i % 3 == 2
             findings.append(f)
@@ -25,7 +31,9 @@ final class ReportFastPathTests: XCTestCase {
     }
 
     private func result(_ findings: [Finding]) -> LintResult {
-        LintResult(findings: findings, filesChecked: 3, filesParsed: 2, filesFailed: 1, seconds: 1.25, handlerFunctionsReadPartly: 2)
+        LintResult(
+            findings: findings, filesChecked: 3, filesParsed: 2, filesFailed: 1, seconds: 1.25,
+            handlerFunctionsReadPartly: 2)
     }
 
     func testJSONFindingsWrittenByHandAreWhatTheEncoderWrites() {
@@ -54,8 +62,10 @@ final class ReportFastPathTests: XCTestCase {
             var w = PrettyJSON(arrayAt: 0)
             w.element()
             w.string(s)
-            XCTAssertEqual(String(decoding: w.bytes.dropFirst(3), as: UTF8.self), String(decoding: PrettyJSON.encoded(s), as: UTF8.self),
-                           "string \(Array(s.unicodeScalars.map(\.value)))")
+            XCTAssertEqual(
+                String(decoding: w.bytes.dropFirst(3), as: UTF8.self),
+                String(decoding: PrettyJSON.encoded(s), as: UTF8.self),
+                "string \(Array(s.unicodeScalars.map(\.value)))")
         }
     }
 
@@ -63,7 +73,8 @@ final class ReportFastPathTests: XCTestCase {
         var bytes: [UInt8] = []
         var seed: UInt64 = 0x9E3779B97F4A7C15
         for n in 0..<300 {
-            XCTAssertEqual(bytes.withUnsafeBytes { SHA256.hexPrefix32($0) }, String(SHA256.hex(bytes).prefix(32)), "length \(n)")
+            XCTAssertEqual(
+                bytes.withUnsafeBytes { SHA256.hexPrefix32($0) }, String(SHA256.hex(bytes).prefix(32)), "length \(n)")
             seed = seed &* 6364136223846793005 &+ 1442695040888963407
             bytes.append(UInt8(truncatingIfNeeded: seed >> 33))
         }
@@ -93,8 +104,9 @@ final class ReportFastPathTests: XCTestCase {
             let old = oldLine(number, of: file.path)
             XCTAssertEqual(lines.line(number, of: file.path), old, "line \(number)")
             for column in -1...(old.utf8.count + 3) {
-                XCTAssertEqual(lines.utf16Column(byteColumn: column, line: number, of: file.path),
-                               SARIFReporter.utf16Column(byteColumn: column, line: old), "line \(number) column \(column)")
+                XCTAssertEqual(
+                    lines.utf16Column(byteColumn: column, line: number, of: file.path),
+                    SARIFReporter.utf16Column(byteColumn: column, line: old), "line \(number) column \(column)")
             }
         }
         XCTAssertEqual(lines.line(1, of: dir.appendingPathComponent("missing.m").path), "")
@@ -103,12 +115,18 @@ final class ReportFastPathTests: XCTestCase {
     func testFactsWithoutHandlersAreToldFromTheBytes() {
         let f = Symbol(usr: "c:@F@f", name: "f")
         let here = SitePosition(line: 1, column: 1, offset: 0)
-        let plain = CallGraphFacts(functions: [FunctionFact(symbol: f, position: here, sites: [
-            CallSite(kind: .call, target: f, trait: .swift, detail: "d", position: here),
-            CallSite(kind: .objcMessage, target: nil, trait: nil, detail: nil, position: here)])],
-                                   stores: [PointerStore(slot: f, value: nil)], swiftExports: ["e"],
-                                   forwards: [ParameterForward(function: f, parameter: 0, callee: f, argument: 1)],
-                                   functionArguments: [FunctionArgument(callee: f, argument: 0, value: f, position: here)], macros: ["M"])
+        let plain = CallGraphFacts(
+            functions: [
+                FunctionFact(
+                    symbol: f, position: here,
+                    sites: [
+                        CallSite(kind: .call, target: f, trait: .swift, detail: "d", position: here),
+                        CallSite(kind: .objcMessage, target: nil, trait: nil, detail: nil, position: here),
+                    ])
+            ],
+            stores: [PointerStore(slot: f, value: nil)], swiftExports: ["e"],
+            forwards: [ParameterForward(function: f, parameter: 0, callee: f, argument: 1)],
+            functionArguments: [FunctionArgument(callee: f, argument: 0, value: f, position: here)], macros: ["M"])
         XCTAssertFalse(CallGraphFacts.mayHoldHandlers(encoded: plain.encoded))
         XCTAssertFalse(CallGraphFacts.mayHoldHandlers(encoded: CallGraphFacts().encoded))
         var registered = plain
@@ -136,9 +154,15 @@ final class ReportFastPathTests: XCTestCase {
         Fingerprints.assign(to: &shuffled, root: "/abs")
         XCTAssertEqual(ordered.map(\.fingerprint), shuffled.reversed().map(\.fingerprint))
         var relative = RelativePaths(root: "/abs")
-        XCTAssertEqual(ordered.map { $0.fingerprint!.split(separator: ":")[0] },
-                       ordered.map { f in Substring(Fingerprints.hash([f.rule, relative[f.path], f.scope ?? "",
-                                                                       f.access.map { "access\0\($0.container)\0\($0.accessor)\0\($0.service ?? "")" }
-                                                                           ?? "line\0" + Fingerprints.normalize(f.snippet ?? "")])) })
+        XCTAssertEqual(
+            ordered.map { $0.fingerprint!.split(separator: ":")[0] },
+            ordered.map { f in
+                Substring(
+                    Fingerprints.hash([
+                        f.rule, relative[f.path], f.scope ?? "",
+                        f.access.map { "access\0\($0.container)\0\($0.accessor)\0\($0.service ?? "")" }
+                            ?? "line\0" + Fingerprints.normalize(f.snippet ?? ""),
+                    ]))
+            })
     }
 }

@@ -7,9 +7,10 @@ import XCTest
 final class ScopeGainedBaselineTests: XCTestCase {
     private func findings(scope: String?, services: [String] = ["clock", "clock", "store"]) -> [Finding] {
         var all = services.enumerated().map { i, service in
-            var f = Finding(rule: "container-access", path: "/p/A.m", line: 10 + i, column: 5, severity: .error, message: "m",
-                            access: ContainerAccess(container: "Container", accessor: "sharedInstance", service: service),
-                            snippet: "x")
+            var f = Finding(
+                rule: "container-access", path: "/p/A.m", line: 10 + i, column: 5, severity: .error, message: "m",
+                access: ContainerAccess(container: "Container", accessor: "sharedInstance", service: service),
+                snippet: "x")
             f.scope = scope
             return f
         }

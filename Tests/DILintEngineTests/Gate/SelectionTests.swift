@@ -15,8 +15,9 @@ final class SelectionTests: XCTestCase {
         let regrown = try (1...4).map { try Shard(index: $0, count: 4).select(grown, root: root) }
         for (old, new) in zip(shards, regrown) { XCTAssertEqual(new.filter { $0 != "/repo/Sources/New.m" }, old) }
         // The same file lands in the same shard whatever the checkout directory.
-        XCTAssertEqual(Shard.shard(of: "Sources/Module3/File3.m", count: 4),
-                       (1...4).first { shards[$0 - 1].contains("/repo/Sources/Module3/File3.m") })
+        XCTAssertEqual(
+            Shard.shard(of: "Sources/Module3/File3.m", count: 4),
+            (1...4).first { shards[$0 - 1].contains("/repo/Sources/Module3/File3.m") })
     }
 
     func testShardParsing() throws {
@@ -27,7 +28,10 @@ final class SelectionTests: XCTestCase {
     }
 
     private func runGit(_ arguments: [String], in directory: URL) throws {
-        let r = try runProcess("/usr/bin/env", ["git", "-C", directory.path, "-c", "user.name=t", "-c", "user.email=t@t", "-c", "commit.gpgsign=false"] + arguments)
+        let r = try runProcess(
+            "/usr/bin/env",
+            ["git", "-C", directory.path, "-c", "user.name=t", "-c", "user.email=t@t", "-c", "commit.gpgsign=false"]
+                + arguments)
         XCTAssertEqual(r.status, 0, "git \(arguments): \(r.stderr)")
     }
 
@@ -48,16 +52,18 @@ final class SelectionTests: XCTestCase {
     }
 
     func testIncludersAreFoundTransitivelyByPathSuffix() throws {
-        let project = try GateProject(self, files: [
-            "Net/Client.h": "int client;\n",
-            "Net/Client.m": "#import \"Client.h\"\n",
-            "App/Main.m": "#include <Net/Client.h>\n",
-            "Wrapper.h": "#import \"Net/Client.h\"\n",
-            "UsesWrapper.mm": "#import \"Wrapper.h\"\n",
-            "Other.m": "#import \"OtherClient.h\"\n",
-            "Commented.m": "// #import \"Net/Client.h\"\n",
-            "Swift.swift": "// #import \"Net/Client.h\"\n",
-        ])
+        let project = try GateProject(
+            self,
+            files: [
+                "Net/Client.h": "int client;\n",
+                "Net/Client.m": "#import \"Client.h\"\n",
+                "App/Main.m": "#include <Net/Client.h>\n",
+                "Wrapper.h": "#import \"Net/Client.h\"\n",
+                "UsesWrapper.mm": "#import \"Wrapper.h\"\n",
+                "Other.m": "#import \"OtherClient.h\"\n",
+                "Commented.m": "// #import \"Net/Client.h\"\n",
+                "Swift.swift": "// #import \"Net/Client.h\"\n",
+            ])
         let files = try project.files()
         let header = project.root.appendingPathComponent("Net/Client.h").standardizedFileURL.path
         let found = Includers.of([header], among: files).map { FileCollector.relative($0, to: project.root.path) }
@@ -66,24 +72,28 @@ final class SelectionTests: XCTestCase {
     }
 
     func testChangedSinceListsCommittedStagedUnstagedAndUntrackedChanges() throws {
-        let project = try GateProject(self, files: ["a.m": "1\n", "b.m": "1\n", "c.m": "1\n", "d.m": "1\n", "sub/e.m": "1\n", "ignored.m": "1\n"])
+        let project = try GateProject(
+            self, files: ["a.m": "1\n", "b.m": "1\n", "c.m": "1\n", "d.m": "1\n", "sub/e.m": "1\n", "ignored.m": "1\n"])
         try project.write(".gitignore", "ignored.m\n")
         try runGit(["init", "-q"], in: project.root)
         try runGit(["add", "-A"], in: project.root)
         try runGit(["commit", "-qm", "one"], in: project.root)
         try runGit(["tag", "base"], in: project.root)
         try project.write("a.m", "2\n"); try runGit(["commit", "-qam", "two"], in: project.root) // committed since
-        try project.write("b.m", "2\n"); try runGit(["add", "b.m"], in: project.root)             // staged
-        try project.write("sub/e.m", "2\n")                                                      // unstaged
-        try project.write("new.m", "1\n")                                                        // untracked
-        try project.write("ignored.m", "2\n")                                                    // ignored
-        try FileManager.default.removeItem(at: project.root.appendingPathComponent("d.m"))      // deleted
+        try project.write("b.m", "2\n"); try runGit(["add", "b.m"], in: project.root) // staged
+        try project.write("sub/e.m", "2\n") // unstaged
+        try project.write("new.m", "1\n") // untracked
+        try project.write("ignored.m", "2\n") // ignored
+        try FileManager.default.removeItem(at: project.root.appendingPathComponent("d.m")) // deleted
         let changed = try ChangedFiles.since("base", in: project.root.appendingPathComponent("sub").path)
         let names = changed.map { FileCollector.relative($0, to: project.root.resolvingSymlinksInPath().path) }.sorted()
         XCTAssertEqual(names, ["a.m", "b.m", "d.m", "new.m", "sub/e.m"])
         let collected = try project.files()
-        XCTAssertEqual(ChangedFiles.select(collected, changed: changed).changed.map { FileCollector.relative($0, to: project.root.path) },
-                       ["a.m", "b.m", "new.m", "sub/e.m"])
+        XCTAssertEqual(
+            ChangedFiles.select(collected, changed: changed).changed.map {
+                FileCollector.relative($0, to: project.root.path)
+            },
+            ["a.m", "b.m", "new.m", "sub/e.m"])
 
         XCTAssertThrowsError(try ChangedFiles.since("no-such-ref", in: project.root.path)) { error in
             XCTAssertTrue("\(error)".contains("'no-such-ref' is not a commit"), "\(error)")
@@ -96,7 +106,10 @@ final class SelectionTests: XCTestCase {
 
     func testMergingShardedJSONAndSARIFGivesTheUnshardedOutput() throws {
         var files: [String: String] = [:]
-        for i in 0..<12 { files["m\(i).m"] = objcSource(accesses: Array(repeating: "[[Container sharedInstance] s\(i % 3)]", count: 1 + i % 3)) }
+        for i in 0..<12 {
+            files["m\(i).m"] = objcSource(
+                accesses: Array(repeating: "[[Container sharedInstance] s\(i % 3)]", count: 1 + i % 3))
+        }
         let project = try GateProject(self, files: files)
         let all = try project.files()
         let whole = try project.lint(files: all)
@@ -104,7 +117,10 @@ final class SelectionTests: XCTestCase {
         for k in 1...3 {
             let part = try Shard(index: k, count: 3).select(all, root: project.root.path)
             let result = try project.lint(files: part)
-            for (format, text) in [("json", JSONReporter().render(result)), ("sarif", SARIFReporter(root: project.root.path).render(result))] {
+            for (format, text) in [
+                ("json", JSONReporter().render(result)),
+                ("sarif", SARIFReporter(root: project.root.path).render(result)),
+            ] {
                 let path = project.root.appendingPathComponent("shard\(k).\(format)").path
                 try Data(text.utf8).write(to: URL(fileURLWithPath: path))
                 if format == "json" { shardJSON.append(path) } else { shardSARIF.append(path) }
@@ -124,7 +140,9 @@ final class SelectionTests: XCTestCase {
         XCTAssertEqual(merged.newErrors, whole.newErrorCount)
 
         let mergedSARIF = try ReportMerge.merge(files: shardSARIF)
-        let expected = try JSONSerialization.jsonObject(with: Data(SARIFReporter(root: project.root.path).render(whole).utf8)) as? [String: Any]
+        let expected =
+            try JSONSerialization.jsonObject(with: Data(SARIFReporter(root: project.root.path).render(whole).utf8))
+            as? [String: Any]
         let got = try JSONSerialization.jsonObject(with: Data(mergedSARIF.text.utf8)) as? [String: Any]
         XCTAssertEqual(got?["runs"] as? NSArray, expected?["runs"] as? NSArray)
         XCTAssertNil(try sarifSchemaViolation(mergedSARIF.text, in: project.root))
@@ -133,7 +151,8 @@ final class SelectionTests: XCTestCase {
             XCTAssertTrue("\(error)".contains("cannot be merged together"), "\(error)")
         }
         try project.write("other.json", "{\"something\": 1}")
-        XCTAssertThrowsError(try ReportMerge.merge(files: [project.root.appendingPathComponent("other.json").path])) { error in
+        XCTAssertThrowsError(try ReportMerge.merge(files: [project.root.appendingPathComponent("other.json").path])) {
+            error in
             XCTAssertTrue("\(error)".contains("other.json: neither di-lint JSON"), "\(error)")
         }
     }

@@ -37,14 +37,17 @@ struct AccessClassifier {
     }
 
     /// Sets each access's kind (fallback, composition root) and adds the accesses made through the bridge.
-    static func classify(_ accesses: [LocatedAccess], in file: ParsedFile, displayPath: String,
-                         configuration: Configuration) -> [LocatedAccess] {
+    static func classify(
+        _ accesses: [LocatedAccess], in file: ParsedFile, displayPath: String,
+        configuration: Configuration
+    ) -> [LocatedAccess] {
         let classifier = AccessClassifier(file: file, configuration: configuration)
         let inRootPath = configuration.isCompositionRootPath(displayPath)
         var result = accesses.map { located -> LocatedAccess in
             var located = located
             let enclosing = located.enclosing
-            let inRoot = inRootPath
+            let inRoot =
+                inRootPath
                 || enclosing.map { configuration.isCompositionRootFunction($0.name) } == true
                 || enclosing?.typeName.map(configuration.isCompositionRootType) == true
             if inRoot {
@@ -90,7 +93,9 @@ struct AccessClassifier {
         while words.first == "!" {
             positive.toggle()
             words.removeFirst()
-            while words.first == "(" && words.last == ")" && matches(words) { words = Array(words.dropFirst().dropLast()) }
+            while words.first == "(" && words.last == ")" && matches(words) {
+                words = Array(words.dropFirst().dropLast())
+            }
         }
         if words.count >= 2, ["nil", "NULL", "nullptr", "0", "Nil", "NO", "false"].contains(words.last!) {
             let op = words[words.count - 2]
@@ -128,7 +133,11 @@ struct AccessClassifier {
         // the first "(" closes at the very end
         var depth = 0
         for (i, w) in words.enumerated() {
-            if Self.opening.contains(w) { depth += 1 } else if Self.closing.contains(w) { depth -= 1; if depth == 0 && i < words.count - 1 { return false } }
+            if Self.opening.contains(w) {
+                depth += 1
+            } else if Self.closing.contains(w) {
+                depth -= 1; if depth == 0 && i < words.count - 1 { return false }
+            }
         }
         return depth == 0
     }
@@ -140,7 +149,9 @@ struct AccessClassifier {
         while i >= 0 {
             let w = text(i)
             if Self.closing.contains(w), let open = brackets.partner(of: i) { i = open - 1; continue }
-            if Self.closing.contains(w) { depth += 1 } else if Self.opening.contains(w) {
+            if Self.closing.contains(w) {
+                depth += 1
+            } else if Self.opening.contains(w) {
                 if depth > 0 { depth -= 1 } else if w == "{" { return false } // else step out of ( or [
             } else if depth == 0 {
                 switch w {
@@ -175,7 +186,9 @@ struct AccessClassifier {
         while i >= 0 {
             let w = text(i)
             if Self.closing.contains(w), let open = brackets.partner(of: i) { i = open - 1; continue }
-            if Self.closing.contains(w) { depth += 1 } else if Self.opening.contains(w) {
+            if Self.closing.contains(w) {
+                depth += 1
+            } else if Self.opening.contains(w) {
                 if depth == 0 { return nil }
                 depth -= 1
             } else if depth == 0 {
@@ -194,7 +207,9 @@ struct AccessClassifier {
         while i >= 0 {
             let w = text(i)
             if Self.closing.contains(w), let open = brackets.partner(of: i) { i = open - 1; continue }
-            if Self.closing.contains(w) { depth += 1 } else if Self.opening.contains(w) {
+            if Self.closing.contains(w) {
+                depth += 1
+            } else if Self.opening.contains(w) {
                 if depth == 0 { break }
                 depth -= 1
             } else if depth == 0 && [";", ",", "=", "return", "{", "}", "?", ":"].contains(w) {
@@ -241,7 +256,10 @@ struct AccessClassifier {
             return verdict
         }
         let (openParen, closeParen, openSquare, closeSquare, openBrace, closeBrace, semicolon) =
-            (UInt8(ascii: "("), UInt8(ascii: ")"), UInt8(ascii: "["), UInt8(ascii: "]"), UInt8(ascii: "{"), UInt8(ascii: "}"), UInt8(ascii: ";"))
+            (
+                UInt8(ascii: "("), UInt8(ascii: ")"), UInt8(ascii: "["), UInt8(ascii: "]"), UInt8(ascii: "{"),
+                UInt8(ascii: "}"), UInt8(ascii: ";")
+            )
         var jumped = false
         while i >= 0 {
             if jumped && depth == 0 {
@@ -329,7 +347,9 @@ struct AccessClassifier {
             }
             return nil
         }
-        guard text(thenStart - 1) == ")", let p = matchingOpen(forCloseAt: thenStart - 1), text(p - 1) == "if" else { return nil }
+        guard text(thenStart - 1) == ")", let p = matchingOpen(forCloseAt: thenStart - 1), text(p - 1) == "if" else {
+            return nil
+        }
         return (p + 1)..<(thenStart - 1)
     }
 
@@ -361,9 +381,15 @@ struct AccessClassifier {
                 let polarity = bridgePolarity((i + 2)..<close)
                 let bodyStart = close + 1
                 let bodyEnd: Int?
-                if text(bodyStart) == "{" { bodyEnd = matchingClose(forOpenAt: bodyStart) } else { bodyEnd = statementEnd(from: bodyStart) }
+                if text(bodyStart) == "{" {
+                    bodyEnd = matchingClose(forOpenAt: bodyStart)
+                } else {
+                    bodyEnd = statementEnd(from: bodyStart)
+                }
                 guard let end = bodyEnd else { break }
-                if polarity == true, text(end + 1) != "else", (bodyStart...end).contains(where: { text($0) == "return" }) {
+                if polarity == true, text(end + 1) != "else",
+                    (bodyStart...end).contains(where: { text($0) == "return" })
+                {
                     result = end
                     break
                 }
@@ -402,7 +428,9 @@ struct AccessClassifier {
         for i in tokens.indices where isIdentifier(i) && bridgeNames.contains(text(i)) {
             var service: String?
             var start = i
-            while start >= 2 && (text(start - 1) == "." || text(start - 1) == "->") && isIdentifier(start - 2) { start -= 2 }
+            while start >= 2 && (text(start - 1) == "." || text(start - 1) == "->") && isIdentifier(start - 2) {
+                start -= 2
+            }
             if (text(i + 1) == "." || text(i + 1) == "->") && isIdentifier(i + 2) {
                 service = text(i + 2)
             } else if text(start - 1) == "[" && isIdentifier(i + 1) && (text(i + 2) == "]" || text(i + 2) == ":") {
@@ -411,13 +439,17 @@ struct AccessClassifier {
             } else if text(start - 1) == "[" && text(start) == "self" && text(i + 1) == "]" {
                 continue
             }
-            guard let service, !Self.plumbing.contains(service), text(i + 3) != "=" || text(i + 4) == "=" else { continue }
+            guard let service, !Self.plumbing.contains(service), text(i + 3) != "=" || text(i + 4) == "=" else {
+                continue
+            }
             guard declaredAsBridge(use: i, declarations: declarations) else { continue }
             let name = text(i).hasPrefix("_") ? String(text(i).dropFirst()) : text(i)
-            found.append(LocatedAccess(offset: tokens[start].range.lowerBound,
-                                       range: tokens[start].range.lowerBound..<tokens[i].range.upperBound,
-                                       access: ContainerAccess(container: name, accessor: name, service: service, kind: .injected),
-                                       tokenIndex: start))
+            found.append(
+                LocatedAccess(
+                    offset: tokens[start].range.lowerBound,
+                    range: tokens[start].range.lowerBound..<tokens[i].range.upperBound,
+                    access: ContainerAccess(container: name, accessor: name, service: service, kind: .injected),
+                    tokenIndex: start))
         }
         return found
     }
@@ -437,24 +469,33 @@ struct AccessClassifier {
     }
 
     /// Words that may stand before a declared name as (part of) its type.
-    private static let builtinTypeWords: Set<String> = ["int", "char", "short", "long", "float", "double", "void", "signed",
-                                                        "unsigned", "bool", "_Bool", "const", "volatile"]
+    private static let builtinTypeWords: Set<String> = [
+        "int", "char", "short", "long", "float", "double", "void", "signed",
+        "unsigned", "bool", "_Bool", "const", "volatile",
+    ]
     /// Types whose variables may hold anything: a variable of one is taken as a bridge.
-    private static let opaqueTypes: Set<String> = ["id", "instancetype", "__kindof", "typeof", "__typeof", "__typeof__", "auto"]
+    private static let opaqueTypes: Set<String> = [
+        "id", "instancetype", "__kindof", "typeof", "__typeof", "__typeof__", "auto",
+    ]
     /// Qualifiers between a type and its name that say nothing about the type.
-    private static let qualifiers: Set<String> = ["const", "volatile", "__strong", "__weak", "__unsafe_unretained", "__autoreleasing",
-                                                  "_Nullable", "_Nonnull", "_Null_unspecified", "nullable", "nonnull",
-                                                  "__nullable", "__nonnull", "__block", "restrict", "__restrict"]
+    private static let qualifiers: Set<String> = [
+        "const", "volatile", "__strong", "__weak", "__unsafe_unretained", "__autoreleasing",
+        "_Nullable", "_Nonnull", "_Null_unspecified", "nullable", "nonnull",
+        "__nullable", "__nonnull", "__block", "restrict", "__restrict",
+    ]
 
     /// Every declaration of a bridge name the tokens show: `T *bridge`, `int bridge`,
     /// `id<P> bridge`, `@property (…) T *bridge`, an Objective-C parameter `(T *)bridge`.
     func bridgeDeclarations() -> [BridgeDeclaration] {
         bridgeTokens.compactMap { d in
             let next = text(d + 1)
-            guard next == ";" || next == "=" || next == "," || next == ")" || next == "[" || next == ":" || next == "{" else { return nil }
+            guard next == ";" || next == "=" || next == "," || next == ")" || next == "[" || next == ":" || next == "{"
+            else { return nil }
             var j = d - 1
             var parameterClose: Int?
-            if text(j) == ")", let open = matchingOpen(forCloseAt: j), text(open - 1) == ":" || text(open - 1) == "-" || text(open - 1) == "+" {
+            if text(j) == ")", let open = matchingOpen(forCloseAt: j),
+                text(open - 1) == ":" || text(open - 1) == "-" || text(open - 1) == "+"
+            {
                 guard text(open - 1) == ":" else { return nil } // `- (T *)bridge` is a getter, not a variable
                 parameterClose = j
                 j -= 1
@@ -477,9 +518,12 @@ struct AccessClassifier {
             let before = j - (typeWords.first?.hasPrefix("struct ") == true ? 2 : 1)
             if parameterClose == nil {
                 var k = before
-                while k >= 0 && (Self.qualifiers.contains(text(k)) || text(k) == "static" || text(k) == "extern") { k -= 1 }
+                while k >= 0 && (Self.qualifiers.contains(text(k)) || text(k) == "static" || text(k) == "extern") {
+                    k -= 1
+                }
                 let lead = k >= 0 ? text(k) : ";"
-                let startsStatement = lead == ";" || lead == "{" || lead == "}" || lead == "(" || lead == "," || lead == ")"
+                let startsStatement =
+                    lead == ";" || lead == "{" || lead == "}" || lead == "(" || lead == "," || lead == ")"
                     || lead == "property" || (k >= 1 && text(k - 1) == "@")
                 guard startsStatement else { return nil }
             }
@@ -494,7 +538,11 @@ struct AccessClassifier {
                 // a parameter: seen in the body that follows
                 var k = d
                 while k < tokens.count && text(k) != "{" && text(k) != ";" { k += 1 }
-                if k < tokens.count && text(k) == "{", let close = matchingClose(forOpenAt: k) { scope = k...close } else { scope = d...d }
+                if k < tokens.count && text(k) == "{", let close = matchingClose(forOpenAt: k) {
+                    scope = k...close
+                } else {
+                    scope = d...d
+                }
             } else if block < 0 {
                 scope = 0...max(0, tokens.count - 1)
                 isMember = true // `@property` at @interface level, or a file-scope global
@@ -502,7 +550,8 @@ struct AccessClassifier {
                 let close = matchingClose(forOpenAt: block) ?? (tokens.count - 1)
                 scope = block...close
                 let opener = block - 1
-                isMember = opener >= 0 && text(opener) != ")" && text(opener) != "]" // `struct s {`, `@interface X : Y {`
+                // `struct s {`, `@interface X : Y {`
+                isMember = opener >= 0 && text(opener) != ")" && text(opener) != "]"
             }
             return BridgeDeclaration(token: d, scope: scope, isMember: isMember, isBridge: isBridge)
         }
@@ -518,7 +567,9 @@ struct AccessClassifier {
             let members = declarations.filter(\.isMember)
             return members.isEmpty || members.contains(where: \.isBridge)
         }
-        if let local = declarations.last(where: { $0.token <= i && !$0.isMember && $0.scope.contains(i) }) { return local.isBridge }
+        if let local = declarations.last(where: { $0.token <= i && !$0.isMember && $0.scope.contains(i) }) {
+            return local.isBridge
+        }
         let members = declarations.filter(\.isMember)
         return members.isEmpty || members.contains(where: \.isBridge)
     }
@@ -527,7 +578,13 @@ struct AccessClassifier {
         var k = i - 1, depth = 0
         while k >= 0 {
             let w = text(k)
-            if w == ")" { depth += 1 } else if w == "(" { if depth == 0 { return true }; depth -= 1 } else if w == ";" || w == "{" || w == "}" { return false }
+            if w == ")" {
+                depth += 1
+            } else if w == "(" {
+                if depth == 0 { return true }; depth -= 1
+            } else if w == ";" || w == "{" || w == "}" {
+                return false
+            }
             k -= 1
         }
         return false
@@ -537,7 +594,13 @@ struct AccessClassifier {
         var k = close - 1, depth = 0
         while k >= 0 && close - k < 64 {
             let w = text(k)
-            if w == ">" { depth += 1 } else if w == "<" { if depth == 0 { return k }; depth -= 1 } else if w == ";" || w == "{" || w == "}" { return nil }
+            if w == ">" {
+                depth += 1
+            } else if w == "<" {
+                if depth == 0 { return k }; depth -= 1
+            } else if w == ";" || w == "{" || w == "}" {
+                return nil
+            }
             k -= 1
         }
         return nil

@@ -6,10 +6,12 @@ enum Cursors {
     static func children(_ cursor: CXCursor) -> [CXCursor] {
         var list: [CXCursor] = []
         withUnsafeMutablePointer(to: &list) { pointer in
-            _ = clang_visitChildren(cursor, { child, _, data in
-                data!.assumingMemoryBound(to: [CXCursor].self).pointee.append(child)
-                return CXChildVisit_Continue
-            }, pointer)
+            _ = clang_visitChildren(
+                cursor,
+                { child, _, data in
+                    data!.assumingMemoryBound(to: [CXCursor].self).pointee.append(child)
+                    return CXChildVisit_Continue
+                }, pointer)
         }
         return list
     }
@@ -22,7 +24,8 @@ enum Cursors {
     static func offsets(_ cursor: CXCursor, in file: ParsedFile) -> Range<Int>? {
         let extent = clang_getCursorExtent(cursor)
         guard let lo = mainFileOffset(clang_getRangeStart(extent), file),
-              let hi = mainFileOffset(clang_getRangeEnd(extent), file) else { return nil }
+            let hi = mainFileOffset(clang_getRangeEnd(extent), file)
+        else { return nil }
         return lo..<max(lo, hi)
     }
 
@@ -34,16 +37,20 @@ enum Cursors {
         return Int(offset)
     }
 
-    static let functionKinds: Set<UInt32> = [CXCursor_FunctionDecl, CXCursor_CXXMethod, CXCursor_Constructor,
-                                             CXCursor_Destructor, CXCursor_ConversionFunction,
-                                             CXCursor_FunctionTemplate].map(\.rawValue).asSet
+    static let functionKinds: Set<UInt32> = [
+        CXCursor_FunctionDecl, CXCursor_CXXMethod, CXCursor_Constructor,
+        CXCursor_Destructor, CXCursor_ConversionFunction,
+        CXCursor_FunctionTemplate,
+    ].map(\.rawValue).asSet
 
     static func isFunction(_ cursor: CXCursor) -> Bool { functionKinds.contains(cursor.kind.rawValue) }
 
-    static let containerKinds: Set<UInt32> = [CXCursor_Namespace, CXCursor_LinkageSpec, CXCursor_UnexposedDecl,
-                                              CXCursor_ClassDecl, CXCursor_StructDecl, CXCursor_UnionDecl,
-                                              CXCursor_ClassTemplate, CXCursor_ObjCImplementationDecl,
-                                              CXCursor_ObjCCategoryImplDecl].map(\.rawValue).asSet
+    static let containerKinds: Set<UInt32> = [
+        CXCursor_Namespace, CXCursor_LinkageSpec, CXCursor_UnexposedDecl,
+        CXCursor_ClassDecl, CXCursor_StructDecl, CXCursor_UnionDecl,
+        CXCursor_ClassTemplate, CXCursor_ObjCImplementationDecl,
+        CXCursor_ObjCCategoryImplDecl,
+    ].map(\.rawValue).asSet
 
     /// Declarations that hold other declarations (namespaces, classes, `extern "C"`, implementations).
     static func isContainer(_ cursor: CXCursor) -> Bool { containerKinds.contains(cursor.kind.rawValue) }
@@ -56,7 +63,8 @@ enum Cursors {
     /// A constructor or destructor the compiler declared: it sits at its class's name.
     static func isImplicitMember(_ cursor: CXCursor) -> Bool {
         guard cursor.kind == CXCursor_Constructor || cursor.kind == CXCursor_Destructor else { return false }
-        return clang_equalLocations(clang_getCursorLocation(cursor), clang_getCursorLocation(clang_getCursorSemanticParent(cursor))) != 0
+        return clang_equalLocations(
+            clang_getCursorLocation(cursor), clang_getCursorLocation(clang_getCursorSemanticParent(cursor))) != 0
     }
 
     /// `seam::Writer::put` for C++ members and namespaced functions (inline namespaces such as
@@ -67,7 +75,7 @@ enum Cursors {
         // C, and anything at file scope: the name alone (what joining one part gives)
         switch parent.kind {
         case CXCursor_Namespace, CXCursor_ClassDecl, CXCursor_StructDecl, CXCursor_UnionDecl, CXCursor_ClassTemplate,
-             CXCursor_ClassTemplatePartialSpecialization:
+            CXCursor_ClassTemplatePartialSpecialization:
             break
         default:
             return name
@@ -80,7 +88,7 @@ enum Cursors {
                     parts.append(spelling(parent))
                 }
             case CXCursor_ClassDecl, CXCursor_StructDecl, CXCursor_UnionDecl, CXCursor_ClassTemplate,
-                 CXCursor_ClassTemplatePartialSpecialization:
+                CXCursor_ClassTemplatePartialSpecialization:
                 parts.append(spelling(parent))
             default:
                 return parts.reversed().joined(separator: "::")
@@ -99,12 +107,14 @@ enum Cursors {
     /// Skips implicit casts, parentheses, `&`/`*` and C casts down to the expression that names
     /// something. `children` reads a cursor's children (libclang's by default; the call-graph
     /// extractor's from its subtree).
-    static func stripped<Kids: RandomAccessCollection<CXCursor>>(_ expression: CXCursor, children: (CXCursor) -> Kids) -> CXCursor {
+    static func stripped<Kids: RandomAccessCollection<CXCursor>>(_ expression: CXCursor, children: (CXCursor) -> Kids)
+        -> CXCursor
+    {
         var c = expression
         while true {
             switch c.kind {
             case CXCursor_UnexposedExpr, CXCursor_ParenExpr, CXCursor_UnaryOperator, CXCursor_CStyleCastExpr,
-                 CXCursor_CXXStaticCastExpr, CXCursor_CXXReinterpretCastExpr, CXCursor_CXXFunctionalCastExpr:
+                CXCursor_CXXStaticCastExpr, CXCursor_CXXReinterpretCastExpr, CXCursor_CXXFunctionalCastExpr:
                 let kids = children(c).filter { clang_isExpression($0.kind) != 0 }
                 guard kids.count == 1 || (c.kind != CXCursor_UnexposedExpr && !kids.isEmpty) else { return c }
                 c = kids[kids.count - 1]
@@ -117,24 +127,32 @@ enum Cursors {
     static func stripped(_ expression: CXCursor) -> CXCursor { stripped(expression, children: Cursors.children) }
 
     /// The function an expression names (`f`, `&f`, `(cb_t)f`), if any.
-    static func functionReference<Kids: RandomAccessCollection<CXCursor>>(_ expression: CXCursor,
-                                                                          children: (CXCursor) -> Kids) -> CXCursor? {
+    static func functionReference<Kids: RandomAccessCollection<CXCursor>>(
+        _ expression: CXCursor,
+        children: (CXCursor) -> Kids
+    ) -> CXCursor? {
         let c = stripped(expression, children: children)
         guard c.kind == CXCursor_DeclRefExpr else { return nil }
         let ref = clang_getCursorReferenced(c)
         return isFunction(ref) ? ref : nil
     }
 
-    static func functionReference(_ expression: CXCursor) -> CXCursor? { functionReference(expression, children: Cursors.children) }
+    static func functionReference(_ expression: CXCursor) -> CXCursor? {
+        functionReference(expression, children: Cursors.children)
+    }
 
     /// Whether an expression is a null (or other integer) constant: `NULL`, `0`, `nil`, `SIG_DFL`.
-    static func isIntegerConstant<Kids: RandomAccessCollection<CXCursor>>(_ expression: CXCursor, children: (CXCursor) -> Kids) -> Bool {
+    static func isIntegerConstant<Kids: RandomAccessCollection<CXCursor>>(
+        _ expression: CXCursor, children: (CXCursor) -> Kids
+    ) -> Bool {
         let c = stripped(expression, children: children)
         return c.kind == CXCursor_IntegerLiteral || c.kind == CXCursor_GNUNullExpr
             || c.kind == CXCursor_CXXNullPtrLiteralExpr || c.kind == CXCursor_ObjCBoolLiteralExpr
     }
 
-    static func isIntegerConstant(_ expression: CXCursor) -> Bool { isIntegerConstant(expression, children: Cursors.children) }
+    static func isIntegerConstant(_ expression: CXCursor) -> Bool {
+        isIntegerConstant(expression, children: Cursors.children)
+    }
 
     /// Pointer to function (or block), looking through typedefs.
     static func isFunctionPointer(_ type: CXType) -> Bool {
@@ -157,7 +175,7 @@ enum Cursors {
         let t = clang_getCanonicalType(type)
         switch t.kind {
         case CXType_Record, CXType_Dependent, CXType_Unexposed, CXType_Auto, CXType_Invalid, CXType_MemberPointer,
-             CXType_FunctionProto, CXType_FunctionNoProto, CXType_Elaborated:
+            CXType_FunctionProto, CXType_FunctionNoProto, CXType_Elaborated:
             return true
         case CXType_LValueReference, CXType_RValueReference:
             let pointee = clang_getCanonicalType(clang_getPointeeType(t)).kind
@@ -172,10 +190,12 @@ enum Cursors {
     static func fields(of type: CXType) -> [CXCursor] {
         final class Box { var list: [CXCursor] = [] }
         let box = Box()
-        _ = clang_Type_visitFields(clang_getCanonicalType(type), { field, data in
-            Unmanaged<Box>.fromOpaque(data!).takeUnretainedValue().list.append(field)
-            return CXVisit_Continue
-        }, Unmanaged.passUnretained(box).toOpaque())
+        _ = clang_Type_visitFields(
+            clang_getCanonicalType(type),
+            { field, data in
+                Unmanaged<Box>.fromOpaque(data!).takeUnretainedValue().list.append(field)
+                return CXVisit_Continue
+            }, Unmanaged.passUnretained(box).toOpaque())
         return box.list
     }
 
@@ -211,7 +231,8 @@ extension ParsedFile {
     func tokenIndex(atOrAfter offset: Int, within hint: Range<Int>) -> Int {
         let lo = max(0, hint.lowerBound), hi = min(tokens.count, hint.upperBound)
         guard lo <= hi, lo == 0 || tokens[lo - 1].range.lowerBound < offset,
-              hi == tokens.count || tokens[hi].range.lowerBound >= offset else { return tokenIndex(atOrAfter: offset) }
+            hi == tokens.count || tokens[hi].range.lowerBound >= offset
+        else { return tokenIndex(atOrAfter: offset) }
         var l = lo, h = hi
         while l < h {
             let mid = (l + h) / 2

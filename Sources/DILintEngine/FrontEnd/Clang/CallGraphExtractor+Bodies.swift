@@ -21,7 +21,9 @@ extension CallGraphExtractor {
 
     func function(_ cursor: CXCursor) {
         guard let range = offsets(cursor) else { return }
-        if readsSubtrees { hint = file.tokenIndex(atOrAfter: range.lowerBound)..<file.tokenIndex(atOrAfter: range.upperBound) }
+        if readsSubtrees {
+            hint = file.tokenIndex(atOrAfter: range.lowerBound)..<file.tokenIndex(atOrAfter: range.upperBound)
+        }
         defer { hint = 0..<0 }
         definitionRanges.append(range)
         sites = []
@@ -43,10 +45,13 @@ extension CallGraphExtractor {
         let children = kids(cursor)
         for child in children { visit(child) }
         let unresolved = callsFromLostTokens() + recoveredWithoutCalls
-        let body = children.last { $0.kind == CXCursor_CompoundStmt }
+        let body =
+            children.last { $0.kind == CXCursor_CompoundStmt }
             .flatMap { offsets($0) } ?? range
         for k in accessIndices(in: body) {
-            sites.append(CallSite(kind: .container, detail: accesses[k].access.expression, position: position(accesses[k].offset)))
+            sites.append(
+                CallSite(
+                    kind: .container, detail: accesses[k].access.expression, position: position(accesses[k].offset)))
         }
         for token in bridgeNameLengths.isEmpty ? [] : tokens(in: body)
         where token.kind == .identifier && bridgeNameLengths.contains(token.range.count) {
@@ -56,9 +61,11 @@ extension CallGraphExtractor {
             }
         }
         markErrorPaths()
-        facts.functions.append(FunctionFact(symbol: symbol, position: position(range.lowerBound),
-                                            sites: onePerLine(sites), unresolvedStatements: unresolved,
-                                            conditionalShim: isConditionalShim(cursor, name: symbol.name, at: range.lowerBound)))
+        facts.functions.append(
+            FunctionFact(
+                symbol: symbol, position: position(range.lowerBound),
+                sites: onePerLine(sites), unresolvedStatements: unresolved,
+                conditionalShim: isConditionalShim(cursor, name: symbol.name, at: range.lowerBound)))
         current = nil
     }
 
@@ -86,7 +93,8 @@ extension CallGraphExtractor {
         var seen = Set<Key>()
         return sites.filter { site in
             switch site.kind {
-            case .call, .pointerCall: return seen.insert(Key(line: site.position.line, kind: site.kind, usr: site.target?.usr ?? "")).inserted
+            case .call, .pointerCall:
+                return seen.insert(Key(line: site.position.line, kind: site.kind, usr: site.target?.usr ?? "")).inserted
             default: return seen.insert(Key(line: site.position.line, kind: site.kind, usr: nil)).inserted
             }
         }
@@ -97,8 +105,9 @@ extension CallGraphExtractor {
         defer { if c.kind == CXCursor_CXXNewExpr { insideNew -= 1 } }
         // a container access is one finding, not also a call or a message
         if c.kind == CXCursor_CallExpr || c.kind == CXCursor_ObjCMessageExpr || c.kind == CXCursor_MemberRefExpr,
-           let start = offsets(c)?.lowerBound,
-           accessRanges.contains(start) {
+            let start = offsets(c)?.lowerBound,
+            accessRanges.contains(start)
+        {
             for child in kids(c) { visit(child) }
             return
         }
@@ -160,7 +169,10 @@ extension CallGraphExtractor {
         case CXCursor_OverloadedDeclRef:
             // C++ call to a name that did not resolve (no declaration visible)
             let name = Cursors.spelling(c)
-            if !name.isEmpty { sites.append(CallSite(kind: .call, target: Symbol(usr: "name:" + name, name: name), position: position(of: c))) }
+            if !name.isEmpty {
+                sites.append(
+                    CallSite(kind: .call, target: Symbol(usr: "name:" + name, name: name), position: position(of: c)))
+            }
         default:
             break
         }
@@ -175,12 +187,16 @@ extension CallGraphExtractor {
     func call(_ c: CXCursor) {
         let ref = clang_getCursorReferenced(c)
         if Cursors.isFunction(ref) {
-            if isLambdaCall(ref) || Cursors.isImplicitMember(ref) || (insideNew > 0 && ref.kind == CXCursor_Constructor) { return }
+            if isLambdaCall(ref) || Cursors.isImplicitMember(ref) || (insideNew > 0 && ref.kind == CXCursor_Constructor)
+            {
+                return
+            }
             registration(call: c, callee: ref)
             arguments(of: c, callee: ref)
             var target = calleeSymbol(ref)
             if ref.kind == CXCursor_FunctionDecl, clang_isCursorDefinition(ref) == 0,
-               clang_equalLocations(clang_getCursorLocation(ref), clang_getCursorLocation(c)) != 0 {
+                clang_equalLocations(clang_getCursorLocation(ref), clang_getCursorLocation(c)) != 0
+            {
                 // C's implicit declaration (no prototype in sight, declared where it is called):
                 // a call by name, which may be a macro of the run the parse did not see
                 target = Symbol(usr: "name:" + target.name, name: target.name)
@@ -200,7 +216,8 @@ extension CallGraphExtractor {
             guard let callee, let s = slot(of: callee) else { return }
             slotCursor = s
         }
-        if clang_Location_isInSystemHeader(clang_getCursorLocation(slotCursor)) != 0 { return } // e.g. a saved struct sigaction
+        // e.g. a saved struct sigaction
+        if clang_Location_isInSystemHeader(clang_getCursorLocation(slotCursor)) != 0 { return }
         sites.append(CallSite(kind: .pointerCall, target: Cursors.symbol(slotCursor), position: position(of: c)))
     }
 
@@ -212,7 +229,8 @@ extension CallGraphExtractor {
     func calleeSymbol(_ callee: CXCursor) -> Symbol {
         var symbol = Cursors.symbol(callee)
         guard symbol.usr.hasPrefix("c:@"), clang_getCursorLinkage(callee) == CXLinkage_Internal,
-              clang_Location_isInSystemHeader(clang_getCursorLocation(callee)) != 0 else { return symbol }
+            clang_Location_isInSystemHeader(clang_getCursorLocation(callee)) != 0
+        else { return symbol }
         var file: CXFile?
         var line: UInt32 = 0, column: UInt32 = 0, offset: UInt32 = 0
         clang_getExpansionLocation(clang_getCursorLocation(callee), &file, &line, &column, &offset)
@@ -238,21 +256,29 @@ extension CallGraphExtractor {
             _ = definedIn.consume()
             if lang == "Swift" { return .swift }
         }
-        let declarations = [callee, clang_getCanonicalCursor(callee), clang_getCursorDefinition(callee)].filter { !Cursors.isNull($0) }
+        let declarations = [callee, clang_getCanonicalCursor(callee), clang_getCursorDefinition(callee)].filter {
+            !Cursors.isNull($0)
+        }
         for declaration in declarations {
             for attribute in Cursors.children(declaration) {
-                if attribute.kind == CXCursor_AsmLabelAttr, AsyncSignalSafeFunctions.isSwiftMangled(Cursors.spelling(attribute)) {
+                if attribute.kind == CXCursor_AsmLabelAttr,
+                    AsyncSignalSafeFunctions.isSwiftMangled(Cursors.spelling(attribute))
+                {
                     return .swift
                 }
                 if attribute.kind == CXCursor_UnexposedAttr,
-                   Cursors.tokenSpellings(attribute, unit: file.unit).contains(where: { $0 == "swift_name" || $0 == "SWIFT_NAME" }) {
+                    Cursors.tokenSpellings(attribute, unit: file.unit).contains(where: {
+                        $0 == "swift_name" || $0 == "SWIFT_NAME"
+                    })
+                {
                     return .swift
                 }
             }
         }
         let definition = clang_getCursorDefinition(callee)
         if !Cursors.isNull(definition), clang_Location_isInSystemHeader(clang_getCursorLocation(definition)) != 0,
-           callee.kind == CXCursor_FunctionDecl, !Cursors.qualifiedName(callee).contains("::") {
+            callee.kind == CXCursor_FunctionDecl, !Cursors.qualifiedName(callee).contains("::")
+        {
             return .systemInline
         }
         return nil

@@ -10,7 +10,9 @@ extension CallGraphExtractor {
     /// bases and fields of class type (arrays of them included), four levels deep.
     func destructors(of type: CXType, depth: Int = 0) -> [CXCursor] {
         var canonical = clang_getCanonicalType(type)
-        while canonical.kind == CXType_ConstantArray { canonical = clang_getCanonicalType(clang_getArrayElementType(canonical)) }
+        while canonical.kind == CXType_ConstantArray {
+            canonical = clang_getCanonicalType(clang_getArrayElementType(canonical))
+        }
         guard canonical.kind == CXType_Record, depth < 4 else { return [] }
         let declaration = clang_getTypeDeclaration(canonical)
         guard !Cursors.isNull(declaration) else { return [] }
@@ -56,8 +58,10 @@ extension CallGraphExtractor {
         var c = expression
         for _ in 0..<8 {
             ownedValues.insert(clang_hashCursor(c))
-            guard c.kind == CXCursor_UnexposedExpr || c.kind == CXCursor_CXXFunctionalCastExpr
-                    || c.kind == CXCursor_ParenExpr, let inner = kids(c).first else { break }
+            guard
+                c.kind == CXCursor_UnexposedExpr || c.kind == CXCursor_CXXFunctionalCastExpr
+                    || c.kind == CXCursor_ParenExpr, let inner = kids(c).first
+            else { break }
             c = inner
         }
     }
@@ -76,7 +80,8 @@ extension CallGraphExtractor {
     /// a call of `T`'s constructors taking that many arguments, and the function is read partly.
     func lostConstruction(_ variable: CXCursor) {
         guard current != nil, !kids(variable).contains(where: { clang_isExpression($0.kind) != 0 }),
-              let range = offsets(variable) else { return }
+            let range = offsets(variable)
+        else { return }
         let t = TokenCursor(file: file)
         let open = tokenIndex(atOrAfter: range.upperBound)
         guard t.spells(open, "(") || t.spells(open, "{"), let close = t.close(from: open) else { return }
@@ -84,8 +89,10 @@ extension CallGraphExtractor {
         guard type.kind == CXType_Record else { return }
         let declaration = clang_getTypeDeclaration(type)
         for constructor in constructors(of: declaration, arity: t.arguments(from: open).count) {
-            sites.append(CallSite(kind: .call, target: Cursors.symbol(constructor), detail: LostStatementReader.detail,
-                                  position: position(t.offset(open))))
+            sites.append(
+                CallSite(
+                    kind: .call, target: Cursors.symbol(constructor), detail: LostStatementReader.detail,
+                    position: position(t.offset(open))))
         }
         _ = close
         recoveredWithoutCalls += 1
@@ -102,7 +109,9 @@ extension CallGraphExtractor {
                     case CXCursor_ClassDecl, CXCursor_StructDecl:
                         if clang_isCursorDefinition(c) != 0 { found[Cursors.spelling(c)] = c }
                     case CXCursor_Namespace, CXCursor_LinkageSpec:
-                        if depth < 4, clang_Location_isInSystemHeader(clang_getCursorLocation(c)) == 0 { walk(c, depth: depth + 1) }
+                        if depth < 4, clang_Location_isInSystemHeader(clang_getCursorLocation(c)) == 0 {
+                            walk(c, depth: depth + 1)
+                        }
                     default:
                         continue
                     }
@@ -131,13 +140,17 @@ extension CallGraphExtractor {
         if safeCall(condition) { return branch }
         guard condition.kind == CXCursor_BinaryOperator else { return nil }
         let sides = self.kids(condition)
-        guard sides.count == 2, let lhs = offsets(sides[0]), let op = firstToken(from: lhs.upperBound) else { return nil }
+        guard sides.count == 2, let lhs = offsets(sides[0]), let op = firstToken(from: lhs.upperBound) else {
+            return nil
+        }
         let failure: Bool
         if file.buffer.spells(op.range, "==") {
             // `== -1`, `== SIG_ERR`, `== MAP_FAILED`: the failure value (not `== 0`, success for most)
             guard let rhs = offsets(sides[1]) else { return nil }
             let text = file.buffer.text(rhs).filter { !$0.isWhitespace }
-            failure = text == "-1" || text.hasSuffix("_ERR") || text.hasSuffix("_FAILED") || text.hasSuffix(")-1)") || text.hasSuffix(")-1")
+            failure =
+                text == "-1" || text.hasSuffix("_ERR") || text.hasSuffix("_FAILED") || text.hasSuffix(")-1)")
+                || text.hasSuffix(")-1")
         } else if file.buffer.spells(op.range, "<") || file.buffer.spells(op.range, "!=") {
             failure = isIntegerConstant(sides[1]) && offsets(sides[1]).map { file.buffer.text($0) == "0" } == true
         } else {

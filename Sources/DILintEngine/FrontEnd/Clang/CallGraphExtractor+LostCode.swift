@@ -14,10 +14,14 @@ extension CallGraphExtractor {
         let body = inner.startIndex..<inner.endIndex
         for r in covered {
             let lo = file.tokenIndex(atOrAfter: r.lowerBound, within: body)
-            if lo > start { lostRanges.append(file.tokens[start].range.lowerBound..<file.tokens[min(lo, end) - 1].range.upperBound) }
+            if lo > start {
+                lostRanges.append(file.tokens[start].range.lowerBound..<file.tokens[min(lo, end) - 1].range.upperBound)
+            }
             start = max(start, file.tokenIndex(atOrAfter: r.upperBound, within: body))
         }
-        if end > start { lostRanges.append(file.tokens[start].range.lowerBound..<file.tokens[end - 1].range.upperBound) }
+        if end > start {
+            lostRanges.append(file.tokens[start].range.lowerBound..<file.tokens[end - 1].range.upperBound)
+        }
     }
 
     /// A function template, or a function inside a class template.
@@ -25,10 +29,15 @@ extension CallGraphExtractor {
         var c = cursor
         for _ in 0..<64 {
             if c.kind == CXCursor_FunctionTemplate || c.kind == CXCursor_ClassTemplate
-                || c.kind == CXCursor_ClassTemplatePartialSpecialization { return true }
+                || c.kind == CXCursor_ClassTemplatePartialSpecialization
+            {
+                return true
+            }
             let parent = clang_getCursorSemanticParent(c)
             if clang_Cursor_isNull(parent) != 0 || parent.kind == CXCursor_TranslationUnit
-                || (parent.kind.rawValue >= CXCursor_FirstInvalid.rawValue && parent.kind.rawValue <= CXCursor_LastInvalid.rawValue) {
+                || (parent.kind.rawValue >= CXCursor_FirstInvalid.rawValue
+                    && parent.kind.rawValue <= CXCursor_LastInvalid.rawValue)
+            {
                 return false
             }
             c = parent
@@ -47,7 +56,10 @@ extension CallGraphExtractor {
         guard dependent || children().isEmpty, let range = offsets(c) else { return nil }
         let t = TokenCursor(file: file)
         let indices = tokenIndices(in: range)
-        guard indices.contains(where: { t.isIdentifier($0) && (t.spells($0 + 1, "(") || t.spells($0 + 1, "{")) && indices.contains($0 + 1) })
+        guard
+            indices.contains(where: {
+                t.isIdentifier($0) && (t.spells($0 + 1, "(") || t.spells($0 + 1, "{")) && indices.contains($0 + 1)
+            })
         else {
             // a recovery node with no call in it: what it did is unknown, the function is read partly
             if dependent { recoveredWithoutCalls += 1 }
@@ -70,7 +82,7 @@ extension CallGraphExtractor {
             guard r.upperBound < boundary else { continue }
             let indices = tokenIndices(in: r.upperBound..<boundary)
             guard let first = indices.first, t.spells(first, "="),
-                  indices.contains(where: { t.isIdentifier($0) && indices.contains($0 + 1) && t.spells($0 + 1, "(") })
+                indices.contains(where: { t.isIdentifier($0) && indices.contains($0 + 1) && t.spells($0 + 1, "(") })
             else { continue }
             lostRanges.append(r.upperBound..<boundary)
         }
@@ -85,12 +97,15 @@ extension CallGraphExtractor {
             tokenIndices(in: range).contains { !file.buffer.spells(file.tokens[$0].range, ";") }
         }
         if !ranges.isEmpty {
-            for c in locals where Cursors.isCallable(variable: c, invalidIsCallable: true) { localNames.insert(Cursors.spelling(c)) }
+            for c in locals where Cursors.isCallable(variable: c, invalidIsCallable: true) {
+                localNames.insert(Cursors.spelling(c))
+            }
         }
         for range in ranges {
-            let reader = LostStatementReader(file: file, range: range, macroExpansions: macroExpansions,
-                                             variables: localNames.union(globalNames), expand: macroExpansion,
-                                             isClass: { self.visibleClass($0) != nil })
+            let reader = LostStatementReader(
+                file: file, range: range, macroExpansions: macroExpansions,
+                variables: localNames.union(globalNames), expand: macroExpansion,
+                isClass: { self.visibleClass($0) != nil })
             statements += reader.statements
             for call in reader.calls { sites += lostCallSites(call, from: current?.name ?? "") }
         }
@@ -105,23 +120,30 @@ extension CallGraphExtractor {
         let t = TokenCursor(file: file)
         let known = Set(facts.functions.map(\.symbol.name))
         let held = HeldOffsets(definitionRanges)
-        for definition in file.lostDefinitions where definition.kind == .function && !held.contains(definition.nameOffset) {
+        for definition in file.lostDefinitions
+        where definition.kind == .function && !held.contains(definition.nameOffset) {
             let name = definition.name
             // a compatibility stand-in for a libc function (`sigaction` over `sigvec` under `#if !HAVE_SIGACTION`) is not the one linked
             guard !known.contains(name), !AsyncSignalSafeFunctions.isSafe(name, allow: []) else { continue }
             let i = file.tokenIndex(atOrAfter: definition.nameOffset)
             // the parameter list after the name; the body: the `{ … }` that ends the definition
             let last = t.indices(in: definition.range).upperBound - 1
-            guard let close = t.close(from: i + 1), let open = (close + 1..<last).first(where: { t.spells($0, "{") }) else { continue }
+            guard let close = t.close(from: i + 1), let open = (close + 1..<last).first(where: { t.spells($0, "{") })
+            else { continue }
             // parameter names: the identifier before each `,` `)` `[` of the parameter list
-            let parameterNames = (i + 2..<close).filter { t.isIdentifier($0) && (t.spells($0 + 1, ",") || t.spells($0 + 1, ")") || t.spells($0 + 1, "[")) }
-                .map(t.text)
-            let reader = LostStatementReader(file: file, range: t.offset(open + 1)..<file.tokens[last].range.lowerBound,
-                                             macroExpansions: macroExpansions, variables: globalNames.union(parameterNames),
-                                             expand: macroExpansion, isClass: { self.visibleClass($0) != nil })
+            let parameterNames = (i + 2..<close).filter {
+                t.isIdentifier($0) && (t.spells($0 + 1, ",") || t.spells($0 + 1, ")") || t.spells($0 + 1, "["))
+            }
+            .map(t.text)
+            let reader = LostStatementReader(
+                file: file, range: t.offset(open + 1)..<file.tokens[last].range.lowerBound,
+                macroExpansions: macroExpansions, variables: globalNames.union(parameterNames),
+                expand: macroExpansion, isClass: { self.visibleClass($0) != nil })
             let calls = reader.calls.flatMap { lostCallSites($0, from: name) }
-            facts.functions.append(FunctionFact(symbol: Symbol(usr: "name:" + name, name: name), position: position(definition.nameOffset),
-                                                sites: onePerLine(calls), unresolvedStatements: max(1, reader.statements)))
+            facts.functions.append(
+                FunctionFact(
+                    symbol: Symbol(usr: "name:" + name, name: name), position: position(definition.nameOffset),
+                    sites: onePerLine(calls), unresolvedStatements: max(1, reader.statements)))
         }
     }
 }

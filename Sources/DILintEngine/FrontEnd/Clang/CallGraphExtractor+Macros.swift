@@ -10,8 +10,9 @@ extension CallGraphExtractor {
         if let known = macroDefinitionsRead[name] { return known }
         var definition: MacroDefinition?
         if let cursor = visibleMacros[name] {
-            definition = MacroDefinition(spellings: Cursors.tokenSpellings(cursor, unit: file.unit),
-                                         functionLike: clang_Cursor_isMacroFunctionLike(cursor) != 0)
+            definition = MacroDefinition(
+                spellings: Cursors.tokenSpellings(cursor, unit: file.unit),
+                functionLike: clang_Cursor_isMacroFunctionLike(cursor) != 0)
         }
         macroDefinitionsRead[name] = definition
         return definition
@@ -44,15 +45,21 @@ extension CallGraphExtractor {
     /// or object-like with a call or a single name in its body (`#define DIE abort()`, `#define LOG log_write`).
     func runMacro(_ cursor: CXCursor, functionLike: Bool) {
         guard facts.macroDefinitions.count < 4096,
-              let definition = MacroDefinition(spellings: Cursors.tokenSpellings(cursor, unit: file.unit), functionLike: functionLike),
-              definition.body.count <= MacroDefinition.maxBodyInFacts else { return }
-        if !functionLike, !(definition.body.contains("(") || (definition.body.count == 1 && MacroExpander.isIdentifier(definition.body[0]))) {
+            let definition = MacroDefinition(
+                spellings: Cursors.tokenSpellings(cursor, unit: file.unit), functionLike: functionLike),
+            definition.body.count <= MacroDefinition.maxBodyInFacts
+        else { return }
+        if !functionLike,
+            !(definition.body.contains("(")
+                || (definition.body.count == 1 && MacroExpander.isIdentifier(definition.body[0])))
+        {
             return
         }
         // a variant for one language (`#ifdef __OBJC__` … `#else` …): the parse saw only its own
         // language's; a file of another language that did not see the header would get the wrong one
         if let at = Cursors.mainFileOffset(clang_getCursorLocation(cursor), file),
-           openConditionals(before: at).contains(where: { $0.contains("__OBJC__") || $0.contains("__cplusplus") }) {
+            openConditionals(before: at).contains(where: { $0.contains("__OBJC__") || $0.contains("__cplusplus") })
+        {
             return
         }
         facts.macroDefinitions.append(definition)
@@ -67,11 +74,18 @@ extension CallGraphExtractor {
                 CallSite(kind: .call, target: Cursors.symbol($0), detail: LostStatementReader.detail, position: at)
             }
             for destructor in destructors(of: clang_getCursorType(type)) {
-                result.append(CallSite(kind: .call, target: Cursors.symbol(destructor), detail: LostStatementReader.detail, position: at))
+                result.append(
+                    CallSite(
+                        kind: .call, target: Cursors.symbol(destructor), detail: LostStatementReader.detail,
+                        position: at))
             }
             return result
         }
-        return [CallSite(kind: .call, target: lostCallSymbol(call, from: caller), detail: LostStatementReader.detail, position: at)]
+        return [
+            CallSite(
+                kind: .call, target: lostCallSymbol(call, from: caller), detail: LostStatementReader.detail,
+                position: at)
+        ]
     }
 
     /// The symbol of a call a lost statement makes: a macro that could not be expanded is a
@@ -93,7 +107,8 @@ extension CallGraphExtractor {
         let buffer = file.buffer
         for i in file.tokens.indices where file.tokens[i].kind == .identifier && i + 1 < file.tokens.count {
             let word = buffer.text(file.tokens[i].range)
-            guard word == "include" || word == "import" || word == "include_next", i > 0, buffer.spells(file.tokens[i - 1].range, "#")
+            guard word == "include" || word == "import" || word == "include_next", i > 0,
+                buffer.spells(file.tokens[i - 1].range, "#")
             else { continue }
             // `"dir/X.h"` is one literal token; `<dir/X.h>` runs to the `>` on the same line
             let line = buffer.lineText(buffer.lineColumn(of: file.tokens[i].range.lowerBound).line)
@@ -103,12 +118,14 @@ extension CallGraphExtractor {
             let spelled = rest[..<close]
             if let name = spelled.split(separator: "/").last, !name.isEmpty { box.names.insert(String(name)) }
         }
-        clang_getInclusions(file.unit, { included, _, depth, data in
-            guard depth > 0, let included else { return }
-            let path = clang_getFileName(included).consume()
-            let name = path.split(separator: "/").last.map(String.init) ?? path
-            Unmanaged<Box>.fromOpaque(data!).takeUnretainedValue().names.insert(name)
-        }, Unmanaged.passUnretained(box).toOpaque())
+        clang_getInclusions(
+            file.unit,
+            { included, _, depth, data in
+                guard depth > 0, let included else { return }
+                let path = clang_getFileName(included).consume()
+                let name = path.split(separator: "/").last.map(String.init) ?? path
+                Unmanaged<Box>.fromOpaque(data!).takeUnretainedValue().names.insert(name)
+            }, Unmanaged.passUnretained(box).toOpaque())
         return box.names.sorted()
     }
 
@@ -146,7 +163,9 @@ extension CallGraphExtractor {
         guard cursor.kind == CXCursor_FunctionDecl, !name.contains("::") else { return false }
         let first = clang_getCanonicalCursor(cursor)
         let declaredBySystem = clang_Location_isInSystemHeader(clang_getCursorLocation(first)) != 0
-        guard declaredBySystem || AsyncSignalSafeFunctions.reasons[name] != nil || AsyncSignalSafeFunctions.isSafe(name, allow: [])
+        guard
+            declaredBySystem || AsyncSignalSafeFunctions.reasons[name] != nil
+                || AsyncSignalSafeFunctions.isSafe(name, allow: [])
         else { return false }
         return !openConditionals(before: offset).isEmpty
     }
@@ -184,7 +203,8 @@ extension CallGraphExtractor {
             line = next
             let trimmed = text.drop(while: { $0 == " " || $0 == "\t" })
             guard trimmed.first == "#" else { continue }
-            let words = trimmed.dropFirst().split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "(" || $0 == ")" }).map(String.init)
+            let words = trimmed.dropFirst().split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "(" || $0 == ")" })
+                .map(String.init)
             guard let directive = words.first else { continue }
             let candidate = guardCandidate
             guardCandidate = nil

@@ -21,10 +21,11 @@ extension CallGraphExtractor {
     func assignment(_ c: CXCursor) {
         let kids = kids(c)
         guard kids.count == 2, let lhsRange = offsets(kids[0]),
-              let op = firstToken(from: lhsRange.upperBound),
-              file.buffer.spells(op.range, "="),
-              Cursors.isFunctionPointer(clang_getCursorType(kids[0])),
-              let slot = slot(of: kids[0]) else { return }
+            let op = firstToken(from: lhsRange.upperBound),
+            file.buffer.spells(op.range, "="),
+            Cursors.isFunctionPointer(clang_getCursorType(kids[0])),
+            let slot = slot(of: kids[0])
+        else { return }
         store(into: slot, value: kids[1], at: c)
     }
 
@@ -33,18 +34,24 @@ extension CallGraphExtractor {
         let target = functionReference(value)
         let slotSymbol = Cursors.symbol(slot)
         facts.stores.append(PointerStore(slot: slotSymbol, value: target.map(Cursors.symbol)))
-        guard slot.kind == CXCursor_FieldDecl, CallGraphExtractor.sigactionFields.contains(Cursors.spelling(slot)) else { return }
+        guard slot.kind == CXCursor_FieldDecl, CallGraphExtractor.sigactionFields.contains(Cursors.spelling(slot))
+        else { return }
         if let target {
-            facts.registrations.append(HandlerRegistration(handler: Cursors.symbol(target), mechanism: .sigaction, position: position(of: site)))
+            facts.registrations.append(
+                HandlerRegistration(
+                    handler: Cursors.symbol(target), mechanism: .sigaction, position: position(of: site)))
         } else if let index = parameterIndex(value) {
             // a wrapper: `void install(int sig, handler_t h) { sa.sa_handler = h; … }`; not where `h` is null
             // (`if (h) sa.sa_handler = trampoline; else sa.sa_handler = h;` installs SIG_DFL, never `h`)
-            guard !nullParameters.contains(clang_getCursorUSR(clang_getCursorReferenced(stripped(value))).consume()) else { return }
+            guard !nullParameters.contains(clang_getCursorUSR(clang_getCursorReferenced(stripped(value))).consume())
+            else { return }
             facts.installingParameters.append(ParameterUse(function: current!, index: index, mechanism: .sigaction))
         } else if let source = self.slot(of: value), source.kind != CXCursor_ParmDecl {
             // a table: `sa.sa_handler = entry->handler` registers every function stored into `handler`
-            facts.registrations.append(HandlerRegistration(handler: Cursors.symbol(source), mechanism: .sigaction,
-                                                           position: position(of: site), throughSlot: true))
+            facts.registrations.append(
+                HandlerRegistration(
+                    handler: Cursors.symbol(source), mechanism: .sigaction,
+                    position: position(of: site), throughSlot: true))
         }
     }
 
@@ -68,13 +75,15 @@ extension CallGraphExtractor {
         guard current != nil, let range = offsets(condition) else { return nil }
         func parameter(_ e: CXCursor) -> String? {
             let ref = clang_getCursorReferenced(stripped(e))
-            return ref.kind == CXCursor_ParmDecl && stripped(e).kind == CXCursor_DeclRefExpr ? clang_getCursorUSR(ref).consume() : nil
+            return ref.kind == CXCursor_ParmDecl && stripped(e).kind == CXCursor_DeclRefExpr
+                ? clang_getCursorUSR(ref).consume() : nil
         }
         let inner = stripped(condition)
         if inner.kind == CXCursor_BinaryOperator {
             let kids = kids(inner)
             guard kids.count == 2, let lhs = offsets(kids[0]), let op = firstToken(from: lhs.upperBound),
-                  file.buffer.spells(op.range, "==") || file.buffer.spells(op.range, "!=") else { return nil }
+                file.buffer.spells(op.range, "==") || file.buffer.spells(op.range, "!=")
+            else { return nil }
             let equal = file.buffer.spells(op.range, "==")
             if isIntegerConstant(kids[1]), let usr = parameter(kids[0]) { return (usr, equal) }
             if isIntegerConstant(kids[0]), let usr = parameter(kids[1]) { return (usr, equal) }
@@ -102,10 +111,15 @@ extension CallGraphExtractor {
         for i in 0..<count {
             let argument = clang_Cursor_getArgument(call, UInt32(i))
             if let function = functionReference(argument) {
-                facts.functionArguments.append(FunctionArgument(callee: symbol, argument: i, value: Cursors.symbol(function),
-                                                                position: position(of: call)))
-            } else if Cursors.isFunctionPointer(clang_getCursorType(argument)), let index = parameterIndex(argument), let current {
-                facts.forwards.append(ParameterForward(function: current, parameter: index, callee: symbol, argument: i))
+                facts.functionArguments.append(
+                    FunctionArgument(
+                        callee: symbol, argument: i, value: Cursors.symbol(function),
+                        position: position(of: call)))
+            } else if Cursors.isFunctionPointer(clang_getCursorType(argument)), let index = parameterIndex(argument),
+                let current
+            {
+                facts.forwards.append(
+                    ParameterForward(function: current, parameter: index, callee: symbol, argument: i))
             }
         }
     }
@@ -161,7 +175,8 @@ extension CallGraphExtractor {
         guard c.kind == CXCursor_UnexposedExpr else { return nil }
         let kids = kids(c)
         guard let member = kids.last(where: { $0.kind == CXCursor_MemberRef }), let value = kids.last,
-              clang_isExpression(value.kind) != 0 else { return nil }
+            clang_isExpression(value.kind) != 0
+        else { return nil }
         let field = clang_getCursorReferenced(member)
         return field.kind == CXCursor_FieldDecl ? (field, value) : nil
     }
@@ -176,9 +191,10 @@ extension CallGraphExtractor {
     /// `&slot` hands the slot to code that may write anything into it.
     func addressTaken(_ c: CXCursor) {
         guard let range = offsets(c), let first = tokens(in: range).first,
-              file.buffer.spells(first.range, "&"),
-              let operand = kids(c).first, Cursors.isFunctionPointer(clang_getCursorType(operand)),
-              let slot = slot(of: operand) else { return }
+            file.buffer.spells(first.range, "&"),
+            let operand = kids(c).first, Cursors.isFunctionPointer(clang_getCursorType(operand)),
+            let slot = slot(of: operand)
+        else { return }
         facts.stores.append(PointerStore(slot: Cursors.symbol(slot), value: nil))
     }
 }

@@ -14,7 +14,10 @@ extension CallGraphExtractor {
             // every case below is a call `word(` or a store `.word =`: no string made for other names
             guard t.spells(i + 1, "(") || t.spells(i + 1, "=") else { continue }
             // `word =` without `(` is only `x.sa_handler =` / `x.sa_sigaction =` below: no string made for other stores
-            if !t.spells(i + 1, "("), !(t.isMemberOperator(i - 1) && CallGraphExtractor.sigactionFieldLengths.contains(file.tokens[i].range.count)) {
+            if !t.spells(i + 1, "("),
+                !(t.isMemberOperator(i - 1)
+                    && CallGraphExtractor.sigactionFieldLengths.contains(file.tokens[i].range.count))
+            {
                 continue
             }
             let word = t.text(i)
@@ -24,35 +27,48 @@ extension CallGraphExtractor {
             if CallGraphExtractor.sigactionFields.contains(word), t.isMemberOperator(i - 1), t.spells(i + 1, "=") {
                 // `x.sa_handler = h;`, `= &Known::H,`, `ON_DEBUG(x.sa_handler = h)`
                 let j = t.spells(i + 2, "&") ? i + 3 : i + 2
-                if let (qualified, end) = qualifiedName(t, from: j), t.spells(end, ";") || t.spells(end, ",") || t.spells(end, ")") {
+                if let (qualified, end) = qualifiedName(t, from: j),
+                    t.spells(end, ";") || t.spells(end, ",") || t.spells(end, ")")
+                {
                     (handler, name) = (j, qualified)
                 }
-            } else if t.spells(i + 1, "("), !t.isMemberOperator(i - 1), !CallGraphExtractor.signalInstallers.contains(word),
-                      !functionNames.contains(word), !facts.macros.contains(word), let (fn, at) = signalArgument(t, call: i) {
+            } else if t.spells(i + 1, "("), !t.isMemberOperator(i - 1),
+                !CallGraphExtractor.signalInstallers.contains(word),
+                !functionNames.contains(word), !facts.macros.contains(word), let (fn, at) = signalArgument(t, call: i)
+            {
                 // `pqsignal(SIGTERM, h)`: an installer from a header the run does not have
-                facts.signalArguments.append(FunctionArgument(callee: Symbol(usr: "name:" + word, name: word), argument: 1,
-                                                              value: scoped(fn, at: at, namespaces), position: position(t.offset(i))))
+                facts.signalArguments.append(
+                    FunctionArgument(
+                        callee: Symbol(usr: "name:" + word, name: word), argument: 1,
+                        value: scoped(fn, at: at, namespaces), position: position(t.offset(i))))
                 continue
-            } else if CallGraphExtractor.signalInstallers.contains(word), t.spells(i + 1, "("), !t.isMemberOperator(i - 1) {
+            } else if CallGraphExtractor.signalInstallers.contains(word), t.spells(i + 1, "("),
+                !t.isMemberOperator(i - 1)
+            {
                 let arguments = t.arguments(from: i + 1)
                 if arguments.count == 2 {
-                    let j = t.spells(arguments[1].lowerBound, "&") ? arguments[1].lowerBound + 1 : arguments[1].lowerBound
+                    let j =
+                        t.spells(arguments[1].lowerBound, "&") ? arguments[1].lowerBound + 1 : arguments[1].lowerBound
                     if let (qualified, end) = qualifiedName(t, from: j), end == arguments[1].upperBound {
                         (handler, name, mechanism) = (j, qualified, .signal)
                     }
                 }
             }
-            guard let handler, !known.contains(name), !known.contains(where: { $0.hasSuffix("::" + name) }), !name.hasPrefix("SIG_")
+            guard let handler, !known.contains(name), !known.contains(where: { $0.hasSuffix("::" + name) }),
+                !name.hasPrefix("SIG_")
             else { continue }
             if let macro = t.enclosingMacroDefinition(i) {
                 // `#define SIGNAL(s, h) do { sa.sa_handler = h; … } while (0)`: every `SIGNAL(SIGHUP, hup)` registers `hup`
                 if let index = macro.parameters.firstIndex(of: name) {
-                    macroRegistrations(t, macro: macro.name, argument: index, mechanism: mechanism, namespaces: namespaces)
+                    macroRegistrations(
+                        t, macro: macro.name, argument: index, mechanism: mechanism, namespaces: namespaces)
                     continue
                 }
             }
-            facts.registrations.append(HandlerRegistration(handler: scoped(name, at: handler, namespaces), mechanism: mechanism,
-                                                           position: position(t.offset(i))))
+            facts.registrations.append(
+                HandlerRegistration(
+                    handler: scoped(name, at: handler, namespaces), mechanism: mechanism,
+                    position: position(t.offset(i))))
         }
     }
 
@@ -63,22 +79,32 @@ extension CallGraphExtractor {
         guard arguments.count == 2, arguments[0].count == 1, t.isIdentifier(arguments[0].lowerBound) else { return nil }
         let signal = t.text(arguments[0].lowerBound)
         guard signal.hasPrefix("SIG"), !signal.hasPrefix("SIG_"), signal.count > 3,
-              signal.dropFirst(3).allSatisfy({ $0.isUppercase || $0.isNumber }) else { return nil }
+            signal.dropFirst(3).allSatisfy({ $0.isUppercase || $0.isNumber })
+        else { return nil }
         let j = t.spells(arguments[1].lowerBound, "&") ? arguments[1].lowerBound + 1 : arguments[1].lowerBound
-        guard let (name, end) = qualifiedName(t, from: j), end == arguments[1].upperBound, !name.hasPrefix("SIG_") else { return nil }
+        guard let (name, end) = qualifiedName(t, from: j), end == arguments[1].upperBound, !name.hasPrefix("SIG_")
+        else { return nil }
         return (name, j)
     }
 
     /// Registrations made by invoking a function-like macro whose body installs its parameter `argument`.
-    func macroRegistrations(_ t: TokenCursor, macro: String, argument: Int, mechanism: HandlerRegistration.Mechanism,
-                                    namespaces: [(name: String, tokens: ClosedRange<Int>)]) {
+    func macroRegistrations(
+        _ t: TokenCursor, macro: String, argument: Int, mechanism: HandlerRegistration.Mechanism,
+        namespaces: [(name: String, tokens: ClosedRange<Int>)]
+    ) {
         for i in 0..<t.count where t.spells(i, macro) && t.spells(i + 1, "(") && !t.isInDirective(t.offset(i)) {
             let arguments = t.arguments(from: i + 1)
             guard argument < arguments.count else { continue }
-            let j = t.spells(arguments[argument].lowerBound, "&") ? arguments[argument].lowerBound + 1 : arguments[argument].lowerBound
-            guard let (name, end) = qualifiedName(t, from: j), end == arguments[argument].upperBound, !name.hasPrefix("SIG_") else { continue }
-            facts.registrations.append(HandlerRegistration(handler: scoped(name, at: j, namespaces), mechanism: mechanism,
-                                                           position: position(t.offset(i))))
+            let j =
+                t.spells(arguments[argument].lowerBound, "&")
+                ? arguments[argument].lowerBound + 1 : arguments[argument].lowerBound
+            guard let (name, end) = qualifiedName(t, from: j), end == arguments[argument].upperBound,
+                !name.hasPrefix("SIG_")
+            else { continue }
+            facts.registrations.append(
+                HandlerRegistration(
+                    handler: scoped(name, at: j, namespaces), mechanism: mechanism,
+                    position: position(t.offset(i))))
         }
     }
 
@@ -109,7 +135,9 @@ extension CallGraphExtractor {
         let argument: Int32
         if CallGraphExtractor.signalInstallers.contains(name) && Cursors.qualifiedName(callee) == name {
             (mechanism, argument) = (.signal, 1)
-        } else if name == "set_terminate", ["set_terminate", "std::set_terminate"].contains(Cursors.qualifiedName(callee)) {
+        } else if name == "set_terminate",
+            ["set_terminate", "std::set_terminate"].contains(Cursors.qualifiedName(callee))
+        {
             (mechanism, argument) = (.terminate, 0)
         } else {
             return
@@ -120,6 +148,7 @@ extension CallGraphExtractor {
             facts.installingParameters.append(ParameterUse(function: current, index: index, mechanism: .signal))
         }
         guard let handler = functionReference(value) else { return }
-        facts.registrations.append(HandlerRegistration(handler: Cursors.symbol(handler), mechanism: mechanism, position: position(of: call)))
+        facts.registrations.append(
+            HandlerRegistration(handler: Cursors.symbol(handler), mechanism: mechanism, position: position(of: call)))
     }
 }

@@ -34,10 +34,11 @@ final class CallGraphExtractor {
         accessRanges = RangeIndex(self.accesses.map(\.range))
         self.bridgeNames = Set(bridgeNames)
         bridgeNameLengths = Set(bridgeNames.map(\.utf8.count))
-        annotationLines = Set(file.comments.compactMap { comment -> Int? in
-            guard file.buffer.text(comment.range).contains(CallGraphExtractor.annotation) else { return nil }
-            return file.buffer.lineColumn(of: max(comment.range.lowerBound, comment.range.upperBound - 1)).line
-        })
+        annotationLines = Set(
+            file.comments.compactMap { comment -> Int? in
+                guard file.buffer.text(comment.range).contains(CallGraphExtractor.annotation) else { return nil }
+                return file.buffer.lineColumn(of: max(comment.range.lowerBound, comment.range.upperBound - 1)).line
+            })
     }
 
     func extract() -> CallGraphFacts {
@@ -68,7 +69,9 @@ final class CallGraphExtractor {
         for c in Cursors.children(clang_getTranslationUnitCursor(file.unit)) {
             switch c.kind {
             case CXCursor_MacroExpansion:
-                if let offset = Cursors.mainFileOffset(clang_getCursorLocation(c), file) { macroExpansions.insert(offset) }
+                if let offset = Cursors.mainFileOffset(clang_getCursorLocation(c), file) {
+                    macroExpansions.insert(offset)
+                }
             case CXCursor_MacroDefinition:
                 // function-like: `(` right after the name
                 let name = Cursors.spelling(c)
@@ -78,7 +81,8 @@ final class CallGraphExtractor {
                     if functionLike { facts.macros.append(name) }
                     runMacro(c, functionLike: functionLike)
                 }
-            case CXCursor_VarDecl where Cursors.isInMainFile(c, file) && Cursors.isCallable(variable: c, invalidIsCallable: false):
+            case CXCursor_VarDecl
+            where Cursors.isInMainFile(c, file) && Cursors.isCallable(variable: c, invalidIsCallable: false):
                 globalNames.insert(Cursors.spelling(c))
             default:
                 continue
@@ -92,7 +96,9 @@ final class CallGraphExtractor {
         for c in Cursors.children(parent) {
             let inMainFile = Cursors.isInMainFile(c, file)
             // a namespace opened by a macro (`PLCR_CPP_BEGIN_NS`) is not "from" the main file, its contents are
-            guard inMainFile || (Cursors.isContainer(c) && clang_Location_isInSystemHeader(clang_getCursorLocation(c)) == 0)
+            guard
+                inMainFile
+                    || (Cursors.isContainer(c) && clang_Location_isInSystemHeader(clang_getCursorLocation(c)) == 0)
             else { continue }
             switch c.kind {
             case _ where Cursors.isFunction(c) && inMainFile:
@@ -115,7 +121,9 @@ final class CallGraphExtractor {
     func isAnnotated(_ function: CXCursor) -> Bool {
         if kids(function).contains(where: {
             $0.kind == CXCursor_AnnotateAttr && Cursors.spelling($0) == CallGraphExtractor.annotation
-        }) { return true }
+        }) {
+            return true
+        }
         guard !annotationLines.isEmpty, let range = offsets(function) else { return false }
         let line = file.buffer.lineColumn(of: range.lowerBound).line
         return annotationLines.contains(line) || annotationLines.contains(line - 1)
@@ -221,7 +229,9 @@ final class CallGraphExtractor {
     func stripped(_ expression: CXCursor) -> CXCursor { Cursors.stripped(expression, children: kids) }
 
     /// `Cursors.functionReference` over the subtree.
-    func functionReference(_ expression: CXCursor) -> CXCursor? { Cursors.functionReference(expression, children: kids) }
+    func functionReference(_ expression: CXCursor) -> CXCursor? {
+        Cursors.functionReference(expression, children: kids)
+    }
 
     /// `Cursors.isIntegerConstant` over the subtree.
     func isIntegerConstant(_ expression: CXCursor) -> Bool { Cursors.isIntegerConstant(expression, children: kids) }

@@ -9,18 +9,24 @@ enum ClangAssignments {
             let n = e - 1
             let value = t.isIdentifier(e + 1) && t.spells(e + 2, ";") ? t.text(e + 1) : nil
             guard t.isIdentifier(n) else {
-                result.append(Assignment(name: nil, isMember: false, base: nil, offset: t.offset(n),
-                                         nameOffset: t.offset(n), valueName: value))
+                result.append(
+                    Assignment(
+                        name: nil, isMember: false, base: nil, offset: t.offset(n),
+                        nameOffset: t.offset(n), valueName: value))
                 continue
             }
             guard t.isMemberOperator(n - 1) else {
-                result.append(Assignment(name: t.text(n), isMember: false, base: nil, offset: t.offset(n),
-                                         nameOffset: t.offset(n), valueName: value))
+                result.append(
+                    Assignment(
+                        name: t.text(n), isMember: false, base: nil, offset: t.offset(n),
+                        nameOffset: t.offset(n), valueName: value))
                 continue
             }
             let start = t.expressionStart(endingAt: n - 2)
-            result.append(Assignment(name: t.text(n), isMember: true, base: start.map { t.joined($0, n - 1) },
-                                     offset: t.offset(start ?? n), nameOffset: t.offset(n), valueName: value))
+            result.append(
+                Assignment(
+                    name: t.text(n), isMember: true, base: start.map { t.joined($0, n - 1) },
+                    offset: t.offset(start ?? n), nameOffset: t.offset(n), valueName: value))
         }
         return result
     }

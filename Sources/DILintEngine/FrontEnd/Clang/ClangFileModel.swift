@@ -32,16 +32,19 @@ final class ClangFileModel: FileModel {
         let later = deferredBodies + inInit.compactMap(\.enclosing).flatMap { tokens.blockBodies(in: $0.range) }
         return inInit.filter { located in !later.contains { $0.contains(located.offset) } }.map { located in
             let e = located.enclosing!
-            return ConstructionAccess(access: located,
-                                      place: e.kind == .constructor ? "constructor '\(e.typeName ?? e.name)'" : "initializer '-\(e.name)'")
+            return ConstructionAccess(
+                access: located,
+                place: e.kind == .constructor ? "constructor '\(e.typeName ?? e.name)'" : "initializer '-\(e.name)'")
         }
     }()
 
     private(set) lazy var qualifiedDeclarations: [QualifiedDeclaration] = ClangOwnership.declarations(tokens)
     private(set) lazy var assignments: [Assignment] = ClangAssignments.all(tokens)
     private(set) lazy var singletonCreations: [SingletonCreation] =
-        ClangSingletons(t: tokens, scopes: scopes, assignments: assignments, configuration: configuration,
-                        fileScopeVariables: fileScopeVariables).creations()
+        ClangSingletons(
+            t: tokens, scopes: scopes, assignments: assignments, configuration: configuration,
+            fileScopeVariables: fileScopeVariables
+        ).creations()
     private lazy var fileScopeVariables: [Int] = ClangSingletons.fileScopeVariables(tokens)
     private(set) lazy var lifecycleEvents: [[LifecycleEvent]] = {
         let bridgeSets = ClangLifecycleEvents.bridgeSets(assignments, configuration: configuration)
@@ -71,15 +74,19 @@ final class ClangFileModel: FileModel {
     private lazy var deferredBodies: [Range<Int>] = {
         final class Box { var ranges: [Range<Int>] = []; let file: ParsedFile; init(_ f: ParsedFile) { file = f } }
         let box = Box(parsed)
-        _ = clang_visitChildren(clang_getTranslationUnitCursor(parsed.unit), { c, _, data in
-            let box = Unmanaged<Box>.fromOpaque(data!).takeUnretainedValue()
-            if clang_Location_isFromMainFile(clang_getCursorLocation(c)) == 0 { return CXChildVisit_Continue }
-            if c.kind == CXCursor_LambdaExpr || c.kind == CXCursor_BlockExpr, let r = Cursors.offsets(c, in: box.file) {
-                box.ranges.append(r)
-                return CXChildVisit_Continue
-            }
-            return CXChildVisit_Recurse
-        }, Unmanaged.passUnretained(box).toOpaque())
+        _ = clang_visitChildren(
+            clang_getTranslationUnitCursor(parsed.unit),
+            { c, _, data in
+                let box = Unmanaged<Box>.fromOpaque(data!).takeUnretainedValue()
+                if clang_Location_isFromMainFile(clang_getCursorLocation(c)) == 0 { return CXChildVisit_Continue }
+                if c.kind == CXCursor_LambdaExpr || c.kind == CXCursor_BlockExpr,
+                    let r = Cursors.offsets(c, in: box.file)
+                {
+                    box.ranges.append(r)
+                    return CXChildVisit_Continue
+                }
+                return CXChildVisit_Recurse
+            }, Unmanaged.passUnretained(box).toOpaque())
         return box.ranges
     }()
 }

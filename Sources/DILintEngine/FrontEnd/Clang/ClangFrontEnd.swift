@@ -37,7 +37,11 @@ final class ClangFrontEnd {
     static func squareBracketDepth(_ bytes: [UInt8]) -> Int {
         var depth = 0, deepest = 0
         for b in bytes {
-            if b == UInt8(ascii: "[") { depth += 1; deepest = max(deepest, depth) } else if b == UInt8(ascii: "]") { depth = max(0, depth - 1) }
+            if b == UInt8(ascii: "[") {
+                depth += 1; deepest = max(deepest, depth)
+            } else if b == UInt8(ascii: "]") {
+                depth = max(0, depth - 1)
+            }
         }
         return deepest
     }
@@ -45,14 +49,18 @@ final class ClangFrontEnd {
     /// The arguments libclang gets for a file (before `ClangParser.commonArguments`): the
     /// language's flags or the compile database's entry, then `clang-flags`, then the header map
     /// last, so that every flag wins over it. `di-lint fix` parses with the same.
-    static func arguments(path: String, language: SourceLanguage, database: [String]?, configuration: Configuration) -> [String] {
+    static func arguments(path: String, language: SourceLanguage, database: [String]?, configuration: Configuration)
+        -> [String]
+    {
         let isHeader = SourceLanguage.headerExtensions.contains((path as NSString).pathExtension)
         let base = database.map { $0 + language.objcRuntimeArguments } ?? language.clangArguments(isHeader: isHeader)
         return base + configuration.clangFlags + (configuration.headerMapFile?.arguments ?? [])
     }
 
     /// The file's model, or why it cannot be linted.
-    func model(path: String, displayPath: String, bytes: [UInt8], language: SourceLanguage) -> Result<FileModel, ParseFailure> {
+    func model(path: String, displayPath: String, bytes: [UInt8], language: SourceLanguage) -> Result<
+        FileModel, ParseFailure
+    > {
         parse(path: path, bytes: bytes, language: language).map { parsed in
             ClangFileModel(parsed: parsed, displayPath: displayPath, configuration: configuration, finder: finder)
         }
@@ -65,7 +73,9 @@ final class ClangFrontEnd {
 
     /// The compile database's arguments for a file, by its absolute normalized path.
     func databaseArguments(_ path: String) -> [String]? {
-        compileArguments[FileCollector.normalized(path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path)]
+        compileArguments[
+            FileCollector.normalized(path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path)
+        ]
     }
 
     /// The one way di-lint parses a C-family file (lint, its parse workers, fix and fix's
@@ -74,16 +84,24 @@ final class ClangFrontEnd {
     /// contents (fix's edited headers). `reparse` is shown the files the parse read and may ask
     /// for one more parse with other unsaved files (fix's check that the parse read no edited
     /// file it was not given); nil keeps it.
-    func parse(path: String, bytes: [UInt8], language: SourceLanguage, unsaved: [ClangParser.UnsavedFile] = [],
-               reparse: ((Set<SourceFileKey>) -> [ClangParser.UnsavedFile]?)? = nil) -> Result<ParsedFile, ParseFailure> {
+    func parse(
+        path: String, bytes: [UInt8], language: SourceLanguage, unsaved: [ClangParser.UnsavedFile] = [],
+        reparse: ((Set<SourceFileKey>) -> [ClangParser.UnsavedFile]?)? = nil
+    ) -> Result<ParsedFile, ParseFailure> {
         let depth = Self.squareBracketDepth(bytes)
         if depth > Self.maxSquareBracketDepth {
-            return .failure(ParseFailure(reason: "square brackets nest \(depth) deep; libclang 14 overflows its stack on Objective-C messages nested past a few thousand, so di-lint does not parse files beyond \(Self.maxSquareBracketDepth)"))
+            return .failure(
+                ParseFailure(
+                    reason:
+                        "square brackets nest \(depth) deep; libclang 14 overflows its stack on Objective-C messages nested past a few thousand, so di-lint does not parse files beyond \(Self.maxSquareBracketDepth)"
+                ))
         }
         let database = databaseArguments(path)
         // a database's command carries `-working-directory=`, against which libclang resolves a
         // relative path: the file is parsed by its absolute path then
-        let path = database == nil || path.hasPrefix("/") ? path : FileCollector.normalized(FileManager.default.currentDirectoryPath + "/" + path)
+        let path =
+            database == nil || path.hasPrefix("/")
+            ? path : FileCollector.normalized(FileManager.default.currentDirectoryPath + "/" + path)
         let arguments = Self.arguments(path: path, language: language, database: database, configuration: configuration)
         if let problem = includeCheck.problem(source: path, bytes: bytes, arguments: arguments) {
             return .failure(ParseFailure(reason: problem))
@@ -94,13 +112,17 @@ final class ClangFrontEnd {
         }
         do {
             let main = ClangParser.UnsavedFile(path: path, bytes: bytes)
-            var unit = try parser!.parseUnit(path: path, arguments: ClangParser.commonArguments + arguments, unsaved: unsaved + [main])
+            var unit = try parser!.parseUnit(
+                path: path, arguments: ClangParser.commonArguments + arguments, unsaved: unsaved + [main])
             if let reparse, let again = reparse(ParsedFile.inclusions(unit)) {
                 clang_disposeTranslationUnit(unit)
-                unit = try parser!.parseUnit(path: path, arguments: ClangParser.commonArguments + arguments, unsaved: again + [main])
+                unit = try parser!.parseUnit(
+                    path: path, arguments: ClangParser.commonArguments + arguments, unsaved: again + [main])
             }
-            return .success(ParsedFile(path: path, language: language, buffer: SourceBuffer(bytes: bytes), unit: unit,
-                                       trustAllSkippedBlocks: database != nil))
+            return .success(
+                ParsedFile(
+                    path: path, language: language, buffer: SourceBuffer(bytes: bytes), unit: unit,
+                    trustAllSkippedBlocks: database != nil))
         } catch let failure as ParseFailure {
             return .failure(failure)
         } catch {

@@ -8,8 +8,9 @@ enum ClangLifecycleEvents {
     /// member's name is.
     static func bridgeSets(_ assignments: [Assignment], configuration: Configuration) -> [Int: Assignment] {
         let names = Set(configuration.bridgeNames)
-        return Dictionary(assignments.filter { $0.isMember && $0.base != nil && $0.name.map(names.contains) == true }
-            .map { ($0.nameOffset, $0) }, uniquingKeysWith: { first, _ in first })
+        return Dictionary(
+            assignments.filter { $0.isMember && $0.base != nil && $0.name.map(names.contains) == true }
+                .map { ($0.nameOffset, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
     /// The names `events` looks for, worked out once per file.
@@ -31,7 +32,9 @@ enum ClangLifecycleEvents {
     }
 
     /// Installs, uninstalls and bridge sets in a token range, with their receivers.
-    static func events(_ t: TokenCursor, in range: Range<Int>, bridgeSets: [Int: Assignment], names: Names) -> [LifecycleEvent] {
+    static func events(_ t: TokenCursor, in range: Range<Int>, bridgeSets: [Int: Assignment], names: Names)
+        -> [LifecycleEvent]
+    {
         var result: [LifecycleEvent] = []
         func add(_ receiver: String, _ kind: LifecycleEvent.Kind, at offset: Int) {
             result.append(LifecycleEvent(receiver: receiver, kind: kind, offset: t.offset(offset)))
@@ -50,12 +53,15 @@ enum ClangLifecycleEvents {
             if t.spells(i + 1, "]") || t.spells(i + 1, ":"), let open = messageOpen(t, selectorAt: i, range: range) {
                 let receiver = t.joined(open + 1, i)
                 if let lifecycle, !receiver.isEmpty { add(receiver, lifecycle, at: i) }
-                if names.setters.contains(word), t.spells(i + 1, ":"), !receiver.isEmpty { add(receiver, .bridgeSet, at: open) }
+                if names.setters.contains(word), t.spells(i + 1, ":"), !receiver.isEmpty {
+                    add(receiver, .bridgeSet, at: open)
+                }
                 continue
             }
             // receiver.install(), receiver->install()
             if let lifecycle, t.spells(i + 1, "("), t.spells(i - 1, ".") || t.spells(i - 1, "->"),
-               let start = t.expressionStart(endingAt: i - 2) {
+                let start = t.expressionStart(endingAt: i - 2)
+            {
                 add(t.joined(start, i - 1), lifecycle, at: i)
                 continue
             }
@@ -65,10 +71,15 @@ enum ClangLifecycleEvents {
                 continue
             }
             // C: reporter_install(r, ...), reporter_uninstall(r), reporter_set_bridge(r, b)
-            let kind: LifecycleEvent.Kind? = ends(with: "_uninstall") ? .uninstall : ends(with: "_install") ? .install
-                : names.setterSuffixes.contains(where: ends) ? .bridgeSet : nil
+            let kind: LifecycleEvent.Kind? =
+                ends(with: "_uninstall")
+                ? .uninstall
+                : ends(with: "_install")
+                    ? .install
+                    : names.setterSuffixes.contains(where: ends) ? .bridgeSet : nil
             guard let kind, t.spells(i + 1, "("), !(t.spells(i - 1, ".") || t.spells(i - 1, "->")),
-                  let first = t.arguments(from: i + 1).first, !first.isEmpty else { continue }
+                let first = t.arguments(from: i + 1).first, !first.isEmpty
+            else { continue }
             add(t.joined(first.lowerBound, first.upperBound), kind, at: i)
         }
         return result
@@ -77,7 +88,8 @@ enum ClangLifecycleEvents {
     /// The `[` of the message whose selector (first part) is the token at `i`.
     private static func messageOpen(_ t: TokenCursor, selectorAt i: Int, range: Range<Int>) -> Int? {
         guard i > range.lowerBound, let start = t.expressionStart(endingAt: i - 1), t.spells(start - 1, "["),
-              t.isMessageStart(start - 1) else { return nil }
+            t.isMessageStart(start - 1)
+        else { return nil }
         return start - 1
     }
 }

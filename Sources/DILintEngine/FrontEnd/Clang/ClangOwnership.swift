@@ -11,14 +11,19 @@ enum ClangOwnership {
         let tokens = t.file.tokens
         for i in 0..<t.count {
             let length = tokens[i].range.count
-            if length == 8, t.spells(i, "property"), t.spells(i - 1, "@"), t.spells(i + 1, "("), let close = t.close(from: i + 1) {
+            if length == 8, t.spells(i, "property"), t.spells(i - 1, "@"), t.spells(i + 1, "("),
+                let close = t.close(from: i + 1)
+            {
                 let attributes = (i + 2..<close).map(t.text)
                 guard let weak = attributes.first(where: weakAttributes.contains),
-                      let end = (close..<t.count).first(where: { t.spells($0, ";") }),
-                      let name = declaredName(t, close + 1, end),
-                      !(close + 1..<end).contains(where: { t.spells($0, "struct") }) else { continue }
-                found.append(QualifiedDeclaration(form: .objcProperty, name: t.text(name), qualifier: weak,
-                                                  qualifierOffset: t.offset(i + 2 + attributes.firstIndex(of: weak)!)))
+                    let end = (close..<t.count).first(where: { t.spells($0, ";") }),
+                    let name = declaredName(t, close + 1, end),
+                    !(close + 1..<end).contains(where: { t.spells($0, "struct") })
+                else { continue }
+                found.append(
+                    QualifiedDeclaration(
+                        form: .objcProperty, name: t.text(name), qualifier: weak,
+                        qualifierOffset: t.offset(i + 2 + attributes.firstIndex(of: weak)!)))
                 continue
             }
             // a string only for the tokens a qualifier's length (a large file has millions of tokens)
@@ -26,7 +31,9 @@ enum ClangOwnership {
                 var j = i + 1
                 while j < t.count, ![";", "=", ",", ")", "{", "}"].contains(t.text(j)) { j += 1 }
                 guard let name = declaredName(t, i + 1, j) else { continue }
-                found.append(QualifiedDeclaration(form: .cVariable, name: t.text(name), qualifier: t.text(i), qualifierOffset: t.offset(i)))
+                found.append(
+                    QualifiedDeclaration(
+                        form: .cVariable, name: t.text(name), qualifier: t.text(i), qualifierOffset: t.offset(i)))
             }
         }
         return found

@@ -33,7 +33,10 @@ final class ParsedFile {
 
     /// `trustAllSkippedBlocks`: the parse had the project's real flags (`-p`), so every block the
     /// preprocessor skipped is really dead; otherwise only constant conditionals are.
-    init(path: String, language: SourceLanguage, buffer: SourceBuffer, unit: CXTranslationUnit, trustAllSkippedBlocks: Bool) {
+    init(
+        path: String, language: SourceLanguage, buffer: SourceBuffer, unit: CXTranslationUnit,
+        trustAllSkippedBlocks: Bool
+    ) {
         self.path = path
         self.language = language
         self.buffer = buffer
@@ -59,7 +62,8 @@ final class ParsedFile {
                 let direct = ParsedFile.directTokenOffsets(unit, raw, Int(count))
                 var s = 0
                 for i in 0..<Int(count) {
-                    let (lo, hi) = direct.map { ParsedFile.directRange(raw[i], base: $0) } ?? ParsedFile.tokenRange(unit, raw[i])
+                    let (lo, hi) =
+                        direct.map { ParsedFile.directRange(raw[i], base: $0) } ?? ParsedFile.tokenRange(unit, raw[i])
                     while s < skipped.count && skipped[s].upperBound <= lo { s += 1 }
                     if s < skipped.count && skipped[s].contains(lo) { continue }
                     let kind: SourceToken.Kind
@@ -97,11 +101,15 @@ final class ParsedFile {
     /// agree with libclang's (`tokenRange`) on the first and last token and every 64th between;
     /// nil otherwise, and libclang is asked for every token. Asking it for each of a 10 MB file's
     /// 1.6 million tokens cost a tenth of the file's run.
-    static func directTokenOffsets(_ unit: CXTranslationUnit, _ tokens: UnsafeMutablePointer<CXToken>, _ count: Int) -> Int? {
+    static func directTokenOffsets(_ unit: CXTranslationUnit, _ tokens: UnsafeMutablePointer<CXToken>, _ count: Int)
+        -> Int?
+    {
         guard count > 0, tokens[0].int_data.1 & 0x8000_0000 == 0 else { return nil } // a file location, not a macro's
         let base = Int(tokens[0].int_data.1) - tokenRange(unit, tokens[0]).0
         for i in Array(stride(from: 0, to: count, by: 64)) + [count - 1] {
-            guard tokens[i].int_data.1 & 0x8000_0000 == 0, directRange(tokens[i], base: base) == tokenRange(unit, tokens[i]) else { return nil }
+            guard tokens[i].int_data.1 & 0x8000_0000 == 0,
+                directRange(tokens[i], base: base) == tokenRange(unit, tokens[i])
+            else { return nil }
         }
         return base
     }
@@ -163,17 +171,21 @@ final class ClangParser {
 
     deinit { clang_disposeIndex(index) }
 
-    static let parseOptions = UInt32(CXTranslationUnit_DetailedPreprocessingRecord.rawValue
-        | CXTranslationUnit_KeepGoing.rawValue)
+    static let parseOptions = UInt32(
+        CXTranslationUnit_DetailedPreprocessingRecord.rawValue
+            | CXTranslationUnit_KeepGoing.rawValue)
 
     /// Flags common to every parse: no warnings, no error limit, no typo correction
     /// (a headerless file has many unresolved names, and correcting them is slow and misleading).
     static let commonArguments = ["-w", "-ferror-limit=0", "-fno-spell-checking"]
 
-    func parse(path: String, buffer: SourceBuffer, language: SourceLanguage, arguments: [String],
-               trustAllSkippedBlocks: Bool = false) throws -> ParsedFile {
+    func parse(
+        path: String, buffer: SourceBuffer, language: SourceLanguage, arguments: [String],
+        trustAllSkippedBlocks: Bool = false
+    ) throws -> ParsedFile {
         let unit = try parseUnit(path: path, arguments: Self.commonArguments + arguments, unsaved: [])
-        return ParsedFile(path: path, language: language, buffer: buffer, unit: unit, trustAllSkippedBlocks: trustAllSkippedBlocks)
+        return ParsedFile(
+            path: path, language: language, buffer: buffer, unit: unit, trustAllSkippedBlocks: trustAllSkippedBlocks)
     }
 
     /// A file's contents given to libclang instead of what is on disk (the file being parsed, or
@@ -198,8 +210,9 @@ final class ClangParser {
                 }
                 return withCStrings(args) { argv in
                     files.withUnsafeMutableBufferPointer { files in
-                        clang_parseTranslationUnit2(index, name, argv, Int32(args.count), files.baseAddress, UInt32(files.count),
-                                                    Self.parseOptions, &unit)
+                        clang_parseTranslationUnit2(
+                            index, name, argv, Int32(args.count), files.baseAddress, UInt32(files.count),
+                            Self.parseOptions, &unit)
                     }
                 }
             }

@@ -7,7 +7,9 @@ extension ParsedFile {
         var result: [CodeScope] = []
         func walk(_ parent: CXCursor, owner: String?) {
             for c in Cursors.children(parent) {
-                if Cursors.isContainer(c) && clang_Location_isInSystemHeader(clang_getCursorLocation(c)) != 0 { continue }
+                if Cursors.isContainer(c) && clang_Location_isInSystemHeader(clang_getCursorLocation(c)) != 0 {
+                    continue
+                }
                 guard Cursors.isContainer(c) || Cursors.isInMainFile(c, self) else { continue }
                 let kind: CodeScope.Kind
                 switch c.kind {
@@ -29,12 +31,15 @@ extension ParsedFile {
                     continue
                 }
                 guard clang_isCursorDefinition(c) != 0, let range = Cursors.offsets(c, in: self),
-                      let name = Cursors.mainFileOffset(clang_getCursorLocation(c), self) else { continue }
+                    let name = Cursors.mainFileOffset(clang_getCursorLocation(c), self)
+                else { continue }
                 var scopeOwner = owner
                 if kind == .cxxMethod || kind == .constructor || kind == .destructor {
                     scopeOwner = Cursors.spelling(clang_getCursorSemanticParent(c))
                 }
-                result.append(CodeScope(kind: kind, name: Cursors.spelling(c), typeName: scopeOwner, range: range, nameOffset: name))
+                result.append(
+                    CodeScope(
+                        kind: kind, name: Cursors.spelling(c), typeName: scopeOwner, range: range, nameOffset: name))
             }
         }
         walk(clang_getTranslationUnitCursor(unit), owner: nil)
@@ -43,7 +48,8 @@ extension ParsedFile {
 
     private func implementedClass(_ implementation: CXCursor) -> String {
         if implementation.kind == CXCursor_ObjCCategoryImplDecl,
-           let ref = Cursors.children(implementation).first(where: { $0.kind == CXCursor_ObjCClassRef }) {
+            let ref = Cursors.children(implementation).first(where: { $0.kind == CXCursor_ObjCClassRef })
+        {
             return Cursors.spelling(ref)
         }
         return Cursors.spelling(implementation)

@@ -24,7 +24,9 @@ public enum CompilationDatabase {
         func fail(_ problem: String) -> ConfigError { .file(path: file, problem: problem) }
         let bytes: [UInt8]
         do { bytes = try InputFile.read(file, limit: maxFileSize) } catch let refused as InputFile.Refused {
-            throw fail("cannot read the compile database: " + refused.problem.replacingOccurrences(of: "(max-file-size)", with: "for a compile database"))
+            throw fail(
+                "cannot read the compile database: "
+                    + refused.problem.replacingOccurrences(of: "(max-file-size)", with: "for a compile database"))
         }
         try check(bytes, file: file)
         let copy = try privateCopy(bytes)
@@ -33,8 +35,11 @@ public enum CompilationDatabase {
             rmdir(copy)
         }
         var error = CXCompilationDatabase_NoError
-        guard let db = clang_CompilationDatabase_fromDirectory(copy, &error), error == CXCompilationDatabase_NoError else {
-            throw fail("libclang could not read it as a compile database (an array of objects with 'directory', 'file' and 'arguments' or 'command')")
+        guard let db = clang_CompilationDatabase_fromDirectory(copy, &error), error == CXCompilationDatabase_NoError
+        else {
+            throw fail(
+                "libclang could not read it as a compile database (an array of objects with 'directory', 'file' and 'arguments' or 'command')"
+            )
         }
         defer { clang_CompilationDatabase_dispose(db) }
         var result: [String: [String]] = [:]
@@ -44,10 +49,16 @@ public enum CompilationDatabase {
             let command = clang_CompileCommands_getCommand(commands, i)
             let workingDirectory = clang_CompileCommand_getDirectory(command).consume()
             let file = clang_CompileCommand_getFilename(command).consume()
-            let absolute = URL(fileURLWithPath: file, relativeTo: URL(fileURLWithPath: workingDirectory)).standardizedFileURL.path
+            let absolute = URL(fileURLWithPath: file, relativeTo: URL(fileURLWithPath: workingDirectory))
+                .standardizedFileURL.path
             var args: [String] = []
-            for j in 0..<clang_CompileCommand_getNumArgs(command) { args.append(clang_CompileCommand_getArg(command, j).consume()) }
-            result[absolute] = parseArguments(Array(args.dropFirst()), file: file, absolute: absolute) + ["-working-directory=\(workingDirectory)"]
+            for j in 0..<clang_CompileCommand_getNumArgs(command) {
+                args.append(clang_CompileCommand_getArg(command, j).consume())
+            }
+            result[absolute] =
+                parseArguments(Array(args.dropFirst()), file: file, absolute: absolute) + [
+                    "-working-directory=\(workingDirectory)"
+                ]
         }
         return result
     }
@@ -57,13 +68,17 @@ public enum CompilationDatabase {
     static func check(_ bytes: [UInt8], file: String) throws {
         var responseFiles = ResponseFiles(database: file)
         do {
-            try JSONScanner.scan(bytes, subject: "a compile database", remedy: "regenerate it (cmake -DCMAKE_EXPORT_COMPILE_COMMANDS=ON, bear)") { scanner, _ in
+            try JSONScanner.scan(
+                bytes, subject: "a compile database",
+                remedy: "regenerate it (cmake -DCMAKE_EXPORT_COMPILE_COMMANDS=ON, bear)"
+            ) { scanner, _ in
                 try scanner.elements { scanner, _ in
                     var directory = "", arguments: [String] = [], command: String?
                     try scanner.members { scanner, key in
                         switch key {
                         case "directory": directory = try scanner.string(field: 0)
-                        case "arguments": try scanner.elements { scanner, _ in arguments.append(try scanner.string(field: nil)) }
+                        case "arguments":
+                            try scanner.elements { scanner, _ in arguments.append(try scanner.string(field: nil)) }
                         case "command": command = try scanner.string(field: nil)
                         default: try scanner.skipValue()
                         }
@@ -83,7 +98,8 @@ public enum CompilationDatabase {
     private static func privateCopy(_ bytes: [UInt8]) throws -> String {
         var template = Array((NSTemporaryDirectory() + "/di-lint-cdb-XXXXXX").utf8CString)
         guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
-            throw ConfigError.invalid("cannot create a temporary directory for the compile database (\(String(cString: strerror(errno))))")
+            throw ConfigError.invalid(
+                "cannot create a temporary directory for the compile database (\(String(cString: strerror(errno))))")
         }
         let directory = String(cString: made)
         let path = directory + "/compile_commands.json"

@@ -47,7 +47,9 @@ struct ContainerAccessFinder {
         return nil
     }
 
-    func isTemplateAccessor(type: String, accessor: String) -> Bool { templatesByType[type]?.contains(accessor) == true }
+    func isTemplateAccessor(type: String, accessor: String) -> Bool {
+        templatesByType[type]?.contains(accessor) == true
+    }
 
     func find(in file: ParsedFile) -> [LocatedAccess] {
         let walk = ASTWalk(finder: self, file: file)
@@ -56,7 +58,9 @@ struct ContainerAccessFinder {
         var ranges = RangeIndex(result.map(\.range))
         for var found in scanTokens(file) {
             // the first access (in `result`'s order) of the same container whose range holds it
-            if let i = ranges.containing(found.offset).filter({ result[$0].access.container == found.access.container }).min() {
+            if let i = ranges.containing(found.offset).filter({ result[$0].access.container == found.access.container })
+                .min()
+            {
                 if result[i].access.service == nil { result[i].access.service = found.access.service }
                 if result[i].tokenIndex == nil { result[i].tokenIndex = found.tokenIndex }
                 continue
@@ -77,14 +81,16 @@ struct ContainerAccessFinder {
             let own = Self.ownMembers(TokenCursor(file: file))
             result.removeAll { located in
                 guard located.access.container == ambientContainerName, let type = located.enclosing?.typeName,
-                      let service = located.access.service else { return false }
+                    let service = located.access.service
+                else { return false }
                 return own[type]?.contains(service) == true
             }
         }
         // the accessor's own definition (`+sharedInstance`, `Container& Container::shared() {…}`) is not an access
         result.removeAll { located in
             guard let scope = located.enclosing, scope.typeName == located.access.container else { return false }
-            return scope.name == located.access.accessor || scope.name.hasPrefix(located.access.accessor) && located.access.accessor.hasSuffix(":")
+            return scope.name == located.access.accessor
+                || scope.name.hasPrefix(located.access.accessor) && located.access.accessor.hasSuffix(":")
         }
         return result.sorted { $0.offset < $1.offset }
     }
@@ -105,9 +111,11 @@ struct ContainerAccessFinder {
         let lengths = Set(names.map(\.utf8.count))
         var found: [LocatedAccess] = []
         func add(_ start: Int, _ end: Int, _ access: ContainerAccess) {
-            found.append(LocatedAccess(offset: tokens[start].range.lowerBound,
-                                       range: tokens[start].range.lowerBound..<tokens[end].range.upperBound,
-                                       access: access, tokenIndex: start))
+            found.append(
+                LocatedAccess(
+                    offset: tokens[start].range.lowerBound,
+                    range: tokens[start].range.lowerBound..<tokens[end].range.upperBound,
+                    access: access, tokenIndex: start))
         }
         /// The first token of `ns::Type` ending at `i`.
         func qualifiedStart(_ i: Int) -> Int {
@@ -120,10 +128,13 @@ struct ContainerAccessFinder {
             guard names.contains(name) else { continue }
             if accessorsByType[name] != nil {
                 if spells(i - 1, "["), isIdentifier(i + 1), spells(i + 2, "]") || spells(i + 2, ":"),
-                   let accessor = accessor(of: name, member: text(i + 1), takesArgument: spells(i + 2, ":")) {
+                    let accessor = accessor(of: name, member: text(i + 1), takesArgument: spells(i + 2, ":"))
+                {
                     if accessor.hasSuffix(":") {
                         // [Environment hasEnabledOption:x]: the whole message is the access
-                        if let close = closingParen(from: i - 1) { add(i - 1, close, ContainerAccess(container: name, accessor: accessor, service: nil)) }
+                        if let close = closingParen(from: i - 1) {
+                            add(i - 1, close, ContainerAccess(container: name, accessor: accessor, service: nil))
+                        }
                     } else {
                         // [Container sharedInstance], [[Container sharedInstance] service], [Container sharedInstance].service
                         var service: String?
@@ -135,7 +146,8 @@ struct ContainerAccessFinder {
                         add(i - 1, i + 2, ContainerAccess(container: name, accessor: accessor, service: service))
                     }
                 } else if spells(i + 1, "."), isIdentifier(i + 2), !(isMemberOperator(i - 1) || spells(i - 1, "::")),
-                          let accessor = accessor(of: name, member: text(i + 2), takesArgument: false) {
+                    let accessor = accessor(of: name, member: text(i + 2), takesArgument: false)
+                {
                     // Container.sharedInstance.service, Container.shared().service, [Container.shared service]
                     var j = i + 3
                     if spells(j, "("), spells(j + 1, ")") { j += 2 }
@@ -147,8 +159,10 @@ struct ContainerAccessFinder {
                     }
                     add(i, i + 2, ContainerAccess(container: name, accessor: accessor, service: service))
                 } else if spells(i + 1, "::"), isIdentifier(i + 2), spells(i + 3, "("),
-                          let accessor = accessor(of: name, member: text(i + 2), takesArgument: false),
-                          let close = closingParen(from: i + 3), !looksLikeDeclaration(t, at: qualifiedStart(i), close: close, qualified: true) {
+                    let accessor = accessor(of: name, member: text(i + 2), takesArgument: false),
+                    let close = closingParen(from: i + 3),
+                    !looksLikeDeclaration(t, at: qualifiedStart(i), close: close, qualified: true)
+                {
                     // Container::shared().service, ns::Container::shared()
                     add(i, close, ContainerAccess(container: name, accessor: accessor, service: member(after: close)))
                 }
@@ -161,12 +175,18 @@ struct ContainerAccessFinder {
                     service = t.joined(j + 1, close)
                     j = close + 1
                 }
-                if spells(j, "("), let close = closingParen(from: j), !looksLikeDeclaration(t, at: qualifiedStart(i), close: close, qualified: true) {
-                    add(i, close, ContainerAccess(container: name, accessor: text(i + 2), service: service.flatMap { $0.isEmpty ? nil : $0 }))
+                if spells(j, "("), let close = closingParen(from: j),
+                    !looksLikeDeclaration(t, at: qualifiedStart(i), close: close, qualified: true)
+                {
+                    add(
+                        i, close,
+                        ContainerAccess(
+                            container: name, accessor: text(i + 2), service: service.flatMap { $0.isEmpty ? nil : $0 }))
                 }
             }
             if functions.contains(name), spells(i + 1, "("), !isMemberOperator(i - 1), !spells(i - 1, "::"),
-               let close = closingParen(from: i + 1), !looksLikeDeclaration(t, at: i, close: close) {
+                let close = closingParen(from: i + 1), !looksLikeDeclaration(t, at: i, close: close)
+            {
                 // container_shared()->service
                 add(i, close, ContainerAccess(container: name, accessor: name, service: member(after: close)))
             }
@@ -182,7 +202,9 @@ struct ContainerAccessFinder {
                 // g_browser_process->profile_manager(), [gContainer service], gContainer.service
                 if spells(i + 1, "="), !spells(i + 2, "=") { continue } // set, not read
                 var service = member(after: i)
-                if service == nil, spells(i - 1, "["), isIdentifier(i + 1), spells(i + 2, "]") || spells(i + 2, ":") { service = text(i + 1) }
+                if service == nil, spells(i - 1, "["), isIdentifier(i + 1), spells(i + 2, "]") || spells(i + 2, ":") {
+                    service = text(i + 1)
+                }
                 add(i, i, ContainerAccess(container: name, accessor: "", service: service))
             }
         }
@@ -195,7 +217,9 @@ struct ContainerAccessFinder {
         var members: [String: Set<String>] = [:]
         var i = 0
         while i < t.count {
-            guard let (word, next) = t.directive(at: i), word == "interface" || word == "implementation", t.isIdentifier(next) else { i += 1; continue }
+            guard let (word, next) = t.directive(at: i), word == "interface" || word == "implementation",
+                t.isIdentifier(next)
+            else { i += 1; continue }
             let type = t.text(next)
             var j = next + 1
             while j < t.count {
@@ -211,8 +235,12 @@ struct ContainerAccessFinder {
                     j = after
                     continue
                 }
-                if t.spells(j, "-"), t.spells(j - 1, ";") || t.spells(j - 1, "}") || t.spells(j - 1, "{") || t.spells(j - 1, ")") || j == next + 1,
-                   t.spells(j + 1, "("), let close = t.close(from: j + 1), t.isIdentifier(close + 1), !t.spells(close + 2, ":") {
+                if t.spells(j, "-"),
+                    t.spells(j - 1, ";") || t.spells(j - 1, "}") || t.spells(j - 1, "{") || t.spells(j - 1, ")")
+                        || j == next + 1,
+                    t.spells(j + 1, "("), let close = t.close(from: j + 1), t.isIdentifier(close + 1),
+                    !t.spells(close + 2, ":")
+                {
                     members[type, default: []].insert(t.text(close + 1)) // - (Type *)name
                     j = close + 2
                     continue
@@ -249,7 +277,10 @@ struct ContainerAccessFinder {
     }
 
     /// Keywords that can stand right before a call in an expression.
-    private static let expressionKeywords: Set<String> = ["return", "case", "else", "do", "throw", "sizeof", "co_return", "co_await", "typeof", "__typeof__", "decltype", "alignof", "delete"]
+    private static let expressionKeywords: Set<String> = [
+        "return", "case", "else", "do", "throw", "sizeof", "co_return", "co_await", "typeof", "__typeof__", "decltype",
+        "alignof", "delete",
+    ]
 
     /// `Container *container_shared(void);`, `#define container_shared() ...`: a name being
     /// declared rather than called, as far as tokens tell.
@@ -260,19 +291,23 @@ struct ContainerAccessFinder {
         guard p >= 0 else { return false }
         if t.spells(p, "define") { return true }
         let before = t.file.tokens[p]
-        let typeLike = before.kind == .identifier || (before.kind == .keyword && !Self.expressionKeywords.contains(t.text(p)))
+        let typeLike =
+            before.kind == .identifier || (before.kind == .keyword && !Self.expressionKeywords.contains(t.text(p)))
             || (qualified && t.spells(p, ">")) // `std::unique_ptr<X> Container::make() {…}`
         guard typeLike else { return false }
         // `x = a * container_shared()` is rare; a declaration ends in `;`, `{` or an attribute.
         guard close + 1 < t.count else { return true }
         let next = t.text(close + 1), kind = t.file.tokens[close + 1].kind
-        return next == ";" || next == "{" || next == "__attribute__" || next == "," || kind == .keyword || kind == .identifier
+        return next == ";" || next == "{" || next == "__attribute__" || next == "," || kind == .keyword
+            || kind == .identifier
     }
 
     // MARK: AST
 
     /// The container a resolved declaration belongs to, when it is one of the configured accessors.
-    fileprivate func match(referenced ref: CXCursor, expression kind: CXCursorKind, names: inout ClassNames) -> ContainerAccess? {
+    fileprivate func match(referenced ref: CXCursor, expression kind: CXCursorKind, names: inout ClassNames)
+        -> ContainerAccess?
+    {
         let name = clang_getCursorSpelling(ref).consume()
         switch ref.kind {
         case CXCursor_FunctionDecl:
@@ -280,11 +315,15 @@ struct ContainerAccessFinder {
             return ContainerAccess(container: name, accessor: name, service: nil)
         case CXCursor_ObjCClassMethodDecl, CXCursor_ObjCPropertyDecl, CXCursor_CXXMethod, CXCursor_FunctionTemplate:
             let piece = String(name.prefix { $0 != ":" })
-            guard allAccessors.contains(piece) || allAccessors.contains(piece + ":") || allAccessors.contains("*") else { return nil }
+            guard allAccessors.contains(piece) || allAccessors.contains(piece + ":") || allAccessors.contains("*")
+            else { return nil }
             let isCXX = ref.kind == CXCursor_CXXMethod || ref.kind == CXCursor_FunctionTemplate
             if isCXX && (kind != CXCursor_CallExpr || clang_CXXMethod_isStatic(ref) == 0) { return nil }
             if ref.kind == CXCursor_ObjCPropertyDecl
-                && clang_Cursor_getObjCPropertyAttributes(ref, 0) & UInt32(CXObjCPropertyAttr_class.rawValue) == 0 { return nil }
+                && clang_Cursor_getObjCPropertyAttributes(ref, 0) & UInt32(CXObjCPropertyAttr_class.rawValue) == 0
+            {
+                return nil
+            }
             if !isCXX && kind == CXCursor_CallExpr { return nil }
             let owner = clang_getCursorSemanticParent(ref)
             for type in names.lineage(of: owner) {
@@ -316,7 +355,8 @@ struct ClassNames {
         if let known = cache[name] { return known }
         cache[name] = [name] // cycle guard
         var result = [name]
-        let parentKind: CXCursorKind = cursor.kind == CXCursor_ObjCInterfaceDecl || cursor.kind == CXCursor_ObjCImplementationDecl
+        let parentKind: CXCursorKind =
+            cursor.kind == CXCursor_ObjCInterfaceDecl || cursor.kind == CXCursor_ObjCImplementationDecl
             ? CXCursor_ObjCSuperClassRef : CXCursor_CXXBaseSpecifier
         var definition = cursor
         if cursor.kind == CXCursor_ObjCImplementationDecl {
@@ -337,11 +377,13 @@ struct ClassNames {
 func firstChild(of cursor: CXCursor, kind: CXCursorKind) -> CXCursor? {
     final class Box { var kind: CXCursorKind; var found: CXCursor?; init(_ k: CXCursorKind) { kind = k } }
     let box = Box(kind)
-    _ = clang_visitChildren(cursor, { child, _, data in
-        let box = Unmanaged<Box>.fromOpaque(data!).takeUnretainedValue()
-        if child.kind == box.kind { box.found = child; return CXChildVisit_Break }
-        return CXChildVisit_Continue
-    }, Unmanaged.passUnretained(box).toOpaque())
+    _ = clang_visitChildren(
+        cursor,
+        { child, _, data in
+            let box = Unmanaged<Box>.fromOpaque(data!).takeUnretainedValue()
+            if child.kind == box.kind { box.found = child; return CXChildVisit_Break }
+            return CXChildVisit_Continue
+        }, Unmanaged.passUnretained(box).toOpaque())
     return box.found
 }
 
@@ -368,9 +410,11 @@ private final class ASTWalk {
 
     func run() -> [LocatedAccess] {
         let root = clang_getTranslationUnitCursor(file.unit)
-        _ = clang_visitChildren(root, { cursor, parent, data in
-            Unmanaged<ASTWalk>.fromOpaque(data!).takeUnretainedValue().visit(cursor, parent)
-        }, Unmanaged.passUnretained(self).toOpaque())
+        _ = clang_visitChildren(
+            root,
+            { cursor, parent, data in
+                Unmanaged<ASTWalk>.fromOpaque(data!).takeUnretainedValue().visit(cursor, parent)
+            }, Unmanaged.passUnretained(self).toOpaque())
         expansions = MacroExpansionIndex(macroExpansions)
         return hits.compactMap(locate)
     }
@@ -378,10 +422,13 @@ private final class ASTWalk {
     func visit(_ cursor: CXCursor, _ parent: CXCursor) -> CXChildVisitResult {
         let kind = cursor.kind
         if parent.kind == CXCursor_TranslationUnit {
-            guard clang_Location_isFromMainFile(clang_getCursorLocation(cursor)) != 0 else { return CXChildVisit_Continue }
+            guard clang_Location_isFromMainFile(clang_getCursorLocation(cursor)) != 0 else {
+                return CXChildVisit_Continue
+            }
             if kind == CXCursor_MacroExpansion {
                 let extent = clang_getCursorExtent(cursor)
-                let lo = ParsedFile.offset(clang_getRangeStart(extent)), hi = ParsedFile.offset(clang_getRangeEnd(extent))
+                let lo = ParsedFile.offset(clang_getRangeStart(extent)),
+                    hi = ParsedFile.offset(clang_getRangeEnd(extent))
                 macroExpansions.append((lo..<max(hi, lo + 1), clang_getCursorSpelling(cursor).consume()))
                 return CXChildVisit_Continue
             }
@@ -402,7 +449,8 @@ private final class ASTWalk {
                 parents[cursor] = parent
                 // the implicit casts and parentheses it sits in, up to the first other cursor
                 var i = path.count - 2
-                while i >= 0, path[i].cursor.kind == CXCursor_UnexposedExpr || path[i].cursor.kind == CXCursor_ParenExpr {
+                while i >= 0, path[i].cursor.kind == CXCursor_UnexposedExpr || path[i].cursor.kind == CXCursor_ParenExpr
+                {
                     parents[path[i].cursor] = path[i].parent
                     i -= 1
                 }
@@ -432,7 +480,9 @@ private final class ASTWalk {
         guard let startFile, let mainFile = file.file, clang_File_isEqual(startFile, mainFile) != 0 else { return nil }
         var access = hit.access
         // a template accessor's service is its template argument (from the tokens); a selector with arguments has none
-        if !finder.isTemplateAccessor(type: access.container, accessor: access.accessor) && !access.accessor.hasSuffix(":") {
+        if !finder.isTemplateAccessor(type: access.container, accessor: access.accessor)
+            && !access.accessor.hasSuffix(":")
+        {
             access.service = service(after: hit.cursor)
         }
         let lo = ParsedFile.offset(start)
@@ -454,11 +504,14 @@ private final class ASTWalk {
                 return member.isEmpty ? nil : member // empty when the member did not resolve
             case CXCursor_ObjCMessageExpr:
                 guard let receiver = firstExpressionChild(parent),
-                      clang_equalRanges(clang_getCursorExtent(receiver), clang_getCursorExtent(child)) != 0 else { return nil }
+                    clang_equalRanges(clang_getCursorExtent(receiver), clang_getCursorExtent(child)) != 0
+                else { return nil }
                 // the selector's first piece; nil when the message did not resolve
                 let selector = clang_getCursorSpelling(parent).consume().utf8
                 guard let start = selector.firstIndex(where: { $0 != UInt8(ascii: ":") }) else { return nil }
-                return String(Substring(selector[start..<(selector[start...].firstIndex(of: UInt8(ascii: ":")) ?? selector.endIndex)]))
+                return String(
+                    Substring(
+                        selector[start..<(selector[start...].firstIndex(of: UInt8(ascii: ":")) ?? selector.endIndex)]))
             default:
                 return nil
             }
@@ -469,11 +522,13 @@ private final class ASTWalk {
     private func firstExpressionChild(_ cursor: CXCursor) -> CXCursor? {
         final class Box { var found: CXCursor? }
         let box = Box()
-        _ = clang_visitChildren(cursor, { child, _, data in
-            guard clang_isExpression(child.kind) != 0 else { return CXChildVisit_Continue }
-            Unmanaged<Box>.fromOpaque(data!).takeUnretainedValue().found = child
-            return CXChildVisit_Break
-        }, Unmanaged.passUnretained(box).toOpaque())
+        _ = clang_visitChildren(
+            cursor,
+            { child, _, data in
+                guard clang_isExpression(child.kind) != 0 else { return CXChildVisit_Continue }
+                Unmanaged<Box>.fromOpaque(data!).takeUnretainedValue().found = child
+                return CXChildVisit_Break
+            }, Unmanaged.passUnretained(box).toOpaque())
         return box.found
     }
 }
@@ -489,9 +544,13 @@ struct MacroExpansionIndex {
 
     init(_ expansions: [(range: Range<Int>, name: String)]) {
         self.expansions = expansions
-        order = expansions.indices.sorted { (expansions[$0].range.lowerBound, $0) < (expansions[$1].range.lowerBound, $1) }
+        order = expansions.indices.sorted {
+            (expansions[$0].range.lowerBound, $0) < (expansions[$1].range.lowerBound, $1)
+        }
         var end = Int.min
-        furthestEnd = order.map { end = max(end, expansions[$0].range.upperBound); return end }
+        furthestEnd = order.map {
+            end = max(end, expansions[$0].range.upperBound); return end
+        }
     }
 
     /// The name of the first expansion holding `offset`, nil when none does.
@@ -607,7 +666,8 @@ struct CursorTable {
 
     private mutating func grow() {
         let old = entries
-        entries = Array(repeating: Entry(hash: 0, used: false, key: CXCursor(), value: CXCursor()), count: max(64, old.count * 2))
+        entries = Array(
+            repeating: Entry(hash: 0, used: false, key: CXCursor(), value: CXCursor()), count: max(64, old.count * 2))
         present = Array(repeating: 0, count: entries.count / 32)
         let mask = entries.count - 1
         for e in old where e.used {

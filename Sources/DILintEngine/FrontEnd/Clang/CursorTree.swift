@@ -49,10 +49,12 @@ final class CursorTree {
         nodes.append(root)
         parents.append(-1)
         stack.append(0)
-        _ = clang_visitChildren(root, { child, parent, data in
-            let tree = Unmanaged<CursorTree>.fromOpaque(data!).takeUnretainedValue()
-            return tree.visited(child, parent: parent)
-        }, Unmanaged.passUnretained(self).toOpaque())
+        _ = clang_visitChildren(
+            root,
+            { child, parent, data in
+                let tree = Unmanaged<CursorTree>.fromOpaque(data!).takeUnretainedValue()
+                return tree.visited(child, parent: parent)
+            }, Unmanaged.passUnretained(self).toOpaque())
         guard !failed else { return }
         let n = nodes.count
         childStart.removeAll(keepingCapacity: true)

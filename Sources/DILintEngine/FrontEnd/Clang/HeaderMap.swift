@@ -52,7 +52,8 @@ public enum HeaderMap {
 
     /// The map's entries: key → absolute path, and how many bare names several headers share.
     static func entries(headers: [String], workingDirectory: String = FileManager.default.currentDirectoryPath)
-        -> (entries: [(key: String, path: String)], ambiguousNames: Int) {
+        -> (entries: [(key: String, path: String)], ambiguousNames: Int)
+    {
         // per lowercased key: the best candidate so far, by (level, components, length, path)
         var best: [String: (key: String, path: String, level: Int, components: Int, length: Int)] = [:]
         var bareNames: [String: Set<String>] = [:]
@@ -67,11 +68,16 @@ public enum HeaderMap {
                 guard key.utf8.allSatisfy({ $0 < 0x80 }) else { continue }
                 let lowered = key.lowercased()
                 if let k = best[lowered],
-                   (k.level, k.components, k.length, k.path) <= (level, parts.count, absolute.utf8.count, absolute) { continue }
+                    (k.level, k.components, k.length, k.path) <= (level, parts.count, absolute.utf8.count, absolute)
+                {
+                    continue
+                }
                 best[lowered] = (key, absolute, level, parts.count, absolute.utf8.count)
             }
         }
-        let entries = best.values.map { (key: $0.key, path: $0.path) }.sorted { $0.key.lowercased() < $1.key.lowercased() }
+        let entries = best.values.map { (key: $0.key, path: $0.path) }.sorted {
+            $0.key.lowercased() < $1.key.lowercased()
+        }
         return (entries, bareNames.values.filter { $0.count > 1 }.count)
     }
 
@@ -123,11 +129,20 @@ public enum HeaderMap {
             guard bytes.count > HeaderMap.headerSize else { return nil }
             self.bytes = bytes
             let m = Self.word(bytes, 0, swapped: false)
-            if m == HeaderMap.magic { swapped = false } else if m.byteSwapped == HeaderMap.magic { swapped = true } else { return nil }
-            let version = swapped ? (UInt16(bytes[4]) << 8 | UInt16(bytes[5])) : (UInt16(bytes[5]) << 8 | UInt16(bytes[4]))
+            if m == HeaderMap.magic {
+                swapped = false
+            } else if m.byteSwapped == HeaderMap.magic {
+                swapped = true
+            } else {
+                return nil
+            }
+            let version =
+                swapped ? (UInt16(bytes[4]) << 8 | UInt16(bytes[5])) : (UInt16(bytes[5]) << 8 | UInt16(bytes[4]))
             guard version == 1, bytes[6] == 0, bytes[7] == 0 else { return nil }
             let n = Int(Self.word(bytes, 16, swapped: swapped))
-            guard n > 0, n & (n - 1) == 0, bytes.count >= HeaderMap.headerSize + n * HeaderMap.bucketSize else { return nil }
+            guard n > 0, n & (n - 1) == 0, bytes.count >= HeaderMap.headerSize + n * HeaderMap.bucketSize else {
+                return nil
+            }
             buckets = n
             strings = Int(Self.word(bytes, 8, swapped: swapped))
         }
@@ -153,9 +168,11 @@ public enum HeaderMap {
                 if k == 0 { return nil }
                 slot += 1
                 guard let stored = string(k), stored.count == key.count,
-                      zip(stored, key).allSatisfy({ Self.lower($0) == Self.lower($1) }) else { continue }
+                    zip(stored, key).allSatisfy({ Self.lower($0) == Self.lower($1) })
+                else { continue }
                 guard let prefix = string(Self.word(bytes, at + 4, swapped: swapped)),
-                      let suffix = string(Self.word(bytes, at + 8, swapped: swapped)) else { return nil }
+                    let suffix = string(Self.word(bytes, at + 8, swapped: swapped))
+                else { return nil }
                 return String(decoding: prefix + suffix, as: UTF8.self)
             }
             return nil
@@ -172,18 +189,22 @@ public enum HeaderMap {
         let bytes = encode(entries)
         var template = Array((NSTemporaryDirectory() + "/di-lint-hmap-XXXXXX").utf8CString)
         guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
-            throw ConfigError.invalid("cannot create a temporary directory for the header map (\(String(cString: strerror(errno))))")
+            throw ConfigError.invalid(
+                "cannot create a temporary directory for the header map (\(String(cString: strerror(errno))))")
         }
         let directory = String(cString: made)
         let path = directory + "/headers.hmap"
         TemporaryFiles.shared.add(directory: directory, file: path)
         let fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0o600)
-        guard fd >= 0 else { throw ConfigError.invalid("cannot write the header map \(path) (\(String(cString: strerror(errno))))") }
+        guard fd >= 0 else {
+            throw ConfigError.invalid("cannot write the header map \(path) (\(String(cString: strerror(errno))))")
+        }
         defer { close(fd) }
         let written = bytes.withUnsafeBytes { Foundation.write(fd, $0.baseAddress, $0.count) }
         guard written == bytes.count else { throw ConfigError.invalid("cannot write the header map \(path)") }
         let headers = Set(entries.map(\.path)).count
-        return HeaderMapFile(path: path, digest: SHA256.hex(bytes), headers: headers, keys: entries.count, ambiguousNames: ambiguous)
+        return HeaderMapFile(
+            path: path, digest: SHA256.hex(bytes), headers: headers, keys: entries.count, ambiguousNames: ambiguous)
     }
 }
 

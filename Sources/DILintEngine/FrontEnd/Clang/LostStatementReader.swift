@@ -18,8 +18,10 @@ struct LostStatementReader {
     static let detail = "read from tokens"
 
     static let notCalls: Set<String> = [
-        "if", "while", "for", "switch", "return", "sizeof", "alignof", "_Alignof", "__alignof__", "typeof", "__typeof__",
-        "__typeof", "decltype", "defined", "__attribute__", "__attribute", "__declspec", "_Static_assert", "static_assert",
+        "if", "while", "for", "switch", "return", "sizeof", "alignof", "_Alignof", "__alignof__", "typeof",
+        "__typeof__",
+        "__typeof", "decltype", "defined", "__attribute__", "__attribute", "__declspec", "_Static_assert",
+        "static_assert",
         "_Generic", "__extension__", "asm", "__asm__", "__asm", "noexcept", "catch", "throw", "new", "delete", "case",
         "do", "else", "volatile", "__builtin_offsetof", "offsetof", "va_arg", "__builtin_va_arg", "static_cast",
         // <stdarg.h>'s macros over compiler builtins (keepalived's logger read from tokens named them calls)
@@ -32,8 +34,10 @@ struct LostStatementReader {
     private(set) var statements = 0
 
     /// `expand(t, i)`: the calls of the macro invoked at token `i`, nil when no macro the parse saw has its name.
-    init(file: ParsedFile, range: Range<Int>, macroExpansions: Set<Int>, variables: Set<String>,
-         expand: ((TokenCursor, Int) -> MacroExpander.Result?)? = nil, isClass: ((String) -> Bool)? = nil) {
+    init(
+        file: ParsedFile, range: Range<Int>, macroExpansions: Set<Int>, variables: Set<String>,
+        expand: ((TokenCursor, Int) -> MacroExpander.Result?)? = nil, isClass: ((String) -> Bool)? = nil
+    ) {
         let t = TokenCursor(file: file)
         let indices = t.indices(in: range)
         var directiveLine = -1
@@ -55,10 +59,14 @@ struct LostStatementReader {
                 continue
             }
             pending = true
-            if let expand, token.kind == .identifier, !Self.notCalls.contains(text), !t.isMemberOperator(i - 1), !t.spells(i - 1, "::") {
+            if let expand, token.kind == .identifier, !Self.notCalls.contains(text), !t.isMemberOperator(i - 1),
+                !t.spells(i - 1, "::")
+            {
                 if let expansion = expand(t, i) {
                     calls += expansion.calls.map { Call(name: $0, offset: token.range.lowerBound) }
-                    calls += expansion.unexpanded.map { Call(name: $0, offset: token.range.lowerBound, unexpandedMacro: true) }
+                    calls += expansion.unexpanded.map {
+                        Call(name: $0, offset: token.range.lowerBound, unexpandedMacro: true)
+                    }
                     continue
                 }
                 if macroExpansions.contains(token.range.lowerBound), t.spells(i + 1, "(") {
@@ -67,13 +75,16 @@ struct LostStatementReader {
                 }
             }
             // `T{args}`: a construction of the class `T`
-            if let isClass, token.kind == .identifier, t.spells(i + 1, "{"), !t.isMemberOperator(i - 1), !t.spells(i - 1, "::"),
-               !["struct", "class", "union", "enum", "namespace", "new"].contains(t.text(i - 1)), isClass(text) {
-                calls.append(Call(name: text, offset: token.range.lowerBound, arguments: t.arguments(from: i + 1).count))
+            if let isClass, token.kind == .identifier, t.spells(i + 1, "{"), !t.isMemberOperator(i - 1),
+                !t.spells(i - 1, "::"),
+                !["struct", "class", "union", "enum", "namespace", "new"].contains(t.text(i - 1)), isClass(text)
+            {
+                calls.append(
+                    Call(name: text, offset: token.range.lowerBound, arguments: t.arguments(from: i + 1).count))
                 continue
             }
             guard token.kind == .identifier, t.spells(i + 1, "("), !Self.notCalls.contains(text),
-                  !t.isMemberOperator(i - 1), !t.spells(i - 1, "@"), !macroExpansions.contains(token.range.lowerBound)
+                !t.isMemberOperator(i - 1), !t.spells(i - 1, "@"), !macroExpansions.contains(token.range.lowerBound)
             else { continue }
             var name = text, j = i
             while t.spells(j - 1, "::"), t.isIdentifier(j - 2) {

@@ -26,12 +26,15 @@ extension ParsedFile {
     /// The files a translation unit read (`#include`d or `#import`ed at any depth), the main file included.
     static func inclusions(_ unit: CXTranslationUnit) -> Set<SourceFileKey> {
         let found = Inclusions()
-        clang_getInclusions(unit, { file, _, _, data in
-            guard let file, let data else { return }
-            var id = CXFileUniqueID()
-            guard clang_getFileUniqueID(file, &id) == 0 else { return }
-            Unmanaged<Inclusions>.fromOpaque(data).takeUnretainedValue().keys.insert(SourceFileKey(device: id.data.0, inode: id.data.1))
-        }, Unmanaged.passUnretained(found).toOpaque())
+        clang_getInclusions(
+            unit,
+            { file, _, _, data in
+                guard let file, let data else { return }
+                var id = CXFileUniqueID()
+                guard clang_getFileUniqueID(file, &id) == 0 else { return }
+                Unmanaged<Inclusions>.fromOpaque(data).takeUnretainedValue().keys.insert(
+                    SourceFileKey(device: id.data.0, inode: id.data.1))
+            }, Unmanaged.passUnretained(found).toOpaque())
         return withExtendedLifetime(found) { found.keys }
     }
 
@@ -48,9 +51,13 @@ extension ParsedFile {
                 var line: UInt32 = 0, offset: UInt32 = 0
                 clang_getFileLocation(clang_getDiagnosticLocation(d), &cFile, &line, nil, &offset)
                 let inFile = cFile != nil && file != nil && clang_File_isEqual(cFile, file) != 0
-                let elsewhere = inFile ? nil : cFile.map { "\((clang_getFileName($0).consume() as NSString).lastPathComponent):\(line)" }
-                errors.append(ParseDiagnostic(message: clang_getDiagnosticSpelling(d).consume(), offset: inFile ? Int(offset) : nil,
-                                              elsewhere: elsewhere))
+                let elsewhere =
+                    inFile
+                    ? nil : cFile.map { "\((clang_getFileName($0).consume() as NSString).lastPathComponent):\(line)" }
+                errors.append(
+                    ParseDiagnostic(
+                        message: clang_getDiagnosticSpelling(d).consume(), offset: inFile ? Int(offset) : nil,
+                        elsewhere: elsewhere))
             }
             clang_disposeDiagnostic(d)
         }

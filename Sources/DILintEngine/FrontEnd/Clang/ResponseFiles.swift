@@ -38,17 +38,21 @@ struct ResponseFiles {
     /// The bytes `@name` expands to (its text and that of the files it names), or 0 when libclang
     /// would leave it alone (no such file, or one being expanded).
     private mutating func expandedSize(_ name: String, bases: [String], from: String?) throws -> Int {
-        let candidates = name.hasPrefix("/") ? [name] : bases.map { URL(fileURLWithPath: $0).appendingPathComponent(name).path }
+        let candidates =
+            name.hasPrefix("/") ? [name] : bases.map { URL(fileURLWithPath: $0).appendingPathComponent(name).path }
         var size = 0
         for path in candidates {
             if expanding.contains(path) { continue }
             if let known = sizes[path] { size = Self.saturating(size, known); continue }
             var st = stat()
             guard stat(path, &st) == 0 else { continue } // libclang cannot open it either: the argument stays
-            let named = "a command's response file \(Excerpt.quoted("@" + name, limit: 4096))" + (from.map { ", named in \(Excerpt.quoted($0, limit: 4096))" } ?? "")
+            let named =
+                "a command's response file \(Excerpt.quoted("@" + name, limit: 4096))"
+                + (from.map { ", named in \(Excerpt.quoted($0, limit: 4096))" } ?? "")
                 + (path == name ? "" : " (\(Excerpt.quoted(path, limit: 4096)))")
             if let problem = InputFile.problem(st, limit: Self.maxBytes) {
-                throw refusal("\(named): \(problem.replacingOccurrences(of: "(max-file-size)", with: "for response files"))")
+                throw refusal(
+                    "\(named): \(problem.replacingOccurrences(of: "(max-file-size)", with: "for response files"))")
             }
             let bytes: [UInt8]
             do { bytes = try InputFile.read(path, limit: Self.maxBytes) } catch let refused as InputFile.Refused {
@@ -58,7 +62,9 @@ struct ResponseFiles {
             var expanded = bytes.count
             for token in Self.gnuTokens(bytes) where token.first == UInt8(ascii: "@") {
                 guard let nested = String(validating: token.dropFirst(), as: UTF8.self) else {
-                    throw refusal("the response file \(Excerpt.quoted(path, limit: 4096)) names a response file whose name is not UTF-8")
+                    throw refusal(
+                        "the response file \(Excerpt.quoted(path, limit: 4096)) names a response file whose name is not UTF-8"
+                    )
                 }
                 let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
                 expanded = Self.saturating(expanded, try expandedSize(nested, bases: bases + [directory], from: path))
@@ -117,7 +123,8 @@ struct ResponseFiles {
                         guard skipEscape() else { more = false; break parse }
                         token.append(input[i])
                         guard next() else { more = false; break parse }
-                    } while input[i] != UInt8(ascii: " ") && input[i] != UInt8(ascii: "\"") && input[i] != UInt8(ascii: "'")
+                    } while input[i] != UInt8(ascii: " ") && input[i] != UInt8(ascii: "\"")
+                        && input[i] != UInt8(ascii: "'")
                 }
             } while input[i] != UInt8(ascii: " ")
             tokens.append(String(decoding: token, as: UTF8.self))

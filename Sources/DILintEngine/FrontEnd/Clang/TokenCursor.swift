@@ -6,7 +6,9 @@ struct TokenCursor {
     var count: Int { file.tokens.count }
 
     func text(_ i: Int) -> String { i >= 0 && i < count ? file.buffer.text(file.tokens[i].range) : "" }
-    func spells(_ i: Int, _ word: String) -> Bool { i >= 0 && i < count && file.buffer.spells(file.tokens[i].range, word) }
+    func spells(_ i: Int, _ word: String) -> Bool {
+        i >= 0 && i < count && file.buffer.spells(file.tokens[i].range, word)
+    }
     func isIdentifier(_ i: Int) -> Bool { i >= 0 && i < count && file.tokens[i].kind == .identifier }
     func offset(_ i: Int) -> Int { file.tokens[i].range.lowerBound }
 
@@ -44,12 +46,17 @@ struct TokenCursor {
         guard i < count, isInDirective(offset(i)) else { return nil }
         var d = i
         // back to the directive's `#`: the first token of its line
-        while d >= 0, !(spells(d, "#") && (d == 0 || file.buffer.lineColumn(of: offset(d - 1)).line < file.buffer.lineColumn(of: offset(d)).line)) {
+        while d >= 0,
+            !(spells(d, "#")
+                && (d == 0
+                    || file.buffer.lineColumn(of: offset(d - 1)).line < file.buffer.lineColumn(of: offset(d)).line))
+        {
             d -= 1
         }
         // `# define NAME(` with `(` right after the name
         guard d >= 0, text(d + 1) == "define", isIdentifier(d + 2), spells(d + 3, "("),
-              file.tokens[d + 2].range.upperBound == offset(d + 3), let close = close(from: d + 3), close < i else { return nil }
+            file.tokens[d + 2].range.upperBound == offset(d + 3), let close = close(from: d + 3), close < i
+        else { return nil }
         return (text(d + 2), (d + 4..<close).filter { isIdentifier($0) }.map(text))
     }
 
@@ -97,7 +104,9 @@ struct TokenCursor {
             if spells(i, ")") || spells(i, "]") {
                 guard let o = open(from: i) else { return nil }
                 let isCall = spells(i, ")") && (isIdentifier(o - 1) || spells(o - 1, ")") || spells(o - 1, "]"))
-                let isSubscript = spells(i, "]") && !isMessageStart(o) && (isIdentifier(o - 1) || spells(o - 1, ")") || spells(o - 1, "]"))
+                let isSubscript =
+                    spells(i, "]") && !isMessageStart(o)
+                    && (isIdentifier(o - 1) || spells(o - 1, ")") || spells(o - 1, "]"))
                 if isCall || isSubscript { i = o - 1; continue }
                 start = o
             } else if isIdentifier(i) || spells(i, "self") || spells(i, "this") {

@@ -23,14 +23,17 @@ extension ParsedFile {
                 i = next - 1
                 continue
             }
-            if let typeName = implementation, t.spells(i, "-") || t.spells(i, "+"), t.spells(i + 1, "("), isFirstOnLine(i, t),
-               let method = objcMethod(t, at: i, typeName: typeName, braces: braces) {
+            if let typeName = implementation, t.spells(i, "-") || t.spells(i, "+"), t.spells(i + 1, "("),
+                isFirstOnLine(i, t),
+                let method = objcMethod(t, at: i, typeName: typeName, braces: braces)
+            {
                 if !held.contains(method.scope.nameOffset) { result.append(method.scope) }
                 i = method.end
                 continue
             }
             guard t.isIdentifier(i), t.spells(i + 1, "("), !t.spells(i - 1, "@"), !t.isMemberOperator(i - 1),
-                  !LostStatementReader.notCalls.contains(t.text(i)), let close = t.close(from: i + 1) else { continue }
+                !LostStatementReader.notCalls.contains(t.text(i)), let close = t.close(from: i + 1)
+            else { continue }
             // qualifiers and attribute macros between `)` and `{`: `const`, `KS_KEEP_FUNCTION_IN_STACKTRACE`, `__attribute__((…))`
             var open = close + 1
             while open < close + 8, open < t.count, t.isIdentifier(open) || tokens[open].kind == .keyword {
@@ -48,8 +51,10 @@ extension ParsedFile {
             let scope = namespaces.filter { $0.tokens.contains(i) }.map(\.name)
             if !scope.isEmpty { name = (scope + [name]).joined(separator: "::") }
             let typeName = name.range(of: "::", options: .backwards).map { String(name[..<$0.lowerBound]) }
-            result.append(CodeScope(kind: .function, name: name, typeName: typeName, range: t.offset(j)..<tokens[end].range.upperBound,
-                                    nameOffset: offset))
+            result.append(
+                CodeScope(
+                    kind: .function, name: name, typeName: typeName, range: t.offset(j)..<tokens[end].range.upperBound,
+                    nameOffset: offset))
             i = end
         }
         return result
@@ -66,7 +71,9 @@ extension ParsedFile {
     }
 
     /// `- (T)first:(T)a second:(T)b {…}` at token `i`: the selector and the token after the body.
-    private func objcMethod(_ t: TokenCursor, at i: Int, typeName: String, braces: BranchBraces) -> (scope: CodeScope, end: Int)? {
+    private func objcMethod(_ t: TokenCursor, at i: Int, typeName: String, braces: BranchBraces) -> (
+        scope: CodeScope, end: Int
+    )? {
         guard let returnClose = t.close(from: i + 1) else { return nil }
         var name = "", body = returnClose + 1, depth = 0
         while body < t.count && !(depth == 0 && (t.spells(body, "{") || t.spells(body, ";"))) {
@@ -78,8 +85,11 @@ extension ParsedFile {
             body += 1
         }
         guard t.spells(body, "{"), let end = braces.close(from: body) else { return nil }
-        return (CodeScope(kind: .objcMethod, name: name, typeName: typeName, range: t.offset(i)..<tokens[end].range.upperBound,
-                          nameOffset: t.offset(i)), end)
+        return (
+            CodeScope(
+                kind: .objcMethod, name: name, typeName: typeName, range: t.offset(i)..<tokens[end].range.upperBound,
+                nameOffset: t.offset(i)), end
+        )
     }
 
     /// `namespace a::b { … }` blocks in the tokens (named ones), outermost first.
@@ -124,7 +134,8 @@ struct BranchBraces {
             let isBrace = t.spells(i, "{") || t.spells(i, "}")
             if isBrace {
                 guard !chains.isEmpty else { continue }
-                chains[chains.count - 1].balance[chains[chains.count - 1].balance.count - 1] += t.spells(i, "{") ? 1 : -1
+                chains[chains.count - 1].balance[chains[chains.count - 1].balance.count - 1] +=
+                    t.spells(i, "{") ? 1 : -1
                 continue
             }
             guard t.spells(i, "#"), i == 0 || previousLine < line else { continue }
@@ -145,7 +156,9 @@ struct BranchBraces {
                     for k in 1..<chain.branches.count { found.append(bounds[k]..<bounds[k + 1]) }
                 }
                 // the enclosing branch counts this chain's first branch only
-                if !chains.isEmpty { chains[chains.count - 1].balance[chains[chains.count - 1].balance.count - 1] += chain.balance[0] }
+                if !chains.isEmpty {
+                    chains[chains.count - 1].balance[chains[chains.count - 1].balance.count - 1] += chain.balance[0]
+                }
             default:
                 continue
             }
@@ -192,7 +205,9 @@ struct BranchBraces {
                 i += 1
                 continue
             }
-            if t.spells(i, "{") { depth += 1 } else if t.spells(i, "}") {
+            if t.spells(i, "{") {
+                depth += 1
+            } else if t.spells(i, "}") {
                 depth -= 1
                 if depth == 0 { return i }
             }

@@ -6,17 +6,23 @@ import SwiftSyntax
 /// `#if false` clauses.
 enum SwiftAccessForms {
     /// The configured type a member access's base names, or nil.
-    static func containerType(of base: ExprSyntax, known: (String) -> Bool, aliases: [String: String], at node: Syntax) -> String? {
+    static func containerType(of base: ExprSyntax, known: (String) -> Bool, aliases: [String: String], at node: Syntax)
+        -> String?
+    {
         if let generic = base.as(GenericSpecializationExprSyntax.self) {
-            return containerType(of: generic.expression, known: known, aliases: aliases, at: node) // Container<Foo>.shared
+            // Container<Foo>.shared
+            return containerType(of: generic.expression, known: known, aliases: aliases, at: node)
         }
         if let ref = base.as(DeclReferenceExprSyntax.self) {
             let name = ref.baseName.text
-            if name == "Self" { return node.enclosingTypeName.flatMap { known($0) ? $0 : nil } } // Self.shared in the type
+            // Self.shared in the type
+            if name == "Self" { return node.enclosingTypeName.flatMap { known($0) ? $0 : nil } }
             if known(name) { return name }
             return aliases[name]
         }
-        if let qualified = base.as(MemberAccessExprSyntax.self), qualified.base?.is(DeclReferenceExprSyntax.self) == true {
+        if let qualified = base.as(MemberAccessExprSyntax.self),
+            qualified.base?.is(DeclReferenceExprSyntax.self) == true
+        {
             let name = qualified.declName.baseName.text
             return known(name) ? name : nil // MyModule.Container.shared
         }
@@ -33,7 +39,11 @@ enum SwiftAccessForms {
                 var type = node.initializer.value
                 if let member = type.as(MemberTypeSyntax.self) { type = TypeSyntax(member) }
                 let name: String?
-                if let identifier = type.as(IdentifierTypeSyntax.self) { name = identifier.name.text } else { name = type.as(MemberTypeSyntax.self)?.name.text }
+                if let identifier = type.as(IdentifierTypeSyntax.self) {
+                    name = identifier.name.text
+                } else {
+                    name = type.as(MemberTypeSyntax.self)?.name.text
+                }
                 if let name, known(name) { found[node.name.text] = name }
                 return .skipChildren
             }
@@ -50,18 +60,26 @@ enum SwiftAccessForms {
     static func resolvedType(ofCallAfter member: MemberAccessExprSyntax) -> String? {
         var called = Syntax(member)
         if let generic = member.parent?.as(GenericSpecializationExprSyntax.self) {
-            if let argument = generic.genericArgumentClause.arguments.first { return typeName(argument.argument.trimmedDescription) }
+            if let argument = generic.genericArgumentClause.arguments.first {
+                return typeName(argument.argument.trimmedDescription)
+            }
             called = Syntax(generic)
         }
-        guard let call = called.parent?.as(FunctionCallExprSyntax.self), call.calledExpression.id == called.id else { return nil }
-        if let first = call.arguments.first?.expression.as(MemberAccessExprSyntax.self), first.declName.baseName.text == "self",
-           let base = first.base {
+        guard let call = called.parent?.as(FunctionCallExprSyntax.self), call.calledExpression.id == called.id else {
+            return nil
+        }
+        if let first = call.arguments.first?.expression.as(MemberAccessExprSyntax.self),
+            first.declName.baseName.text == "self",
+            let base = first.base
+        {
             return typeName(base.trimmedDescription) // resolve(TabManager.self)
         }
         var node = Syntax(call)
         while let parent = node.parent {
-            if parent.is(OptionalChainingExprSyntax.self) || parent.is(ForceUnwrapExprSyntax.self) || parent.is(TryExprSyntax.self)
-                || parent.is(AwaitExprSyntax.self) {
+            if parent.is(OptionalChainingExprSyntax.self) || parent.is(ForceUnwrapExprSyntax.self)
+                || parent.is(TryExprSyntax.self)
+                || parent.is(AwaitExprSyntax.self)
+            {
                 node = parent
                 continue
             }
@@ -70,7 +88,8 @@ enum SwiftAccessForms {
                 // unfolded `x as T`: [x, as, T]
                 let elements = Array(list)
                 if let i = elements.firstIndex(where: { $0.id == node.id }), i + 2 < elements.count,
-                   elements[i + 1].is(UnresolvedAsExprSyntax.self), let type = elements[i + 2].as(TypeExprSyntax.self) {
+                    elements[i + 1].is(UnresolvedAsExprSyntax.self), let type = elements[i + 2].as(TypeExprSyntax.self)
+                {
                     return typeName(type.type.trimmedDescription)
                 }
                 // unfolded `x = C.shared.resolve()`: [x, =, call]
@@ -80,16 +99,24 @@ enum SwiftAccessForms {
                 return nil
             }
             if parent.is(InitializerClauseSyntax.self), let binding = parent.parent?.as(PatternBindingSyntax.self),
-               let annotation = binding.typeAnnotation {
+                let annotation = binding.typeAnnotation
+            {
                 return typeName(annotation.type.trimmedDescription) // let x: TabManager = C.shared.resolve()
             }
-            if parent.is(InitializerClauseSyntax.self), let parameter = parent.parent?.as(FunctionParameterSyntax.self) {
+            if parent.is(InitializerClauseSyntax.self), let parameter = parent.parent?.as(FunctionParameterSyntax.self)
+            {
                 return typeName(parameter.type.trimmedDescription) // init(tabs: TabManager = C.shared.resolve())
             }
-            if parent.is(ReturnStmtSyntax.self) { return declaredResultType(enclosing: parent) } // return C.shared.resolve()
-            if let item = parent.as(CodeBlockItemSyntax.self), let list = item.parent?.as(CodeBlockItemListSyntax.self), list.count == 1,
-               let body = list.parent, body.is(AccessorBlockSyntax.self) || body.is(ClosureExprSyntax.self)
-                || (body.is(CodeBlockSyntax.self) && (body.parent?.is(FunctionDeclSyntax.self) == true || body.parent?.is(AccessorDeclSyntax.self) == true)) {
+            // return C.shared.resolve()
+            if parent.is(ReturnStmtSyntax.self) { return declaredResultType(enclosing: parent) }
+            if let item = parent.as(CodeBlockItemSyntax.self), let list = item.parent?.as(CodeBlockItemListSyntax.self),
+                list.count == 1,
+                let body = list.parent,
+                body.is(AccessorBlockSyntax.self) || body.is(ClosureExprSyntax.self)
+                    || (body.is(CodeBlockSyntax.self)
+                        && (body.parent?.is(FunctionDeclSyntax.self) == true
+                            || body.parent?.is(AccessorDeclSyntax.self) == true))
+            {
                 return declaredResultType(enclosing: Syntax(list)) // var p: Profile { C.shared.resolve() }
             }
             return nil
@@ -108,16 +135,24 @@ enum SwiftAccessForms {
             if let function = n.as(FunctionDeclSyntax.self) {
                 return function.signature.returnClause.flatMap { typeName($0.type.trimmedDescription) }
             }
-            if let subscriptDecl = n.as(SubscriptDeclSyntax.self) { return typeName(subscriptDecl.returnClause.type.trimmedDescription) }
-            if let accessor = n.as(AccessorDeclSyntax.self), accessor.accessorSpecifier.tokenKind != .keyword(.get) { return nil }
+            if let subscriptDecl = n.as(SubscriptDeclSyntax.self) {
+                return typeName(subscriptDecl.returnClause.type.trimmedDescription)
+            }
+            if let accessor = n.as(AccessorDeclSyntax.self), accessor.accessorSpecifier.tokenKind != .keyword(.get) {
+                return nil
+            }
             if let block = n.as(AccessorBlockSyntax.self) {
                 if let binding = block.parent?.as(PatternBindingSyntax.self) {
                     return binding.typeAnnotation.flatMap { typeName($0.type.trimmedDescription) } // var x: T { … }
                 }
-                if let subscriptDecl = block.parent?.as(SubscriptDeclSyntax.self) { return typeName(subscriptDecl.returnClause.type.trimmedDescription) }
+                if let subscriptDecl = block.parent?.as(SubscriptDeclSyntax.self) {
+                    return typeName(subscriptDecl.returnClause.type.trimmedDescription)
+                }
                 return nil
             }
-            if n.is(InitializerDeclSyntax.self) || n.is(DeinitializerDeclSyntax.self) || n.is(MemberBlockSyntax.self) || n.is(SourceFileSyntax.self) {
+            if n.is(InitializerDeclSyntax.self) || n.is(DeinitializerDeclSyntax.self) || n.is(MemberBlockSyntax.self)
+                || n.is(SourceFileSyntax.self)
+            {
                 return nil
             }
             current = n.parent
@@ -132,7 +167,9 @@ enum SwiftAccessForms {
         var local = true
         if let ref = target.as(DeclReferenceExprSyntax.self) {
             name = ref.baseName.text
-        } else if let member = target.as(MemberAccessExprSyntax.self), member.base?.as(DeclReferenceExprSyntax.self)?.baseName.text == "self" {
+        } else if let member = target.as(MemberAccessExprSyntax.self),
+            member.base?.as(DeclReferenceExprSyntax.self)?.baseName.text == "self"
+        {
             name = member.declName.baseName.text
             local = false
         } else {
@@ -140,7 +177,8 @@ enum SwiftAccessForms {
         }
         func declared(in decl: DeclSyntax) -> (found: Bool, type: String?) {
             guard let variable = decl.as(VariableDeclSyntax.self) else { return (false, nil) }
-            for binding in variable.bindings where binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text == name {
+            for binding in variable.bindings
+            where binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text == name {
                 return (true, binding.typeAnnotation.flatMap { typeName($0.type.trimmedDescription) })
             }
             return (false, nil)
@@ -175,7 +213,9 @@ enum SwiftAccessForms {
     /// `if let` / `guard let` / `while let` binding.
     /// `typeMembers`: per type name, what its declarations and extensions in the file declare
     /// (`memberNames(in:)`); a nested type's bare name also finds an outer type's members.
-    static func isDeclaredNearer(_ name: String, than node: Syntax, onSelf: Bool, typeMembers: [String: Set<String>] = [:]) -> Bool {
+    static func isDeclaredNearer(
+        _ name: String, than node: Syntax, onSelf: Bool, typeMembers: [String: Set<String>] = [:]
+    ) -> Bool {
         nearestDeclaration(of: name, at: node, onSelf: onSelf, typeMembers: typeMembers) != nil
     }
 
@@ -192,16 +232,21 @@ enum SwiftAccessForms {
     /// The declaration `name` at `node` finds (`isDeclaredNearer`'s lookup), or nil when the file
     /// declares it nowhere in reach. A member declared in another declaration of the type in the
     /// file is found without a type.
-    static func nearestDeclaration(of name: String, at node: Syntax, onSelf: Bool,
-                                   typeMembers: [String: Set<String>] = [:]) -> Declaration? {
+    static func nearestDeclaration(
+        of name: String, at node: Syntax, onSelf: Bool,
+        typeMembers: [String: Set<String>] = [:]
+    ) -> Declaration? {
         func binding(_ pattern: PatternSyntax, type: TypeSyntax?, value: ExprSyntax?) -> Declaration? {
             if let identifier = pattern.as(IdentifierPatternSyntax.self) {
-                return identifier.identifier.text == name ? Declaration(type: type.flatMap { typeName($0.trimmedDescription) }, value: value) : nil
+                return identifier.identifier.text == name
+                    ? Declaration(type: type.flatMap { typeName($0.trimmedDescription) }, value: value) : nil
             }
             if let tuple = pattern.as(TuplePatternSyntax.self) {
                 return tuple.elements.lazy.compactMap { binding($0.pattern, type: nil, value: nil) }.first
             }
-            if let bound = pattern.as(ValueBindingPatternSyntax.self) { return binding(bound.pattern, type: type, value: value) }
+            if let bound = pattern.as(ValueBindingPatternSyntax.self) {
+                return binding(bound.pattern, type: type, value: value)
+            }
             return nil
         }
         func declaration(_ decl: DeclSyntax) -> Declaration? {
@@ -229,8 +274,12 @@ enum SwiftAccessForms {
             defer { child = n; current = n.parent }
             if let group = n.asProtocol(DeclGroupSyntax.self) {
                 // the type's own member (in this body or another declaration of the type in the file) wins
-                if let found = group.memberBlock.members.lazy.compactMap({ declaration($0.decl) }).first { return found }
-                if let type = declaredTypeName(group), typeMembers[type]?.contains(name) == true { return Declaration(opaque: true) }
+                if let found = group.memberBlock.members.lazy.compactMap({ declaration($0.decl) }).first {
+                    return found
+                }
+                if let type = declaredTypeName(group), typeMembers[type]?.contains(name) == true {
+                    return Declaration(opaque: true)
+                }
                 if onSelf { return nil }
                 continue // a nested type sees its outer types' members
             }
@@ -239,21 +288,48 @@ enum SwiftAccessForms {
                 for item in list {
                     if item.position >= child.position { break }
                     if let decl = item.item.as(DeclSyntax.self), let found = declaration(decl) { return found }
-                    if let guardStmt = item.item.as(GuardStmtSyntax.self), let found = conditions(guardStmt.conditions) { return found }
+                    if let guardStmt = item.item.as(GuardStmtSyntax.self), let found = conditions(guardStmt.conditions)
+                    {
+                        return found
+                    }
                 }
             }
-            if let ifExpr = n.as(IfExprSyntax.self), child.id == ifExpr.body.id, let found = conditions(ifExpr.conditions) { return found }
+            if let ifExpr = n.as(IfExprSyntax.self), child.id == ifExpr.body.id,
+                let found = conditions(ifExpr.conditions)
+            {
+                return found
+            }
             // a later condition sees the bindings of the earlier ones
-            if let list = n.as(ConditionElementListSyntax.self), let found = conditions(list, before: child.position) { return found }
-            if let whileStmt = n.as(WhileStmtSyntax.self), child.id == whileStmt.body.id, let found = conditions(whileStmt.conditions) { return found }
+            if let list = n.as(ConditionElementListSyntax.self), let found = conditions(list, before: child.position) {
+                return found
+            }
+            if let whileStmt = n.as(WhileStmtSyntax.self), child.id == whileStmt.body.id,
+                let found = conditions(whileStmt.conditions)
+            {
+                return found
+            }
             if let forStmt = n.as(ForStmtSyntax.self), child.id == forStmt.body.id,
-               let found = binding(forStmt.pattern, type: forStmt.typeAnnotation?.type, value: nil) { return found }
-            if let function = n.as(FunctionDeclSyntax.self), let found = parameters(function.signature.parameterClause) { return found }
-            if let initializer = n.as(InitializerDeclSyntax.self), let found = parameters(initializer.signature.parameterClause) { return found }
-            if let subscriptDecl = n.as(SubscriptDeclSyntax.self), let found = parameters(subscriptDecl.parameterClause) { return found }
+                let found = binding(forStmt.pattern, type: forStmt.typeAnnotation?.type, value: nil)
+            {
+                return found
+            }
+            if let function = n.as(FunctionDeclSyntax.self), let found = parameters(function.signature.parameterClause)
+            {
+                return found
+            }
+            if let initializer = n.as(InitializerDeclSyntax.self),
+                let found = parameters(initializer.signature.parameterClause)
+            {
+                return found
+            }
+            if let subscriptDecl = n.as(SubscriptDeclSyntax.self), let found = parameters(subscriptDecl.parameterClause)
+            {
+                return found
+            }
             if let closure = n.as(ClosureExprSyntax.self), let clause = closure.signature?.parameterClause {
                 switch clause {
-                case let .simpleInput(shorthand): if shorthand.contains(where: { $0.name.text == name }) { return Declaration(opaque: true) }
+                case let .simpleInput(shorthand):
+                    if shorthand.contains(where: { $0.name.text == name }) { return Declaration(opaque: true) }
                 case let .parameterClause(list):
                     if let parameter = list.parameters.first(where: { ($0.secondName ?? $0.firstName).text == name }) {
                         let type = parameter.type.flatMap { typeName($0.trimmedDescription) }
@@ -281,13 +357,17 @@ enum SwiftAccessForms {
             var members: [String: Set<String>] = [:]
             init() { super.init(viewMode: .sourceAccurate) }
             override func visit(_ node: MemberBlockSyntax) -> SyntaxVisitorContinueKind {
-                guard let group = node.parent?.asProtocol(DeclGroupSyntax.self), let type = SwiftAccessForms.declaredTypeName(group) else {
+                guard let group = node.parent?.asProtocol(DeclGroupSyntax.self),
+                    let type = SwiftAccessForms.declaredTypeName(group)
+                else {
                     return .visitChildren
                 }
                 for member in node.members {
                     if let variable = member.decl.as(VariableDeclSyntax.self) {
                         for binding in variable.bindings {
-                            if let id = binding.pattern.as(IdentifierPatternSyntax.self) { members[type, default: []].insert(id.identifier.text) }
+                            if let id = binding.pattern.as(IdentifierPatternSyntax.self) {
+                                members[type, default: []].insert(id.identifier.text)
+                            }
                         }
                     } else if let function = member.decl.as(FunctionDeclSyntax.self) {
                         members[type, default: []].insert(function.name.text)
@@ -332,7 +412,9 @@ enum SwiftAccessForms {
         if let p = condition.as(TupleExprSyntax.self), p.elements.count == 1, let inner = p.elements.first?.expression {
             return constantValue(inner)
         }
-        if let not = condition.as(PrefixOperatorExprSyntax.self), not.operator.text == "!" { return constantValue(not.expression).map { !$0 } }
+        if let not = condition.as(PrefixOperatorExprSyntax.self), not.operator.text == "!" {
+            return constantValue(not.expression).map { !$0 }
+        }
         return nil
     }
 }

@@ -7,7 +7,9 @@ enum SwiftSingletons {
             var candidates: [VariableDeclSyntax] = []
             init() { super.init(viewMode: .sourceAccurate) }
             override func visit(_ node: VariableDeclSyntax) -> SyntaxVisitorContinueKind {
-                let global = node.parent?.is(CodeBlockItemSyntax.self) == true && node.parent?.parent?.parent?.is(SourceFileSyntax.self) == true
+                let global =
+                    node.parent?.is(CodeBlockItemSyntax.self) == true
+                    && node.parent?.parent?.parent?.is(SourceFileSyntax.self) == true
                 if global || node.hasModifier(["static", "class"]) { candidates.append(node) }
                 return .visitChildren
             }
@@ -19,12 +21,16 @@ enum SwiftSingletons {
             let ownerName = variable.enclosingTypeName ?? ""
             for binding in variable.bindings {
                 guard let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier,
-                      let value = binding.initializer?.value,
-                      let created = createdType(value, owner: ownerName) else { continue }
+                    let value = binding.initializer?.value,
+                    let created = createdType(value, owner: ownerName)
+                else { continue }
                 let typeText = binding.typeAnnotation?.type.trimmedDescription ?? ""
-                guard configuration.mentionsBridge(name.text) || configuration.mentionsBridge(created)
-                    || configuration.mentionsBridge(typeText) else { continue }
-                found.append(SingletonCreation(name: name.text, offset: name.startOffset, how: .swiftStatic(created: created)))
+                guard
+                    configuration.mentionsBridge(name.text) || configuration.mentionsBridge(created)
+                        || configuration.mentionsBridge(typeText)
+                else { continue }
+                found.append(
+                    SingletonCreation(name: name.text, offset: name.startOffset, how: .swiftStatic(created: created)))
             }
         }
         return found
@@ -35,7 +41,9 @@ enum SwiftSingletons {
         final class Calls: SyntaxVisitor {
             var called: [ExprSyntax] = []
             init() { super.init(viewMode: .sourceAccurate) }
-            override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind { called.append(node.calledExpression); return .visitChildren }
+            override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
+                called.append(node.calledExpression); return .visitChildren
+            }
         }
         let calls = Calls()
         calls.walk(value)
@@ -55,18 +63,26 @@ enum SwiftSingletons {
 
 /// `x.install()`, `x.uninstall()`, `x.setBridge(b)` and `x.bridge = b`, per function and init body, in source order.
 enum SwiftLifecycleEvents {
-    static func events(in tree: SourceFileSyntax, assignments: [Assignment], configuration: Configuration) -> [[LifecycleEvent]] {
+    static func events(in tree: SourceFileSyntax, assignments: [Assignment], configuration: Configuration)
+        -> [[LifecycleEvent]]
+    {
         let setters = configuration.bridgeSetterNames
         final class Collector: SyntaxVisitor {
             var bodies: [CodeBlockSyntax] = []
             init() { super.init(viewMode: .sourceAccurate) }
-            override func visit(_ node: FunctionDeclSyntax) -> SyntaxVisitorContinueKind { node.body.map { bodies.append($0) }; return .visitChildren }
-            override func visit(_ node: InitializerDeclSyntax) -> SyntaxVisitorContinueKind { node.body.map { bodies.append($0) }; return .visitChildren }
+            override func visit(_ node: FunctionDeclSyntax) -> SyntaxVisitorContinueKind {
+                node.body.map { bodies.append($0) }; return .visitChildren
+            }
+            override func visit(_ node: InitializerDeclSyntax) -> SyntaxVisitorContinueKind {
+                node.body.map { bodies.append($0) }; return .visitChildren
+            }
         }
         final class Calls: SyntaxVisitor {
             var calls: [FunctionCallExprSyntax] = []
             init() { super.init(viewMode: .sourceAccurate) }
-            override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind { calls.append(node); return .visitChildren }
+            override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
+                calls.append(node); return .visitChildren
+            }
             override func visit(_ node: FunctionDeclSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
         }
         let collector = Collector()
@@ -76,15 +92,27 @@ enum SwiftLifecycleEvents {
             let calls = Calls()
             calls.walk(body)
             for call in calls.calls {
-                guard let member = call.calledExpression.as(MemberAccessExprSyntax.self), let base = member.base else { continue }
+                guard let member = call.calledExpression.as(MemberAccessExprSyntax.self), let base = member.base else {
+                    continue
+                }
                 let name = member.declName.baseName.text
-                if name == "install" { events.append(LifecycleEvent(receiver: base.trimmedDescription, kind: .install, offset: call.startOffset)) }
-                if name == "uninstall" { events.append(LifecycleEvent(receiver: base.trimmedDescription, kind: .uninstall, offset: call.startOffset)) }
-                if setters.contains(name) { events.append(LifecycleEvent(receiver: base.trimmedDescription, kind: .bridgeSet, offset: call.startOffset)) }
+                if name == "install" {
+                    events.append(
+                        LifecycleEvent(receiver: base.trimmedDescription, kind: .install, offset: call.startOffset))
+                }
+                if name == "uninstall" {
+                    events.append(
+                        LifecycleEvent(receiver: base.trimmedDescription, kind: .uninstall, offset: call.startOffset))
+                }
+                if setters.contains(name) {
+                    events.append(
+                        LifecycleEvent(receiver: base.trimmedDescription, kind: .bridgeSet, offset: call.startOffset))
+                }
             }
             for assignment in assignments where body.byteRange.contains(assignment.offset) {
                 guard assignment.isMember, let base = assignment.base, let name = assignment.name,
-                      configuration.isBridgeName(name) else { continue }
+                    configuration.isBridgeName(name)
+                else { continue }
                 events.append(LifecycleEvent(receiver: base, kind: .bridgeSet, offset: assignment.offset))
             }
             return events.sorted { $0.offset < $1.offset }
@@ -98,11 +126,13 @@ extension SwiftTypeMembers {
         var result: [String] = []
         for initializer in initializers {
             guard let body = initializer.body else { continue }
-            let parameters = Set(initializer.signature.parameterClause.parameters.map { ($0.secondName ?? $0.firstName).text })
+            let parameters = Set(
+                initializer.signature.parameterClause.parameters.map { ($0.secondName ?? $0.firstName).text })
             for assignment in assignments where body.byteRange.contains(assignment.offset) {
                 guard let property = assignment.propertyName,
-                      let value = assignment.valueName, parameters.contains(value),
-                      !result.contains(property) else { continue }
+                    let value = assignment.valueName, parameters.contains(value),
+                    !result.contains(property)
+                else { continue }
                 result.append(property)
             }
         }
@@ -126,16 +156,18 @@ extension SwiftTypeMembers {
         for property in storedProperties where property.bindingSpecifier.text == "var" {
             for binding in property.bindings {
                 guard let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier,
-                      configuration.isBridgeName(name.text), binding.isOptional else { continue }
+                    configuration.isBridgeName(name.text), binding.isOptional
+                else { continue }
                 let outside = allAssignments.first { a in
                     a.propertyName == name.text && contains(a.offset)
                         && !initAssignments.contains { $0.offset == a.offset }
                 }
                 let offset = outside?.offset
-                result.append(OptionalBridgeProperty(
-                    name: name.text, offset: name.startOffset,
-                    setAfterInit: offset.map { o in (o, initRanges.contains { $0.contains(o) }) },
-                    setByInit: initAssignments.contains { $0.propertyName == name.text }))
+                result.append(
+                    OptionalBridgeProperty(
+                        name: name.text, offset: name.startOffset,
+                        setAfterInit: offset.map { o in (o, initRanges.contains { $0.contains(o) }) },
+                        setByInit: initAssignments.contains { $0.propertyName == name.text }))
             }
         }
         return result

@@ -19,7 +19,8 @@ struct SwiftContainerAccessFinder {
     init(configuration: Configuration) {
         for spec in configuration.accessSpecs {
             switch spec {
-            case let .member(type, accessor), let .template(type, accessor): accessorsByType[type, default: []].insert(accessor)
+            case let .member(type, accessor), let .template(type, accessor):
+                accessorsByType[type, default: []].insert(accessor)
             case let .function(name): functions.insert(name)
             case let .global(name): globals.insert(name)
             case let .propertyWrapper(name): wrappers.insert(name)
@@ -33,7 +34,8 @@ struct SwiftContainerAccessFinder {
     /// The accessor `member` of `type` matches (itself), or nil.
     fileprivate func matches(type: String, member: String) -> Bool {
         guard let accessors = accessorsByType[type] else { return false }
-        return accessors.contains(member) || accessors.contains(member + ":") // `hasEnabledOption:` is `hasEnabledOption(_:)`
+        // `hasEnabledOption:` is `hasEnabledOption(_:)`
+        return accessors.contains(member) || accessors.contains(member + ":")
             || accessors.contains("*") && !memberWildcardExclusions.contains(member)
     }
 
@@ -44,7 +46,9 @@ struct SwiftContainerAccessFinder {
         return visitor.found.compactMap { found in
             var located = found.located
             if located.access.kind != .injected, isAccessorDefinition(found.node, located.access) { return nil }
-            if located.access.kind != .injected, inRootPath || isInCompositionRoot(found.node) { located.access.kind = .compositionRoot }
+            if located.access.kind != .injected, inRootPath || isInCompositionRoot(found.node) {
+                located.access.kind = .compositionRoot
+            }
             return located
         }.sorted { $0.offset < $1.offset }
     }
@@ -56,7 +60,9 @@ struct SwiftContainerAccessFinder {
         while let n = current {
             if let function = n.as(FunctionDeclSyntax.self) { return function.name.text == access.accessor }
             if let variable = n.as(VariableDeclSyntax.self) {
-                return variable.bindings.contains { $0.pattern.as(IdentifierPatternSyntax.self)?.identifier.text == access.accessor }
+                return variable.bindings.contains {
+                    $0.pattern.as(IdentifierPatternSyntax.self)?.identifier.text == access.accessor
+                }
             }
             current = n.parent
         }
@@ -101,14 +107,19 @@ struct SwiftContainerAccessFinder {
 
         override func visit(_ node: MemberAccessExprSyntax) -> SyntaxVisitorContinueKind {
             if let bridge = finder.bridgeReference(node.base),
-               finder.isBridge(SwiftAccessForms.nearestDeclaration(of: bridge.name, at: Syntax(node), onSelf: bridge.onSelf,
-                                                                   typeMembers: membersByType(from: Syntax(node)))) {
+                finder.isBridge(
+                    SwiftAccessForms.nearestDeclaration(
+                        of: bridge.name, at: Syntax(node), onSelf: bridge.onSelf,
+                        typeMembers: membersByType(from: Syntax(node))))
+            {
                 injected(node, bridge: bridge.name)
             }
             guard let base = node.base else { return .visitChildren }
             let member = node.declName.baseName.text
-            if let type = SwiftAccessForms.containerType(of: base, known: { self.finder.accessorsByType[$0] != nil }, aliases: aliases, at: Syntax(node)),
-               finder.matches(type: type, member: member) {
+            if let type = SwiftAccessForms.containerType(
+                of: base, known: { self.finder.accessorsByType[$0] != nil }, aliases: aliases, at: Syntax(node)),
+                finder.matches(type: type, member: member)
+            {
                 record(Syntax(node), container: type, accessor: member)
                 return .skipChildren // `MyModule.Container` is not a second access
             }
@@ -116,7 +127,9 @@ struct SwiftContainerAccessFinder {
         }
 
         override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
-            if let callee = node.calledExpression.as(DeclReferenceExprSyntax.self), finder.functions.contains(callee.baseName.text) {
+            if let callee = node.calledExpression.as(DeclReferenceExprSyntax.self),
+                finder.functions.contains(callee.baseName.text)
+            {
                 record(Syntax(node), container: callee.baseName.text, accessor: callee.baseName.text)
             }
             return .visitChildren
@@ -128,18 +141,27 @@ struct SwiftContainerAccessFinder {
             if finder.ambient.contains(name) {
                 if let member = node.parent?.as(MemberAccessExprSyntax.self), member.declName.id == node.id {
                     guard member.base?.as(DeclReferenceExprSyntax.self)?.baseName.text == "self",
-                          !SwiftAccessForms.isDeclaredNearer(name, than: Syntax(node), onSelf: true,
-                                                              typeMembers: membersByType(from: Syntax(node))) else { return .visitChildren }
+                        !SwiftAccessForms.isDeclaredNearer(
+                            name, than: Syntax(node), onSelf: true,
+                            typeMembers: membersByType(from: Syntax(node)))
+                    else { return .visitChildren }
                     record(Syntax(member), container: ambientContainerName, accessor: "", service: name)
-                } else if !SwiftAccessForms.isDeclaredNearer(name, than: Syntax(node), onSelf: false, typeMembers: membersByType(from: Syntax(node))) {
+                } else if !SwiftAccessForms.isDeclaredNearer(
+                    name, than: Syntax(node), onSelf: false, typeMembers: membersByType(from: Syntax(node)))
+                {
                     record(Syntax(node), container: ambientContainerName, accessor: "", service: name)
                 }
                 return .visitChildren
             }
             guard finder.globals.contains(name) else { return .visitChildren }
-            if let member = node.parent?.as(MemberAccessExprSyntax.self), member.declName.id == node.id { return .visitChildren }
+            if let member = node.parent?.as(MemberAccessExprSyntax.self), member.declName.id == node.id {
+                return .visitChildren
+            }
             if let list = node.parent?.as(ExprListSyntax.self), let i = list.firstIndex(where: { $0.id == node.id }),
-               list.index(after: i) != list.endIndex, list[list.index(after: i)].is(AssignmentExprSyntax.self) { return .visitChildren }
+                list.index(after: i) != list.endIndex, list[list.index(after: i)].is(AssignmentExprSyntax.self)
+            {
+                return .visitChildren
+            }
             record(Syntax(node), container: name, accessor: "")
             return .visitChildren
         }
@@ -149,11 +171,18 @@ struct SwiftContainerAccessFinder {
             for case let attribute? in node.attributes.map({ $0.as(AttributeSyntax.self) }) {
                 let name = attribute.attributeName.trimmedDescription
                 guard finder.wrappers.contains(name) else { continue }
-                let service = node.bindings.first?.typeAnnotation.flatMap { SwiftAccessForms.typeName($0.type.trimmedDescription) }
+                let service = node.bindings.first?.typeAnnotation.flatMap {
+                    SwiftAccessForms.typeName($0.type.trimmedDescription)
+                }
                 let access = ContainerAccess(container: name, accessor: "@" + name, service: service)
-                found.append((LocatedAccess(offset: attribute.positionAfterSkippingLeadingTrivia.utf8Offset,
-                                            range: attribute.positionAfterSkippingLeadingTrivia.utf8Offset..<attribute.endPositionBeforeTrailingTrivia.utf8Offset,
-                                            access: access, tokenIndex: nil), Syntax(attribute)))
+                found.append(
+                    (
+                        LocatedAccess(
+                            offset: attribute.positionAfterSkippingLeadingTrivia.utf8Offset,
+                            range: attribute.positionAfterSkippingLeadingTrivia
+                                .utf8Offset..<attribute.endPositionBeforeTrailingTrivia.utf8Offset,
+                            access: access, tokenIndex: nil), Syntax(attribute)
+                    ))
             }
             return .visitChildren
         }
@@ -161,23 +190,40 @@ struct SwiftContainerAccessFinder {
         private func record(_ node: Syntax, container: String, accessor: String, service known: String? = nil) {
             var end = node
             // `C.shared()`: the call is part of the access
-            if let call = end.parent?.as(FunctionCallExprSyntax.self), call.calledExpression.id == end.id { end = Syntax(call) }
+            if let call = end.parent?.as(FunctionCallExprSyntax.self), call.calledExpression.id == end.id {
+                end = Syntax(call)
+            }
             let service = known ?? finder.service(after: end)
             // `init(tabs: TabStore = Container.shared.tabs)`: the service style's transition form
             // (`ServiceLocator.analytics` under `ServiceLocator.*`: the accessor is the service read)
-            let read = SwiftServiceRead.expression(end: end, wildcard: finder.accessorsByType[container].map { !$0.contains(accessor) } ?? false)
-            let kind = SwiftServiceRead.initializerParameter(defaultingTo: read) != nil ? .fallback : finder.kind(of: node)
+            let read = SwiftServiceRead.expression(
+                end: end, wildcard: finder.accessorsByType[container].map { !$0.contains(accessor) } ?? false)
+            let kind =
+                SwiftServiceRead.initializerParameter(defaultingTo: read) != nil ? .fallback : finder.kind(of: node)
             let access = ContainerAccess(container: container, accessor: accessor, service: service, kind: kind)
-            found.append((LocatedAccess(offset: node.startOffset, range: node.startOffset..<end.endOffset, access: access, tokenIndex: nil), node))
+            found.append(
+                (
+                    LocatedAccess(
+                        offset: node.startOffset, range: node.startOffset..<end.endOffset, access: access,
+                        tokenIndex: nil), node
+                ))
         }
 
         /// `bridge.service` read (not assigned) through the injected bridge.
         private func injected(_ node: MemberAccessExprSyntax, bridge: String) {
             if let list = node.parent?.as(ExprListSyntax.self), let i = list.firstIndex(where: { $0.id == node.id }),
-               list.index(after: i) != list.endIndex, list[list.index(after: i)].is(AssignmentExprSyntax.self) { return }
+                list.index(after: i) != list.endIndex, list[list.index(after: i)].is(AssignmentExprSyntax.self)
+            {
+                return
+            }
             let name = bridge.hasPrefix("_") ? String(bridge.dropFirst()) : bridge
-            let access = ContainerAccess(container: name, accessor: name, service: node.declName.baseName.text, kind: .injected)
-            found.append((LocatedAccess(offset: node.startOffset, range: node.byteRange, access: access, tokenIndex: nil), Syntax(node)))
+            let access = ContainerAccess(
+                container: name, accessor: name, service: node.declName.baseName.text, kind: .injected)
+            found.append(
+                (
+                    LocatedAccess(offset: node.startOffset, range: node.byteRange, access: access, tokenIndex: nil),
+                    Syntax(node)
+                ))
         }
     }
 
@@ -186,9 +232,13 @@ struct SwiftContainerAccessFinder {
         var expression = base
         if let wrapped = expression?.as(OptionalChainingExprSyntax.self) { expression = wrapped.expression }
         if let wrapped = expression?.as(ForceUnwrapExprSyntax.self) { expression = wrapped.expression }
-        if let ref = expression?.as(DeclReferenceExprSyntax.self), bridgeNames.contains(ref.baseName.text) { return (ref.baseName.text, false) }
-        if let member = expression?.as(MemberAccessExprSyntax.self), member.base?.as(DeclReferenceExprSyntax.self)?.baseName.text == "self",
-           bridgeNames.contains(member.declName.baseName.text) {
+        if let ref = expression?.as(DeclReferenceExprSyntax.self), bridgeNames.contains(ref.baseName.text) {
+            return (ref.baseName.text, false)
+        }
+        if let member = expression?.as(MemberAccessExprSyntax.self),
+            member.base?.as(DeclReferenceExprSyntax.self)?.baseName.text == "self",
+            bridgeNames.contains(member.declName.baseName.text)
+        {
             return (member.declName.baseName.text, true)
         }
         return nil
@@ -208,24 +258,30 @@ struct SwiftContainerAccessFinder {
         while true { // `self.bridge!`, `bridge as? CrashBridge`, `(bridge)`
             if let wrapped = value.as(ForceUnwrapExprSyntax.self) { value = wrapped.expression; continue }
             if let wrapped = value.as(OptionalChainingExprSyntax.self) { value = wrapped.expression; continue }
-            if let tuple = value.as(TupleExprSyntax.self), tuple.elements.count == 1, let only = tuple.elements.first { value = only.expression; continue }
+            if let tuple = value.as(TupleExprSyntax.self), tuple.elements.count == 1, let only = tuple.elements.first {
+                value = only.expression; continue
+            }
             if let cast = value.as(AsExprSyntax.self) { return isBridgeType(cast.type.trimmedDescription) }
             if let sequence = value.as(SequenceExprSyntax.self), sequence.elements.count == 3, // unfolded `x as? T`
-               sequence.elements.dropFirst().first?.is(UnresolvedAsExprSyntax.self) == true,
-               let type = sequence.elements.last?.as(TypeExprSyntax.self) {
+                sequence.elements.dropFirst().first?.is(UnresolvedAsExprSyntax.self) == true,
+                let type = sequence.elements.last?.as(TypeExprSyntax.self)
+            {
                 return isBridgeType(type.type.trimmedDescription)
             }
             break
         }
         if let reference = bridgeReference(value) {
-            return isBridge(SwiftAccessForms.nearestDeclaration(of: reference.name, at: Syntax(value), onSelf: reference.onSelf),
-                            depth: depth + 1)
+            return isBridge(
+                SwiftAccessForms.nearestDeclaration(of: reference.name, at: Syntax(value), onSelf: reference.onSelf),
+                depth: depth + 1)
         }
         if let member = value.as(MemberAccessExprSyntax.self), bridgeNames.contains(member.declName.baseName.text) {
             return true // `integration.bridge`: another object's bridge
         }
-        if let call = value.as(FunctionCallExprSyntax.self), let callee = call.calledExpression.as(DeclReferenceExprSyntax.self),
-           callee.baseName.text.first?.isUppercase == true {
+        if let call = value.as(FunctionCallExprSyntax.self),
+            let callee = call.calledExpression.as(DeclReferenceExprSyntax.self),
+            callee.baseName.text.first?.isUppercase == true
+        {
             return isBridgeType(callee.baseName.text) // `let bridge = CrashBridge(…)`; `String(…)` is not
         }
         return false
@@ -234,7 +290,9 @@ struct SwiftContainerAccessFinder {
     private func isBridgeType(_ spelling: String) -> Bool {
         if spelling.contains("&") { return true } // a composition of providers
         guard let spelling = SwiftAccessForms.typeName(spelling) else { return false }
-        let name = spelling.split(separator: "<").first.map { $0.split(separator: ".").last.map(String.init) ?? "" } ?? spelling
+        let name =
+            spelling.split(separator: "<").first.map { $0.split(separator: ".").last.map(String.init) ?? "" }
+            ?? spelling
         return configuration.isBridgeTypeName(name)
     }
 
@@ -266,25 +324,32 @@ struct SwiftContainerAccessFinder {
                     let op = elements[i - 1]
                     let isCoalescing = op.as(BinaryOperatorExprSyntax.self)?.operator.text == "??"
                     if (isCoalescing || op.is(UnresolvedTernaryExprSyntax.self))
-                        && elements[..<(i - 1)].contains(where: { $0.mentions(bridgeNames) }) {
+                        && elements[..<(i - 1)].contains(where: { $0.mentions(bridgeNames) })
+                    {
                         return .fallback
                     }
                 }
             }
-            if let branch = parent.as(IfExprSyntax.self), let elseBody = branch.elseBody, Syntax(elseBody).id == child.id,
-               branch.conditions.mentions(bridgeNames) {
+            if let branch = parent.as(IfExprSyntax.self), let elseBody = branch.elseBody,
+                Syntax(elseBody).id == child.id,
+                branch.conditions.mentions(bridgeNames)
+            {
                 return .fallback
             }
             if let guardStatement = parent.as(GuardStmtSyntax.self), guardStatement.body.id == child.id,
-               guardStatement.conditions.mentions(bridgeNames) {
+                guardStatement.conditions.mentions(bridgeNames)
+            {
                 return .fallback
             }
             // `init(bridge: Bridge = Container.shared)`: the default runs only for a caller passing no bridge
             if let parameter = parent.as(FunctionParameterSyntax.self), parameter.defaultValue?.id == child.id,
-               bridgeNames.contains((parameter.secondName ?? parameter.firstName).text) {
+                bridgeNames.contains((parameter.secondName ?? parameter.firstName).text)
+            {
                 return .fallback
             }
-            if parent.is(FunctionDeclSyntax.self) || parent.is(InitializerDeclSyntax.self) || parent.is(ClosureExprSyntax.self) {
+            if parent.is(FunctionDeclSyntax.self) || parent.is(InitializerDeclSyntax.self)
+                || parent.is(ClosureExprSyntax.self)
+            {
                 break
             }
             child = parent

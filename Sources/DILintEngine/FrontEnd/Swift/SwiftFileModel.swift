@@ -13,7 +13,8 @@ final class SwiftFileModel: FileModel {
         self.file = file
         self.displayPath = displayPath
         self.configuration = configuration
-        accesses = SwiftContainerAccessFinder(configuration: configuration).find(in: file.tree, displayPath: displayPath)
+        accesses = SwiftContainerAccessFinder(configuration: configuration).find(
+            in: file.tree, displayPath: displayPath)
     }
 
     var language: SourceLanguage { .swift }
@@ -29,15 +30,19 @@ final class SwiftFileModel: FileModel {
             init() { super.init(viewMode: .sourceAccurate) }
             override func visit(_ node: FunctionDeclSyntax) -> SyntaxVisitorContinueKind {
                 if node.body != nil {
-                    scopes.append(CodeScope(kind: .function, name: node.name.text, typeName: node.enclosingTypeName,
-                                            range: node.byteRange, nameOffset: node.name.startOffset))
+                    scopes.append(
+                        CodeScope(
+                            kind: .function, name: node.name.text, typeName: node.enclosingTypeName,
+                            range: node.byteRange, nameOffset: node.name.startOffset))
                 }
                 return .visitChildren
             }
             override func visit(_ node: InitializerDeclSyntax) -> SyntaxVisitorContinueKind {
                 if node.body != nil {
-                    scopes.append(CodeScope(kind: .swiftInitializer, name: "init", typeName: node.enclosingTypeName,
-                                            range: node.byteRange, nameOffset: node.initKeyword.startOffset))
+                    scopes.append(
+                        CodeScope(
+                            kind: .swiftInitializer, name: "init", typeName: node.enclosingTypeName,
+                            range: node.byteRange, nameOffset: node.initKeyword.startOffset))
                 }
                 return .visitChildren
             }
@@ -55,7 +60,8 @@ final class SwiftFileModel: FileModel {
         var found: [ConstructionAccess] = []
         func add(in node: some SyntaxProtocol, _ place: String) {
             let later = deferredClosureRanges(in: node)
-            for located in reported where node.byteRange.contains(located.offset) && !later.contains(where: { $0.contains(located.offset) }) {
+            for located in reported
+            where node.byteRange.contains(located.offset) && !later.contains(where: { $0.contains(located.offset) }) {
                 found.append(ConstructionAccess(access: located, place: place))
             }
         }
@@ -66,7 +72,10 @@ final class SwiftFileModel: FileModel {
             for property in type.storedProperties where !property.hasModifier(["lazy"]) {
                 for binding in property.bindings {
                     guard let value = binding.initializer?.value else { continue }
-                    add(in: value, "the initial value of stored property '\(binding.pattern.trimmedDescription)' (it runs in every init of '\(type.name.text)')")
+                    add(
+                        in: value,
+                        "the initial value of stored property '\(binding.pattern.trimmedDescription)' (it runs in every init of '\(type.name.text)')"
+                    )
                 }
             }
         }
@@ -79,7 +88,9 @@ final class SwiftFileModel: FileModel {
             var weak: [(DeclModifierSyntax, VariableDeclSyntax)] = []
             init() { super.init(viewMode: .sourceAccurate) }
             override func visit(_ node: VariableDeclSyntax) -> SyntaxVisitorContinueKind {
-                if let m = node.modifiers.first(where: { ["weak", "unowned"].contains($0.name.text) }) { weak.append((m, node)) }
+                if let m = node.modifiers.first(where: { ["weak", "unowned"].contains($0.name.text) }) {
+                    weak.append((m, node))
+                }
                 return .visitChildren
             }
         }
@@ -87,13 +98,15 @@ final class SwiftFileModel: FileModel {
         collector.walk(tree)
         return collector.weak.flatMap { modifier, variable in
             variable.names.map { name in
-                QualifiedDeclaration(form: .swiftProperty, name: name.text, qualifier: modifier.trimmedDescription,
-                                     qualifierOffset: modifier.startOffset)
+                QualifiedDeclaration(
+                    form: .swiftProperty, name: name.text, qualifier: modifier.trimmedDescription,
+                    qualifierOffset: modifier.startOffset)
             }
         }
     }()
 
-    private(set) lazy var singletonCreations: [SingletonCreation] = SwiftSingletons.creations(in: tree, configuration: configuration)
+    private(set) lazy var singletonCreations: [SingletonCreation] = SwiftSingletons.creations(
+        in: tree, configuration: configuration)
     private(set) lazy var assignments: [Assignment] = Assignment.all(in: tree)
     private(set) lazy var lifecycleEvents: [[LifecycleEvent]] =
         SwiftLifecycleEvents.events(in: tree, assignments: assignments, configuration: configuration)
@@ -111,25 +124,32 @@ final class SwiftFileModel: FileModel {
         collector.walk(tree)
         return collector.lazy.flatMap { variable in
             variable.bindings.compactMap { binding in
-                binding.initializer.map { LazyInitializer(name: binding.pattern.trimmedDescription, value: $0.value.byteRange) }
+                binding.initializer.map {
+                    LazyInitializer(name: binding.pattern.trimmedDescription, value: $0.value.byteRange)
+                }
             }
         }
     }()
 
     private(set) lazy var types: [TypeModel] = typeMembers.map { type in
-        var model = TypeModel(name: type.name.text, nameOffset: type.name.startOffset, memberRanges: type.memberBlocks.map(\.byteRange),
-                              nestedRanges: type.nestedRanges, injectedProperties: type.injectedProperties(assignments),
-                              optionalBridges: type.optionalBridges(configuration, assignments: assignments))
-        model.bridgeDefaults = (bridgeParameterDefaults + serviceParameterDefaults).filter { model.contains($0.lowerBound) }
+        var model = TypeModel(
+            name: type.name.text, nameOffset: type.name.startOffset, memberRanges: type.memberBlocks.map(\.byteRange),
+            nestedRanges: type.nestedRanges, injectedProperties: type.injectedProperties(assignments),
+            optionalBridges: type.optionalBridges(configuration, assignments: assignments))
+        model.bridgeDefaults = (bridgeParameterDefaults + serviceParameterDefaults).filter {
+            model.contains($0.lowerBound)
+        }
         return model
     }
 
     /// The default values of initializer parameters that are a read of a service (`tabs: TabStore =
     /// Container.shared.tabs`, the `service` injection style's transition form, a `fallback`).
     private lazy var serviceParameterDefaults: [Range<Int>] = accesses.compactMap { located in
-        guard located.access.kind == .fallback, let token = tree.token(at: AbsolutePosition(utf8Offset: located.offset)),
-              let parameter = token.enclosing(FunctionParameterSyntax.self),
-              let value = parameter.defaultValue?.value, value.byteRange.contains(located.offset) else { return nil }
+        guard located.access.kind == .fallback,
+            let token = tree.token(at: AbsolutePosition(utf8Offset: located.offset)),
+            let parameter = token.enclosing(FunctionParameterSyntax.self),
+            let value = parameter.defaultValue?.value, value.byteRange.contains(located.offset)
+        else { return nil }
         return value.byteRange
     }
 
@@ -140,7 +160,8 @@ final class SwiftFileModel: FileModel {
             var ranges: [Range<Int>] = []
             init(names: Set<String>) { self.names = names; super.init(viewMode: .sourceAccurate) }
             override func visit(_ node: InitializerDeclSyntax) -> SyntaxVisitorContinueKind {
-                for parameter in node.signature.parameterClause.parameters where names.contains((parameter.secondName ?? parameter.firstName).text) {
+                for parameter in node.signature.parameterClause.parameters
+                where names.contains((parameter.secondName ?? parameter.firstName).text) {
                     if let value = parameter.defaultValue?.value { ranges.append(value.byteRange) }
                 }
                 return .visitChildren

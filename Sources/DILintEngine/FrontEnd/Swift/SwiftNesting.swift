@@ -43,13 +43,16 @@ struct SwiftNesting {
     /// Why the parser must not see the file, or nil.
     var problem: String? {
         if depth > Self.maxDepth {
-            return "Swift brackets, generic arguments, #if blocks or string interpolations nest \(depth) deep; swift-syntax's parser recurses per level, so di-lint does not parse Swift nested past \(Self.maxDepth)"
+            return
+                "Swift brackets, generic arguments, #if blocks or string interpolations nest \(depth) deep; swift-syntax's parser recurses per level, so di-lint does not parse Swift nested past \(Self.maxDepth)"
         }
         if squareCost > maxSquareCost {
-            return "Swift square brackets nest \(squareDepth) deep; swift-syntax's lookahead doubles its time with each '[' nested first in another, an estimated \(squareCost) steps, over di-lint's limit of \(maxSquareCost) for this file (4 per token + 65536)"
+            return
+                "Swift square brackets nest \(squareDepth) deep; swift-syntax's lookahead doubles its time with each '[' nested first in another, an estimated \(squareCost) steps, over di-lint's limit of \(maxSquareCost) for this file (4 per token + 65536)"
         }
         if chain > Self.maxChain {
-            return "a Swift expression chains \(chain) prefix keywords, member or call links, 'else' or '->'; swift-syntax's parser recurses per link, so di-lint does not parse chains longer than \(Self.maxChain)"
+            return
+                "a Swift expression chains \(chain) prefix keywords, member or call links, 'else' or '->'; swift-syntax's parser recurses per link, so di-lint does not parse chains longer than \(Self.maxChain)"
         }
         return nil
     }
@@ -71,8 +74,10 @@ struct SwiftNesting {
         var afterBlock = false
     }
 
-    private static let chainWords: Set<String> = ["try", "await", "else", "as", "is", "some", "any", "consume", "copy", "each",
-                                                  "repeat", "inout", "borrowing", "consuming", "throws", "rethrows", "async"]
+    private static let chainWords: Set<String> = [
+        "try", "await", "else", "as", "is", "some", "any", "consume", "copy", "each",
+        "repeat", "inout", "borrowing", "consuming", "throws", "rethrows", "async",
+    ]
 
     init(bytes: [UInt8]) {
         var stack = [Frame(kind: .file)]
@@ -85,7 +90,8 @@ struct SwiftNesting {
         var i = 0
 
         func isIdentifier(_ b: UInt8) -> Bool {
-            (b >= 0x61 && b <= 0x7a) || (b >= 0x41 && b <= 0x5a) || (b >= 0x30 && b <= 0x39) || b == 0x5f || b == 0x24 || b >= 0x80
+            (b >= 0x61 && b <= 0x7a) || (b >= 0x41 && b <= 0x5a) || (b >= 0x30 && b <= 0x39) || b == 0x5f || b == 0x24
+                || b >= 0x80
         }
         func at(_ k: Int) -> UInt8 { k < n ? bytes[k] : 0 }
         func link() {
@@ -109,7 +115,9 @@ struct SwiftNesting {
             // the lookahead walks the first element twice (as an InlineArray, then as a type)
             let steps = min(saturated, 2 * (frame.work + 1))
             squareCost = min(saturated, squareCost + steps)
-            if let outer = squares.last, stack[outer].first { stack[outer].work = min(saturated, stack[outer].work + steps) }
+            if let outer = squares.last, stack[outer].first {
+                stack[outer].work = min(saturated, stack[outer].work + steps)
+            }
         }
         /// One code token: part of the first element of the innermost `[`, if it is still read.
         func token() {
@@ -144,8 +152,12 @@ struct SwiftNesting {
                     }
                     continue
                 }
-                if c == UInt8(ascii: "\n") && !s.multiline { string = nil; i += 1; newline = true; previous = 0; continue }
-                if c == UInt8(ascii: "\"") && (!s.multiline || (at(i + 1) == UInt8(ascii: "\"") && at(i + 2) == UInt8(ascii: "\""))) {
+                if c == UInt8(ascii: "\n") && !s.multiline {
+                    string = nil; i += 1; newline = true; previous = 0; continue
+                }
+                if c == UInt8(ascii: "\"")
+                    && (!s.multiline || (at(i + 1) == UInt8(ascii: "\"") && at(i + 2) == UInt8(ascii: "\"")))
+                {
                     var k = i + (s.multiline ? 3 : 1), h = 0
                     while h < s.hashes && at(k) == UInt8(ascii: "#") { h += 1; k += 1 }
                     if h == s.hashes { string = nil; previous = UInt8(ascii: "\""); i = k; continue }
@@ -168,9 +180,13 @@ struct SwiftNesting {
             case UInt8(ascii: "/") where at(i + 1) == UInt8(ascii: "*"):
                 var level = 0
                 while i < n {
-                    if bytes[i] == UInt8(ascii: "/") && at(i + 1) == UInt8(ascii: "*") { level += 1; i += 2 }
-                    else if bytes[i] == UInt8(ascii: "*") && at(i + 1) == UInt8(ascii: "/") { level -= 1; i += 2; if level == 0 { break } }
-                    else { i += 1 }
+                    if bytes[i] == UInt8(ascii: "/") && at(i + 1) == UInt8(ascii: "*") {
+                        level += 1; i += 2
+                    } else if bytes[i] == UInt8(ascii: "*") && at(i + 1) == UInt8(ascii: "/") {
+                        level -= 1; i += 2; if level == 0 { break }
+                    } else {
+                        i += 1
+                    }
                 }
                 continue
             default:
@@ -194,11 +210,13 @@ struct SwiftNesting {
             stack[top].afterBlock = false
             if newline {
                 newline = false
-                let continues = c == UInt8(ascii: ".") || c == UInt8(ascii: "?") || c == UInt8(ascii: "!")
+                let continues =
+                    c == UInt8(ascii: ".") || c == UInt8(ascii: "?") || c == UInt8(ascii: "!")
                     || c == UInt8(ascii: "-") || word.map { Self.chainWords.contains($0) } == true
                 if !continues { stack[stack.count - 1].links = 0 }
             }
-            let afterOperand = isIdentifier(previous) || previous == UInt8(ascii: ")") || previous == UInt8(ascii: "]")
+            let afterOperand =
+                isIdentifier(previous) || previous == UInt8(ascii: ")") || previous == UInt8(ascii: "]")
                 || previous == UInt8(ascii: "}") || previous == UInt8(ascii: "?") || previous == UInt8(ascii: "!")
                 || previous == UInt8(ascii: ">")
             if !isIdentifier(c) && c != UInt8(ascii: "\"") && c != UInt8(ascii: "#") { token() }
@@ -229,7 +247,11 @@ struct SwiftNesting {
                     var e = k
                     while e < n && isIdentifier(bytes[e]) { e += 1 }
                     let directive = String(decoding: bytes[k..<e], as: UTF8.self)
-                    if directive == "if" { push(Frame(kind: .conditional)) } else if directive == "endif" { _ = close(.conditional) }
+                    if directive == "if" {
+                        push(Frame(kind: .conditional))
+                    } else if directive == "endif" {
+                        _ = close(.conditional)
+                    }
                     previous = 0
                     i = max(e, k)
                     continue
@@ -257,8 +279,11 @@ struct SwiftNesting {
                 if close(.brace) != nil { stack[stack.count - 1].afterBlock = true }
             case UInt8(ascii: "<"):
                 let next = at(i + 1)
-                if (isIdentifier(previous) || previous == UInt8(ascii: ">")) && (isIdentifier(next) || next == UInt8(ascii: "(")
-                    || next == UInt8(ascii: "[") || next == UInt8(ascii: "<") || next == UInt8(ascii: "@")) && next != UInt8(ascii: "=") {
+                if (isIdentifier(previous) || previous == UInt8(ascii: ">"))
+                    && (isIdentifier(next) || next == UInt8(ascii: "(")
+                        || next == UInt8(ascii: "[") || next == UInt8(ascii: "<") || next == UInt8(ascii: "@"))
+                    && next != UInt8(ascii: "=")
+                {
                     push(Frame(kind: .angle))
                 }
             case UInt8(ascii: ">"):

@@ -19,7 +19,8 @@ struct SwiftSourceFile {
             return
         }
         tree = bytes.withUnsafeBufferPointer { Parser.parse(source: $0, maximumNestingLevel: SwiftNesting.maxDepth) }
-        problem = tree.hasMaximumNestingLevelOverflow
+        problem =
+            tree.hasMaximumNestingLevelOverflow
             ? "Swift nests past swift-syntax's parser limit of \(SwiftNesting.maxDepth) levels; the rest of the file was not read"
             : nil
     }
@@ -35,13 +36,19 @@ struct SwiftSourceFile {
             for piece in trivia {
                 let length = piece.sourceLength.utf8Length
                 let lower = min(offset, end)
-                if piece.isComment { result.append(SourceToken(kind: .comment, range: lower..<min(offset + length, end))) }
+                if piece.isComment {
+                    result.append(SourceToken(kind: .comment, range: lower..<min(offset + length, end)))
+                }
                 offset += length
             }
         }
         for token in tree.tokens(viewMode: .sourceAccurate) {
-            collect(token.leadingTrivia, from: token.position.utf8Offset, to: token.positionAfterSkippingLeadingTrivia.utf8Offset)
-            collect(token.trailingTrivia, from: token.endPositionBeforeTrailingTrivia.utf8Offset, to: token.endPosition.utf8Offset)
+            collect(
+                token.leadingTrivia, from: token.position.utf8Offset,
+                to: token.positionAfterSkippingLeadingTrivia.utf8Offset)
+            collect(
+                token.trailingTrivia, from: token.endPositionBeforeTrailingTrivia.utf8Offset,
+                to: token.endPosition.utf8Offset)
         }
         return result
     }

@@ -35,11 +35,19 @@ struct SwiftTypeMembers {
                     return d.is(ClassDeclSyntax.self) || d.is(StructDeclSyntax.self) || d.is(ActorDeclSyntax.self)
                         || d.is(EnumDeclSyntax.self) || d.is(ExtensionDeclSyntax.self) ? d.byteRange : nil
                 }
-                types.append(SwiftTypeMembers(name: name, declaration: DeclSyntax(decl), memberBlocks: [block], nestedRanges: nested))
+                types.append(
+                    SwiftTypeMembers(
+                        name: name, declaration: DeclSyntax(decl), memberBlocks: [block], nestedRanges: nested))
             }
-            override func visit(_ node: ClassDeclSyntax) -> SyntaxVisitorContinueKind { add(node.name, node, node.memberBlock); return .visitChildren }
-            override func visit(_ node: StructDeclSyntax) -> SyntaxVisitorContinueKind { add(node.name, node, node.memberBlock); return .visitChildren }
-            override func visit(_ node: ActorDeclSyntax) -> SyntaxVisitorContinueKind { add(node.name, node, node.memberBlock); return .visitChildren }
+            override func visit(_ node: ClassDeclSyntax) -> SyntaxVisitorContinueKind {
+                add(node.name, node, node.memberBlock); return .visitChildren
+            }
+            override func visit(_ node: StructDeclSyntax) -> SyntaxVisitorContinueKind {
+                add(node.name, node, node.memberBlock); return .visitChildren
+            }
+            override func visit(_ node: ActorDeclSyntax) -> SyntaxVisitorContinueKind {
+                add(node.name, node, node.memberBlock); return .visitChildren
+            }
             override func visit(_ node: ExtensionDeclSyntax) -> SyntaxVisitorContinueKind {
                 extensions[node.extendedType.trimmedDescription, default: []].append(node.memberBlock)
                 return .visitChildren
@@ -110,14 +118,17 @@ extension Assignment {
     init(lhs: ExprSyntax, rhs: ExprSyntax) {
         let value = rhs.as(DeclReferenceExprSyntax.self)?.baseName.text
         if let ref = lhs.as(DeclReferenceExprSyntax.self) {
-            self.init(name: ref.baseName.text, isMember: false, base: nil, offset: lhs.startOffset,
-                      nameOffset: lhs.startOffset, valueName: value)
+            self.init(
+                name: ref.baseName.text, isMember: false, base: nil, offset: lhs.startOffset,
+                nameOffset: lhs.startOffset, valueName: value)
         } else if let member = lhs.as(MemberAccessExprSyntax.self) {
-            self.init(name: member.declName.baseName.text, isMember: true, base: member.base?.trimmedDescription,
-                      offset: lhs.startOffset, nameOffset: member.declName.startOffset, valueName: value)
+            self.init(
+                name: member.declName.baseName.text, isMember: true, base: member.base?.trimmedDescription,
+                offset: lhs.startOffset, nameOffset: member.declName.startOffset, valueName: value)
         } else {
-            self.init(name: nil, isMember: false, base: nil, offset: lhs.startOffset, nameOffset: lhs.startOffset,
-                      valueName: value)
+            self.init(
+                name: nil, isMember: false, base: nil, offset: lhs.startOffset, nameOffset: lhs.startOffset,
+                valueName: value)
         }
     }
 }

@@ -17,7 +17,8 @@ final class ReportsDirectory {
     /// Writes a report whose JSON names `id`, returning its bytes.
     @discardableResult
     func addReport(_ id: String, padding: Int = 0) throws -> Data {
-        let json = #"{"report_id":"\#(id)","signal":"SIGSEGV","frames":["main","crash_here"],"pad":"\#(String(repeating: "x", count: padding))"}"#
+        let json =
+            #"{"report_id":"\#(id)","signal":"SIGSEGV","frames":["main","crash_here"],"pad":"\#(String(repeating: "x", count: padding))"}"#
         let data = Data(json.utf8)
         try data.write(to: file(id))
         return data
@@ -75,7 +76,9 @@ final class UploadProbeProcess {
     /// Starts `UploadProbe <directory> <endpoint> <timeout-ms> <max-attempts> <client-name>`.
     init(directory: ReportsDirectory, endpoint: URL, timeoutMilliseconds: Int, maxAttempts: Int, name: String) throws {
         process.executableURL = Self.productsDirectory.appendingPathComponent("UploadProbe")
-        process.arguments = [directory.url.path, endpoint.absoluteString, "\(timeoutMilliseconds)", "\(maxAttempts)", name]
+        process.arguments = [
+            directory.url.path, endpoint.absoluteString, "\(timeoutMilliseconds)", "\(maxAttempts)", name,
+        ]
         process.environment = ProcessInfo.processInfo.environment.merging(["SWIFT_BACKTRACE": "enable=no"]) { $1 }
         process.standardOutput = output
         try process.run()
