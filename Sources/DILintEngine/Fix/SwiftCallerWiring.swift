@@ -159,7 +159,19 @@ struct SwiftCallerWiring {
     static func match(_ call: FunctionCallExprSyntax, _ parameters: [FunctionParameterSyntax]) -> (
         label: String, lastUsed: Int
     )? {
-        var lastUsed = -1
+        guard let filled = assign(call, parameters) else { return nil }
+        return (
+            filled.closure.map { parameters[$0].firstName.text } ?? "", filled.closure ?? filled.arguments.last ?? -1
+        )
+    }
+
+    /// For each argument, the index of the parameter it fills, and that of the trailing closure
+    /// (labels in order, a parameter skipped only when it has a default; the closure fills the
+    /// first function-typed parameter left); nil when they do not fit.
+    static func assign(_ call: FunctionCallExprSyntax, _ parameters: [FunctionParameterSyntax]) -> (
+        arguments: [Int], closure: Int?
+    )? {
+        var filled: [Int] = []
         var i = 0
         for argument in call.arguments {
             let label = argument.label?.text ?? "_"
@@ -168,21 +180,30 @@ struct SwiftCallerWiring {
                 i += 1
             }
             guard i < parameters.count else { return nil }
-            lastUsed = i
+            filled.append(i)
             i += 1
         }
-        var closureLabel = ""
+        var closure: Int?
         if call.trailingClosure != nil {
             while i < parameters.count, !isFunctionType(parameters[i].type) {
                 guard parameters[i].defaultValue != nil else { return nil }
                 i += 1
             }
             guard i < parameters.count else { return nil }
-            closureLabel = parameters[i].firstName.text
-            lastUsed = i
+            closure = i
             i += 1
         }
-        return parameters[i...].allSatisfy { $0.defaultValue != nil } ? (closureLabel, lastUsed) : nil
+        return parameters[i...].allSatisfy { $0.defaultValue != nil } ? (filled, closure) : nil
+    }
+
+    /// The edits that remove each parameter's default value (`: T = value` → `: T`).
+    static func defaultRemovals(_ parameters: [(path: String, parameter: FunctionParameterSyntax)]) -> [TextEdit] {
+        parameters.compactMap { path, parameter in
+            guard let last = parameter.type.lastToken(viewMode: .sourceAccurate), let value = parameter.defaultValue
+            else { return nil }
+            return TextEdit(
+                path: path, range: last.endPositionBeforeTrailingTrivia.utf8Offset..<value.endOffset, replacement: "")
+        }
     }
 
     static func isFunctionType(_ type: TypeSyntax) -> Bool {

@@ -161,15 +161,7 @@ struct SwiftFinishPlanner {
                 .callersRelyOnDefault,
                 "\(typeName).init is called without '\(context.bridgeName):' at \(Self.list(unwired))")
         }
-        var edits: [TextEdit] = []
-        for i in initializers {
-            guard let last = i.parameter.type.lastToken(viewMode: .sourceAccurate), let value = i.parameter.defaultValue
-            else { continue }
-            edits.append(
-                TextEdit(
-                    path: i.file.path, range: last.endPositionBeforeTrailingTrivia.utf8Offset..<value.endOffset,
-                    replacement: ""))
-        }
+        let edits = SwiftCallerWiring.defaultRemovals(initializers.map { ($0.file.path, $0.parameter) })
         plan.groups.append(
             FixGroup(
                 title: "finish Swift type \(typeName)", edits: edits + callers.map(\.edit),

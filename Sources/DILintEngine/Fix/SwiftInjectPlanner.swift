@@ -418,12 +418,7 @@ struct SwiftInjectPlanner {
         let file = type.file
         let nl = file.newline
         let brace = type.mainBlock.leftBrace
-        let typeIndent = file.indentation(at: type.declaration.startOffset)
-        let memberIndent =
-            type.mainBlock.members.first.map { file.indentation(at: $0.decl.startOffset) } ?? typeIndent + "    "
-        let unit =
-            memberIndent.hasPrefix(typeIndent) && memberIndent.count > typeIndent.count
-            ? String(memberIndent.dropFirst(typeIndent.count)) : "    "
+        let (memberIndent, unit) = type.memberIndentation
         let parameter = "\(bridge): \(bridgeType) = \(defaultValue)"
         switch shape {
         case .added:

@@ -237,3 +237,16 @@ private final class Protocols: SyntaxVisitor {
         return .skipChildren
     }
 }
+
+extension SwiftRunType {
+    /// The indentation of the type's members, and one level of it (`unit`: what the members add
+    /// to the type's own; four spaces when that cannot be seen).
+    var memberIndentation: (member: String, unit: String) {
+        let typeIndent = file.indentation(at: declaration.startOffset)
+        let member = mainBlock.members.first.map { file.indentation(at: $0.decl.startOffset) } ?? typeIndent + "    "
+        let unit =
+            member.hasPrefix(typeIndent) && member.count > typeIndent.count
+            ? String(member.dropFirst(typeIndent.count)) : "    "
+        return (member, unit)
+    }
+}

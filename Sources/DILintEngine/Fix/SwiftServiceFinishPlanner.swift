@@ -146,15 +146,7 @@ struct SwiftServiceFinishPlanner {
                 "called without '\(label):' at \(unwired.prefix(3).joined(separator: ", "))\(unwired.count > 3 ? " and \(unwired.count - 3) more" : "")"
             )
         }
-        var edits: [TextEdit] = []
-        for i in initializers {
-            guard let last = i.parameter.type.lastToken(viewMode: .sourceAccurate), let value = i.parameter.defaultValue
-            else { continue }
-            edits.append(
-                TextEdit(
-                    path: i.file.path, range: last.endPositionBeforeTrailingTrivia.utf8Offset..<value.endOffset,
-                    replacement: ""))
-        }
+        let edits = SwiftCallerWiring.defaultRemovals(initializers.map { ($0.file.path, $0.parameter) })
         plan.groups.append(
             FixGroup(
                 title: "finish Swift type \(typeName): service parameter \(name)", edits: edits + callers.map(\.edit),
@@ -181,36 +173,6 @@ struct SwiftServiceFinishPlanner {
         return "\(context.display(file.path)):\(line):\(column)"
     }
 
-    /// For each argument, the index of the parameter it fills, and that of the trailing closure
-    /// (labels in order, a parameter skipped only when it has a default); nil when they do not fit.
-    static func assign(_ call: FunctionCallExprSyntax, _ parameters: [FunctionParameterSyntax]) -> (
-        arguments: [Int], closure: Int?
-    )? {
-        var filled: [Int] = []
-        var i = 0
-        for argument in call.arguments {
-            let label = argument.label?.text ?? "_"
-            while i < parameters.count, parameters[i].firstName.text != label {
-                guard parameters[i].defaultValue != nil else { return nil }
-                i += 1
-            }
-            guard i < parameters.count else { return nil }
-            filled.append(i)
-            i += 1
-        }
-        var closure: Int?
-        if call.trailingClosure != nil {
-            while i < parameters.count, !SwiftCallerWiring.isFunctionType(parameters[i].type) {
-                guard parameters[i].defaultValue != nil else { return nil }
-                i += 1
-            }
-            guard i < parameters.count else { return nil }
-            closure = i
-            i += 1
-        }
-        return parameters[i...].allSatisfy { $0.defaultValue != nil } ? (filled, closure) : nil
-    }
-
     /// The call given the service, nil when it does not rely on the default (it fits only an
     /// initializer without the parameter), or why it cannot be.
     private func wire(
@@ -226,7 +188,7 @@ struct SwiftServiceFinishPlanner {
             let all = Array(item.decl.signature.parameterClause.parameters)
             guard let p = all.firstIndex(where: { $0.id == item.parameter.id }) else { continue }
             let reduced = all.enumerated().filter { $0.offset != p }
-            guard let (arguments, closure) = Self.assign(call, reduced.map(\.element)) else { continue }
+            guard let (arguments, closure) = SwiftCallerWiring.assign(call, reduced.map(\.element)) else { continue }
             let full = arguments.map { reduced[$0].offset }
             if let closure, reduced[closure].offset < p {
                 return .failure(Unwired(text: "the parameter follows the trailing closure's"))
@@ -239,7 +201,9 @@ struct SwiftServiceFinishPlanner {
             insertion = at
             fits = true
         }
-        let fitsOther = others.contains { Self.assign(call, Array($0.signature.parameterClause.parameters)) != nil }
+        let fitsOther = others.contains {
+            SwiftCallerWiring.assign(call, Array($0.signature.parameterClause.parameters)) != nil
+        }
         if !fits {
             return fitsOther && !InitializerCalls.isSelfCall(call)
                 ? nil : .failure(Unwired(text: "its arguments fit no initializer taking the parameter"))

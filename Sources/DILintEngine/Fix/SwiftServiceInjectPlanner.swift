@@ -261,12 +261,7 @@ struct SwiftServiceInjectPlanner {
         let file = type.file
         let nl = file.newline
         let brace = type.mainBlock.leftBrace
-        let typeIndent = file.indentation(at: type.declaration.startOffset)
-        let memberIndent =
-            type.mainBlock.members.first.map { file.indentation(at: $0.decl.startOffset) } ?? typeIndent + "    "
-        let unit =
-            memberIndent.hasPrefix(typeIndent) && memberIndent.count > typeIndent.count
-            ? String(memberIndent.dropFirst(typeIndent.count)) : "    "
+        let (memberIndent, unit) = type.memberIndentation
         let parameter = "\(name): \(serviceType) = \(defaultValue)"
         let stored = "let \(name): \(serviceType)"
         if base.startsOnSameLine(after: brace, in: file) {
