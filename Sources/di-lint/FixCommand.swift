@@ -7,7 +7,8 @@ import Foundation
 struct FixCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "fix",
-        abstract: "Rewrite container accesses: inject the bridge with a fallback, or finish by removing the fallbacks.",
+        abstract:
+            "Rewrite container accesses: inject each service (the service itself, or a bridge) with a fallback, or finish by removing the fallbacks.",
         discussion: """
             A dry run by default: the unified diff on standard output (git apply accepts it) and a summary on standard \
             error. Every edit is re-parsed and re-linted in memory before it is shown or written. Only regular files \
