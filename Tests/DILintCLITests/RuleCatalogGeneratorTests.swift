@@ -54,10 +54,7 @@ final class RuleCatalogGeneratorTests: XCTestCase {
             index.contains(
                 "RuleIndexEntry(id: \"container-access\", defaultSeverity: .error, options: [\"swift-helper-types\"]"),
             "the comment is not part of the severity (the regex reader wrote `.error # the default`)")
-        let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
-        XCTAssertTrue(
-            readme.contains("| `container-access` | error | The container's singleton, read directly |"),
-            "one quote, as YAML reads 'container''s'")
+        // the summary is rendered by the binary (`di-lint rules`, docs/rules.md), over the same reader
     }
 
     func testBadYAMLNamesTheFile() throws {

@@ -111,6 +111,9 @@ final class BadInputTests: XCTestCase {
                 $0.path == nested.path && $0.rule == "parse-failure" && $0.message.contains("nest 5000 deep")
             })
         XCTAssertEqual(result.filesChecked, files.count)
-        XCTAssertEqual(result.filesParsed + result.filesFailed, files.count)
+        // a file of only whitespace and comments (random bytes make one now and then) is not parsed
+        let blank = try files.filter { BlankSource.isBlank(Array(try Data(contentsOf: URL(fileURLWithPath: $0)))) }
+            .count
+        XCTAssertEqual(result.filesParsed + result.filesFailed + blank, files.count)
     }
 }
