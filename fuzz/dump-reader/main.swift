@@ -1,6 +1,6 @@
-// libFuzzer entry point for the intermediate-dump reader, the report builder and the minidump
-// writer that consume its tree (built by scripts/fuzz-dump-reader). Any crash, sanitizer report or broken
-// invariant is a finding.
+// libFuzzer entry point for the intermediate-dump reader, the typed snapshot, and the report
+// builder and minidump writer that consume it (built by scripts/fuzz-dump-reader). Any crash,
+// sanitizer report or broken invariant is a finding.
 import CrashRuntime
 
 @_cdecl("LLVMFuzzerTestOneInput")
@@ -13,8 +13,9 @@ public func fuzzDumpReader(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     if dump.isComplete && bytes.last != UInt8(SEAM_DUMP_END_DOCUMENT.rawValue) {
         fatalError("complete dump that does not end with END_DOCUMENT")
     }
-    _ = builder.report(for: dump, fileName: "fuzz.seamdump")
-    _ = MinidumpWriter.bytes(for: MinidumpInput(dump: dump, hostFiles: hostFiles))
+    let snapshot = ProcessSnapshot(dump)
+    _ = builder.report(for: snapshot, fileName: "fuzz.seamdump")
+    _ = MinidumpWriter.bytes(for: MinidumpInput(snapshot: snapshot, hostFiles: hostFiles))
     return 0
 }
 
