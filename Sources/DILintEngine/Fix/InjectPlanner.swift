@@ -134,46 +134,48 @@ struct InjectPlanner {
     private func serviceCheck(_ located: LocatedAccess, in analysis: FixFileAnalysis) -> Result<
         CodeScope.Kind, ManualReason
     > {
-        if located.access.viaMacro != nil || analysis.tokens.isInDirective(located.offset) { return .failure(.macro) }
-        if analysis.isSuppressed(located) { return .failure(.suppressed) }
-        if FixContext.isRegistration(located.access.service) { return .failure(.notAServiceRead) }
-        guard let enclosing = located.enclosing else { return .failure(.outsideFunction) }
-        switch enclosing.kind {
-        case .objcMethod:
-            let head = analysis.file.buffer.bytes[enclosing.range.lowerBound...].first {
-                $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t")
-            }
-            if head == UInt8(ascii: "+") { return .failure(.classMethod) }
-            if enclosing.isInitializer { return .failure(.initializerOrDealloc) }
-            guard enclosing.typeName != nil else { return .failure(.unsupportedLanguage) }
-            let name = located.access.service.map(ObjCServiceInjection.propertyName) ?? ""
-            if enclosing.name == "dealloc", let k = located.tokenIndex,
-                !analysis.tokens.deallocKeepsBridge(at: k, method: enclosing, bridgeNames: [name, "_" + name])
-            {
-                return .failure(.deallocMayLoseBridge)
-            }
-            if let k = located.tokenIndex, analysis.tokens.isInBlockAvoidingSelf(k, method: enclosing) {
-                return .failure(.blockAvoidingSelf)
-            }
-            return .success(.objcMethod)
-        case .function:
-            return .success(.function)
-        case .constructor, .destructor:
-            return .failure(.initializerOrDealloc)
-        case .cxxMethod, .swiftInitializer:
-            return .failure(.unsupportedLanguage)
-        }
+        let name = located.access.service.map(ObjCServiceInjection.propertyName) ?? ""
+        return placeCheck(located, in: analysis, heldAs: [name, "_" + name]).map(\.kind)
     }
 
     /// The bridge expression to use for an access, or why there is none.
     private func decide(_ located: LocatedAccess, in analysis: FixFileAnalysis, global: GlobalInFile) -> Result<
         String, ManualReason
     > {
+        let enclosing: CodeScope
+        switch placeCheck(located, in: analysis, heldAs: context.configuration.bridgeNamesWithIvars) {
+        case let .failure(reason): return .failure(reason)
+        case let .success(scope): enclosing = scope
+        }
+        if enclosing.kind == .objcMethod {
+            // the property and the import would name a type the project does not have
+            if context.missingBridgeType != nil { return .failure(.noBridgeType) }
+            return .success("self.\(context.bridgeName)")
+        }
+        if let reached = CBridgeReach(tokens: analysis.tokens, bridgeNames: context.configuration.bridgeNames)
+            .bridge(in: enclosing)
+        {
+            return .success(reached)
+        }
+        guard global.reaches(enclosing) else { return .failure(.noBridgeInReach) }
+        // an Objective-C global added would be declared with a type the project does not have
+        if global.adds && (analysis.path as NSString).pathExtension == "m" && context.missingBridgeType != nil {
+            return .failure(.noBridgeType)
+        }
+        return .success(global.name)
+    }
+
+    /// What both styles ask of an access before placing it: a read of a service, not in a macro
+    /// or suppressed, in an Objective-C instance method (not `init…`, not a `dealloc` that may lose
+    /// what holds the service (`heldAs`), not a block avoiding `self`) or a C function. The
+    /// enclosing scope, or why the access stays.
+    private func placeCheck(_ located: LocatedAccess, in analysis: FixFileAnalysis, heldAs names: Set<String>)
+        -> Result<CodeScope, ManualReason>
+    {
         if located.access.viaMacro != nil || analysis.tokens.isInDirective(located.offset) { return .failure(.macro) }
         if analysis.isSuppressed(located) { return .failure(.suppressed) }
         if FixContext.isRegistration(located.access.service) { return .failure(.notAServiceRead) }
         guard let enclosing = located.enclosing else { return .failure(.outsideFunction) }
-        let bridgeName = context.bridgeName
         switch enclosing.kind {
         case .objcMethod:
             let head = analysis.file.buffer.bytes[enclosing.range.lowerBound...].first {
@@ -183,29 +185,16 @@ struct InjectPlanner {
             if enclosing.isInitializer { return .failure(.initializerOrDealloc) }
             guard enclosing.typeName != nil else { return .failure(.unsupportedLanguage) }
             if enclosing.name == "dealloc", let k = located.tokenIndex,
-                !analysis.tokens.deallocKeepsBridge(
-                    at: k, method: enclosing, bridgeNames: context.configuration.bridgeNamesWithIvars)
+                !analysis.tokens.deallocKeepsBridge(at: k, method: enclosing, bridgeNames: names)
             {
                 return .failure(.deallocMayLoseBridge)
             }
             if let k = located.tokenIndex, analysis.tokens.isInBlockAvoidingSelf(k, method: enclosing) {
                 return .failure(.blockAvoidingSelf)
             }
-            // the property and the import would name a type the project does not have
-            if context.missingBridgeType != nil { return .failure(.noBridgeType) }
-            return .success("self.\(bridgeName)")
+            return .success(enclosing)
         case .function:
-            if let reached = CBridgeReach(tokens: analysis.tokens, bridgeNames: context.configuration.bridgeNames)
-                .bridge(in: enclosing)
-            {
-                return .success(reached)
-            }
-            guard global.reaches(enclosing) else { return .failure(.noBridgeInReach) }
-            // an Objective-C global added would be declared with a type the project does not have
-            if global.adds && (analysis.path as NSString).pathExtension == "m" && context.missingBridgeType != nil {
-                return .failure(.noBridgeType)
-            }
-            return .success(global.name)
+            return .success(enclosing)
         case .constructor, .destructor:
             return .failure(.initializerOrDealloc)
         case .cxxMethod, .swiftInitializer:
