@@ -36,7 +36,7 @@ struct InitCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The config file to write.", valueName: "file"))
     var output = ".di-lint.yml"
 
-    @Flag(help: "Overwrite an existing config file.")
+    @Flag(help: "Overwrite an existing config file (and, with --baseline, an existing baseline).")
     var force = false
 
     @Flag(help: "Also lint with the new config and write every finding to the baseline (--baseline-file).")
@@ -72,6 +72,11 @@ struct InitCommand: ParsableCommand {
         if !force && lstat(output, &st) == 0 {
             throw RunFailure(
                 message: "\(output) exists; --force overwrites it, or edit it (docs/configuration.md lists every key)")
+        }
+        // a baseline holds the findings a team accepted: never replaced without being asked
+        if baseline && !force && lstat(baselineFile, &st) == 0 {
+            throw RunFailure(
+                message: "\(baselineFile) exists; --force overwrites it, or --baseline-file names another file")
         }
         let started = Date()
         let files: [String]

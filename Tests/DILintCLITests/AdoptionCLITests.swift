@@ -121,6 +121,25 @@ final class AdoptionCLITests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: project.root.appendingPathComponent(".di-lint.yml").path))
     }
 
+    func testInitNeverReplacesABaselineUnasked() throws {
+        let source =
+            "@implementation A\n- (id)x { return [Container sharedInstance].clock; }\n"
+            + "- (id)y { return [Container sharedInstance].store; }\n@end\n"
+            + "@interface Container\n+ (instancetype)sharedInstance;\n@end\n"
+        let project = try Project(
+            self, files: ["Sources/A.m": source, ".di-lint-baseline.json": "{\"accepted\": \"by the team\"}\n"])
+        try FileManager.default.removeItem(at: project.root.appendingPathComponent(".di-lint.yml"))
+        let baseline = project.root.appendingPathComponent(".di-lint-baseline.json")
+        let run = try runWithoutTerminal(["init", "Sources", "--baseline"], in: project.root)
+        XCTAssertEqual(run.status, 2, run.stderr)
+        XCTAssertTrue(run.stderr.contains(".di-lint-baseline.json exists; --force overwrites it"), run.stderr)
+        XCTAssertEqual(try String(contentsOf: baseline, encoding: .utf8), "{\"accepted\": \"by the team\"}\n")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: project.root.appendingPathComponent(".di-lint.yml").path))
+        let forced = try runWithoutTerminal(["init", "Sources", "--baseline", "--force"], in: project.root)
+        XCTAssertEqual(forced.status, 0, forced.stderr)
+        XCTAssertTrue(try String(contentsOf: baseline, encoding: .utf8).contains("\"entries\""))
+    }
+
     func testEachCommandsHelpListsOnlyItsOwnOptionsUnderHeadings() throws {
         let project = try Project(self)
         let fix = try project.run("fix", "--help")
