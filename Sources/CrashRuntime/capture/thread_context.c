@@ -20,7 +20,7 @@
 #include <unistd.h>
 
 enum { SLOT_FREE, SLOT_ASKED, SLOT_DONE, SLOT_BLOCKED };
-enum { MODE_NONE, MODE_CAPTURE, MODE_PREPARE };
+enum { MODE_NONE, MODE_CAPTURE };
 
 typedef struct context_slot {
     _Atomic pid_t tid;
@@ -59,16 +59,7 @@ static void sleep_briefly(long nanoseconds) {
 static void on_request(int signal, siginfo_t *info, void *ucontext) {
     (void)signal;
     if (info->si_code != SI_TKILL || info->si_pid != getpid()) return;   // not from this process
-    int mode = atomic_load(&g_mode);
-    if (mode == MODE_PREPARE) {
-        seam_thread_stack_prepare_in_signal();
-        pid_t self = (pid_t)syscall(SYS_gettid);
-        for (size_t i = 0; i < g_slot_count; i++) {
-            if (atomic_load(&g_slots[i].tid) == self) atomic_store(&g_slots[i].state, SLOT_DONE);
-        }
-        return;
-    }
-    if (mode != MODE_CAPTURE) return;
+    if (atomic_load(&g_mode) != MODE_CAPTURE) return;
     pid_t self = (pid_t)syscall(SYS_gettid);
     context_slot *slot = NULL;
     for (size_t i = 0; i < g_slot_count; i++) if (atomic_load(&g_slots[i].tid) == self) slot = &g_slots[i];
@@ -157,21 +148,12 @@ static size_t ask_threads(int mode, pid_t self) {
     for (size_t i = 0; i < count; i++) {
         int signal = g_signal;
         g_slots[i].via_sigprof = 0;
-        uintptr_t sp, pc;
-        if (mode == MODE_PREPARE && seam_task_syscall_pointers(g_slots[i].tid, &sp, &pc) != 0) {
-            // Stopped in the kernel (a sleep, a read, a wait): a signal would end a sleep early
-            // (nanosleep is never restarted after a handler) or make a call fail with EINTR.
-            // Only a thread running its own code is asked; it can call
-            // seam_capture_prepare_thread() itself.
-            atomic_store(&g_slots[i].state, SLOT_FREE);
-            continue;
-        }
         uint64_t mask = blocked_signals(g_slots[i].tid);
         if (blocks(mask, g_signal)) {
             // Dispatch's workers (Swift concurrency's pool too) block every signal but the
             // synchronous faults, SIGPIPE and SIGPROF: at crash time they are asked with SIGPROF,
             // borrowed for the capture as the Swift runtime's backtracer borrows it to pause them.
-            if (mode != MODE_CAPTURE || blocks(mask, SIGPROF) || !borrow_sigprof()) {
+            if (blocks(mask, SIGPROF) || !borrow_sigprof()) {
                 atomic_store(&g_slots[i].state, SLOT_BLOCKED);
                 continue;
             }
@@ -208,14 +190,10 @@ int seam_thread_context_install(void) {
         action.sa_flags = SA_SIGINFO | SA_RESTART;
         sigfillset(&action.sa_mask);
         if (sigaction(candidate, &action, &g_previous) != 0) continue;
+        // No thread is signalled now: a thread in nanosleep, poll, select or epoll_wait would
+        // return EINTR (they are never restarted after a handler). Threads have their alternate
+        // stacks from the pthread_create wrapper (thread_stack.c).
         g_signal = candidate;
-        // Threads already running their own code get an alternate signal stack from inside
-        // themselves; threads stopped in the kernel are left alone (see ask_threads).
-        atomic_store(&g_dump_written, 0);
-        atomic_store(&g_release, 0);
-        ask_threads(MODE_PREPARE, (pid_t)syscall(SYS_gettid));
-        wait_for_answers(50u * 1000 * 1000);
-        atomic_store(&g_mode, MODE_NONE);
         return g_signal;
     }
     return -1;

@@ -19,8 +19,7 @@
 #define SEAM_CRASHED_STACK_WINDOW (256u * 1024)
 #define SEAM_OUTER_STACK_WINDOW (32u * 1024)
 
-/// Picks an unused real-time signal and installs its handler; also gives every thread already
-/// running its own code (not stopped in a system call) an alternate signal stack. Returns the
+/// Picks an unused real-time signal and installs its handler; signals no thread. Returns the
 /// signal, or -1 when none is free.
 int seam_thread_context_install(void);
 void seam_thread_context_uninstall(void);

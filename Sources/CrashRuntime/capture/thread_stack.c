@@ -2,7 +2,11 @@
 // cannot run any signal handler and dies without a dump. Like Crashpad's client, this file
 // defines pthread_create: the executable's definition comes first in symbol lookup, so every
 // thread (pthreads, Foundation.Thread, Dispatch and Swift concurrency workers) starts through
-// start_with_signal_stack, which maps a stack and releases it when the thread exits.
+// start_with_signal_stack, which maps a stack and releases it when the thread exits. The wrapper
+// is on from the program's start, not from install: install sends no signal to the threads
+// already running (a signal cuts a sleep short with EINTR, whatever SA_RESTART says), so a
+// thread created before install has its stack from its creation, even one blocked in the kernel
+// while install runs.
 #define _GNU_SOURCE
 #include "thread_stack.h"
 
@@ -64,8 +68,8 @@ void seam_thread_stack_init(void) {
 }
 
 /// Maps a stack (guard page first) and makes it the calling thread's alternate signal stack,
-/// unless the thread has one. Only system calls: also runs inside the install-time signal.
-/// Returns the mapping, or NULL (with errno) when the thread had one already or it failed.
+/// unless the thread has one. Returns the mapping, or NULL (with errno) when the thread had one
+/// already or it failed.
 static char *map_signal_stack(void) {
     stack_t current;
     if (sigaltstack(NULL, &current) == 0 && !(current.ss_flags & SS_DISABLE)) return NULL;
@@ -81,12 +85,6 @@ static char *map_signal_stack(void) {
         return NULL;
     }
     return memory;
-}
-
-int seam_thread_stack_prepare_in_signal(void) {
-    if (g_size == 0) return -1;
-    errno = 0;
-    return map_signal_stack() != NULL || errno == 0 ? 0 : -1;
 }
 
 int seam_thread_stack_prepare(void) {
@@ -108,6 +106,13 @@ int seam_thread_stack_prepare(void) {
 }
 
 void seam_thread_stack_wrap_new_threads(int enabled) { atomic_store(&g_wrap_new_threads, enabled); }
+
+/// Turns the wrapper on when the program starts (before main), so every thread the program
+/// creates has an alternate stack by the time capture is installed.
+__attribute__((constructor)) static void wrap_from_program_start(void) {
+    seam_thread_stack_init();
+    atomic_store(&g_wrap_new_threads, 1);
+}
 
 static void *start_with_signal_stack(void *value) {
     start_params params = *(start_params *)value;

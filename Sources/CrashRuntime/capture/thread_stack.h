@@ -1,7 +1,7 @@
 // Alternate signal stacks for every thread, so a stack overflow on any thread still runs the
-// handler: threads created after install get one from the pthread_create wrapper, the
-// installing thread and threads already running get one at install, others call
-// seam_capture_prepare_thread().
+// handler: threads created with pthread_create from the program's start until uninstall get one
+// from the pthread_create wrapper, the installing thread gets one at install, and a thread
+// started any other way calls seam_capture_prepare_thread(). Install signals no thread.
 #ifndef SEAM_THREAD_STACK_H
 #define SEAM_THREAD_STACK_H
 
@@ -14,10 +14,8 @@ void seam_thread_stack_init(void);
 /// Gives the calling thread an alternate signal stack unless it has one, released when the
 /// thread exits. Not signal-safe. Returns 0, or -1 with errno set.
 int seam_thread_stack_prepare(void);
-/// The same with system calls only, for the install-time signal that prepares the threads
-/// already running; their stacks stay mapped until the process ends.
-int seam_thread_stack_prepare_in_signal(void);
-/// Turns the pthread_create wrapper on or off (threads created while on get a stack).
+/// Turns the pthread_create wrapper on or off (threads created while on get a stack); it is on
+/// from the program's start.
 void seam_thread_stack_wrap_new_threads(int enabled);
 
 #endif

@@ -59,10 +59,10 @@ size_t seam_capture_refresh_modules(void);
 int seam_capture_handler_active(void);
 /// Gives the calling thread an alternate signal stack, so a stack overflow on it still runs
 /// the handler and is reported. Threads created with pthread_create (Foundation.Thread,
-/// Dispatch and Swift concurrency workers included) while capture is installed get one
-/// automatically, and install gives one to the threads already running their own code (a thread
-/// stopped in a system call is not interrupted for it: it would see EINTR); call this first thing
-/// on a thread started any other way (a raw clone, a runtime that bypasses pthread_create).
+/// Dispatch and Swift concurrency workers included) from the program's start get one
+/// automatically, before and after install (install signals no thread: a signal would cut a
+/// sleep short); call this first thing on a thread started any other way (a raw clone, a runtime
+/// that bypasses pthread_create, a thread a shared library's constructor started).
 /// Idempotent. Returns 0, or -1 with errno set (the thread then has no alternate stack).
 int seam_capture_prepare_thread(void);
 

@@ -76,7 +76,11 @@ guard arguments.count >= 3 else {
 }
 // "raw-<mode>" crashes the same way without installing capture (for comparisons).
 let mode = arguments[2].hasPrefix("raw-") ? String(arguments[2].dropFirst(4)) : arguments[2]
-if !arguments[2].hasPrefix("raw-") { install(directory: arguments[1], mode: mode) }
+// install-race installs capture itself; overflow-preexisting-thread starts its thread first.
+if mode == "overflow-preexisting-thread" && crash_probe_start_thread_waiting_to_overflow() != 0 {
+    fputs("CrashProbe: could not start the thread\n", stderr); exit(4)
+}
+if !arguments[2].hasPrefix("raw-") && mode != "install-race" { install(directory: arguments[1], mode: mode) }
 
 switch mode {
 case "segv": crash_probe_segv()
@@ -126,6 +130,14 @@ case "overflow-thread":
             print(crash_probe_overflow(0)); return nil
         }, nil)
     pthread_join(thread, nil)
+case "overflow-preexisting-thread":
+    // A thread started before install, blocked in read() while install ran, overflows its stack.
+    crash_probe_tell_thread_to_overflow()
+case "install-race":
+    // CRASH_PROBE_INSTALLS installs (default 200) while threads sleep and wait in tight loops.
+    let installs = getenv("CRASH_PROBE_INSTALLS").flatMap { Int32(String(cString: $0)) } ?? 200
+    let interrupted = crash_probe_install_race(arguments[1], installs)
+    exit(interrupted == 0 ? 0 : interrupted < 0 ? 4 : 6)
 case "async-segv":
     // A crash inside nested Swift async functions: the callers are in async contexts.
     crash_probe_tripwire_disable()

@@ -36,6 +36,14 @@ int crash_probe_fill_disk(const char *directory);
 void crash_probe_fork_child_waits_parent_crashes(void);
 /// Forks a child that dereferences NULL; returns the signal it died of.
 int crash_probe_fork_child_crashes(void);
+/// Starts threads calling nanosleep, clock_nanosleep, poll, select and epoll_wait in tight
+/// loops, installs and uninstalls capture (dump directory `directory`) `installs` times, prints
+/// the counts and returns how many calls returned EINTR (-1 when setting up or an install failed).
+long crash_probe_install_race(const char *directory, int installs);
+/// Starts a thread that blocks in read() until told, then overflows its stack (0, or -1).
+int crash_probe_start_thread_waiting_to_overflow(void);
+/// Tells that thread to overflow its stack and waits for it.
+void crash_probe_tell_thread_to_overflow(void);
 /// Test-only entry point of the capture layer, deliberately absent from its public headers:
 /// a function the signal handler calls after writing the signal section, used to prove that a
 /// crash inside the handler neither hangs nor loses the original signal.
