@@ -16,12 +16,10 @@ final class SymbolStoreUpdateTests: XCTestCase {
             ["--store", store.path, "crash", "segv"], backtracer: .disabled,
             executable: app)
         XCTAssertEqual(crash.diedOfSignal, SIGSEGV, crash.summary)
-        let builds = try FileManager.default.contentsOfDirectory(
-            atPath: store.dumps.appendingPathComponent("symbols").path)
-        XCTAssertEqual(builds.count, 1, "one build kept: \(builds)")
-        let buildID = try XCTUnwrap(builds.first)
+        let buildID = try XCTUnwrap(try keptBuild(of: "crash-demo", in: store), "the app's build is kept")
         let kept = store.dumps.appendingPathComponent("symbols/\(buildID)/crash-demo")
         XCTAssertEqual(try Data(contentsOf: kept), try Data(contentsOf: app), "the module itself, byte for byte")
+        XCTAssertNotNil(try keptBuild(of: "libswiftCore.so", in: store), "the runtime's symbols are kept too")
 
         try replaceWithAnotherBuild(app, buildID: buildID)
         let relaunch = try CrashDemoProcess.run(
@@ -46,7 +44,7 @@ final class SymbolStoreUpdateTests: XCTestCase {
             ["--store", store.path, "crash", "segv"], backtracer: .disabled, executable: app)
         XCTAssertEqual(crash.diedOfSignal, SIGSEGV, crash.summary)
         let symbols = store.dumps.appendingPathComponent("symbols")
-        let buildID = try XCTUnwrap(try FileManager.default.contentsOfDirectory(atPath: symbols.path).first)
+        let buildID = try XCTUnwrap(try keptBuild(of: "crash-demo", in: store))
         try replaceWithAnotherBuild(app, buildID: buildID)
         try FileManager.default.removeItem(at: symbols)
         let relaunch = try CrashDemoProcess.run(
@@ -58,6 +56,18 @@ final class SymbolStoreUpdateTests: XCTestCase {
         XCTAssertNil(module["symbols_source"] as? String)
         XCTAssertFalse(
             frames(report).contains { ($0["function"] as? String)?.contains("crashBySegmentationFault") == true })
+    }
+
+    /// The build ID under which the store keeps the module file `name` (the store also holds
+    /// the Swift runtime libraries' symbols, each under its own build ID).
+    private func keptBuild(of name: String, in store: DemoStoreDirectory) throws -> String? {
+        let symbols = store.dumps.appendingPathComponent("symbols")
+        let builds = try FileManager.default.contentsOfDirectory(atPath: symbols.path)
+        let holding = builds.filter {
+            FileManager.default.fileExists(atPath: symbols.appendingPathComponent("\($0)/\(name)").path)
+        }
+        XCTAssertEqual(holding.count, 1, "one build of \(name) kept: \(builds)")
+        return holding.first
     }
 
     /// A copy of the built crash-demo in a directory of its own, removed after the test.

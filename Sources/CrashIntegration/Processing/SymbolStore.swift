@@ -9,9 +9,13 @@ import Glibc
 ///
 /// Layout: `<dump directory>/symbols/<build ID in hex>/<file name>`. At install the integration
 /// keeps the executable (copied from `/proc/self/exe`, the file actually running) and the shared
-/// libraries loaded from the executable's directory or below it; a build already kept costs one
-/// `stat`. Files over `maxFileBytes` are not kept, and only the newest `buildsKept` builds of
-/// each file name stay (older ones are removed when a new build is kept).
+/// libraries loaded from the executable's directory or below it. It also keeps the symbols of
+/// the Swift runtime libraries loaded from the toolchain's directory (the one holding
+/// libswiftCore.so), which an upgrade of the toolchain replaces in place: a symbols-only copy
+/// (see `copySymbols`). A build already kept costs one `stat`. Files over `maxFileBytes`, and
+/// symbols-only copies over `maxSymbolsBytes`, are not kept; only the newest `buildsKept` builds
+/// of each file name stay (older ones are removed when a new build is kept). System libraries
+/// (libc, libstdc++) are not kept.
 public struct SymbolStore: Sendable {
     /// The store's directory inside the dump directory.
     public static let directoryName = "symbols"
@@ -19,6 +23,8 @@ public struct SymbolStore: Sendable {
     public static let maxFileBytes = ELFSymbolTable.maxFileBytes
     /// Builds kept per file name.
     public static let buildsKept = 4
+    /// Largest symbols-only copy of a runtime library kept (bytes written).
+    public static let maxSymbolsBytes = 64 << 20
 
     public let directory: URL
 
@@ -45,13 +51,33 @@ public struct SymbolStore: Sendable {
         var sources: [(module: String, readFrom: String)] = []
         if !executable.isEmpty { sources.append((executable, "/proc/self/exe")) }
         let home = URL(fileURLWithPath: executable).deletingLastPathComponent().path + "/"
-        for library in Self.loadedFiles() where library != executable && library.hasPrefix(home) {
+        let loaded = Self.loadedFiles()
+        for library in loaded where library != executable && library.hasPrefix(home) {
             sources.append((library, library))
         }
+        let own = keep(sources, symbolsOnly: false)
+        let runtime = keepRuntimeLibraries(loaded: loaded, excluding: home)
+        return (own.kept + runtime.kept, own.warnings + runtime.warnings)
+    }
+
+    /// Keeps a symbols-only copy of each loaded Swift runtime library (see the type's
+    /// description); those under `excluding` (the executable's directory) are kept whole instead.
+    @discardableResult
+    func keepRuntimeLibraries(loaded: [String] = loadedFiles(), excluding home: String) -> (
+        kept: [Kept], warnings: [String]
+    ) {
+        keep(Self.swiftRuntimeLibraries(loaded, excluding: home).map { ($0, $0) }, symbolsOnly: true)
+    }
+
+    private func keep(_ sources: [(module: String, readFrom: String)], symbolsOnly: Bool) -> (
+        kept: [Kept], warnings: [String]
+    ) {
         var kept: [Kept] = [], warnings: [String] = []
         for source in sources {
             do {
-                if let entry = try keep(module: source.module, readingFrom: source.readFrom) { kept.append(entry) }
+                if let entry = try keep(module: source.module, readingFrom: source.readFrom, symbolsOnly: symbolsOnly) {
+                    kept.append(entry)
+                }
             } catch {
                 warnings.append("symbol store: cannot keep \(source.module): \(error)")
             }
@@ -59,9 +85,19 @@ public struct SymbolStore: Sendable {
         return (kept, warnings)
     }
 
+    /// The loaded libraries in the directory of the loaded libswiftCore.so (the Swift toolchain's
+    /// runtime), unless that is under `excluding` (the executable's directory, kept whole).
+    static func swiftRuntimeLibraries(_ loaded: [String], excluding home: String) -> [String] {
+        guard let core = loaded.first(where: { $0.hasSuffix("/libswiftCore.so") }) else { return [] }
+        let directory = String(core[...core.lastIndex(of: "/")!])
+        guard !directory.hasPrefix(home) else { return [] }
+        return loaded.filter { $0.hasPrefix(directory) && !$0.dropFirst(directory.count).contains("/") }
+    }
+
     /// Copies `path` (read from `readFrom`) into the store under its build ID unless it is there
-    /// already; nil when the file has no build ID or is too large to keep.
-    func keep(module path: String, readingFrom readFrom: String) throws -> Kept? {
+    /// already, whole or (`symbolsOnly`) its symbols only; nil when the file has no build ID or
+    /// is too large to keep.
+    func keep(module path: String, readingFrom readFrom: String, symbolsOnly: Bool = false) throws -> Kept? {
         guard let buildID = ELFBuildID.read(path: readFrom) else { return nil }
         let name = URL(fileURLWithPath: path).lastPathComponent
         let hexID = ReportBuilder.hexBytes(buildID)
@@ -70,14 +106,23 @@ public struct SymbolStore: Sendable {
         var source = stat(), existing = stat()
         guard stat(readFrom, &source) == 0 else { throw StoreError(String(cString: strerror(errno))) }
         if stat(target.path, &existing) == 0 && existing.st_size == source.st_size {
-            return Kept(module: path, buildID: hexID, file: target, bytes: Int(existing.st_size), copied: false)
+            return Kept(module: path, buildID: hexID, file: target, bytes: Self.bytesOnDisk(existing), copied: false)
         }
         guard Int(source.st_size) <= Self.maxFileBytes else { return nil }
+        var symbolRanges: [Range<UInt64>] = []
+        if symbolsOnly {
+            symbolRanges = try Self.symbolRanges(of: readFrom, size: UInt64(source.st_size))
+            guard symbolRanges.reduce(0, { $0 + $1.count }) <= Self.maxSymbolsBytes else { return nil }
+        }
         try DurableFile.makeDirectory(directory)
         try DurableFile.makeDirectory(buildDirectory)
         let temporary = buildDirectory.appendingPathComponent(".\(name).\(getpid()).tmp")
         do {
-            try Self.copy(readFrom, to: temporary.path)
+            if symbolsOnly {
+                try Self.copy(readFrom, to: temporary.path, ranges: symbolRanges, size: UInt64(source.st_size))
+            } else {
+                try Self.copy(readFrom, to: temporary.path)
+            }
             guard ELFBuildID.read(path: temporary.path) == buildID else {
                 throw StoreError("the copy's build ID differs (the file changed while copied)")
             }
@@ -89,7 +134,9 @@ public struct SymbolStore: Sendable {
             throw error
         }
         prune(name: name, keeping: hexID)
-        return Kept(module: path, buildID: hexID, file: target, bytes: Int(source.st_size), copied: true)
+        var written = stat()
+        let bytes = stat(target.path, &written) == 0 ? Self.bytesOnDisk(written) : Int(source.st_size)
+        return Kept(module: path, buildID: hexID, file: target, bytes: bytes, copied: true)
     }
 
     /// The kept copy of the module named `path` for `buildID`, when the store has it.
@@ -102,7 +149,10 @@ public struct SymbolStore: Sendable {
         return candidate
     }
 
-    /// Bytes the store holds for each build ID.
+    /// Bytes a file takes on disk (a symbols-only copy is sparse).
+    static func bytesOnDisk(_ info: stat) -> Int { min(Int(info.st_size), Int(info.st_blocks) * 512) }
+
+    /// Bytes the store holds for each build ID (on disk).
     public func bytesPerBuild() -> [String: Int] {
         var result: [String: Int] = [:]
         let builds = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
@@ -111,7 +161,7 @@ public struct SymbolStore: Sendable {
             let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
             result[build] = names.reduce(0) { total, name in
                 var info = stat()
-                return total + (lstat(folder.appendingPathComponent(name).path, &info) == 0 ? Int(info.st_size) : 0)
+                return total + (lstat(folder.appendingPathComponent(name).path, &info) == 0 ? Self.bytesOnDisk(info) : 0)
             }
         }
         return result
@@ -136,7 +186,9 @@ public struct SymbolStore: Sendable {
 
     /// Regular files mapped executable into this process (from /proc/self/maps).
     static func loadedFiles() -> [String] {
-        guard let maps = try? String(contentsOfFile: "/proc/self/maps", encoding: .utf8) else { return [] }
+        // Read to the end: /proc files report size 0, and String(contentsOfFile:) stops at 4 KiB.
+        guard let data = FileHandle(forReadingAtPath: "/proc/self/maps")?.readDataToEndOfFile() else { return [] }
+        let maps = String(decoding: data, as: UTF8.self)
         var seen = Set<String>(), files: [String] = []
         for line in maps.split(separator: "\n") {
             let fields = line.split(separator: " ", maxSplits: 5, omittingEmptySubsequences: true)
@@ -147,8 +199,61 @@ public struct SymbolStore: Sendable {
         return files
     }
 
-    /// Copies a file's bytes into a new owner-only file.
-    static func copy(_ from: String, to: String) throws {
+    /// Sections a symbols-only copy keeps: what processing reads (symbol and string tables,
+    /// notes with the build ID, call-frame information, DWARF and debug links).
+    static func keepsSection(_ name: String) -> Bool {
+        [
+            ".dynsym", ".dynstr", ".symtab", ".strtab", ".shstrtab", ".eh_frame", ".eh_frame_hdr", ".gnu_debuglink",
+            ".gnu_debugdata", ".dynamic",
+        ].contains(name) || name.hasPrefix(".note") || name.hasPrefix(".debug") || name.hasPrefix(".zdebug")
+    }
+
+    /// The byte ranges of an ELF64 file a symbols-only copy holds: everything but the contents of
+    /// the sections `keepsSection` does not name (code, read-only and writable data). Headers,
+    /// program and section header tables stay, so every offset means what it meant.
+    static func symbolRanges(of path: String, size: UInt64) throws -> [Range<UInt64>] {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw StoreError("open \(path): \(String(cString: strerror(errno)))") }
+        defer { close(fd) }
+        func bytes(_ offset: UInt64, _ count: UInt64) -> ByteReader? {
+            guard count > 0, count <= 64 << 20, offset <= size, count <= size - offset else { return nil }
+            var buffer = [UInt8](repeating: 0, count: Int(count))
+            let n = buffer.withUnsafeMutableBytes { pread(fd, $0.baseAddress, Int(count), off_t(offset)) }
+            return n == Int(count) ? ByteReader(bytes: buffer) : nil
+        }
+        guard let header = bytes(0, 64), header.u32(0) == 0x464C_457F, header.u8(4) == 2, header.u8(5) == 1 else {
+            throw StoreError("\(path) is not a 64-bit little-endian ELF file")
+        }
+        let sectionsAt = header.u64(0x28), entrySize = UInt64(header.u16(0x3A)), count = UInt64(header.u16(0x3C))
+        guard entrySize >= 64, count > 0, let table = bytes(sectionsAt, entrySize * count) else {
+            throw StoreError("\(path) has no readable section headers")
+        }
+        let namesAt = UInt64(header.u16(0x3E)) * entrySize
+        guard let names = bytes(table.u64(namesAt + 0x18), table.u64(namesAt + 0x20)) else {
+            throw StoreError("\(path) has no readable section names")
+        }
+        var dropped: [Range<UInt64>] = []
+        for i in 0..<count {
+            let at = i * entrySize
+            let type = table.u32(at + 4), offset = table.u64(at + 0x18), length = table.u64(at + 0x20)
+            guard type != 0, type != 8 /* SHT_NOBITS */, length > 0, offset <= size, length <= size - offset else {
+                continue
+            }
+            let name = names.cString(UInt64(table.u32(at)), limit: UInt64(names.bytes.count)) ?? ""
+            if !keepsSection(name) { dropped.append(offset..<offset + length) }
+        }
+        var kept: [Range<UInt64>] = [], at: UInt64 = 0
+        for range in dropped.sorted(by: { $0.lowerBound < $1.lowerBound }) {
+            if range.lowerBound > at { kept.append(at..<range.lowerBound) }
+            at = max(at, range.upperBound)
+        }
+        if at < size { kept.append(at..<size) }
+        return kept
+    }
+
+    /// Copies a file's bytes into a new owner-only file: all of them, or only `ranges` at their
+    /// own offsets in a file of `size` bytes (the rest is a hole, read as zeros).
+    static func copy(_ from: String, to: String, ranges: [Range<UInt64>]? = nil, size: UInt64 = 0) throws {
         let input = open(from, O_RDONLY | O_CLOEXEC)
         guard input >= 0 else { throw StoreError("open \(from): \(String(cString: strerror(errno)))") }
         defer { close(input) }
@@ -156,6 +261,28 @@ public struct SymbolStore: Sendable {
         guard output >= 0 else { throw StoreError("create \(to): \(String(cString: strerror(errno)))") }
         defer { close(output) }
         var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        if let ranges {
+            guard ftruncate(output, off_t(size)) == 0 else { throw StoreError("truncate \(to): \(String(cString: strerror(errno)))") }
+            for range in ranges {
+                var at = range.lowerBound
+                while at < range.upperBound {
+                    let want = Int(min(UInt64(buffer.count), range.upperBound - at))
+                    let n = buffer.withUnsafeMutableBytes { pread(input, $0.baseAddress, want, off_t(at)) }
+                    if n < 0 && errno == EINTR { continue }
+                    guard n > 0 else { throw StoreError("read \(from): \(n == 0 ? "file shrank" : String(cString: strerror(errno)))") }
+                    var written = 0
+                    while written < n {
+                        let w = buffer.withUnsafeBytes { pwrite(output, $0.baseAddress! + written, n - written, off_t(at) + off_t(written)) }
+                        if w < 0 && errno == EINTR { continue }
+                        guard w > 0 else { throw StoreError("write \(to): \(String(cString: strerror(errno)))") }
+                        written += w
+                    }
+                    at += UInt64(n)
+                }
+            }
+            guard fsync(output) == 0 else { throw StoreError("fsync \(to): \(String(cString: strerror(errno)))") }
+            return
+        }
         while true {
             let n = buffer.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
             if n < 0 && errno == EINTR { continue }
