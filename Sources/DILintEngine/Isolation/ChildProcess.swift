@@ -8,7 +8,7 @@ import Foundation
 /// channel for requests and reports, and its standard error (and output when asked), read as it
 /// comes so that what it said before dying is known. The parent waits on both with `poll` until
 /// a deadline (`ParseDeadlines`), then ends the child (`SIGKILL`), reaps it (`waitpid`) and says
-/// why it ended (`death`). Limits are the child's own to set, first thing (`ParseWorker.limitResources`).
+/// why it ended (`death`). `SupervisedChild` supervises it.
 final class ChildProcess {
     let pid: pid_t
     /// The parent's end of the channel; -1 once it closed.
@@ -81,7 +81,7 @@ final class ChildProcess {
     }
 
     /// Sends all of `bytes` on the channel; false when the child is gone.
-    func send(_ bytes: [UInt8]) -> Bool { channel >= 0 && ParseWorker.writeAll(channel, bytes) }
+    func send(_ bytes: [UInt8]) -> Bool { channel >= 0 && writeAll(channel, bytes, socket: true) }
 
     /// Waits until `deadline` (`RunBudget.now()` nanoseconds; nil: no end) for the child to
     /// write, then reads once from each descriptor that is ready: standard error first, so that
@@ -212,6 +212,106 @@ final class ChildProcess {
         guard let symbol = dlsym(nil, "sigabbrev_np") else { return { _ in nil } }
         return unsafeBitCast(symbol, to: (@convention(c) (Int32) -> UnsafePointer<CChar>?).self)
     }()
+}
+
+/// The one supervisor of the child processes that parse for di-lint: lint's parse worker (a file
+/// a request, `WorkerProcess`) and fix's child (the whole run, `FixSupervisor`). It starts the
+/// child when asked for one and again after the last one died (`live`), reads what the child
+/// sends until it answers, ends, or a parse it runs passes its deadline (`watch`), and says why
+/// it died while parsing a file (`death`). Limits are the child's own to set, first thing
+/// (`ParseWorker.limitResources`, under `effectiveLimit`).
+final class SupervisedChild {
+    /// "the parse worker", "the fix process": the child in messages.
+    let name: String
+    /// The child's address-space limit in bytes (for the out-of-memory message).
+    var memoryLimit: Int
+    /// The parses under way in the child, with where their output starts and their deadline.
+    var parses: ParseDeadlines
+    /// The child started last; nil before the first.
+    private(set) var process: ChildProcess?
+    /// `process.written.count` when the current round of reading began: a parse begun in it
+    /// counts its output from there (its start may be read after the first of its output).
+    private(set) var roundStart = 0
+    private let start: () -> Result<ChildProcess, ChildProcess.StartFailure>
+
+    init(
+        name: String, timeout: Double, memoryLimit: Int,
+        start: @escaping () -> Result<ChildProcess, ChildProcess.StartFailure>
+    ) {
+        self.name = name
+        self.memoryLimit = memoryLimit
+        self.start = start
+        parses = ParseDeadlines(seconds: timeout)
+    }
+
+    /// The address-space limit a child gets: `wanted`, or the hard limit this process runs
+    /// under (`ulimit -v`) when lower, since a child cannot raise it.
+    static func effectiveLimit(_ wanted: Int) -> Int {
+        var space = rlimit()
+        guard getrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &space) == 0 else { return wanted }
+        return min(wanted, Int(clamping: space.rlim_max))
+    }
+
+    /// The child: the one started last while it is there between requests, else a new one (the
+    /// one gone is reaped, and its parses forgotten).
+    func live() -> Result<ChildProcess, ChildProcess.StartFailure> {
+        if let process, process.isAlive { return .success(process) }
+        _ = process?.reap(kill: false)
+        parses = ParseDeadlines(seconds: parses.seconds)
+        let started = start()
+        process = try? started.get()
+        return started
+    }
+
+    /// How a `watch` ended.
+    enum Watched<Answer> {
+        case answered(Answer)
+        /// A deadline passed: the parse's (the first begun of the late ones), or nil for the
+        /// watch's `limit`. The child runs on.
+        case late(ParseDeadlines.Parse?)
+        /// The child closed its channel (with `toTheEnd`, its standard error too): it ended.
+        case ended
+        /// `poll` failed.
+        case pollFailed
+    }
+
+    /// Reads what the child sends (its standard error first, so that what it wrote before a
+    /// report is read with it) until `answer` takes what it waits for from the inbox, the child
+    /// ends, or the first of `limit` and the deadlines of the parses under way passes (what the
+    /// child sent before is read first: the end of a late parse may be waiting).
+    func watch<Answer>(limit: UInt64 = .max, toTheEnd: Bool = false, answer: () -> Answer?) -> Watched<Answer> {
+        guard let process else { return .ended }
+        while true {
+            if let answered = answer() { return .answered(answered) }
+            guard process.channel >= 0 || (toTheEnd && process.output >= 0) else { return .ended }
+            let deadline = min(parses.next ?? .max, limit)
+            roundStart = process.written.count
+            if RunBudget.now() > deadline {
+                guard process.channelReady else { return .late(parses.late()) }
+                process.drainOutput()
+                process.readChannel()
+                continue
+            }
+            guard process.receive(until: deadline == .max ? nil : deadline) else { return .pollFailed }
+        }
+    }
+
+    /// What the child wrote since the first parse under way began (the last 64 KB).
+    var parseOutput: [UInt8] {
+        guard let process, let from = parses.running.values.map(\.output).min() else { return [] }
+        return Array(process.written[min(from, process.written.count)...].suffix(64 << 10))
+    }
+
+    /// "ran out of memory (…)" when what the child wrote in the parses under way says that an
+    /// allocation failed.
+    var outOfMemory: String? {
+        ChildProcess.saysOutOfMemory(parseOutput) ? ChildProcess.outOfMemory(name, limit: memoryLimit) : nil
+    }
+
+    /// Why the child, reaped with the raw wait `status` (nil: reaped before), ended while parsing.
+    func death(status: Int32?) -> String {
+        ChildProcess.death(of: name, status: status, outOfMemory: outOfMemory)
+    }
 }
 
 /// The parses under way in a process and the deadline each has, `seconds` from its start
