@@ -42,11 +42,7 @@ final class FixWorkspace {
 
     /// The bytes of a file as of this workspace (overlay first), nil when unreadable.
     func bytes(_ realPath: String) -> [UInt8]? {
-        if let edited = overlay[realPath] { return edited }
-        if let known = diskCache[realPath] { return known }
-        let read = readFileBytes(realPath)
-        diskCache[realPath] = read
-        return read
+        overlay[realPath] ?? diskBytes(realPath)
     }
 
     /// The bytes as on disk when first read (what the plan was made from).
