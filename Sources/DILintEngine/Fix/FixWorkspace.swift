@@ -35,9 +35,7 @@ final class FixWorkspace {
 
     /// The real path of a file (symlinks and `..` resolved): the key every edit uses.
     static func realPath(_ path: String) -> String {
-        guard let resolved = realpath(path, nil) else { return FileCollector.normalized(path) }
-        defer { free(resolved) }
-        return String(cString: resolved)
+        RepositoryRoot.realPath(path) ?? FileCollector.normalized(path)
     }
 
     /// The bytes of a file as of this workspace (overlay first), nil when unreadable.

@@ -214,23 +214,20 @@ final class ChildProcess {
     }()
 }
 
-/// The one supervisor of the child processes that parse for di-lint: lint's parse worker (a file
-/// a request, `WorkerProcess`) and fix's child (the whole run, `FixSupervisor`). It starts the
-/// child when asked for one and again after the last one died (`live`), reads what the child
-/// sends until it answers, ends, or a parse it runs passes its deadline (`watch`), and says why
-/// it died while parsing a file (`death`). Limits are the child's own to set, first thing
-/// (`ParseWorker.limitResources`, under `effectiveLimit`).
+/// The one supervisor of the children that parse for di-lint, lint's parse worker (`WorkerProcess`)
+/// and fix's child (`FixSupervisor`): it starts the child, again after one died (`live`), reads
+/// until it answers, ends or a parse passes its deadline (`watch`), and says why it died while
+/// parsing (`death`). The child sets its own limits (`ParseWorker.limitResources`).
 final class SupervisedChild {
     /// "the parse worker", "the fix process": the child in messages.
     let name: String
     /// The child's address-space limit in bytes (for the out-of-memory message).
     var memoryLimit: Int
-    /// The parses under way in the child, with where their output starts and their deadline.
+    /// The parses under way in the child (deadline, where their output starts).
     var parses: ParseDeadlines
-    /// The child started last; nil before the first.
     private(set) var process: ChildProcess?
-    /// `process.written.count` when the current round of reading began: a parse begun in it
-    /// counts its output from there (its start may be read after the first of its output).
+    /// `process.written.count` when the current round of reading began: where the output of a
+    /// parse begun in it starts (its start may be read after the first of its output).
     private(set) var roundStart = 0
     private let start: () -> Result<ChildProcess, ChildProcess.StartFailure>
 
@@ -244,8 +241,7 @@ final class SupervisedChild {
         parses = ParseDeadlines(seconds: timeout)
     }
 
-    /// The address-space limit a child gets: `wanted`, or the hard limit this process runs
-    /// under (`ulimit -v`) when lower, since a child cannot raise it.
+    /// The address-space limit a child gets: `wanted`, or this process's hard limit when lower.
     static func effectiveLimit(_ wanted: Int) -> Int {
         var space = rlimit()
         guard getrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &space) == 0 else { return wanted }
@@ -263,22 +259,18 @@ final class SupervisedChild {
         return started
     }
 
-    /// How a `watch` ended.
     enum Watched<Answer> {
         case answered(Answer)
-        /// A deadline passed: the parse's (the first begun of the late ones), or nil for the
-        /// watch's `limit`. The child runs on.
+        /// A deadline passed (the child runs on): the first-begun late parse's, nil for `limit`.
         case late(ParseDeadlines.Parse?)
-        /// The child closed its channel (with `toTheEnd`, its standard error too): it ended.
+        /// The child closed its channel (with `toTheEnd`, its standard error too).
         case ended
-        /// `poll` failed.
         case pollFailed
     }
 
-    /// Reads what the child sends (its standard error first, so that what it wrote before a
-    /// report is read with it) until `answer` takes what it waits for from the inbox, the child
-    /// ends, or the first of `limit` and the deadlines of the parses under way passes (what the
-    /// child sent before is read first: the end of a late parse may be waiting).
+    /// Reads what the child sends until `answer` takes what it waits for from the inbox, the
+    /// child ends, or `limit` or a parse's deadline passes (what was sent by then is read
+    /// first: the end of a late parse may be waiting).
     func watch<Answer>(limit: UInt64 = .max, toTheEnd: Bool = false, answer: () -> Answer?) -> Watched<Answer> {
         guard let process else { return .ended }
         while true {
@@ -302,8 +294,7 @@ final class SupervisedChild {
         return Array(process.written[min(from, process.written.count)...].suffix(64 << 10))
     }
 
-    /// "ran out of memory (…)" when what the child wrote in the parses under way says that an
-    /// allocation failed.
+    /// "ran out of memory (…)" when the child said, in the parses under way, that an allocation failed.
     var outOfMemory: String? {
         ChildProcess.saysOutOfMemory(parseOutput) ? ChildProcess.outOfMemory(name, limit: memoryLimit) : nil
     }
