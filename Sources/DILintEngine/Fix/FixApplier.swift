@@ -132,6 +132,13 @@ public enum FixApplier {
             var replaced = false
             /// Where the original is once replaced: the temporary's name, or its link (the fallback).
             var original: String
+
+            /// Whether `path` names the original file, unchanged (identity and digest).
+            func holdsOriginal(at path: String) -> Bool {
+                var st = stat()
+                guard let bytes = readFileBytes(path, status: &st) else { return false }
+                return st.st_dev == device && st.st_ino == inode && SHA256.hex(bytes) == old
+            }
         }
 
         let tree: FixTree?
@@ -148,7 +155,7 @@ public enum FixApplier {
                     throw Failure(
                         unchanged: true,
                         description:
-                            "ended by \(WorkerProcess.signalDescription(signal)) before writing; nothing written",
+                            "ended by \(ChildProcess.signalDescription(signal)) before writing; nothing written",
                         details: [])
                 }
                 func refuse(_ why: String) -> Failure {
@@ -212,19 +219,13 @@ public enum FixApplier {
                 guard ok else { throw refuse("\(why) (\(String(cString: strerror(error))))") }
             }
             try journal?.sync()
-            for directory in Set(files.map { FixApplier.temporaryDirectory(of: $0.path) }) {
-                FixJournal.syncDirectory(of: directory + "/.")
-            }
+            syncDirectories()
         }
 
         /// 2: every file still holds what was planned from.
         func checkUnchanged(_ plan: FixPlan) throws {
             for file in files {
-                var st = stat()
-                guard let bytes = readFileBytes(file.path, status: &st), st.st_dev == file.device,
-                    st.st_ino == file.inode,
-                    SHA256.hex(bytes) == file.old
-                else {
+                guard file.holdsOriginal(at: file.path) else {
                     throw Failure(
                         unchanged: true,
                         description:
@@ -244,11 +245,7 @@ public enum FixApplier {
             if failure == nil {
                 // 4: the originals are the files read in 1, unchanged (an edit in place in the meantime lands in them)
                 for file in files {
-                    var st = stat()
-                    guard let bytes = readFileBytes(file.original, status: &st), st.st_dev == file.device,
-                        st.st_ino == file.inode,
-                        SHA256.hex(bytes) == file.old
-                    else {
+                    guard file.holdsOriginal(at: file.original) else {
                         failure = "\(file.path): changed while the fix was being written (by another program?)"
                         break
                     }
@@ -260,9 +257,7 @@ public enum FixApplier {
                 }
             }
             guard let failure else {
-                for directory in Set(files.map { FixApplier.temporaryDirectory(of: $0.path) }) {
-                    FixJournal.syncDirectory(of: directory + "/.")
-                }
+                syncDirectories()
                 do { try journal?.commit() } catch {
                     try rollBack(after: "\(error)")
                 }
@@ -341,12 +336,17 @@ public enum FixApplier {
             journal = nil
         }
 
-        /// 5: the originals removed, then the journal; the paths written.
-        mutating func finish() -> [String] {
-            for file in files { unlink(file.original) }
+        /// Flushes the directories of the files' temporaries (their new names).
+        private func syncDirectories() {
             for directory in Set(files.map { FixApplier.temporaryDirectory(of: $0.path) }) {
                 FixJournal.syncDirectory(of: directory + "/.")
             }
+        }
+
+        /// 5: the originals removed, then the journal; the paths written.
+        mutating func finish() -> [String] {
+            for file in files { unlink(file.original) }
+            syncDirectories()
             journal?.remove()
             return files.map(\.path)
         }
@@ -365,35 +365,59 @@ public enum FixApplier {
         .map { unsafeBitCast($0, to: RenameAt2.self) }
 }
 
-/// `SIGTERM`, `SIGINT` and `SIGHUP` held while an apply writes: a handler records the signal
-/// (nothing else: it is all an asynchronous handler may safely do), `SIGPIPE` is ignored (a
-/// closed standard error must not end the process midway); `end` restores the dispositions and
-/// ends the process by the signal recorded, as it would have ended. A signal the process was
-/// started with ignored (`nohup`, a background job's `SIGINT`) stays ignored.
+/// `SIGTERM`, `SIGINT` and `SIGHUP` held: a handler records the signal and passes it on to the
+/// child `forward(to:)` names, if any (nothing else: it is all an asynchronous handler may safely
+/// do). An apply holds them while it writes, with `SIGPIPE` ignored (a closed standard error must
+/// not end the process midway); the fix supervisor holds them while its child, the process that
+/// writes, runs. `end` restores the dispositions and ends the process by the signal recorded, as
+/// it would have ended. A signal the process was started with ignored (`nohup`, a background
+/// job's `SIGINT`) stays ignored.
 final class HeldSignals {
-    static let held: [Int32] = [SIGTERM, SIGINT, SIGHUP]
     nonisolated(unsafe) private static var recorded: Int32 = 0
+    nonisolated(unsafe) private static var child: pid_t = 0
     private var previous: [(Int32, __sighandler_t?)] = []
 
-    init() {
+    init(ignoringPipe: Bool = true) {
         Self.recorded = 0
-        for signal in Self.held + [SIGPIPE] {
-            let handler: __sighandler_t? = signal == SIGPIPE ? SIG_IGN : { HeldSignals.recorded = $0 }
+        Self.child = 0
+        for signal in [SIGTERM, SIGINT, SIGHUP] {
+            let handler: __sighandler_t = { received in
+                HeldSignals.recorded = received
+                if HeldSignals.child > 0 { kill(HeldSignals.child, received) }
+            }
             previous.append((signal, installUnlessIgnored(signal, handler)))
         }
+        if ignoringPipe { previous.append((SIGPIPE, installUnlessIgnored(SIGPIPE, SIG_IGN))) }
     }
 
     /// The signal recorded so far, if any.
     var caught: Int32? { Self.recorded == 0 ? nil : Self.recorded }
 
-    /// Restores the dispositions; ends the process by the signal recorded (after the line `said` gives).
-    func end(note: (String) -> Void, said: ((String) -> String)? = nil) {
+    /// The child signals are passed on to (0: none); one that came before it started is passed on now.
+    func forward(to pid: pid_t) {
+        Self.child = pid
+        if pid > 0, let caught { kill(pid, caught) }
+    }
+
+    /// Restores the dispositions as they were.
+    func restore() {
         for (signal, handler) in previous { Glibc.signal(signal, handler) }
         previous = []
+    }
+
+    /// Restores the dispositions; ends the process by the signal recorded (after the line `said` gives).
+    func end(note: (String) -> Void, said: ((String) -> String)? = nil) {
+        restore()
         guard let signal = caught else { return }
-        if let said { note(said(WorkerProcess.signalDescription(signal))) }
+        if let said { note(said(ChildProcess.signalDescription(signal))) }
+        Self.end(signal)
+    }
+
+    /// Ends the process by `signal`, as its default action does.
+    static func end(_ signal: Int32) -> Never {
         Glibc.signal(signal, SIG_DFL)
         raise(signal)
+        _exit(128 + signal)
     }
 }
 

@@ -85,20 +85,27 @@ final class FixContext {
     /// The file parsed and analysed (as of the workspace's overlay), cached until `forget()`.
     func analysis(_ realPath: String) -> FixFileAnalysis? {
         if let known = analyses[realPath] { return known }
-        let analysis: FixFileAnalysis
         do {
-            analysis = try workspace.deadline.parsing(realPath) {
-                FixFileAnalysis(
-                    path: realPath, file: try workspace.parse(realPath), frontEnd: workspace.frontEnd,
-                    rules: comparedRules)
-            }
+            let analysis = try analyze(realPath, frontEnd: workspace.frontEnd)
+            analyses[realPath] = analysis
+            return analysis
         } catch {
-            failures[realPath] = (error as? ParseFailure)?.reason ?? "\(error)"
+            failures[realPath] = Self.reason(error)
             return nil
         }
-        analyses[realPath] = analysis
-        return analysis
     }
+
+    /// The file parsed (with `frontEnd`, as of the overlay) and analysed, under the parse deadline.
+    private func analyze(_ realPath: String, frontEnd: ClangFrontEnd) throws -> FixFileAnalysis {
+        try workspace.deadline.parsing(realPath) {
+            FixFileAnalysis(
+                path: realPath, file: try workspace.parse(realPath, frontEnd: frontEnd), frontEnd: frontEnd,
+                rules: comparedRules)
+        }
+    }
+
+    /// Why a parse failed, as a file's failure says it.
+    private static func reason(_ error: any Error) -> String { (error as? ParseFailure)?.reason ?? "\(error)" }
 
     /// Parses and analyses the files not cached yet on one parse thread per core (`ParseThreads`,
     /// as lint's), each with its own front end, each taking the next file when done with one,
@@ -115,14 +122,9 @@ final class FixContext {
             let frontEnd = ClangFrontEnd(sharing: shared) // its own libclang index
             while let i = results.next() {
                 do {
-                    try workspace.deadline.parsing(missing[i]) {
-                        let parsed = try workspace.parse(missing[i], frontEnd: frontEnd)
-                        results.set(
-                            i, FixFileAnalysis(path: missing[i], file: parsed, frontEnd: frontEnd, rules: comparedRules)
-                        )
-                    }
+                    results.set(i, try analyze(missing[i], frontEnd: frontEnd))
                 } catch {
-                    results.fail(i, (error as? ParseFailure)?.reason ?? "\(error)")
+                    results.fail(i, Self.reason(error))
                 }
             }
         }
@@ -160,7 +162,7 @@ final class FixContext {
                 }
             }
         } catch {
-            failures[realPath] = (error as? ParseFailure)?.reason ?? "\(error)"
+            failures[realPath] = Self.reason(error)
             return nil
         }
     }

@@ -47,11 +47,17 @@ struct FixFileAnalysis {
 
     /// Whether a `di-lint:` directive suppresses container findings on the access's line.
     func isSuppressed(_ access: LocatedAccess) -> Bool {
-        var copy = suppressions
-        let line = file.buffer.lineColumn(of: access.offset).line
-        return copy.suppresses(rule: "container-access", line: line)
-            || copy.suppresses(rule: "container-fallback", line: line)
+        suppressions.suppressContainerFindings(line: file.buffer.lineColumn(of: access.offset).line)
     }
 
     func lineColumn(_ offset: Int) -> (line: Int, column: Int) { file.buffer.lineColumn(of: offset) }
+}
+
+extension Suppressions {
+    /// Whether a directive suppresses container findings (`container-access`, `container-fallback`) on `line`.
+    func suppressContainerFindings(line: Int) -> Bool {
+        var copy = self
+        return copy.suppresses(rule: ContainerAccessRule.id, line: line)
+            || copy.suppresses(rule: ContainerFallbackRule.id, line: line)
+    }
 }

@@ -200,11 +200,14 @@ struct FixJournal {
     }
 }
 
-/// Writes all of `bytes` to `fd`; false (with `errno`) on an error.
-func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
+/// Writes all of `bytes` to `fd` (a `socket`: with `send`, no `SIGPIPE` when the reader is
+/// gone); false (with `errno`) on an error.
+func writeAll(_ fd: Int32, _ bytes: [UInt8], socket: Bool = false) -> Bool {
     var offset = 0
     while offset < bytes.count {
-        let n = bytes[offset...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        let n = bytes[offset...].withUnsafeBytes {
+            socket ? send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) : write(fd, $0.baseAddress, $0.count)
+        }
         if n < 0 && errno == EINTR { continue }
         guard n > 0 else { return false }
         offset += n

@@ -4,14 +4,13 @@ import Foundation
 /// where a parse cannot be interrupted.
 ///
 /// Supervised (`supervision` set: the process `FixSupervisor` started), each parse is reported
-/// to the supervisor, which applies the deadline and starts the run again without a file that
+/// to the supervisor (one at a time when it asks), which applies the deadline and starts the run again without a file that
 /// crashed, ran out of memory or was late; the files it left out (`leftOut`) are never parsed
 /// again, their parse failing with the reason. In-process (`--no-isolation`), a watchdog ends
 /// the run, naming the file, when a parse outlives `parse-timeout`: nothing is written before
 /// every parse is done, so ending there loses no file, and a pathological file stops the run
 /// instead of holding it.
 final class FixParseDeadline: @unchecked Sendable {
-    let seconds: Double
     /// Set before the first parse in a supervised run.
     var supervision: FixSupervision?
     /// Files left out of the run by the supervisor (real path → why), set before the first parse.
@@ -23,14 +22,19 @@ final class FixParseDeadline: @unchecked Sendable {
     /// Files parsed to the end before (real paths); set before the first parse, added to by each.
     var parsedBefore: Set<String> = []
     private let lock = NSLock()
+    /// Held through each parse when the supervisor asks for one at a time.
+    private let serialLock = NSLock()
     private var parses: ParseDeadlines
     private var next = 0
     private var watching = false
     private var stopped = false
 
+    /// How long the watchdog sleeps between looks.
+    private let nap: Double
+
     init(seconds: Double) {
-        self.seconds = seconds
         parses = ParseDeadlines(seconds: seconds)
+        nap = min(0.25, seconds / 4)
     }
 
     deinit { stop() }
@@ -45,14 +49,14 @@ final class FixParseDeadline: @unchecked Sendable {
             lock.unlock()
             if !known && budget.isSpent { throw ParseFailure(reason: budget.spentBefore) }
         }
-        let result: R
-        if let supervision {
-            result = try supervision.parsing(path, body)
-        } else {
-            let id = begin(path)
-            defer { end(id) }
-            result = try body()
-        }
+        let serial = supervision?.serial == true
+        if serial { serialLock.lock() }
+        defer { if serial { serialLock.unlock() } }
+        let id = begin(path)
+        var failed = true
+        defer { end(id, failed: failed) }
+        let result = try body()
+        failed = false
         if budget != nil { lock.lock(); parsedBefore.insert(path); lock.unlock() }
         return result
     }
@@ -63,10 +67,15 @@ final class FixParseDeadline: @unchecked Sendable {
         stopped = true
     }
 
+    /// Begins a parse: reported to the supervisor, or watched here.
     private func begin(_ path: String) -> Int {
         lock.lock(); defer { lock.unlock() }
         let id = next
         next += 1
+        if let supervision {
+            supervision.report("b", UInt32(truncatingIfNeeded: id), path)
+            return id
+        }
         parses.begin(id, path: path)
         if !watching {
             watching = true
@@ -79,14 +88,19 @@ final class FixParseDeadline: @unchecked Sendable {
         return id
     }
 
-    private func end(_ id: Int) {
+    /// Ends a parse (`failed` when it threw).
+    private func end(_ id: Int, failed: Bool) {
         lock.lock(); defer { lock.unlock() }
-        parses.end(id)
+        if let supervision {
+            supervision.report("e", UInt32(truncatingIfNeeded: id), failed ? "failed" : "")
+        } else {
+            parses.end(id)
+        }
     }
 
     /// Sleeps a moment, then ends the process if a parse is late; false once stopped.
     private func look() -> Bool {
-        Thread.sleep(forTimeInterval: min(0.25, seconds / 4))
+        Thread.sleep(forTimeInterval: nap)
         lock.lock(); defer { lock.unlock() }
         if stopped { return false }
         if let late = parses.late() {

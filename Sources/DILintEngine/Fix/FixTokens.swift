@@ -48,19 +48,10 @@ struct FixTokens {
     }
 
     /// Byte offset of the start of the line holding `offset`.
-    func lineStart(_ offset: Int) -> Int {
-        let (line, _) = file.buffer.lineColumn(of: offset)
-        return file.buffer.lineStarts[line - 1]
-    }
+    func lineStart(_ offset: Int) -> Int { file.buffer.lineStart(offset) }
 
     /// The spaces and tabs that begin the line holding `offset`.
-    func indentation(_ offset: Int) -> String {
-        let start = lineStart(offset)
-        var end = start
-        let bytes = file.buffer.bytes
-        while end < bytes.count && (bytes[end] == UInt8(ascii: " ") || bytes[end] == UInt8(ascii: "\t")) { end += 1 }
-        return file.buffer.text(start..<end)
-    }
+    func indentation(_ offset: Int) -> String { file.buffer.indentation(offset) }
 
     /// Whether token `i` is the first thing on its line.
     func isFirstOnLine(_ i: Int) -> Bool { lineStart(start(i)) + indentation(start(i)).utf8.count == start(i) }
@@ -107,5 +98,18 @@ extension FixTokens {
         }
         let line = file.buffer.lineColumn(of: start(last)).line
         return line < file.buffer.lineStarts.count ? file.buffer.lineStarts[line] : nil
+    }
+}
+
+extension SourceBuffer {
+    /// Byte offset of the start of the line holding `offset`.
+    func lineStart(_ offset: Int) -> Int { lineStarts[lineColumn(of: offset).line - 1] }
+
+    /// The spaces and tabs that begin the line holding `offset`.
+    func indentation(_ offset: Int) -> String {
+        let start = lineStart(offset)
+        var end = start
+        while end < bytes.count && (bytes[end] == UInt8(ascii: " ") || bytes[end] == UInt8(ascii: "\t")) { end += 1 }
+        return text(start..<end)
     }
 }

@@ -129,7 +129,7 @@ public struct FixTree: Sendable {
                 close(fd)
                 throw LockFailure(
                     description:
-                        "another di-lint fix is writing this tree (it holds \(lockPath)); waited \(WorkerProcess.seconds(wait)) s"
+                        "another di-lint fix is writing this tree (it holds \(lockPath)); waited \(ParseDeadlines.seconds(wait)) s"
                 )
             }
             if !said { waiting(); said = true }

@@ -35,18 +35,12 @@ final class FixWorkspace {
 
     /// The real path of a file (symlinks and `..` resolved): the key every edit uses.
     static func realPath(_ path: String) -> String {
-        guard let resolved = realpath(path, nil) else { return FileCollector.normalized(path) }
-        defer { free(resolved) }
-        return String(cString: resolved)
+        RepositoryRoot.realPath(path) ?? FileCollector.normalized(path)
     }
 
     /// The bytes of a file as of this workspace (overlay first), nil when unreadable.
     func bytes(_ realPath: String) -> [UInt8]? {
-        if let edited = overlay[realPath] { return edited }
-        if let known = diskCache[realPath] { return known }
-        let read = readFileBytes(realPath)
-        diskCache[realPath] = read
-        return read
+        overlay[realPath] ?? diskBytes(realPath)
     }
 
     /// The bytes as on disk when first read (what the plan was made from).

@@ -52,20 +52,11 @@ struct SwiftFixFile {
 
     /// Whether a `di-lint:` directive suppresses container findings on the offset's line.
     func isSuppressed(_ offset: Int) -> Bool {
-        var copy = suppressions
-        let line = source.buffer.lineColumn(of: offset).line
-        return copy.suppresses(rule: "container-access", line: line)
-            || copy.suppresses(rule: "container-fallback", line: line)
+        suppressions.suppressContainerFindings(line: source.buffer.lineColumn(of: offset).line)
     }
 
     /// The whitespace that starts the line holding `offset`.
-    func indentation(at offset: Int) -> String {
-        var start = offset
-        while start > 0, bytes[start - 1] != UInt8(ascii: "\n") { start -= 1 }
-        var end = start
-        while end < bytes.count, bytes[end] == UInt8(ascii: " ") || bytes[end] == UInt8(ascii: "\t") { end += 1 }
-        return text(start..<end)
-    }
+    func indentation(at offset: Int) -> String { source.buffer.indentation(offset) }
 }
 
 /// SwiftParser's syntax errors as messages: each missing token or node, each stretch of unexpected text.

@@ -25,29 +25,10 @@ extension FixTokens {
             return text(j) == "=" && isIdentifier(j - 1) ? text(j - 1) : nil
         }
         guard !weak.isEmpty else { return false }
-        var depth = 0, i = k - 1
-        while i >= 0 && start(i) >= method.range.lowerBound {
-            let w = text(i)
-            if w == "}" {
-                depth += 1
-            } else if w == "{" {
-                if depth > 0 {
-                    depth -= 1
-                } else {
-                    // an unbalanced `{`: a block literal's body when `^` opens it
-                    var p = i - 1
-                    if text(p) == ")", let open = TokenCursor(file: file).balancedOpen(from: p) { p = open - 1 }
-                    if isIdentifier(p) && text(p - 1) == "^" { p -= 1 } // ^ReturnType(args) {
-                    if text(p) == "^", let close = matchingClose(i),
-                        (i...close).contains(where: { weak.contains(text($0)) })
-                    {
-                        return true
-                    }
-                }
-            }
-            i -= 1
+        // an unbalanced `{` before k: a block literal's body when `^` opens it
+        return unbalancedOpens(before: k, while: { $0 >= 0 && start($0) >= method.range.lowerBound }).contains { i in
+            opensBlockLiteral(i) && matchingClose(i).map { (i...$0).contains { weak.contains(text($0)) } } == true
         }
-        return false
     }
 }
 
@@ -75,23 +56,30 @@ extension FixTokens {
         }
         // an unbalanced `{` between the body's own `{` and k opens a block literal or a statement's body;
         // a block literal is one that `^` (with its optional return type and parameters) opens
-        var depth = 0, j = k - 1
-        while j > first {
-            let w = text(j)
-            if w == "}" {
+        return !unbalancedOpens(before: k, while: { $0 > first }).contains(where: opensBlockLiteral)
+    }
+
+    /// The `{` tokens before token `k` left open at `k` (going back while `going` holds), innermost first.
+    private func unbalancedOpens(before k: Int, while going: (Int) -> Bool) -> [Int] {
+        var opens: [Int] = []
+        var depth = 0, i = k - 1
+        while going(i) {
+            if text(i) == "}" {
                 depth += 1
-            } else if w == "{" {
-                if depth > 0 {
-                    depth -= 1
-                } else {
-                    var p = j - 1
-                    if text(p) == ")", let open = TokenCursor(file: file).balancedOpen(from: p) { p = open - 1 }
-                    if isIdentifier(p) && text(p - 1) == "^" { p -= 1 }
-                    if text(p) == "^" { return false }
-                }
+            } else if text(i) == "{" {
+                if depth > 0 { depth -= 1 } else { opens.append(i) }
             }
-            j -= 1
+            i -= 1
         }
-        return true
+        return opens
+    }
+
+    /// Whether the `{` at token `k` opens a block literal's body: `^` (with its optional return
+    /// type and parameters, `^ReturnType(args) {`) before it.
+    private func opensBlockLiteral(_ k: Int) -> Bool {
+        var p = k - 1
+        if text(p) == ")", let open = TokenCursor(file: file).balancedOpen(from: p) { p = open - 1 }
+        if isIdentifier(p) && text(p - 1) == "^" { p -= 1 }
+        return text(p) == "^"
     }
 }

@@ -8,7 +8,7 @@ import Foundation
 /// channel for requests and reports, and its standard error (and output when asked), read as it
 /// comes so that what it said before dying is known. The parent waits on both with `poll` until
 /// a deadline (`ParseDeadlines`), then ends the child (`SIGKILL`), reaps it (`waitpid`) and says
-/// why it ended (`death`). Limits are the child's own to set, first thing (`ParseWorker.limitResources`).
+/// why it ended (`death`). `SupervisedChild` supervises it.
 final class ChildProcess {
     let pid: pid_t
     /// The parent's end of the channel; -1 once it closed.
@@ -81,7 +81,7 @@ final class ChildProcess {
     }
 
     /// Sends all of `bytes` on the channel; false when the child is gone.
-    func send(_ bytes: [UInt8]) -> Bool { channel >= 0 && ParseWorker.writeAll(channel, bytes) }
+    func send(_ bytes: [UInt8]) -> Bool { channel >= 0 && writeAll(channel, bytes, socket: true) }
 
     /// Waits until `deadline` (`RunBudget.now()` nanoseconds; nil: no end) for the child to
     /// write, then reads once from each descriptor that is ready: standard error first, so that
@@ -212,6 +212,97 @@ final class ChildProcess {
         guard let symbol = dlsym(nil, "sigabbrev_np") else { return { _ in nil } }
         return unsafeBitCast(symbol, to: (@convention(c) (Int32) -> UnsafePointer<CChar>?).self)
     }()
+}
+
+/// The one supervisor of the children that parse for di-lint, lint's parse worker (`WorkerProcess`)
+/// and fix's child (`FixSupervisor`): it starts the child, again after one died (`live`), reads
+/// until it answers, ends or a parse passes its deadline (`watch`), and says why it died while
+/// parsing (`death`). The child sets its own limits (`ParseWorker.limitResources`).
+final class SupervisedChild {
+    /// "the parse worker", "the fix process": the child in messages.
+    let name: String
+    /// The child's address-space limit in bytes (for the out-of-memory message).
+    var memoryLimit: Int
+    /// The parses under way in the child (deadline, where their output starts).
+    var parses: ParseDeadlines
+    private(set) var process: ChildProcess?
+    /// `process.written.count` when the current round of reading began: where the output of a
+    /// parse begun in it starts (its start may be read after the first of its output).
+    private(set) var roundStart = 0
+    private let start: () -> Result<ChildProcess, ChildProcess.StartFailure>
+
+    init(
+        name: String, timeout: Double, memoryLimit: Int,
+        start: @escaping () -> Result<ChildProcess, ChildProcess.StartFailure>
+    ) {
+        self.name = name
+        self.memoryLimit = memoryLimit
+        self.start = start
+        parses = ParseDeadlines(seconds: timeout)
+    }
+
+    /// The address-space limit a child gets: `wanted`, or this process's hard limit when lower.
+    static func effectiveLimit(_ wanted: Int) -> Int {
+        var space = rlimit()
+        guard getrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &space) == 0 else { return wanted }
+        return min(wanted, Int(clamping: space.rlim_max))
+    }
+
+    /// The child: the one started last while it is there between requests, else a new one (the
+    /// one gone is reaped, and its parses forgotten).
+    func live() -> Result<ChildProcess, ChildProcess.StartFailure> {
+        if let process, process.isAlive { return .success(process) }
+        _ = process?.reap(kill: false)
+        parses = ParseDeadlines(seconds: parses.seconds)
+        let started = start()
+        process = try? started.get()
+        return started
+    }
+
+    enum Watched<Answer> {
+        case answered(Answer)
+        /// A deadline passed (the child runs on): the first-begun late parse's, nil for `limit`.
+        case late(ParseDeadlines.Parse?)
+        /// The child closed its channel (with `toTheEnd`, its standard error too).
+        case ended
+        case pollFailed
+    }
+
+    /// Reads what the child sends until `answer` takes what it waits for from the inbox, the
+    /// child ends, or `limit` or a parse's deadline passes (what was sent by then is read
+    /// first: the end of a late parse may be waiting).
+    func watch<Answer>(limit: UInt64 = .max, toTheEnd: Bool = false, answer: () -> Answer?) -> Watched<Answer> {
+        guard let process else { return .ended }
+        while true {
+            if let answered = answer() { return .answered(answered) }
+            guard process.channel >= 0 || (toTheEnd && process.output >= 0) else { return .ended }
+            let deadline = min(parses.next ?? .max, limit)
+            roundStart = process.written.count
+            if RunBudget.now() > deadline {
+                guard process.channelReady else { return .late(parses.late()) }
+                process.drainOutput()
+                process.readChannel()
+                continue
+            }
+            guard process.receive(until: deadline == .max ? nil : deadline) else { return .pollFailed }
+        }
+    }
+
+    /// What the child wrote since the first parse under way began (the last 64 KB).
+    var parseOutput: [UInt8] {
+        guard let process, let from = parses.running.values.map(\.output).min() else { return [] }
+        return Array(process.written[min(from, process.written.count)...].suffix(64 << 10))
+    }
+
+    /// "ran out of memory (…)" when the child said, in the parses under way, that an allocation failed.
+    var outOfMemory: String? {
+        ChildProcess.saysOutOfMemory(parseOutput) ? ChildProcess.outOfMemory(name, limit: memoryLimit) : nil
+    }
+
+    /// Why the child, reaped with the raw wait `status` (nil: reaped before), ended while parsing.
+    func death(status: Int32?) -> String {
+        ChildProcess.death(of: name, status: status, outOfMemory: outOfMemory)
+    }
 }
 
 /// The parses under way in a process and the deadline each has, `seconds` from its start

@@ -6,10 +6,9 @@ import Foundation
 /// signal), or fails where libclang says it ran out of memory (the child's address space is
 /// limited to `parse-memory-limit`, as a lint worker's) or crashed (libclang recovers from both,
 /// with the heap left as the failure left it) ends the child; every parse comes before anything
-/// is printed or written,
-/// so the supervisor starts the run again with that file left out, which the new child lists as
-/// a manual item naming the cause (and never parses). Each file left out is one more run, at
-/// most `maxLeftOut`. When two parses ran at once (`fix` parses on a thread per core) the next
+/// is printed or written, so the supervisor (`SupervisedChild`, as lint's parse workers) starts
+/// the run again with that file left out, which the new child lists as a manual item naming the
+/// cause (and never parses). Each file left out is one more run, at most `maxLeftOut`. When two parses ran at once (`fix` parses on a thread per core) the next
 /// run parses one file at a time, so that its failure names one file. The child's standard
 /// error is held and written when it ends: a run that is started again prints nothing twice.
 public enum FixSupervisor {
@@ -25,33 +24,35 @@ public enum FixSupervisor {
     public static func run(arguments: [String], executable: String = "/proc/self/exe") -> Int32 {
         var leftOut: [(path: String, reason: String)] = []
         var serial = false
-        ForwardedSignals.install()
-        defer { ForwardedSignals.uninstall() }
+        // SIGTERM, SIGINT and SIGHUP are passed on to the child, which is the process that writes
+        // (an apply under way finishes or undoes its work before the signal ends it); the
+        // supervisor waits for it, then ends the same way
+        let signals = HeldSignals(ignoringPipe: false)
+        defer { signals.restore() }
         // the run's budget counts from here, over every child started; a child may parse again
         // after it the files an earlier child parsed to the end
         let started = RunBudget.now()
         var parsed = Set<String>()
-        while true {
-            if let signal = ForwardedSignals.received { ForwardedSignals.end(signal) }
-            let child: Child
-            switch Child.start(
+        let child = SupervisedChild(name: "the fix process", timeout: 60, memoryLimit: 0) {
+            startChild(
                 executable: executable, arguments: arguments, leftOut: leftOut, serial: serial, started: started,
                 parsed: parsed)
-            {
-            case .success(let started): child = started
-            case .failure(let message):
+        }
+        while true {
+            if let signal = signals.caught { HeldSignals.end(signal) }
+            switch child.live() {
+            case let .success(process): signals.forward(to: process.pid)
+            case let .failure(message):
                 writeErrors("di-lint fix: error: \(message) (--no-isolation runs without a child process)\n")
                 return 2
             }
-            ForwardedSignals.watch(child.pid)
-            let end = child.wait()
-            ForwardedSignals.watch(0)
-            parsed.formUnion(child.parsed)
+            let end = wait(child, parsed: &parsed)
+            signals.forward(to: 0)
             switch end.failure {
             case nil:
                 writeErrors(end.errors)
                 // a signal from outside (a closed pipe, an interrupt): the run ends as the child did
-                if let signal = end.signal ?? ForwardedSignals.received { ForwardedSignals.end(signal) }
+                if let signal = end.signal ?? signals.caught { HeldSignals.end(signal) }
                 return end.status
             case let (reason, paths)? where paths.count == 1:
                 guard !leftOut.contains(where: { $0.path == paths[0] }) else {
@@ -83,203 +84,126 @@ public enum FixSupervisor {
         }
     }
 
-    /// `SIGTERM`, `SIGINT` and `SIGHUP` to the supervisor are passed on to the child, which is
-    /// the process that writes (an apply under way finishes or undoes its work before the signal
-    /// ends it, see `HeldSignals`); the supervisor waits for it, then ends the same way. The
-    /// handler only records the signal and calls `kill`, both safe in a handler. A signal the
-    /// process was started with ignored stays ignored.
-    private enum ForwardedSignals {
-        nonisolated(unsafe) private static var child: pid_t = 0
-        nonisolated(unsafe) private static var recorded: Int32 = 0
-        nonisolated(unsafe) private static var previous: [(Int32, __sighandler_t?)] = []
-
-        static func install() {
-            recorded = 0
-            previous = [SIGTERM, SIGINT, SIGHUP].map { signal in
-                (
-                    signal,
-                    installUnlessIgnored(signal) { received in
-                        ForwardedSignals.recorded = received
-                        if ForwardedSignals.child > 0 { kill(ForwardedSignals.child, received) }
-                    }
-                )
-            }
-        }
-
-        /// The dispositions as they were before `install`.
-        static func uninstall() {
-            for (signal, handler) in previous { Glibc.signal(signal, handler) }
-            previous = []
-        }
-
-        /// The child signals go to (0: none); one that came before it started is passed on now.
-        static func watch(_ pid: pid_t) {
-            child = pid
-            if pid > 0, recorded != 0 { kill(pid, recorded) }
-        }
-
-        static var received: Int32? { recorded == 0 ? nil : recorded }
-
-        /// Ends the process by `signal`, as its default action does.
-        static func end(_ signal: Int32) -> Never {
-            Glibc.signal(signal, SIG_DFL)
-            raise(signal)
-            _exit(128 + signal)
+    /// Starts the supervised child: a `ChildProcess` reporting its parses on its descriptor 3, its
+    /// standard error held (all of it), its standard output this process's.
+    private static func startChild(
+        executable: String, arguments: [String], leftOut: [(path: String, reason: String)], serial: Bool,
+        started: UInt64, parsed: Set<String>
+    ) -> Result<ChildProcess, ChildProcess.StartFailure> {
+        // the files parsed before, sent on the status socket (a list too long for the environment)
+        let parsedList = (try? JSONSerialization.data(withJSONObject: parsed.sorted())).map { [UInt8]($0) } ?? []
+        let setup: [String: Any] = [
+            "parent": Int(getpid()), "serial": serial, "leftOut": leftOut.map { [$0.path, $0.reason] },
+            "started": String(started), "parsedBytes": parsedList.count,
+        ]
+        let json =
+            (try? JSONSerialization.data(withJSONObject: setup)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+        let environment =
+            ChildProcess.environment().filter { !$0.hasPrefix(environmentKey + "=") }
+            + ["\(environmentKey)=\(json)"]
+        switch ChildProcess.start(
+            executable: executable, arguments: arguments, environment: environment, channelAt: [statusDescriptor],
+            outputAt: [2])
+        {
+        case let .failure(failure):
+            return .failure(ChildProcess.StartFailure(description: "cannot start the fix process (\(failure))"))
+        case let .success(process):
+            // the child reads it first thing; one that ends before has it fail here (no SIGPIPE), and reports nothing
+            _ = process.send(parsedList)
+            return .success(process)
         }
     }
 
-    /// The supervised child: a `ChildProcess` reporting its parses on its descriptor 3, its
-    /// standard error held (all of it), its standard output this process's.
-    private final class Child {
-        let process: ChildProcess
-        var pid: pid_t { process.pid }
-        /// `process.written.count` when the current round of reading began: a parse's output is
-        /// counted from there (its start may be read after the first of its output).
-        private var roundStart = 0
-        /// The parses under way, by id, with where their output starts; the deadline is the
-        /// child's `parse-timeout`, told by its `c` report.
-        private var parses = ParseDeadlines(seconds: 60)
-        private var memoryLimit = 0
-        /// The files whose parse ended without failing.
-        private(set) var parsed = Set<String>()
+    /// How the child ended: its exit status and standard error, and, when a parse ended it
+    /// (or it ended outside one), why and the files being parsed.
+    private struct End {
+        var status: Int32
+        var errors: [UInt8]
+        var failure: (reason: String, paths: [String])?
+        /// The signal that ended the child, when it came from outside (`externalSignals`).
+        var signal: Int32?
+    }
 
-        private init(process: ChildProcess) { self.process = process }
+    /// Signals that end a process from outside, not a crash of its own: the child ended by
+    /// one ends the run the same way (`SIGPIPE` quietly, as `di-lint` does on a closed pipe).
+    private static let externalSignals: Set<Int32> = [SIGPIPE, SIGINT, SIGTERM, SIGHUP]
 
-        static func start(
-            executable: String, arguments: [String], leftOut: [(path: String, reason: String)], serial: Bool,
-            started: UInt64 = RunBudget.now(), parsed: Set<String> = []
-        ) -> Result<Child, ChildProcess.StartFailure> {
-            // the files parsed before, sent on the status socket (a list too long for the environment)
-            let parsedList = (try? JSONSerialization.data(withJSONObject: parsed.sorted())).map { [UInt8]($0) } ?? []
-            let setup: [String: Any] = [
-                "parent": Int(getpid()), "serial": serial, "leftOut": leftOut.map { [$0.path, $0.reason] },
-                "started": String(started), "parsedBytes": parsedList.count,
-            ]
-            let json =
-                (try? JSONSerialization.data(withJSONObject: setup)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
-            let environment =
-                ChildProcess.environment().filter { !$0.hasPrefix(FixSupervisor.environmentKey + "=") }
-                + ["\(FixSupervisor.environmentKey)=\(json)"]
-            switch ChildProcess.start(
-                executable: executable, arguments: arguments, environment: environment,
-                channelAt: [FixSupervisor.statusDescriptor], outputAt: [2])
-            {
-            case let .failure(failure):
-                return .failure(ChildProcess.StartFailure(description: "cannot start the fix process (\(failure))"))
-            case let .success(process):
-                // the child reads it first thing; one that ends before has it fail here (no SIGPIPE), and reports nothing
-                _ = process.send(parsedList)
-                return .success(Child(process: process))
-            }
+    /// Reads the child's reports and output until it ends (killing it at a parse's deadline or
+    /// when it runs out of memory in a parse); reaps it. Adds the files it parsed to the end to
+    /// `parsed`.
+    private static func wait(_ child: SupervisedChild, parsed: inout Set<String>) -> End {
+        let process = child.process!
+        var failure: (reason: String, paths: [String])?
+        switch child.watch(toTheEnd: true, answer: { handleReports(child, parsed: &parsed) }) {
+        case let .answered(why): failure = why
+        case let .late(late?):
+            failure = ("\(child.parses.tookLonger) (left out of the fix; see --parse-timeout)", [late.path])
+        case .late(nil), .ended, .pollFailed: break
         }
-
-        /// How the child ended: its exit status and standard error, and, when a parse ended it
-        /// (or it ended outside one), why and the files being parsed.
-        struct End {
-            var status: Int32
-            var errors: [UInt8]
-            var failure: (reason: String, paths: [String])?
-            /// The signal that ended the child, when it came from outside (`externalSignals`).
-            var signal: Int32?
+        let raw = process.reap(kill: failure != nil) ?? 0
+        let signal = ChildProcess.signal(raw)
+        if failure == nil, let signal, externalSignals.contains(signal) {
+            return End(status: 2, errors: process.written, failure: nil, signal: signal)
         }
+        if failure == nil, let signal, child.parses.running.isEmpty {
+            failure = ("it ended with \(ChildProcess.signalDescription(signal))", [])
+        } else if failure == nil, !child.parses.running.isEmpty {
+            failure = (child.death(status: raw), child.parses.paths)
+        }
+        return End(status: (raw >> 8) & 0xff, errors: process.written, failure: failure)
+    }
 
-        /// Signals that end a process from outside, not a crash of its own: the child ended by
-        /// one ends the run the same way (`SIGPIPE` quietly, as `di-lint` does on a closed pipe).
-        static let externalSignals: Set<Int32> = [SIGPIPE, SIGINT, SIGTERM, SIGHUP]
+    /// Why a parse failed that libclang recovered from, when libclang said so (its own words,
+    /// not the run's: the output read so far may hold the child's report, written after the
+    /// parse's end was): an allocation that failed or another crash. The child does not go on:
+    /// what the crash left of the heap stays (up to the whole limit when memory ran out), and
+    /// the next parse would fail for it.
+    private static func saidWhy(_ child: SupervisedChild) -> String? {
+        let said = String(decoding: child.parseOutput, as: UTF8.self)
+        if said.contains("LLVM ERROR: out of memory") {
+            return ChildProcess.outOfMemory(child.name, limit: child.memoryLimit)
+        }
+        return said.contains("libclang: crash detected during parsing") ? "libclang crashed while parsing it" : nil
+    }
 
-        /// Reads the child's reports and output until it ends (killing it at a parse's
-        /// deadline or when it runs out of memory in a parse); reaps it.
-        func wait() -> End {
-            var failure: (reason: String, paths: [String])?
-            while process.channel >= 0 || process.output >= 0 {
-                // the end of a late parse may be waiting to be read
-                if parses.late() != nil, process.channelReady {
-                    roundStart = process.written.count
-                    process.drainOutput()
-                    process.readChannel()
-                    if let why = handleReports() { failure = why; break }
-                    continue
+    /// Takes the complete reports from the inbox: `c` (the run's deadline and memory limit),
+    /// `b` (a parse begins), `e` (it ended; "failed" when it threw). The failure, when a parse
+    /// that failed ran out of memory or crashed (libclang recovered).
+    private static func handleReports(_ child: SupervisedChild, parsed: inout Set<String>) -> (
+        reason: String, paths: [String]
+    )? {
+        let process = child.process!
+        while process.inbox.count >= 9 {
+            let id = Int(uint32(process.inbox, at: 1))
+            let length = Int(uint32(process.inbox, at: 5))
+            guard process.inbox.count >= 9 + length else { break }
+            let text = String(decoding: process.inbox[9..<(9 + length)], as: UTF8.self)
+            let kind = process.inbox[0]
+            process.inbox.removeFirst(9 + length)
+            switch kind {
+            case UInt8(ascii: "c"):
+                let fields = text.split(separator: " ")
+                if fields.count == 2, let seconds = Double(fields[0]), let limit = Int(fields[1]) {
+                    child.parses.seconds = seconds
+                    child.memoryLimit = limit
                 }
-                if let late = parses.late() {
-                    failure = ("\(parses.tookLonger) (left out of the fix; see --parse-timeout)", [late.path])
-                    break
-                }
-                // standard error is read first: what a parse wrote before its end is counted as the parse's
-                roundStart = process.written.count
-                guard process.receive(until: parses.next) else { break }
-                if let why = handleReports() { failure = why; break }
+            case UInt8(ascii: "b"):
+                child.parses.begin(id, path: text, output: child.roundStart)
+            case UInt8(ascii: "e"):
+                // what the parse wrote before it ended is read: libclang recovers from an
+                // allocation that failed as from a crash, with its heap left as it was
+                process.drainOutput()
+                if text == "failed", let why = saidWhy(child) { return (why, child.parses.paths) }
+                if let parse = child.parses.end(id), text.isEmpty { parsed.insert(parse.path) }
+            default:
+                break
             }
-            let raw = process.reap(kill: failure != nil) ?? 0
-            let signal = ChildProcess.signal(raw)
-            if failure == nil, let signal, Self.externalSignals.contains(signal) {
-                return End(status: 2, errors: process.written, failure: nil, signal: signal)
-            }
-            if failure == nil, let signal, parses.running.isEmpty {
-                failure = ("it ended with \(ChildProcess.signalDescription(signal))", [])
-            } else if failure == nil, !parses.running.isEmpty {
-                let outOfMemory = ChildProcess.saysOutOfMemory(parseOutput) ? self.outOfMemory : nil
-                failure = (
-                    ChildProcess.death(of: "the fix process", status: raw, outOfMemory: outOfMemory), parses.paths
-                )
-            }
-            return End(status: (raw >> 8) & 0xff, errors: process.written, failure: failure)
         }
+        return nil
+    }
 
-        /// What the child wrote since the first parse under way began (the last 64 KB).
-        private var parseOutput: [UInt8] {
-            guard let from = parses.running.values.map(\.output).min() else { return [] }
-            return Array(process.written[from...].suffix(64 << 10))
-        }
-
-        /// Why a parse failed that libclang recovered from, when libclang said so (its own
-        /// words, not the run's: the output read so far may hold the child's report, written
-        /// after the parse's end was): an allocation that failed or another crash. The child
-        /// does not go on: what the crash left of the heap stays (up to the whole limit when
-        /// memory ran out), and the next parse would fail for it.
-        private var saidWhy: String? {
-            let said = String(decoding: parseOutput, as: UTF8.self)
-            if said.contains("LLVM ERROR: out of memory") { return outOfMemory }
-            return said.contains("libclang: crash detected during parsing") ? "libclang crashed while parsing it" : nil
-        }
-
-        private var outOfMemory: String { ChildProcess.outOfMemory("the fix process", limit: memoryLimit) }
-
-        /// Takes the complete reports from the inbox: `c` (the run's deadline and memory
-        /// limit), `b` (a parse begins), `e` (it ended; "failed" when it threw). The failure,
-        /// when a parse that failed ran out of memory or crashed (libclang recovered).
-        private func handleReports() -> (reason: String, paths: [String])? {
-            while process.inbox.count >= 9 {
-                let id = Int(Self.uint32(process.inbox, at: 1))
-                let length = Int(Self.uint32(process.inbox, at: 5))
-                guard process.inbox.count >= 9 + length else { break }
-                let text = String(decoding: process.inbox[9..<(9 + length)], as: UTF8.self)
-                let kind = process.inbox[0]
-                process.inbox.removeFirst(9 + length)
-                switch kind {
-                case UInt8(ascii: "c"):
-                    let fields = text.split(separator: " ")
-                    if fields.count == 2, let seconds = Double(fields[0]), let limit = Int(fields[1]) {
-                        parses.seconds = seconds
-                        memoryLimit = limit
-                    }
-                case UInt8(ascii: "b"):
-                    parses.begin(id, path: text, output: roundStart)
-                case UInt8(ascii: "e"):
-                    // what the parse wrote before it ended is read: libclang recovers from an
-                    // allocation that failed as from a crash, with its heap left as it was
-                    process.drainOutput()
-                    if text == "failed", let why = saidWhy { return (why, parses.paths) }
-                    if let parse = parses.end(id), text.isEmpty { parsed.insert(parse.path) }
-                default:
-                    break
-                }
-            }
-            return nil
-        }
-
-        private static func uint32(_ bytes: [UInt8], at offset: Int) -> UInt32 {
-            (0..<4).reduce(UInt32(0)) { $0 | UInt32(bytes[offset + $1]) << (8 * UInt32($1)) }
-        }
+    private static func uint32(_ bytes: [UInt8], at offset: Int) -> UInt32 {
+        (0..<4).reduce(UInt32(0)) { $0 | UInt32(bytes[offset + $1]) << (8 * UInt32($1)) }
     }
 }
 
@@ -297,8 +221,6 @@ public final class FixSupervision: @unchecked Sendable {
     /// Files an earlier child parsed to the end (real paths): parsed again after the budget is spent.
     public let parsedBefore: Set<String>
     private let lock = NSLock()
-    private let serialLock = NSLock()
-    private var next: UInt32 = 0
 
     private init(leftOut: [String: String], serial: Bool, started: UInt64?, parsedBefore: Set<String>) {
         self.leftOut = leftOut
@@ -334,29 +256,13 @@ public final class FixSupervision: @unchecked Sendable {
     /// space to the configuration's `parse-memory-limit`, turns core dumps off, and tells the
     /// supervisor the deadline and the limit.
     public func start(configuration: Configuration) {
-        let limit = WorkerProcess.effectiveLimit(configuration.parseMemoryLimit << 20)
+        let limit = SupervisedChild.effectiveLimit(configuration.parseMemoryLimit << 20)
         ParseWorker.limitResources(memoryLimit: limit)
         report("c", 0, "\(configuration.parseTimeout) \(limit)")
     }
 
-    /// Runs a parse of `path`, reported to the supervisor.
-    func parsing<R>(_ path: String, _ body: () throws -> R) throws -> R {
-        if serial { serialLock.lock() }
-        defer { if serial { serialLock.unlock() } }
-        lock.lock()
-        let id = next
-        next &+= 1
-        lock.unlock()
-        report("b", id, path)
-        var failed = true
-        defer { report("e", id, failed ? "failed" : "") }
-        let result = try body()
-        failed = false
-        return result
-    }
-
     /// One report: a kind byte, the parse's id and the text's length (little-endian), the text.
-    private func report(_ kind: Character, _ id: UInt32, _ text: String) {
+    func report(_ kind: Character, _ id: UInt32, _ text: String) {
         let payload = Array(text.utf8)
         var bytes = [kind.asciiValue!]
         for value in [id, UInt32(payload.count)] {
@@ -364,19 +270,11 @@ public final class FixSupervision: @unchecked Sendable {
         }
         bytes += payload
         lock.lock(); defer { lock.unlock() }
-        guard ParseWorker.writeAll(FixSupervisor.statusDescriptor, bytes) else { _exit(2) } // the supervisor is gone
+        guard writeAll(FixSupervisor.statusDescriptor, bytes, socket: true) else { _exit(2) } // the supervisor is gone
     }
 }
 
 /// Writes all of `bytes` to standard error (errors there are ignored: there is nowhere left to say them).
-private func writeErrors(_ bytes: [UInt8]) {
-    var done = 0
-    while done < bytes.count {
-        let n = bytes.withUnsafeBytes { write(2, $0.baseAddress! + done, bytes.count - done) }
-        if n < 0 && errno == EINTR { continue }
-        guard n > 0 else { return }
-        done += n
-    }
-}
+private func writeErrors(_ bytes: [UInt8]) { _ = writeAll(2, bytes) }
 
 private func writeErrors(_ text: String) { writeErrors(Array(text.utf8)) }

@@ -72,8 +72,8 @@ public enum ParseWorker {
                 } else {
                     body = CacheEntryCodec.encodeUndigested(outcome)
                 }
-                guard writeAll(socket, WorkerFrames.header(1 + body.count) + [WorkerFrames.outcome]),
-                    writeAll(socket, body)
+                guard writeAll(socket, WorkerFrames.header(1 + body.count) + [WorkerFrames.outcome], socket: true),
+                    writeAll(socket, body, socket: true)
                 else { exit(0) }
                 withExtendedLifetime(model) {} // released once the parent has the reply
             }
@@ -117,7 +117,7 @@ public enum ParseWorker {
     private static func refuse(_ socket: Int32, _ message: String) -> Never {
         var w = ByteWriter()
         w.string(message)
-        _ = writeAll(socket, WorkerFrames.frame([WorkerFrames.refused] + w.bytes))
+        _ = writeAll(socket, WorkerFrames.frame([WorkerFrames.refused] + w.bytes), socket: true)
         exit(3)
     }
 
@@ -138,17 +138,5 @@ public enum ParseWorker {
             done += n
         }
         return bytes
-    }
-
-    /// Writes every byte (a socket: no `SIGPIPE` when the reader is gone); false on an error.
-    static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
-        var done = 0
-        while done < bytes.count {
-            let n = bytes.withUnsafeBytes { send(fd, $0.baseAddress! + done, bytes.count - done, Int32(MSG_NOSIGNAL)) }
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { return false }
-            done += n
-        }
-        return true
     }
 }

@@ -53,24 +53,10 @@ extension Linter {
         case .parse where budget?.isSpent == true:
             return failure(path, budget!.spentBefore)
         case .parse where isolation != nil:
-            if let gone = worker, !gone.isAlive {
-                gone.stop()
-                worker = nil
-            }
-            if worker == nil {
-                switch WorkerProcess.start(
-                    isolation!, handshake: handshake!, memoryLimit: WorkerProcess.effectiveLimit(isolation!.memoryLimit)
-                ) {
-                case let .success(started): worker = started
-                case let .failure(failure): return self.failure(path, failure.reason)
-                }
-            }
+            if worker == nil { worker = WorkerProcess(isolation!, handshake: handshake!) }
             switch worker!.outcome(path: path, bytes: bytes, budget: budget) {
-            case let .outcome(outcome):
-                result = outcome
-            case let .failed(reason):
-                worker = nil
-                result = failure(path, reason)
+            case let .outcome(outcome): result = outcome
+            case let .failed(reason): result = failure(path, reason)
             }
         case let .parse(language):
             result = model(path: path, bytes: bytes, language: language, frontEnd: &frontEnd)
