@@ -12,9 +12,15 @@ extension FixCommand {
             return
         }
         guard let patchDirectory else { throw RunFailure(message: "--split \(split.rawValue) needs --patch-dir DIR") }
-        if apply { throw RunFailure(message: "--split writes patches, not the tree: it cannot be combined with --apply") }
-        if patch != nil { throw RunFailure(message: "--split cannot be combined with --patch (the patches go to --patch-dir)") }
-        if format == .sarif { throw RunFailure(message: "--split prints its summary as text or --format json, not sarif") }
+        if apply {
+            throw RunFailure(message: "--split writes patches, not the tree: it cannot be combined with --apply")
+        }
+        if patch != nil {
+            throw RunFailure(message: "--split cannot be combined with --patch (the patches go to --patch-dir)")
+        }
+        if format == .sarif {
+            throw RunFailure(message: "--split prints its summary as text or --format json, not sarif")
+        }
         do { try SplitPlan.checkDirectory(patchDirectory, force: force) } catch { throw RunFailure(error) }
     }
 

@@ -62,7 +62,8 @@ struct FixCommand: ParsableCommand {
 
     @Option(
         name: .customLong("patch-dir"),
-        help: ArgumentHelp("With --split: the directory for the patches and summary (created; must be empty).", valueName: "dir"))
+        help: ArgumentHelp(
+            "With --split: the directory for the patches and summary (created; must be empty).", valueName: "dir"))
     var patchDirectory: String?
 
     @Flag(help: "With --split: write into a --patch-dir that holds files (its earlier patches are replaced).")

@@ -9,8 +9,8 @@ final class FixSplitCLITests: XCTestCase {
     static let bridge =
         "@interface CrashBridge\n@property (nonatomic, readonly) id clock;\n@property (nonatomic, readonly) id store;\n@property (nonatomic, readonly) id net;\n@end\n"
 
-    /// Three classes in three folders: `Ticker` (Leaf/) reads the clock; `Builder` (App/) reads
-    /// the store and builds a `Ticker`; `Uploader` (Net/) reads the net and the clock.
+    /// Three classes in three folders: `Ticker` (Leaf/) reads the clock; `Builder` (App/) builds a
+    /// `Ticker` from the store it reads; `Uploader` (Net/) reads the net and the clock.
     private func tree(codeOwners: String? = nil) throws -> Project {
         var files = [
             ".di-lint.yml": FixSamples.config,
@@ -21,7 +21,7 @@ final class FixSplitCLITests: XCTestCase {
                 "#import \"Ticker.h\"\n#import \"Container.h\"\n\n@implementation Ticker\n- (void)tick {\n    id c = [Container sharedInstance].clock;\n}\n@end\n",
             "App/Builder.h": "@interface Builder\n- (void)build;\n@end\n",
             "App/Builder.m":
-                "#import \"Builder.h\"\n#import \"Ticker.h\"\n#import \"Container.h\"\n\n@implementation Builder\n- (void)build {\n    Ticker *t = [Ticker new];\n    id s = [Container sharedInstance].store;\n}\n+ (id)shared {\n    return [Container sharedInstance].store;\n}\n@end\n",
+                "#import \"Builder.h\"\n#import \"Ticker.h\"\n#import \"Container.h\"\n\n@implementation Builder\n- (void)build {\n    Ticker *t = [[Ticker alloc] initWithStore:[Container sharedInstance].store];\n}\n+ (id)shared {\n    return [Container sharedInstance].store;\n}\n@end\n",
             "Net/Uploader.h": "@interface Uploader\n- (void)upload;\n@end\n",
             "Net/Uploader.m":
                 "#import \"Uploader.h\"\n#import \"Container.h\"\n\n@implementation Uploader\n- (void)upload {\n    id n = [Container sharedInstance].net;\n    id c = [Container sharedInstance].clock;\n}\n@end\n",
@@ -34,7 +34,8 @@ final class FixSplitCLITests: XCTestCase {
     }
 
     private func temporary(_ name: String) throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("di-lint-split-\(name)-\(UUID().uuidString)")
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "di-lint-split-\(name)-\(UUID().uuidString)")
         addTeardownBlock { try? FileManager.default.removeItem(at: url) }
         return url
     }
@@ -47,7 +48,8 @@ final class FixSplitCLITests: XCTestCase {
         return url
     }
 
-    private func git(_ arguments: [String], in directory: URL) throws -> (status: Int32, stdout: String, stderr: String) {
+    private func git(_ arguments: [String], in directory: URL) throws -> (status: Int32, stdout: String, stderr: String)
+    {
         try runProcess("/usr/bin/env", ["git"] + arguments, in: directory)
     }
 
@@ -76,7 +78,8 @@ final class FixSplitCLITests: XCTestCase {
             let text = try String(contentsOfFile: path, encoding: .utf8)
             XCTAssertTrue(text.contains("Subject: [PATCH "), text)
             let check = try git(["apply", "--check", path], in: replay)
-            XCTAssertEqual(check.status, 0, "\(name) does not apply on the tree the patches before it leave: \(check.stderr)")
+            XCTAssertEqual(
+                check.status, 0, "\(name) does not apply on the tree the patches before it leave: \(check.stderr)")
             XCTAssertEqual(try git(["apply", path], in: replay).status, 0)
         }
         let oneRun = try copy(project)
@@ -112,7 +115,9 @@ final class FixSplitCLITests: XCTestCase {
         }
         var fromPatches: [String: String] = [:]
         for name in try FileManager.default.contentsOfDirectory(atPath: dir.path) where name.hasSuffix(".patch") {
-            fromPatches.merge(sections(try String(contentsOf: dir.appendingPathComponent(name), encoding: .utf8))) { a, _ in a }
+            fromPatches.merge(sections(try String(contentsOf: dir.appendingPathComponent(name), encoding: .utf8))) {
+                a, _ in a
+            }
         }
         XCTAssertEqual(fromPatches, sections(dryRun.stdout))
         XCTAssertEqual(fromPatches.count, 6)
@@ -167,7 +172,8 @@ final class FixSplitCLITests: XCTestCase {
         XCTAssertTrue(file.stderr.contains("--patch-dir notes.txt: is a file, not a directory"), file.stderr)
         let nested = try project.run("fix", "--phase", "inject", "--split", "service", "--patch-dir", "notes.txt/p")
         XCTAssertEqual(nested.status, 2)
-        XCTAssertTrue(nested.stderr.contains("--patch-dir notes.txt/p: cannot create it (Not a directory)"), nested.stderr)
+        XCTAssertTrue(
+            nested.stderr.contains("--patch-dir notes.txt/p: cannot create it (Not a directory)"), nested.stderr)
         let unwritable = getuid() == 0 ? "/proc/di-lint-split" : "/di-lint-split-\(UUID().uuidString)"
         let denied = try project.run("fix", "--phase", "inject", "--split", "service", "--patch-dir", unwritable)
         XCTAssertEqual(denied.status, 2)
@@ -179,7 +185,8 @@ final class FixSplitCLITests: XCTestCase {
         let full = try project.run("fix", "--phase", "inject", "--split", "service", "--patch-dir", dir.path)
         XCTAssertEqual(full.status, 2)
         XCTAssertTrue(full.stderr.contains("not empty (2 entries); --force"), full.stderr)
-        let forced = try project.run("fix", "--phase", "inject", "--split", "service", "--patch-dir", dir.path, "--force")
+        let forced = try project.run(
+            "fix", "--phase", "inject", "--split", "service", "--patch-dir", dir.path, "--force")
         XCTAssertEqual(forced.status, 1, forced.stderr)
         XCTAssertEqual(
             try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted(),

@@ -9,7 +9,9 @@ final class ReportHistoryLockCLITests: XCTestCase {
     /// A repository of five commits, each moving one access, and the expected direct/injected pairs.
     private func history() throws -> (Project, [[String]]) {
         let services = ["clock", "store", "net", "tabs"]
-        let methods = services.enumerated().map { "- (id)m\($0.offset) { return Container.sharedInstance.\($0.element); }\n" }
+        let methods = services.enumerated().map {
+            "- (id)m\($0.offset) { return Container.sharedInstance.\($0.element); }\n"
+        }
         let project = try Project(
             self,
             files: [".di-lint.yml": Project.config, "A.m": "@implementation A\n" + methods.joined() + "@end\n"])
@@ -34,7 +36,9 @@ final class ReportHistoryLockCLITests: XCTestCase {
     func testARunThatFindsTheWorkTreeInUseTakesAPrivateOne() throws {
         let (project, expected) = try history()
         let home = project.root.appendingPathComponent("home").path
-        let arguments = ["report", "--history", "HEAD", "--cache", project.root.appendingPathComponent("cache").path, "A.m"]
+        let arguments = [
+            "report", "--history", "HEAD", "--cache", project.root.appendingPathComponent("cache").path, "A.m",
+        ]
         let first = try CLIRunner.run(arguments, in: project.root, environment: ["XDG_CACHE_HOME": home])
         XCTAssertEqual(first.status, 0, first.stderr)
         XCTAssertEqual(rows(first.stdout), expected, first.stdout)

@@ -27,7 +27,8 @@ extension SplitPlan {
                 let pad = String(repeating: " ", count: widths[c] - row[c].count)
                 return numeric.contains(c) ? pad + row[c] : row[c] + pad
             }
-            out += cells.joined(separator: "  ").replacingOccurrences(of: #"\s+$"#, with: "", options: .regularExpression)
+            out +=
+                cells.joined(separator: "  ").replacingOccurrences(of: #"\s+$"#, with: "", options: .regularExpression)
                 + "\n"
         }
         for patch in patches {
@@ -66,7 +67,8 @@ extension SplitPlan {
                 throw SplitOutputError(description: "--patch-dir \(dir): is a file, not a directory")
             }
             guard access(dir, W_OK | X_OK) == 0 else {
-                throw SplitOutputError(description: "--patch-dir \(dir): not writable (\(String(cString: strerror(errno))))")
+                throw SplitOutputError(
+                    description: "--patch-dir \(dir): not writable (\(String(cString: strerror(errno))))")
             }
             let entries = (try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []
             if !entries.isEmpty && !force {
@@ -79,7 +81,8 @@ extension SplitPlan {
         }
         // made now, so that a directory that cannot be made is said before anything is planned
         guard mkdir(dir, 0o777) == 0 else {
-            throw SplitOutputError(description: "--patch-dir \(dir): cannot create it (\(String(cString: strerror(errno))))")
+            throw SplitOutputError(
+                description: "--patch-dir \(dir): cannot create it (\(String(cString: strerror(errno))))")
         }
     }
 
@@ -92,12 +95,15 @@ extension SplitPlan {
             for name in (try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? [] where Self.isOurs(name) {
                 let path = (dir as NSString).appendingPathComponent(name)
                 guard unlink(path) == 0 else {
-                    throw SplitOutputError(description: "\(path): cannot remove it (\(String(cString: strerror(errno))))")
+                    throw SplitOutputError(
+                        description: "\(path): cannot remove it (\(String(cString: strerror(errno))))")
                 }
             }
         }
         let files: [(String, Data)] =
-            patches.map { ($0.file, Data($0.text)) } + [("summary.txt", Data(table.utf8)), ("summary.json", Data(json().utf8))]
+            patches.map { ($0.file, Data($0.text)) } + [
+                ("summary.txt", Data(table.utf8)), ("summary.json", Data(json().utf8)),
+            ]
         for (name, data) in files {
             try OutputFile.write(data, to: (dir as NSString).appendingPathComponent(name))
         }

@@ -65,7 +65,7 @@ public struct SplitPlan: Codable, Sendable {
 
 extension Fixer {
     /// Splits the plan's accepted groups (withheld and refused groups are not in any patch) into
-    /// patches by `mode`, orders them (new files first, then a unit before the units whose files
+    /// patches by `mode`, orders them (new files first, then a unit before the units whose edits
     /// name its types: leaves before the types that build them; units that name each other are
     /// one patch), and verifies the tree after each prefix of patches with the checks `plan` ran
     /// (re-parse, re-lint, targets classified). A prefix that fails is joined with the next unit
@@ -104,7 +104,7 @@ extension Fixer {
                 }
                 for target in targets {
                     for a in accesses where target.range.contains(a.offset) {
-                        if let service = a.access.service { found.insert(service) }
+                        if let service = SwiftServiceRead.service(of: a.access, configuration) { found.insert(service) }
                     }
                 }
             }
@@ -139,12 +139,13 @@ extension Fixer {
             units.add(k, reason: "'\(groups[i].title)' moves \(k.joined(separator: ", ")) together")
         }
         // the one-run tree of every touched file
+        let edited = Self.editedLines(groups) { workspace.diskBytes($0) ?? [] }
         var oneRun: [String: [UInt8]] = [:]
         for (path, edits) in plan.editsByFile {
             oneRun[path] = EditApplication.apply(edits, to: workspace.diskBytes(path) ?? [])
         }
         var order = Self.landingOrder(
-            groups: groups, keys: keys, units: &units, created: created, oneRun: oneRun)
+            groups: groups, keys: keys, units: &units, created: created, edited: edited)
 
         // each prefix verified on the tree the patches before it leave; a prefix that fails
         // takes the next unit in
@@ -154,7 +155,9 @@ extension Fixer {
             sub.groups = prefix
             let byFile = sub.editsByFile
             var overlay: [String: [UInt8]] = [:]
-            for (path, edits) in byFile { overlay[path] = EditApplication.apply(edits, to: workspace.diskBytes(path) ?? []) }
+            for (path, edits) in byFile {
+                overlay[path] = EditApplication.apply(edits, to: workspace.diskBytes(path) ?? [])
+            }
             workspace.setOverlay(overlay)
             context.forget(changed: Set(overlay.keys).union(previous.keys).filter { overlay[$0] != previous[$0] })
             previous = overlay
@@ -194,7 +197,7 @@ extension Fixer {
         var state: [String: [UInt8]] = [:]
         var applied: [Int] = []
         var numberOfUnit: [String: Int] = [:]
-        let deps = Self.dependencies(groups: groups, keys: keys, units: units, created: created, oneRun: oneRun)
+        let deps = Self.dependencies(groups: groups, keys: keys, units: units, created: created, edited: edited)
         for (index, unit) in order.enumerated() {
             let mine = members(unit)
             applied += mine
@@ -262,14 +265,14 @@ extension Fixer {
         return result
     }
 
-    /// The units in landing order: new files first; a unit after those whose types a file of it
-    /// names; units that name each other joined (with why).
+    /// The units in landing order: new files first; a unit after those whose types its edits
+    /// name (see `dependencies`); units that name each other joined (with why).
     private static func landingOrder(
-        groups: [FixGroup], keys: [[String]], units: inout UnitSet, created: Set<String>, oneRun: [String: [UInt8]]
+        groups: [FixGroup], keys: [[String]], units: inout UnitSet, created: Set<String>, edited: [[String: String]]
     ) -> [String] {
         // join the units of each cycle, until there is none
         while true {
-            let deps = dependencies(groups: groups, keys: keys, units: units, created: created, oneRun: oneRun)
+            let deps = dependencies(groups: groups, keys: keys, units: units, created: created, edited: edited)
             let all = Set(keys.map { units.root($0[0]) })
             guard let cycle = Self.cycle(in: all, deps: deps) else { break }
             let names = cycle.map { units.name($0) }
@@ -277,13 +280,17 @@ extension Fixer {
                 "\(names.joined(separator: " and ")) name each other's types (each builds or uses the other): one patch"
             for u in cycle.dropFirst() { units.join(cycle[0], u, reason) }
         }
-        let deps = dependencies(groups: groups, keys: keys, units: units, created: created, oneRun: oneRun)
+        let deps = dependencies(groups: groups, keys: keys, units: units, created: created, edited: edited)
         var remaining = Set(keys.map { units.root($0[0]) })
         var order: [String] = []
         while !remaining.isEmpty {
             let ready = remaining.filter { (deps[$0] ?? []).allSatisfy { !remaining.contains($0) } }
             let next =
-                ready.min { (units.name($0) == "new files" ? 0 : 1, units.name($0)) < (units.name($1) == "new files" ? 0 : 1, units.name($1)) }
+                ready.min {
+                    (units.name($0) == "new files" ? 0 : 1, units.name($0)) < (
+                        units.name($1) == "new files" ? 0 : 1, units.name($1)
+                    )
+                }
                 ?? remaining.min()!
             order.append(next)
             remaining.remove(next)
@@ -292,24 +299,20 @@ extension Fixer {
     }
 
     /// For each unit, the units it must land after: those whose groups migrate a type (or C
-    /// function) that a file of it, not edited by them, names as a whole word; and the unit of
+    /// function) that its edits name, as a whole word, on the lines they touch of a file those
+    /// units do not edit (a call of the type's initializer that an edit changes); and the unit of
     /// new files.
     private static func dependencies(
-        groups: [FixGroup], keys: [[String]], units: UnitSet, created: Set<String>, oneRun: [String: [UInt8]]
+        groups: [FixGroup], keys: [[String]], units: UnitSet, created: Set<String>, edited: [[String: String]]
     ) -> [String: Set<String>] {
         var files: [String: Set<String>] = [:]
         var names: [String: Set<String>] = [:]
+        var texts: [String: [String: String]] = [:] // unit → path → the lines its edits touch, and what they write
         for (i, g) in groups.enumerated() {
             let u = units.root(keys[i][0])
             files[u, default: []].formUnion(g.edits.map(\.path))
             if let name = typeName(g.title) { names[u, default: []].insert(name) }
-        }
-        var texts: [String: String] = [:]
-        func text(_ path: String) -> String {
-            if let t = texts[path] { return t }
-            let t = String(decoding: oneRun[path] ?? [], as: UTF8.self)
-            texts[path] = t
-            return t
+            for (path, text) in edited[i] { texts[u, default: [:]][path, default: ""] += text }
         }
         var deps: [String: Set<String>] = [:]
         for (u, mine) in files {
@@ -319,12 +322,30 @@ extension Fixer {
                     continue
                 }
                 let named = names[v] ?? []
-                if mine.subtracting(theirs).contains(where: { path in named.contains { mentions(text(path), $0) } }) {
-                    deps[u, default: []].insert(v)
+                let naming = mine.subtracting(theirs).contains { path in
+                    named.contains { mentions(texts[u]?[path] ?? "", $0) }
                 }
+                if naming { deps[u, default: []].insert(v) }
             }
         }
         return deps
+    }
+
+    /// For each group, by file, the lines its edits touch (as they are) and what the edits write:
+    /// where a caller's edit names the type whose initializer it calls.
+    static func editedLines(_ groups: [FixGroup], disk: (String) -> [UInt8]) -> [[String: String]] {
+        groups.map { group in
+            var result: [String: String] = [:]
+            for edit in group.edits {
+                let bytes = disk(edit.path)
+                var lo = min(edit.range.lowerBound, bytes.count), hi = min(edit.range.upperBound, bytes.count)
+                while lo > 0 && bytes[lo - 1] != UInt8(ascii: "\n") { lo -= 1 }
+                while hi < bytes.count && bytes[hi] != UInt8(ascii: "\n") { hi += 1 }
+                result[edit.path, default: ""] +=
+                    String(decoding: bytes[lo..<hi], as: UTF8.self) + "\n" + edit.replacement + "\n"
+            }
+            return result
+        }
     }
 
     /// A cycle among the units (Tarjan's strongly connected components), or nil.
@@ -391,7 +412,9 @@ extension Fixer {
         if created {
             head += "new file mode 100644\n"
             // the first line (`--- a/PATH`) names no file before
-            if let end = body.firstIndex(of: UInt8(ascii: "\n")) { body.replaceSubrange(0...end, with: Array("--- /dev/null\n".utf8)) }
+            if let end = body.firstIndex(of: UInt8(ascii: "\n")) {
+                body.replaceSubrange(0...end, with: Array("--- /dev/null\n".utf8))
+            }
         }
         return Array(head.utf8) + body
     }
@@ -447,7 +470,8 @@ extension Fixer {
         ]
         if !patch.after.isEmpty {
             lines.append(
-                "Lands after: \(patch.after.map(String.init).joined(separator: ", ")) (its files name the types they migrate)")
+                "Lands after: \(patch.after.map(String.init).joined(separator: ", ")) (its files name the types they migrate)"
+            )
         }
         for m in patch.merged { lines.append("Joined: \(m)") }
         lines.append(

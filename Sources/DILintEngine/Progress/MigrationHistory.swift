@@ -194,7 +194,8 @@ public struct HistoryTree {
             try FileManager.default.createDirectory(
                 atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         } catch {
-            throw ConfigError.invalid("--history: cannot create its work tree at \(directory): \(error.localizedDescription)")
+            throw ConfigError.invalid(
+                "--history: cannot create its work tree at \(directory): \(error.localizedDescription)")
         }
         return try FileLock.acquire(
             directory + "/lock", wait: 0, name: "--history: the work tree's lock",

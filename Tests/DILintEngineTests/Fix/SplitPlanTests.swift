@@ -63,14 +63,18 @@ final class SplitPlanTests: XCTestCase {
         XCTAssertEqual(EditApplication.apply(edits, to: old), new)
         XCTAssertEqual(edits.count, 3, "\(edits)") // b → B, x inserted, the last line's newline
         let latin = [UInt8](arrayLiteral: 0x61, 0x0A, 0xE9, 0x0A)
-        XCTAssertEqual(EditApplication.apply(Fixer.lineEdits(path: "f", old: latin, new: latin + [0x62]), to: latin), latin + [0x62])
+        XCTAssertEqual(
+            EditApplication.apply(Fixer.lineEdits(path: "f", old: latin, new: latin + [0x62]), to: latin),
+            latin + [0x62])
         let project = try TemporaryProject(self, files: ["A.m": "int a;\n"])
         let text =
             Fixer.gitDiff(path: "Bridge/New Bridge.h", old: [], new: Array("@interface B\n@end\n".utf8), created: true)
-            + Fixer.gitDiff(path: "A.m", old: Array("int a;\n".utf8), new: Array("int a;\nint b;\n".utf8), created: false)
+            + Fixer.gitDiff(
+                path: "A.m", old: Array("int a;\n".utf8), new: Array("int a;\nint b;\n".utf8), created: false)
         XCTAssertTrue(
             String(decoding: text, as: UTF8.self).hasPrefix(
-                "diff --git a/Bridge/New Bridge.h b/Bridge/New Bridge.h\nnew file mode 100644\n--- /dev/null\n+++ b/Bridge/New Bridge.h\t\n@@ -0,0 +1,2 @@\n"),
+                "diff --git a/Bridge/New Bridge.h b/Bridge/New Bridge.h\nnew file mode 100644\n--- /dev/null\n+++ b/Bridge/New Bridge.h\t\n@@ -0,0 +1,2 @@\n"
+            ),
             String(decoding: text, as: UTF8.self))
         try Data(text).write(to: project.root.appendingPathComponent("p.patch"))
         let apply = try runProcess("/usr/bin/env", ["git", "apply", "p.patch"], in: project.root)
@@ -78,6 +82,7 @@ final class SplitPlanTests: XCTestCase {
         XCTAssertEqual(
             try String(contentsOf: project.root.appendingPathComponent("Bridge/New Bridge.h"), encoding: .utf8),
             "@interface B\n@end\n")
-        XCTAssertEqual(try String(contentsOf: project.root.appendingPathComponent("A.m"), encoding: .utf8), "int a;\nint b;\n")
+        XCTAssertEqual(
+            try String(contentsOf: project.root.appendingPathComponent("A.m"), encoding: .utf8), "int a;\nint b;\n")
     }
 }
