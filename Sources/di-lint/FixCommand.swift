@@ -54,6 +54,21 @@ struct FixCommand: ParsableCommand {
             valueName: "format"))
     var format: FixOutputFormat = .diff
 
+    @Option(
+        help: ArgumentHelp(
+            "Write the run as one patch per unit into --patch-dir, in landing order, each verified on the ones before it.",
+            valueName: "service|directory|owners"))
+    var split: SplitMode?
+
+    @Option(
+        name: .customLong("patch-dir"),
+        help: ArgumentHelp(
+            "With --split: the directory for the patches and summary (created; must be empty).", valueName: "dir"))
+    var patchDirectory: String?
+
+    @Flag(help: "With --split: write into a --patch-dir that holds files (its earlier patches are replaced).")
+    var force = false
+
     /// Whether the run writes to standard output (the diff of a dry run, the JSON or SARIF plan).
     var writesStandardOutput: Bool { format != .diff || (patch == nil && !apply) }
 
@@ -61,6 +76,7 @@ struct FixCommand: ParsableCommand {
         // a report for a standard output that was closed fails before the work (the child
         // process below gets /dev/null in its place, as this process did, and could not tell)
         if StandardStreams.outputWasClosed && writesStandardOutput { throw StandardStreams.closedOutput }
+        try checkSplit()
         // Isolated (the default): the run is a child process that a file crashing libclang,
         // running it out of memory or parsing past the deadline ends; that file is left out
         // (a manual item) and the run starts again (see FixSupervisor).
@@ -113,6 +129,7 @@ struct FixCommand: ParsableCommand {
             plan.manual.append(
                 ManualItem(path: p.path, line: 1, column: 1, expression: "", reason: .notWritable, detail: detail))
         }
+        if let split { try writeSplit(plan, mode: split, fixer: fixer, tree: tree) }
         switch format {
         case .json:
             try StandardStreams.writeOutput(plan.json())
@@ -149,3 +166,4 @@ enum FixOutputFormat: String, ExpressibleByArgument, CaseIterable {
 }
 
 extension FixPhase: ExpressibleByArgument {}
+extension SplitMode: ExpressibleByArgument {}

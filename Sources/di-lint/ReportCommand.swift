@@ -86,10 +86,24 @@ struct ReportCommand: ParsableCommand {
         let userCache =
             environment["XDG_CACHE_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
             ?? environment["HOME"].map { $0 + "/.cache" }
-        if let cache, let userCache {
-            // outside the cache directory (which may hold no input of a run), the same for every
-            // run over this repository and cache, so that unchanged files keep their stat data
-            scratch = userCache + "/di-lint/history/" + String(SHA256.hex(top + "\0" + cache).prefix(16))
+        // outside the cache directory (which may hold no input of a run), the same for every
+        // run over this repository and cache, so that unchanged files keep their stat data; a
+        // run holds its lock while it uses it, and a run that finds it held uses a private one
+        let shared = cache.flatMap { cache in
+            userCache.map { $0 + "/di-lint/history/" + String(SHA256.hex(top + "\0" + cache).prefix(16)) }
+        }
+        var held: FixTree.Lock?
+        defer { held?.release() }
+        if let shared {
+            do { held = try HistoryTree.lock(directory: shared) } catch { throw RunFailure(error) }
+            if held == nil {
+                note(
+                    "di-lint: another report --history is using the work tree \(shared); this run checks the commits out into a private one, removed at its end"
+                )
+            }
+        }
+        if let shared, held != nil {
+            scratch = shared
         } else {
             var template = Array((NSTemporaryDirectory() + "/di-lint-history-XXXXXX").utf8CString)
             guard let made = mkdtemp(&template) else {
@@ -97,9 +111,11 @@ struct ReportCommand: ParsableCommand {
             }
             scratch = String(cString: made)
             temporary = scratch
-            note(
-                "di-lint: --history without --cache parses every file at every commit; add --cache DIR to parse only what changed"
-            )
+            if cache == nil {
+                note(
+                    "di-lint: --history without --cache parses every file at every commit; add --cache DIR to parse only what changed"
+                )
+            }
         }
         defer { if let temporary { try? FileManager.default.removeItem(atPath: temporary) } }
         let tree: HistoryTree

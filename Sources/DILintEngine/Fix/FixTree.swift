@@ -106,35 +106,8 @@ public struct FixTree: Sendable {
     /// Takes the tree's exclusive lock, waiting at most `wait` seconds for a run that holds it
     /// (`waiting` is called once when it starts to wait); nil when `wait` is 0 and it is held.
     public func lock(wait: Double, waiting: () -> Void = {}) throws -> Lock? {
-        let fd = open(lockPath, O_RDONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY | O_NONBLOCK, 0o644)
-        guard fd >= 0 else {
-            throw LockFailure(
-                description: "cannot open the tree's lock \(lockPath) (\(String(cString: strerror(errno))))")
-        }
-        var st = stat()
-        guard fstat(fd, &st) == 0, st.st_mode & S_IFMT == S_IFREG else {
-            close(fd)
-            throw LockFailure(description: "the tree's lock \(lockPath) is not a regular file")
-        }
-        let deadline = Date().addingTimeInterval(wait)
-        var said = false
-        while flock(fd, LOCK_EX | LOCK_NB) != 0 {
-            let error = errno
-            guard error == EWOULDBLOCK || error == EINTR else {
-                close(fd)
-                throw LockFailure(description: "cannot lock \(lockPath) (\(String(cString: strerror(error))))")
-            }
-            if wait <= 0 { close(fd); return nil }
-            guard Date() < deadline else {
-                close(fd)
-                throw LockFailure(
-                    description:
-                        "another di-lint fix is writing this tree (it holds \(lockPath)); waited \(ParseDeadlines.seconds(wait)) s"
-                )
-            }
-            if !said { waiting(); said = true }
-            usleep(50_000)
-        }
-        return Lock(fd: fd)
+        try FileLock.acquire(
+            lockPath, wait: wait, name: "the tree's lock", busy: "another di-lint fix is writing this tree",
+            waiting: waiting)
     }
 }

@@ -34,6 +34,8 @@ public final class Fixer {
     public var runBudget: RunBudget?
     /// Rounds of verification after which groups still failing are refused without another try.
     static let maxRounds = 6
+    /// The last `plan`'s context (its files and parses), for `split` (see SplitPlan.swift).
+    var lastContext: FixContext?
 
     public init(configuration: Configuration) {
         self.configuration = configuration
@@ -119,6 +121,7 @@ public final class Fixer {
         FixTrace.mark("planPhase")
         verify(&plan, context: context, planned: analyses)
         FixTrace.mark("verify done")
+        lastContext = context
         return plan
     }
 
@@ -229,7 +232,7 @@ public final class Fixer {
 
     /// The reason a file's edits fail verification, or nil when they pass. `targets`: the
     /// accepted groups' targets that the file's edits rewrite.
-    private func check(
+    func check(
         _ path: String, edits: [TextEdit], targets: [FixTarget], plan: inout FixPlan, before: BeforeEdits?,
         context: FixContext
     ) -> String? {

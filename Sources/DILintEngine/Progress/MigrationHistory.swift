@@ -186,6 +186,22 @@ public struct HistoryTree {
         index = directory + "/index"
     }
 
+    /// Takes the lock of the work tree kept in `directory` (a `lock` file there, `flock(2)`),
+    /// creating the directory: nil when another run holds it (that run is moving the tree from
+    /// commit to commit, so this one must not use it).
+    public static func lock(directory: String) throws -> FixTree.Lock? {
+        do {
+            try FileManager.default.createDirectory(
+                atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw ConfigError.invalid(
+                "--history: cannot create its work tree at \(directory): \(error.localizedDescription)")
+        }
+        return try FileLock.acquire(
+            directory + "/lock", wait: 0, name: "--history: the work tree's lock",
+            busy: "another report --history is using this work tree")
+    }
+
     /// Makes the tree hold `sha`'s files and nothing else git tracks.
     public func checkout(_ sha: String) throws {
         let gitDirectory = try ChangedFiles.git(
