@@ -31,7 +31,7 @@ public enum FileLock {
             guard Date() < deadline else {
                 close(fd)
                 throw FixTree.LockFailure(
-                    description: "\(busy) (it holds \(path)); waited \(WorkerProcess.seconds(wait)) s")
+                    description: "\(busy) (it holds \(path)); waited \(ParseDeadlines.seconds(wait)) s")
             }
             if !said { waiting(); said = true }
             usleep(50_000)
