@@ -12,8 +12,9 @@ import Glibc
 /// libraries loaded from the executable's directory or below it. It also keeps the symbols of
 /// the Swift runtime libraries loaded from the toolchain's directory (the one holding
 /// libswiftCore.so), which an upgrade of the toolchain replaces in place: a symbols-only copy
-/// (see `copySymbols`). A build already kept costs one `stat`. Files over `maxFileBytes`, and
-/// symbols-only copies over `maxSymbolsBytes`, are not kept; only the newest `buildsKept` builds
+/// (see `symbolRanges`). A build already kept costs one `stat`. Files over `maxFileBytes`, and
+/// symbols-only copies over `maxSymbolsBytes` or that would leave less than
+/// `symbolsFreeSpaceMargin` free on the store's file system, are not kept; only the newest `buildsKept` builds
 /// of each file name stay (older ones are removed when a new build is kept). System libraries
 /// (libc, libstdc++) are not kept.
 public struct SymbolStore: Sendable {
@@ -25,6 +26,9 @@ public struct SymbolStore: Sendable {
     public static let buildsKept = 4
     /// Largest symbols-only copy of a runtime library kept (bytes written).
     public static let maxSymbolsBytes = 64 << 20
+    /// Free space a symbols-only copy must leave on the store's file system: the runtime's
+    /// symbols never take the room that dumps and reports need.
+    public static let symbolsFreeSpaceMargin = 256 << 20
 
     public let directory: URL
 
@@ -112,7 +116,8 @@ public struct SymbolStore: Sendable {
         var symbolRanges: [Range<UInt64>] = []
         if symbolsOnly {
             symbolRanges = try Self.symbolRanges(of: readFrom, size: UInt64(source.st_size))
-            guard symbolRanges.reduce(0, { $0 + $1.count }) <= Self.maxSymbolsBytes else { return nil }
+            let bytes = symbolRanges.reduce(0) { $0 + $1.count }
+            guard bytes <= Self.maxSymbolsBytes, freeBytes() >= bytes + Self.symbolsFreeSpaceMargin else { return nil }
         }
         try DurableFile.makeDirectory(directory)
         try DurableFile.makeDirectory(buildDirectory)
@@ -147,6 +152,16 @@ public struct SymbolStore: Sendable {
         var info = stat()
         guard !buildID.isEmpty, lstat(candidate, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
         return candidate
+    }
+
+    /// Bytes available to this process on the store's file system (of its nearest existing
+    /// directory); 0 when unknown.
+    func freeBytes() -> Int {
+        var path = directory
+        while !FileManager.default.fileExists(atPath: path.path) && path.path != "/" { path.deleteLastPathComponent() }
+        var info = statvfs()
+        guard statvfs(path.path, &info) == 0 else { return 0 }
+        return Int(clamping: UInt64(info.f_bavail) &* UInt64(info.f_frsize))
     }
 
     /// Bytes a file takes on disk (a symbols-only copy is sparse).
