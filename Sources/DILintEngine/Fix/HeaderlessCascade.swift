@@ -14,7 +14,9 @@ import Foundation
 ///   service's type from the container's declaration;
 /// - `unexpected '@' in program` at a `@property` the edits insert into a block whose `@end`
 ///   the parse before the edits already reported the same way (it never saw the block's
-///   `@interface`, behind a macro of an unresolved header such as `NS_SWIFT_NAME(…)`).
+///   `@interface`, behind a macro of an unresolved header such as `NS_SWIFT_NAME(…)`);
+/// - `use of undeclared identifier '_p'` in the getter `- (T *)p` the edits add, for a property
+///   `p` of a type `T` the parse cannot see that the edits declare (the parse dropped it).
 /// An error the edit's own text causes in any other way stays new.
 enum HeaderlessCascade {
     /// Whether `error`, new in `path` after `edits` (all files, by real path), is one of the
@@ -53,6 +55,18 @@ enum HeaderlessCascade {
             let getter = String(decoding: edit.replacement.utf8.dropFirst(lead), as: UTF8.self)
             guard let type = getterType(getter), !type.isEmpty else { return false }
             return offset == range.lowerBound + lead + 3
+        }
+        let ivar = "use of undeclared identifier '_"
+        if message.hasPrefix(ivar), message.hasSuffix("'") {
+            // the ivar of a property the edits declare with a type this parse cannot see, read in
+            // the getter the edits add (`- (T *)p { return _p ?: … }`): the parse dropped the property
+            let name = String(message.dropFirst(ivar.count).dropLast())
+            guard error.insideEdit, let (edit, _) = afterRange(touching: offset, in: own, inclusiveEnd: false)
+            else { return false }
+            let getter = edit.replacement.drop { $0 == " " || $0 == "\n" }
+            guard let type = getterType(String(getter)), getter.hasPrefix("- (\(type) *)\(name)") else { return false }
+            let declared = edits.values.joined().flatMap { propertyTypes(in: $0.replacement) }
+            return unknown.contains(type) && declared.contains { $0.name == name && $0.type == type }
         }
         if message == "unexpected '@' in program" {
             guard error.insideEdit, let edit = error.edit, edit.range.isEmpty,

@@ -104,8 +104,8 @@ struct ParseVerdict {
             // in text the edits left as it was, a type name the file already used and no edit
             // removed: the headerless parse never saw its declaration, and now checks code it
             // skipped before (a block's `NSUInteger` parameter, once the send's receiver resolves)
-            if d.offset != nil, editIndex == nil,
-                let name = unknownTypeName(d.message), used(Substring(name)),
+            if let offset = d.offset, editIndex == nil,
+                let name = unmaskedName(d.message, at: offset, in: afterBuffer), used(Substring(name)),
                 !edits.contains(where: { removes(name, $0, from: beforeBuffer) })
             {
                 continue
@@ -128,6 +128,38 @@ struct ParseVerdict {
         guard message.hasPrefix(prefix), message.hasSuffix("'"), message.count > prefix.count + 1 else { return nil }
         return String(message.dropFirst(prefix.count).dropLast())
     }
+
+    /// The name an error in unchanged text is about, when the error says only that the
+    /// headerless parse cannot see that name's declaration: `unknown type name 'T'`, `receiver
+    /// 'T' for class message is a forward declaration`, or `unexpected '@' in program` at `@w`
+    /// where `w` is no Objective-C directive (an unexpanded macro such as `@weakify`).
+    static func unmaskedName(_ message: String, at offset: Int, in buffer: SourceBuffer) -> String? {
+        if let name = unknownTypeName(message) { return name }
+        let receiver = (prefix: "receiver '", suffix: "' for class message is a forward declaration")
+        if message.hasPrefix(receiver.prefix), message.hasSuffix(receiver.suffix),
+            message.count > receiver.prefix.count + receiver.suffix.count
+        {
+            return String(message.dropFirst(receiver.prefix.count).dropLast(receiver.suffix.count))
+        }
+        if message == "unexpected '@' in program", offset < buffer.bytes.count, buffer.bytes[offset] == UInt8(ascii: "@") {
+            let word = buffer.bytes[(offset + 1)...].prefix {
+                ($0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z")) || ($0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z"))
+                    || ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9")) || $0 == UInt8(ascii: "_")
+            }
+            let name = String(decoding: word, as: UTF8.self)
+            guard let first = name.first, first.isLetter || first == "_", !objcDirectives.contains(name) else { return nil }
+            return name
+        }
+        return nil
+    }
+
+    /// The words that follow `@` in Objective-C.
+    static let objcDirectives: Set<String> = [
+        "interface", "implementation", "end", "protocol", "class", "property", "synthesize", "dynamic", "selector",
+        "encode", "try", "catch", "finally", "throw", "synchronized", "autoreleasepool", "optional", "required",
+        "public", "private", "protected", "package", "defs", "compatibility_alias", "available", "import", "YES", "NO",
+        "true", "false",
+    ]
 
     /// Whether the text an edit replaces holds the identifier `name` (a declaration of it the
     /// edit could have taken away).
