@@ -249,7 +249,7 @@ public final class Fixer {
         .filter {
             !HeaderlessCascade.explains(
                 $0, path: path, edits: declared, afterErrors: after.errors, before: before.errors,
-                beforeBytes: before.buffer.bytes)
+                beforeBytes: before.buffer.bytes, afterBytes: after.file.buffer.bytes)
         }
         plan.diagnostics[context.display(path)] = DiagnosticCounts(
             before: before.errors.count, after: after.errors.count,

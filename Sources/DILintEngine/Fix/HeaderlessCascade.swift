@@ -12,9 +12,12 @@ import Foundation
 ///   not a structure or union" / "bad receiver type 'int *'" right at the read the edit wrote;
 /// - `expected a type` exactly at `T` in a getter `- (T *)name` the edits add, `T` being the
 ///   service's type from the container's declaration;
-/// - `unexpected '@' in program` at a `@property` the edits insert into a block whose `@end`
-///   the parse before the edits already reported the same way (it never saw the block's
-///   `@interface`, behind a macro of an unresolved header such as `NS_SWIFT_NAME(…)`);
+/// - `unexpected '@' in program` or `'@end' must appear in an Objective-C context` at an `@end`
+///   that the parse before the edits already found outside any Objective-C block (in either
+///   words, or `expected method body` there), or at a `@property` the edits insert into such a block (the parse never saw the
+///   block's `@interface`, behind a macro of an unresolved header such as `NS_SWIFT_NAME(…)`);
+/// - `property 'x' not found on object of type 'id'` on a read `self.s` whose getter `- (T *)s`
+///   the edits add with a type `T` this parse cannot see (the getter's type falls back to `id`);
 /// - `use of undeclared identifier '_p'` in the getter `- (T *)p` the edits add, for a property
 ///   `p` of a type `T` the parse cannot see that the edits declare (the parse dropped it).
 /// An error the edit's own text causes in any other way stays new.
@@ -24,7 +27,7 @@ enum HeaderlessCascade {
     /// other files'); `before`: the errors and bytes of the file before the edits.
     static func explains(
         _ error: ParseVerdict.NewError, path: String, edits: [String: [TextEdit]], afterErrors: [ParseDiagnostic],
-        before: [ParseDiagnostic], beforeBytes: [UInt8]
+        before: [ParseDiagnostic], beforeBytes: [UInt8], afterBytes: [UInt8]
     ) -> Bool {
         if let other = error.elsewherePath {
             let real = FixWorkspace.realPath(other)
@@ -32,8 +35,43 @@ enum HeaderlessCascade {
         }
         guard let offset = error.offset else { return false }
         let own = (edits[path] ?? []).sorted { ($0.range.lowerBound, $0.order) < ($1.range.lowerBound, $1.order) }
-        let unknown = Set(afterErrors.compactMap { ParseVerdict.unknownTypeName($0.message) })
+        var unknown = Set(afterErrors.compactMap { ParseVerdict.unknownTypeName($0.message) })
+        // a getter's type that this parse reports `expected a type` at
+        for (edit, range) in afterRanges(own) {
+            let lead = edit.replacement.utf8.prefix { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\n") }.count
+            let getter = String(decoding: edit.replacement.utf8.dropFirst(lead), as: UTF8.self)
+            if let type = getterType(getter),
+                afterErrors.contains(where: { $0.message == "expected a type" && $0.offset == range.lowerBound + lead + 3 })
+            {
+                unknown.insert(type)
+            }
+        }
         let message = error.message
+        let outOfContext: Set<String> = ["unexpected '@' in program", "'@end' must appear in an Objective-C context"]
+        if outOfContext.contains(message), !error.insideEdit {
+            // an `@end` the parse before the edits already found outside any Objective-C block
+            guard afterBytes.count >= offset + 4, Array(afterBytes[offset..<offset + 4]) == Array("@end".utf8),
+                let old = ParseVerdict.oldOffset(of: offset, through: own).offset
+            else { return false }
+            // (`expected method body` there: a method declaration outside any block ran into it)
+            return before.contains {
+                (outOfContext.contains($0.message) || $0.message == "expected method body") && $0.offset == old
+            }
+        }
+        if message.hasPrefix("property '"), message.hasSuffix("' not found on object of type 'id'") {
+            // a member of the read the edit wrote, whose getter (added by the edits) has a type this
+            // parse cannot see: the getter's type fell back to `id`
+            guard
+                let (edit, _) = afterRange(touching: offset, in: own, inclusiveEnd: true)
+                    ?? afterRange(touching: offset - 1, in: own, inclusiveEnd: true),
+                let name = readName(edit.replacement)
+            else { return false }
+            return own.contains { getter in
+                let text = getter.replacement.drop { $0 == " " || $0 == "\n" }
+                guard let type = getterType(String(text)) else { return false }
+                return text.hasPrefix("- (\(type) *)\(name)") && unknown.contains(type)
+            }
+        }
         if message == "property with 'retain (or strong)' attribute must be of object type" {
             guard error.insideEdit, let edit = error.edit else { return false }
             return propertyTypes(in: edit.replacement).contains { unknown.contains($0.type) }
@@ -68,12 +106,14 @@ enum HeaderlessCascade {
             let declared = edits.values.joined().flatMap { propertyTypes(in: $0.replacement) }
             return unknown.contains(type) && declared.contains { $0.name == name && $0.type == type }
         }
-        if message == "unexpected '@' in program" {
+        if outOfContext.contains(message) {
+            // a `@property` the edits insert into a block whose `@end` the parse before the edits
+            // already found outside any Objective-C block
             guard error.insideEdit, let edit = error.edit, edit.range.isEmpty,
                 edit.replacement.trimmingCharacters(in: .whitespacesAndNewlines).hasPrefix("@property")
             else { return false }
             guard let end = firstEnd(in: beforeBytes, from: edit.range.lowerBound) else { return false }
-            return before.contains { $0.message == message && $0.offset == end }
+            return before.contains { outOfContext.contains($0.message) && $0.offset == end }
         }
         return false
     }
@@ -92,6 +132,16 @@ enum HeaderlessCascade {
             shift += length - edit.range.count
         }
         return nil
+    }
+
+    /// Each edit (of one file, sorted) with the range of its text after the edits.
+    static func afterRanges(_ edits: [TextEdit]) -> [(TextEdit, Range<Int>)] {
+        var shift = 0
+        return edits.map { edit in
+            let start = edit.range.lowerBound + shift
+            shift += edit.replacement.utf8.count - edit.range.count
+            return (edit, start..<start + edit.replacement.utf8.count)
+        }
     }
 
     /// `(name, T)` of each `@property (…) T *name;` in a text.

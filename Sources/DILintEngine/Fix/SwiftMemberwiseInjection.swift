@@ -14,6 +14,8 @@ import SwiftSyntax
 /// - A call passes what it has in reach: `s` inside one of the structs, a parameter of the
 ///   service's type, a stored property of that type of the caller's type; else the container read
 ///   itself (the read moves to the caller: the composition root's place).
+/// A struct of the run with only a memberwise initializer that builds one of them in an instance
+/// member takes the service too (it then passes its own), and so on, as people thread it.
 /// The group is `unsafe`: reads move to callers and stored values become computed. A struct is
 /// left manual, with the reason, when a read is elsewhere (a `var`, an attributed or `lazy`
 /// property, a type that cannot be found), when it declares an initializer or a member named like
@@ -62,6 +64,18 @@ struct SwiftMemberwiseInjection {
                 return true
             }
         }
+        // a struct of the run with only a memberwise initializer that builds one of them in an
+        // instance member takes the service too (it passes its own), as far as that reaches
+        var names = Set(members.map(\.type.name))
+        var queue = members.map(\.type)
+        while let built = queue.first, names.count < 256 {
+            queue.removeFirst()
+            for owner in owners(building: built) where !names.contains(owner.name) {
+                names.insert(owner.name)
+                members.append(Member(type: owner, targets: [], reads: [:]))
+                queue.append(owner)
+            }
+        }
         // the calls of each struct; a struct left out changes what the others have in reach
         var callers: [FixCaller] = []
         while true {
@@ -106,6 +120,55 @@ struct SwiftMemberwiseInjection {
         }
         group.notes = notes
         plan.groups.append(group)
+    }
+
+    /// The structs with only a memberwise initializer (and no member named like the service)
+    /// whose instance members (not a stored property's initial value) build `type`.
+    private func owners(building type: SwiftRunType) -> [SwiftRunType] {
+        var found: [String: SwiftRunType] = [:]
+        var order: [String] = []
+        for path in context.swiftFilesMentioning(type.simpleName) {
+            guard let file = context.swiftFile(path) else { continue }
+            let calls = InitializerCalls(typeName: type.name)
+            calls.walk(file.source.tree)
+            for call in calls.calls where !InitializerCalls.isSelfCall(call) {
+                guard let member = Self.instanceMember(around: call),
+                    let ownerName = SwiftRunType.enclosingQualifiedName(of: Syntax(member)), found[ownerName] == nil,
+                    let each = SwiftRunType.findEach(ownerName, context: context), each.count == 1,
+                    Self.applies(to: each[0]), !each[0].memberNames.contains(name),
+                    SwiftServiceInjectPlanner.onOwnLine(each[0].mainBlock.rightBrace)
+                else { continue }
+                found[ownerName] = each[0]
+                order.append(ownerName)
+            }
+        }
+        return order.map { found[$0]! }
+    }
+
+    /// The instance method, computed property or subscript a call is in (nil in a static member,
+    /// a stored property's initial value, an initializer, or outside a type).
+    static func instanceMember(around call: FunctionCallExprSyntax) -> DeclSyntax? {
+        var node = call.parent
+        while let n = node {
+            if let f = n.as(FunctionDeclSyntax.self) {
+                return f.modifiers.contains { ["static", "class"].contains($0.name.text) } ? nil : DeclSyntax(f)
+            }
+            if let v = n.as(VariableDeclSyntax.self), n.parent?.is(MemberBlockItemSyntax.self) == true {
+                guard !v.hasModifier(["static", "class", "lazy"]), call.enclosing(AccessorBlockSyntax.self) != nil
+                else { return nil }
+                return DeclSyntax(v)
+            }
+            if let sub = n.as(SubscriptDeclSyntax.self) {
+                return sub.modifiers.contains { ["static", "class"].contains($0.name.text) } ? nil : DeclSyntax(sub)
+            }
+            if n.is(InitializerDeclSyntax.self) || n.is(DeinitializerDeclSyntax.self) || n.is(ClosureExprSyntax.self)
+                || SwiftRunType.declaredName(n) != nil
+            {
+                return nil
+            }
+            node = n.parent
+        }
+        return nil
     }
 
     // MARK: The reads

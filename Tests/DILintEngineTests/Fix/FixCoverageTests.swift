@@ -112,12 +112,12 @@ final class FixCoverageTests: XCTestCase {
             elsewherePath: "/r/B.h")
         XCTAssertFalse(
             HeaderlessCascade.explains(
-                inHeader, path: "/r/a.m", edits: ["/r/a.m": [edit]], afterErrors: [], before: [], beforeBytes: []))
+                inHeader, path: "/r/a.m", edits: ["/r/a.m": [edit]], afterErrors: [], before: [], beforeBytes: [], afterBytes: []))
         XCTAssertTrue(
             HeaderlessCascade.explains(
                 inHeader, path: "/r/a.m",
                 edits: ["/r/a.m": [edit], "/r/B.h": [TextEdit(path: "/r/B.h", range: 0..<0, replacement: "@class X;")]],
-                afterErrors: [], before: [], beforeBytes: []))
+                afterErrors: [], before: [], beforeBytes: [], afterBytes: []))
         // `int *` at the read the edit wrote: only when the edits declare that property with a type
         // this parse reports unknown
         let member = ParseVerdict.NewError(
@@ -127,11 +127,11 @@ final class FixCoverageTests: XCTestCase {
         XCTAssertFalse(
             HeaderlessCascade.explains(
                 member, path: "/r/a.m", edits: ["/r/a.m": [edit], "/r/a.h": [property]], afterErrors: [], before: [],
-                beforeBytes: []))
+                beforeBytes: [], afterBytes: []))
         XCTAssertTrue(
             HeaderlessCascade.explains(
                 member, path: "/r/a.m", edits: ["/r/a.m": [edit], "/r/a.h": [property]],
                 afterErrors: [ParseDiagnostic(message: "unknown type name 'DAO'", offset: nil)], before: [],
-                beforeBytes: []))
+                beforeBytes: [], afterBytes: []))
     }
 }
