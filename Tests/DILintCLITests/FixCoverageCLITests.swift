@@ -42,7 +42,9 @@ final class FixCoverageCLITests: XCTestCase {
         XCTAssertFalse(outputs.first!.contains("\"refused\""), outputs.first!)
         let apply = try project.run("fix", "--phase", "inject", "--apply", ".")
         XCTAssertEqual(apply.status, 0, apply.stderr)
-        for file in ["Location/RegionHelper.h", "Location/RegionHelper.m", "Search/MapController.h", "Search/MapController.m"] {
+        for file in [
+            "Location/RegionHelper.h", "Location/RegionHelper.m", "Search/MapController.h", "Search/MapController.m",
+        ] {
             XCTAssertEqual(try project.read(file), try expected("objcheaderless", file + ".inject"), file)
         }
         let again = try project.run("fix", "--phase", "inject", ".")

@@ -41,7 +41,9 @@ enum HeaderlessCascade {
             let lead = edit.replacement.utf8.prefix { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\n") }.count
             let getter = String(decoding: edit.replacement.utf8.dropFirst(lead), as: UTF8.self)
             if let type = getterType(getter),
-                afterErrors.contains(where: { $0.message == "expected a type" && $0.offset == range.lowerBound + lead + 3 })
+                afterErrors.contains(where: {
+                    $0.message == "expected a type" && $0.offset == range.lowerBound + lead + 3
+                })
             {
                 unknown.insert(type)
             }

@@ -141,13 +141,18 @@ struct ParseVerdict {
         {
             return String(message.dropFirst(receiver.prefix.count).dropLast(receiver.suffix.count))
         }
-        if message == "unexpected '@' in program", offset < buffer.bytes.count, buffer.bytes[offset] == UInt8(ascii: "@") {
+        if message == "unexpected '@' in program", offset < buffer.bytes.count,
+            buffer.bytes[offset] == UInt8(ascii: "@")
+        {
             let word = buffer.bytes[(offset + 1)...].prefix {
-                ($0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z")) || ($0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z"))
+                ($0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z"))
+                    || ($0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z"))
                     || ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9")) || $0 == UInt8(ascii: "_")
             }
             let name = String(decoding: word, as: UTF8.self)
-            guard let first = name.first, first.isLetter || first == "_", !objcDirectives.contains(name) else { return nil }
+            guard let first = name.first, first.isLetter || first == "_", !objcDirectives.contains(name) else {
+                return nil
+            }
             return name
         }
         return nil

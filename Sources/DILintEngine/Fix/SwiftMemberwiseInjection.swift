@@ -212,7 +212,8 @@ struct SwiftMemberwiseInjection {
             case let .failure(refusal): return .failure(refusal)
             case let .success(edit):
                 edits.append(edit)
-                let (line, column) = file.source.buffer.lineColumn(of: variable.positionAfterSkippingLeadingTrivia.utf8Offset)
+                let (line, column) = file.source.buffer.lineColumn(
+                    of: variable.positionAfterSkippingLeadingTrivia.utf8Offset)
                 notes.append(
                     "\(context.display(file.path)):\(line):\(column): note: '\(variable.names.first?.text ?? "")' is now computed: it reads '\(name)' at each use, not once at construction"
                 )
@@ -259,7 +260,8 @@ struct SwiftMemberwiseInjection {
         let stop = variable.endPositionBeforeTrailingTrivia.utf8Offset
         return .success(
             TextEdit(
-                path: file.path, range: start..<stop, replacement: "\(modifiers)var \(property): \(propertyType) { \(text) }"
+                path: file.path, range: start..<stop,
+                replacement: "\(modifiers)var \(property): \(propertyType) { \(text) }"
             ))
     }
 
@@ -279,7 +281,9 @@ struct SwiftMemberwiseInjection {
 
     // MARK: The calls
 
-    private func wireCalls(of type: SwiftRunType, cluster: Set<String>) -> Result<[FixCaller], SwiftCallerWiring.Unwired> {
+    private func wireCalls(of type: SwiftRunType, cluster: Set<String>) -> Result<
+        [FixCaller], SwiftCallerWiring.Unwired
+    > {
         typealias Unwired = SwiftCallerWiring.Unwired
         var callers: [FixCaller] = []
         var any = false
@@ -409,12 +413,13 @@ struct SwiftMemberwiseInjection {
         if cluster.contains(ownerName) {
             held = name
         } else {
-            held = (SwiftRunType.findEach(ownerName, context: context) ?? []).lazy.flatMap { type in
-                type.mainBlock.members.compactMap { $0.decl.as(VariableDeclSyntax.self) }
-            }.first { v in
-                v.isStored && !v.hasModifier(["static", "class"])
-                    && v.bindings.first?.typeAnnotation?.type.trimmedDescription == serviceType
-            }?.names.first?.text
+            held =
+                (SwiftRunType.findEach(ownerName, context: context) ?? []).lazy.flatMap { type in
+                    type.mainBlock.members.compactMap { $0.decl.as(VariableDeclSyntax.self) }
+                }.first { v in
+                    v.isStored && !v.hasModifier(["static", "class"])
+                        && v.bindings.first?.typeAnnotation?.type.trimmedDescription == serviceType
+                }?.names.first?.text
         }
         guard let held else { return .success(nil) }
         if weak { return .failure(SwiftCallerWiring.Unwired(text: "in a closure that holds self weakly")) }

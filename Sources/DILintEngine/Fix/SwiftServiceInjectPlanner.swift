@@ -179,7 +179,9 @@ struct SwiftServiceInjectPlanner {
         guard let types = SwiftRunType.findEach(typeName, context: context), types.count == 1,
             !types[0].declaration.is(EnumDeclSyntax.self)
         else {
-            list(targets, .typeNotInRun, "no single class, struct or actor declaration of it among the run's Swift files")
+            list(
+                targets, .typeNotInRun, "no single class, struct or actor declaration of it among the run's Swift files"
+            )
             return nil
         }
         let type = types[0]

@@ -37,9 +37,11 @@ final class FixCoverageTests: XCTestCase {
             plan.accepted.map(\.title),
             ["Swift memberwise OmniStates.HomeState, OmniStates.EditingState: service voiceSearchHelper"])
         XCTAssertEqual(plan.accepted.map(\.safety), [.unsafe])
-        XCTAssertEqual(plan.acceptedCallers.map(\.argument).sorted(), [
-            "AppDependencyProvider.shared.voiceSearchHelper", "voiceSearchHelper", "voiceSearchHelper",
-        ])
+        XCTAssertEqual(
+            plan.acceptedCallers.map(\.argument).sorted(),
+            [
+                "AppDependencyProvider.shared.voiceSearchHelper", "voiceSearchHelper", "voiceSearchHelper",
+            ])
     }
 
     // MARK: The verdict's rules, both ways
@@ -112,11 +114,14 @@ final class FixCoverageTests: XCTestCase {
             elsewherePath: "/r/B.h")
         XCTAssertFalse(
             HeaderlessCascade.explains(
-                inHeader, path: "/r/a.m", edits: ["/r/a.m": [edit]], afterErrors: [], before: [], beforeBytes: [], afterBytes: []))
+                inHeader, path: "/r/a.m", edits: ["/r/a.m": [edit]], afterErrors: [], before: [], beforeBytes: [],
+                afterBytes: []))
         XCTAssertTrue(
             HeaderlessCascade.explains(
                 inHeader, path: "/r/a.m",
-                edits: ["/r/a.m": [edit], "/r/B.h": [TextEdit(path: "/r/B.h", range: 0..<0, replacement: "@class X;")]],
+                edits: [
+                    "/r/a.m": [edit], "/r/B.h": [TextEdit(path: "/r/B.h", range: 0..<0, replacement: "@class X;")],
+                ],
                 afterErrors: [], before: [], beforeBytes: [], afterBytes: []))
         // `int *` at the read the edit wrote: only when the edits declare that property with a type
         // this parse reports unknown
