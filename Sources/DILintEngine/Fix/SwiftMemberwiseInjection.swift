@@ -90,7 +90,7 @@ struct SwiftMemberwiseInjection {
                 if left != nil { break }
             }
             guard let (i, why) = left else { break }
-            list(members[i], .serviceCallersRelyOnDefault, why)
+            list(members[i], .serviceInitializers, "a call of its memberwise initializer: \(why)")
             members.remove(at: i)
         }
         guard !members.isEmpty else { return }
@@ -296,6 +296,25 @@ struct SwiftMemberwiseInjection {
                     Unwired(
                         text:
                             "\(place(file, call.startOffset)): a call by the simple name '\(type.simpleName)' may build another type of that name"
+                    ))
+            }
+            // `.init(…)` builds whatever type its context wants: it may be this one when each of its
+            // labels names a stored property (the memberwise initializer's labels)
+            let stored = Set(
+                type.mainBlock.members.compactMap { $0.decl.as(VariableDeclSyntax.self) }.filter(\.isStored)
+                    .flatMap { $0.names.map(\.text) })
+            if let implicit = file.source.tree.tokens(viewMode: .sourceAccurate).first(where: { token in
+                guard token.tokenKind == .keyword(.`init`),
+                    token.previousToken(viewMode: .sourceAccurate)?.tokenKind == .period,
+                    let access = token.parent?.parent?.as(MemberAccessExprSyntax.self), access.base == nil
+                else { return false }
+                guard let call = access.parent?.as(FunctionCallExprSyntax.self) else { return true }
+                return call.arguments.allSatisfy { $0.label.map { stored.contains($0.text) } ?? false }
+            }) {
+                return .failure(
+                    Unwired(
+                        text:
+                            "\(place(file, implicit.positionAfterSkippingLeadingTrivia.utf8Offset)): an implicit '.init(…)' may build it"
                     ))
             }
             for call in calls.calls {

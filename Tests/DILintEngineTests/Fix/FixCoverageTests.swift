@@ -44,6 +44,23 @@ final class FixCoverageTests: XCTestCase {
             ])
     }
 
+    /// An implicit `.init(text:)` whose labels are a struct's stored properties may build it:
+    /// that struct keeps its read (listed), the others still take the service.
+    func testAnImplicitInitLeavesItsStructManual() throws {
+        let (root, configuration) = try FixFixtureTests.tree("swiftmemberwise", self)
+        let states = root.appendingPathComponent("States.swift")
+        try
+            (try String(contentsOf: states, encoding: .utf8)
+            + "func other() -> OmniStates.EditingState { .init(text: \"x\") }\n").write(
+                to: states, atomically: true, encoding: .utf8)
+        let plan = Fixer(configuration: configuration).plan(files: try FixFixtureTests.files(root), phase: .inject)
+        XCTAssertEqual(plan.accepted.map(\.title), ["Swift memberwise OmniStates.HomeState: service voiceSearchHelper"])
+        XCTAssertEqual(plan.manual.map(\.line), [18])
+        XCTAssertTrue(
+            plan.manual.first?.detail?.hasSuffix("States.swift:25:44: an implicit '.init(…)' may build it") == true,
+            "\(plan.manual)")
+    }
+
     // MARK: The verdict's rules, both ways
 
     private func verdict(before: String, after: String, edits: [TextEdit], errors: [ParseDiagnostic]) -> [String] {
