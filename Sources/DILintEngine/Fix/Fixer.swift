@@ -249,6 +249,11 @@ public final class Fixer {
             edits: edits, bridgeType: configuration.bridgeType, names: before.names
         )
         .filter { !Self.hiddenFromHeaderlessParse($0.message, file: after, edits: declared) }
+        .filter {
+            !HeaderlessCascade.explains(
+                $0, path: path, edits: declared, afterErrors: after.errors, before: before.errors,
+                beforeBytes: before.buffer.bytes, afterBytes: after.file.buffer.bytes)
+        }
         plan.diagnostics[context.display(path)] = DiagnosticCounts(
             before: before.errors.count, after: after.errors.count,
             new: Array(Set(new.map(\.message))).sorted())

@@ -18,6 +18,12 @@ struct ParseVerdict {
         let edit: TextEdit?
         /// The edit's place in the file as on disk (1-based line).
         let editLine: Int?
+        /// The error's offset after the edits (nil: in another file).
+        var offset: Int? = nil
+        /// Whether the error lies inside the text `edit` wrote (not merely after it).
+        var insideEdit = false
+        /// The path of the other file the error lies in.
+        var elsewherePath: String? = nil
 
         /// `'X.h' file not found at line 3 (edit at line 2: inserted #import "X.h")`.
         var description: String {
@@ -95,6 +101,15 @@ struct ParseVerdict {
             // (`cannot find interface declaration for 'NSObject', superclass of 'Bridge'`, as the
             // file had it for its own class)
             if d.offset == nil, shapes.contains(shape(d.message)) { continue }
+            // in text the edits left as it was, a type name the file already used and no edit
+            // removed: the headerless parse never saw its declaration, and now checks code it
+            // skipped before (a block's `NSUInteger` parameter, once the send's receiver resolves)
+            if let offset = d.offset, editIndex == nil,
+                let name = unmaskedName(d.message, at: offset, in: afterBuffer), used(Substring(name)),
+                !edits.contains(where: { removes(name, $0, from: beforeBuffer) })
+            {
+                continue
+            }
             let line = d.offset.map { afterBuffer.lineColumn(of: $0).line }
             let edit = editIndex.map { edits[$0] } ?? d.offset.flatMap { offset in nearestEdit(before: offset, edits) }
             new.append(
@@ -102,9 +117,62 @@ struct ParseVerdict {
                     message: d.message, line: line, elsewhere: d.elsewhere, edit: edit,
                     editLine: edit.map {
                         beforeBuffer.lineColumn(of: min($0.range.lowerBound, max(0, beforeBuffer.bytes.count))).line
-                    }))
+                    }, offset: d.offset, insideEdit: editIndex != nil, elsewherePath: d.elsewherePath))
         }
         return new
+    }
+
+    /// `T` of `unknown type name 'T'`.
+    static func unknownTypeName(_ message: String) -> String? {
+        let prefix = "unknown type name '"
+        guard message.hasPrefix(prefix), message.hasSuffix("'"), message.count > prefix.count + 1 else { return nil }
+        return String(message.dropFirst(prefix.count).dropLast())
+    }
+
+    /// The name an error in unchanged text is about, when the error says only that the
+    /// headerless parse cannot see that name's declaration: `unknown type name 'T'`, `receiver
+    /// 'T' for class message is a forward declaration`, or `unexpected '@' in program` at `@w`
+    /// where `w` is no Objective-C directive (an unexpanded macro such as `@weakify`).
+    static func unmaskedName(_ message: String, at offset: Int, in buffer: SourceBuffer) -> String? {
+        if let name = unknownTypeName(message) { return name }
+        let receiver = (prefix: "receiver '", suffix: "' for class message is a forward declaration")
+        if message.hasPrefix(receiver.prefix), message.hasSuffix(receiver.suffix),
+            message.count > receiver.prefix.count + receiver.suffix.count
+        {
+            return String(message.dropFirst(receiver.prefix.count).dropLast(receiver.suffix.count))
+        }
+        if message == "unexpected '@' in program", offset < buffer.bytes.count,
+            buffer.bytes[offset] == UInt8(ascii: "@")
+        {
+            let word = buffer.bytes[(offset + 1)...].prefix {
+                ($0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z"))
+                    || ($0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z"))
+                    || ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9")) || $0 == UInt8(ascii: "_")
+            }
+            let name = String(decoding: word, as: UTF8.self)
+            guard let first = name.first, first.isLetter || first == "_", !objcDirectives.contains(name) else {
+                return nil
+            }
+            return name
+        }
+        return nil
+    }
+
+    /// The words that follow `@` in Objective-C.
+    static let objcDirectives: Set<String> = [
+        "interface", "implementation", "end", "protocol", "class", "property", "synthesize", "dynamic", "selector",
+        "encode", "try", "catch", "finally", "throw", "synchronized", "autoreleasepool", "optional", "required",
+        "public", "private", "protected", "package", "defs", "compatibility_alias", "available", "import", "YES", "NO",
+        "true", "false",
+    ]
+
+    /// Whether the text an edit replaces holds the identifier `name` (a declaration of it the
+    /// edit could have taken away).
+    static func removes(_ name: String, _ edit: TextEdit, from buffer: SourceBuffer) -> Bool {
+        guard !edit.range.isEmpty, edit.range.upperBound <= buffer.bytes.count else { return false }
+        let removed = String(decoding: buffer.bytes[edit.range], as: UTF8.self)
+        let pattern = "(?<![A-Za-z0-9_])" + NSRegularExpression.escapedPattern(for: name) + "(?![A-Za-z0-9_])"
+        return removed.range(of: pattern, options: .regularExpression) != nil
     }
 
     /// A message with each quoted name blanked: `cannot find interface declaration for '_', superclass of '_'`.

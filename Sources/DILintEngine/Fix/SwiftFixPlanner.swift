@@ -43,7 +43,13 @@ struct SwiftFixPlanner {
         let ok: Bool
         switch plan.phase {
         case .inject where serviceStyle:
-            return serviceCheck(display, edits: edits, before: before, after: after, targets: targets)
+            // a memberwise struct's callers given the container read (see SwiftMemberwiseInjection)
+            guard let moved = movedReads(path, edits: edits, after: after, plan: &plan) else {
+                return
+                    "re-lint of \(display): the container reads moved to a caller do not classify as reads of the container there"
+            }
+            return serviceCheck(
+                display, edits: edits, before: before, after: after, targets: targets, moved: moved.ranges)
         case .inject:
             ok =
                 count(after, .direct) == count(before, .direct) - targets
@@ -70,7 +76,8 @@ struct SwiftFixPlanner {
     /// its edits add is a parameter's default (`fallback`), or a direct read in an initializer
     /// that cannot take a parameter (`required`, `override`; listed for manual work).
     private func serviceCheck(
-        _ display: String, edits: [TextEdit], before: SwiftFixFile, after: SwiftFixFile, targets: Int
+        _ display: String, edits: [TextEdit], before: SwiftFixFile, after: SwiftFixFile, targets: Int,
+        moved: [Range<Int>]
     ) -> String? {
         var inserted: [Range<Int>] = []
         var shift = 0
@@ -79,8 +86,13 @@ struct SwiftFixPlanner {
             inserted.append(start..<(start + edit.replacement.utf8.count))
             shift += edit.replacement.utf8.count - edit.range.count
         }
-        var addedDirect = 0, addedFallback = 0
+        var addedDirect = 0, addedFallback = 0, addedRoot = 0
         for access in after.accesses where inserted.contains(where: { $0.contains(access.offset) }) {
+            // a read moved to a caller: checked by `movedReads`
+            if moved.contains(where: { $0.contains(access.offset) }) {
+                if access.access.kind == .direct { addedDirect += 1 } else { addedRoot += 1 }
+                continue
+            }
             switch access.access.kind {
             case .fallback: addedFallback += 1
             case .direct:
@@ -102,6 +114,7 @@ struct SwiftFixPlanner {
         let ok =
             count(after, .direct) == count(before, .direct) - targets + addedDirect
             && count(after, .fallback) == count(before, .fallback) + addedFallback
+            && count(after, .compositionRoot) == count(before, .compositionRoot) + addedRoot
         return ok
             ? nil
             : "re-lint of \(display): the \(targets) rewritten access\(targets == 1 ? " does" : "es do") not all leave the container"
@@ -111,9 +124,10 @@ struct SwiftFixPlanner {
     /// they classify after the edits (each caller's kinds are recorded on it); nil when an
     /// argument does not hold exactly the default's reads, each `direct` or `composition-root`.
     private func movedReads(_ path: String, edits: [TextEdit], after: SwiftFixFile, plan: inout FixPlan) -> (
-        direct: Int, root: Int
+        direct: Int, root: Int, ranges: [Range<Int>]
     )? {
         var direct = 0, root = 0
+        var ranges: [Range<Int>] = []
         for g in plan.groups.indices where plan.groups[g].refused == nil {
             for c in plan.groups[g].callers.indices {
                 let caller = plan.groups[g].callers[c]
@@ -127,10 +141,11 @@ struct SwiftFixPlanner {
                     return nil
                 }
                 plan.groups[g].callers[c].movedKinds = kinds.map(\.rawValue)
+                ranges.append(range)
                 direct += kinds.filter { $0 == .direct }.count
                 root += kinds.filter { $0 == .compositionRoot }.count
             }
         }
-        return (direct, root)
+        return (direct, root, ranges)
     }
 }

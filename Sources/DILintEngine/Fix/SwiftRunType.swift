@@ -142,6 +142,33 @@ struct SwiftRunType {
         return nil
     }
 
+    /// The type a protocol among `names` (or those they inherit from), declared in the run's
+    /// Swift files, gives its property requirement `property` (`var showClear: Bool { get }`):
+    /// the one type they agree on, nil when none declares it or they differ.
+    static func protocolPropertyType(_ property: String, in names: [String], context: FixContext) -> String? {
+        var queue = names, seen = Set<String>(), types = Set<String>()
+        while let name = queue.first {
+            queue.removeFirst()
+            guard seen.insert(name).inserted, seen.count < 64 else { continue }
+            for path in context.swiftFilesMentioning("protocol \(name)") {
+                guard let file = context.swiftFile(path) else { continue }
+                let protocols = Protocols(name: name)
+                protocols.walk(file.source.tree)
+                for decl in protocols.found {
+                    for member in decl.memberBlock.members {
+                        guard let variable = member.decl.as(VariableDeclSyntax.self) else { continue }
+                        for binding in variable.bindings
+                        where binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text == property {
+                            if let type = binding.typeAnnotation?.type.trimmedDescription { types.insert(type) }
+                        }
+                    }
+                    queue += decl.inheritanceClause?.inheritedTypes.map { $0.type.trimmedDescription } ?? []
+                }
+            }
+        }
+        return types.count == 1 ? types.first : nil
+    }
+
     /// Member declarations of every block (those under `#if` included), with the file each is in.
     var members: [(file: SwiftFixFile, decl: DeclSyntax)] {
         blocks.flatMap { entry in Self.flatten(entry.block.members).map { (entry.file, $0) } }

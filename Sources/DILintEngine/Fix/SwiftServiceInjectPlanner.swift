@@ -38,9 +38,25 @@ struct SwiftServiceInjectPlanner {
     }
 
     func plan(into plan: inout FixPlan) {
+        // structs with only a memberwise initializer take a service together (see SwiftMemberwiseInjection)
+        var memberwise: [String: (planner: SwiftMemberwiseInjection, members: [SwiftMemberwiseInjection.Member])] = [:]
+        var services: [String] = []
         for key in order {
             let targets = byKey[key]!
-            planService(typeName: targets[0].place.typeName, service: targets[0].service, targets, into: &plan)
+            guard
+                let (planner, member) = planService(
+                    typeName: targets[0].place.typeName, service: targets[0].service, targets, into: &plan)
+            else { continue }
+            let key = planner.service + "\u{0}" + planner.serviceType
+            if memberwise[key] == nil {
+                services.append(key)
+                memberwise[key] = (planner, [])
+            }
+            memberwise[key]!.members.append(member)
+        }
+        for key in services {
+            let (planner, members) = memberwise[key]!
+            planner.plan(members, into: &plan)
         }
     }
 
@@ -133,7 +149,11 @@ struct SwiftServiceInjectPlanner {
 
     // MARK: One type, one service
 
-    private func planService(typeName: String, service: String, _ targets: [Target], into plan: inout FixPlan) {
+    /// Plans one type's reads of one service; a struct with only a memberwise initializer is
+    /// handed back, to be planned with the run's others (nil otherwise).
+    private func planService(typeName: String, service: String, _ targets: [Target], into plan: inout FixPlan)
+        -> (SwiftMemberwiseInjection, SwiftMemberwiseInjection.Member)?
+    {
         var targets = targets
         func list(_ items: [Target], _ reason: ManualReason, _ detail: String) {
             plan.manual += items.map { base.manual($0.located, in: $0.file, reason, "\(typeName): \(detail)") }
@@ -149,20 +169,30 @@ struct SwiftServiceInjectPlanner {
             reads[t.located.offset] = read
             return true
         }
-        guard let first = targets.first, let firstRead = reads[first.located.offset] else { return }
+        guard let first = targets.first, let firstRead = reads[first.located.offset] else { return nil }
         guard let serviceType = serviceType(service, first.located.access, read: firstRead) else {
-            return list(targets, .serviceTypeUnknown, "'\(service)' of \(first.located.access.container)")
+            list(targets, .serviceTypeUnknown, "'\(service)' of \(first.located.access.container)")
+            return nil
         }
         let name = Self.name(service: service, resolve: SwiftServiceRead.isResolve(firstRead))
         let defaultValue = firstRead.trimmedDescription
         guard let types = SwiftRunType.findEach(typeName, context: context), types.count == 1,
             !types[0].declaration.is(EnumDeclSyntax.self)
         else {
-            return list(
+            list(
                 targets, .typeNotInRun, "no single class, struct or actor declaration of it among the run's Swift files"
             )
+            return nil
         }
         let type = types[0]
+        if !type.memberNames.contains(name), SwiftMemberwiseInjection.applies(to: type) {
+            return (
+                SwiftMemberwiseInjection(
+                    context: context, service: service, name: name, serviceType: serviceType,
+                    defaultValue: defaultValue),
+                SwiftMemberwiseInjection.Member(type: type, targets: targets, reads: reads)
+            )
+        }
         // the name is free, or the type already holds the service under it (every designated
         // initializer takes it): then only the reads move
         var reused = false
@@ -177,7 +207,8 @@ struct SwiftServiceInjectPlanner {
                     }
                 }
             guard stored?.bindings.first?.typeAnnotation?.type.trimmedDescription == serviceType, takes else {
-                return list(targets, .serviceNameTaken, "'\(name)'")
+                list(targets, .serviceNameTaken, "'\(name)'")
+                return nil
             }
             reused = true
         }
@@ -187,7 +218,9 @@ struct SwiftServiceInjectPlanner {
             switch initializerEdits(
                 type: type, name: name, serviceType: serviceType, defaultValue: defaultValue, plan: &plan, notes: &notes
             ) {
-            case let .failure(.manual(reason, detail)): return list(targets, reason, detail ?? "")
+            case let .failure(.manual(reason, detail)):
+                list(targets, reason, detail ?? "")
+                return nil
             case let .success(edits): group.edits += edits
             }
         }
@@ -236,9 +269,10 @@ struct SwiftServiceInjectPlanner {
                 group.targets.append(fixTarget)
             }
         }
-        guard !group.targets.isEmpty else { return }
+        guard !group.targets.isEmpty else { return nil }
         if !notes.isEmpty { group.notes = notes }
         plan.groups.append(group)
+        return nil
     }
 
     /// An initializer whose signature is fixed (`required`, `override`): it cannot take a parameter.

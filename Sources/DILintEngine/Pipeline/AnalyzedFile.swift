@@ -17,6 +17,8 @@ struct ParseDiagnostic: Hashable, Sendable {
     let message: String
     let offset: Int?
     var elsewhere: String? = nil
+    /// The path of the file the error lies in, when it is not the file itself.
+    var elsewherePath: String? = nil
 }
 
 /// The file rules the configuration enables, each bound to its options and severity.

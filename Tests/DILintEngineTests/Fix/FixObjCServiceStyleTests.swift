@@ -106,8 +106,10 @@ final class FixObjCServiceStyleTests: XCTestCase {
     static let fixtures = FixFixtureTests.fixtures
 
     /// A copy of the fixture's `.in` files (subfolders kept) in a fresh git repository, with its config.
-    func tree(_ name: String) throws -> (root: URL, configuration: Configuration) {
-        let root = try temporaryDirectory(self)
+    func tree(_ name: String) throws -> (root: URL, configuration: Configuration) { try Self.tree(name, self) }
+
+    static func tree(_ name: String, _ test: XCTestCase) throws -> (root: URL, configuration: Configuration) {
+        let root = try temporaryDirectory(test)
         let source = Self.fixtures.appendingPathComponent(name)
         for file in try inputs(name) {
             let target = root.appendingPathComponent(file)
@@ -123,7 +125,7 @@ final class FixObjCServiceStyleTests: XCTestCase {
     }
 
     /// The fixture's input files, relative, without `.in`.
-    private func inputs(_ name: String) throws -> [String] {
+    private static func inputs(_ name: String) throws -> [String] {
         let source = Self.fixtures.appendingPathComponent(name)
         let all = FileManager.default.enumerator(atPath: source.path)?.allObjects as? [String] ?? []
         return all.filter { $0.hasSuffix(".in") }.map { String($0.dropLast(3)) }.sorted()
@@ -134,7 +136,13 @@ final class FixObjCServiceStyleTests: XCTestCase {
     /// container reads the service style's getters hold (direct accesses left, listed by finish).
     @discardableResult
     private func runCase(_ name: String, expectedManual: [String], getters: Int) throws -> FixPlan {
-        let (root, configuration) = try tree(name)
+        try Self.runCase(name, expectedManual: expectedManual, getters: getters, self)
+    }
+
+    /// `runCase` for another test class.
+    @discardableResult
+    static func runCase(_ name: String, expectedManual: [String], getters: Int, _ test: XCTestCase) throws -> FixPlan {
+        let (root, configuration) = try tree(name, test)
         let expected = Self.fixtures.appendingPathComponent(name)
         var injectPlan: FixPlan?
         for phase in FixPhase.allCases {
@@ -156,7 +164,7 @@ final class FixObjCServiceStyleTests: XCTestCase {
             }
             let diff = plan.unifiedDiff(root: root.path)
             if !diff.isEmpty {
-                let patch = try temporaryDirectory(self).appendingPathComponent("\(phase).patch")
+                let patch = try temporaryDirectory(test).appendingPathComponent("\(phase).patch")
                 try Data(diff).write(to: patch)
                 let check = try FixFixtureTests.git(root, "apply", "--check", "--verbose", patch.path)
                 XCTAssertEqual(

@@ -51,13 +51,12 @@ extension ParsedFile {
                 var line: UInt32 = 0, offset: UInt32 = 0
                 clang_getFileLocation(clang_getDiagnosticLocation(d), &cFile, &line, nil, &offset)
                 let inFile = cFile != nil && file != nil && clang_File_isEqual(cFile, file) != 0
-                let elsewhere =
-                    inFile
-                    ? nil : cFile.map { "\((clang_getFileName($0).consume() as NSString).lastPathComponent):\(line)" }
+                let otherPath = inFile ? nil : cFile.map { clang_getFileName($0).consume() }
                 errors.append(
                     ParseDiagnostic(
                         message: clang_getDiagnosticSpelling(d).consume(), offset: inFile ? Int(offset) : nil,
-                        elsewhere: elsewhere))
+                        elsewhere: otherPath.map { "\(($0 as NSString).lastPathComponent):\(line)" },
+                        elsewherePath: otherPath))
             }
             clang_disposeDiagnostic(d)
         }
