@@ -6,6 +6,8 @@ public enum FixPhase: String, Codable, Sendable, CaseIterable {
     case inject
     /// Fallback → the bridge alone.
     case finish
+    /// Writes the bridge facade the run's reads need (`BridgeWriter`).
+    case bridge
 }
 
 /// One replacement of a byte range of a file (an insertion when the range is empty).
@@ -50,6 +52,9 @@ public struct FixGroup: Codable, Equatable, Sendable {
     /// An `unsafe` group that passed every check but is not shown nor written: the run was not
     /// given `--unsafe` (see `FixPlan.withholdUnsafe`).
     public var withheld: Bool?
+    /// The files the group creates (real paths; each edit of one inserts its whole text): they
+    /// must not exist when it is written (`--phase bridge`).
+    public var creates: [String]?
 }
 
 /// Whether a group's edits keep behaviour (ruff's fix safety).

@@ -75,6 +75,16 @@ public final class Fixer {
         workspace.deadline.budget = runBudget
         workspace.deadline.parsedBefore = supervision?.parsedBefore ?? []
         let context = FixContext(configuration: configuration, workspace: workspace, services: services, files: pairs)
+        // inject in the bridge style with no bridge in the run: the bridge is planned first, and
+        // the inject sees its files (planned, not written) and is merged with it
+        var bridgePlan: FixPlan?
+        if phase == .inject, configuration.bridgeTypeIsConfigured,
+            configuration.injectionStyle(forService: "") == .bridge, !BridgeWriter.runDeclaresBridge(context)
+        {
+            let planned = self.plan(files: files, phase: .bridge)
+            workspace.setBase(BridgeWriter.createdContents(planned))
+            bridgePlan = planned
+        }
         let candidates = context.runFiles.filter { path in
             workspace.bytes(path)?.withUnsafeBytes { raw in
                 prefilter.mayContainAccess(raw) || bridgeNames.contains { raw.containsASCII($0) }
@@ -119,12 +129,14 @@ public final class Fixer {
         FixTrace.mark("planPhase")
         verify(&plan, context: context, planned: analyses)
         FixTrace.mark("verify done")
+        if let bridgePlan { plan.merge(before: bridgePlan) }
         return plan
     }
 
     /// Plans a phase through the rules whose `fix` performs it (`container-access` for inject,
     /// `container-fallback` for finish).
     static func planPhase(_ phase: FixPhase, _ run: FixRun, into plan: inout FixPlan) {
+        if phase == .bridge { return BridgeWriter(context: run.context).plan(run, into: &plan) }
         for rule in RuleRegistry.fileRules where type(of: rule).fixPhase == phase { rule.fix(run, into: &plan) }
     }
 
@@ -136,18 +148,22 @@ public final class Fixer {
     private func verify(_ plan: inout FixPlan, context: FixContext, planned: [FixFileAnalysis]) {
         let workspace = context.workspace
         let touched = Set(plan.groups.flatMap { $0.edits.map(\.path) })
+        let created = Set(plan.groups.flatMap { $0.creates ?? [] })
+        let bridgeFiles = Set(plan.groups.filter { $0.title.hasPrefix("bridge ") }.flatMap { $0.edits.map(\.path) })
         if let tree {
             for path in touched.sorted() {
-                if let why = tree.problem(writing: path, shownAs: path) {
+                if let why = created.contains(path)
+                    ? BridgeWriter.creationProblem(path, tree: tree) : tree.problem(writing: path, shownAs: path)
+                {
                     refuse(&plan, touching: path, "\(context.display(path)): \(why)")
                 }
             }
         }
         var before: [String: BeforeEdits] = [:]
-        context.prefetch(touched.filter { ($0 as NSString).pathExtension != "swift" })
+        context.prefetch(touched.filter { ($0 as NSString).pathExtension != "swift" && !created.contains($0) })
         for path in touched {
             plan.digests[path] = workspace.diskBytes(path).map { SHA256.hex($0) } ?? ""
-            if (path as NSString).pathExtension != "swift" {
+            if (path as NSString).pathExtension != "swift" && !bridgeFiles.contains(path) {
                 before[path] = context.analysis(path).map(BeforeEdits.init)
             }
         }
@@ -161,7 +177,8 @@ public final class Fixer {
             var overlay: [String: [UInt8]] = [:]
             var unreadable = false
             for (path, edits) in byFile {
-                guard let bytes = workspace.diskBytes(path), edits.allSatisfy({ $0.range.upperBound <= bytes.count })
+                guard let bytes = workspace.diskBytes(path) ?? (created.contains(path) ? [] : nil),
+                    edits.allSatisfy({ $0.range.upperBound <= bytes.count })
                 else {
                     refuse(&plan, touching: path, "\(context.display(path)) could not be read as planned")
                     unreadable = true
@@ -181,6 +198,10 @@ public final class Fixer {
             plan.diagnostics = [:]
             let targets = Self.targetsByPath(plan.accepted)
             for (path, edits) in byFile.sorted(by: { $0.key < $1.key }) {
+                if bridgeFiles.contains(path) {
+                    if let why = BridgeWriter(context: context).check(path) { failures[path] = why }
+                    continue
+                }
                 if let why = check(
                     path, edits: edits, targets: targets[path] ?? [], plan: &plan, before: before[path],
                     context: context)
@@ -246,6 +267,7 @@ public final class Fixer {
             edits: edits, bridgeType: configuration.bridgeType, names: before.names
         )
         .filter { !Self.hiddenFromHeaderlessParse($0.message, file: after, edits: declared) }
+        .filter { !BridgeWriter.isSDKError(inBridgeHeader: $0, configuration) }
         plan.diagnostics[context.display(path)] = DiagnosticCounts(
             before: before.errors.count, after: after.errors.count,
             new: Array(Set(new.map(\.message))).sorted())
