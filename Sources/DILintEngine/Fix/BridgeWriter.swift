@@ -160,9 +160,10 @@ struct BridgeWriter {
         ["m", "mm", "h", "swift"].contains((path as NSString).pathExtension)
     }
 
-    /// A read of a service the bridge may carry: not a registration, selected by `--service`.
+    /// A read of a service the bridge may carry: of the container (direct, or the fallback side
+    /// of a bridge read), not a registration, selected by `--service`.
     static func isServiceRead(_ access: ContainerAccess, _ context: FixContext) -> Bool {
-        guard let service = access.service, service.range(of: "^[A-Za-z_][A-Za-z0-9_]*$", options: .regularExpression) != nil
+        guard access.kind == .direct || access.kind == .fallback, let service = access.service, service.range(of: "^[A-Za-z_][A-Za-z0-9_]*$", options: .regularExpression) != nil
         else { return false }
         return !FixContext.isRegistration(service) && context.selects(access)
     }
