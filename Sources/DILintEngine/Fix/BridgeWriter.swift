@@ -122,7 +122,24 @@ struct BridgeWriter {
             services.append(service)
         }
         guard !services.isEmpty else { return }
+        if layout.paths.count > 1, case .swift = layout.language,
+            !(context.workspace.bytes(layout.paths[1]).map {
+                String(decoding: $0, as: UTF8.self).contains("#import") || !$0.starts(with: Array(Self.marker.utf8))
+            } ?? false)
+        {
+            plan.manual.append(
+                ManualItem(
+                    path: shown(layout.paths[1]), line: 1, column: 1, expression: configuration.bridgeType,
+                    reason: .bridgeHeaderForSwift,
+                    detail: "Objective-C files read the Swift class \(configuration.bridgeType)"))
+        }
         var group = FixGroup(title: "bridge \(configuration.bridgeType)", edits: [], targets: [])
+        // the services the phase's own files declare (the Swift file's, or the header's providers)
+        let had = context.workspace.bytes(layout.paths[0]).map {
+            Self.services(in: String(decoding: $0, as: UTF8.self), layout.language)
+        } ?? []
+        let kept = Set(had.map(\.name))
+        let all = had + services.filter { !kept.contains($0.name) }
         for (path, text) in files(layout, services) {
             let bytes = Array(text.utf8)
             guard let existing = context.workspace.bytes(path) else {
@@ -131,16 +148,15 @@ struct BridgeWriter {
                 continue
             }
             guard existing != bytes else { continue }
+            // the Swift bridge's header for Objective-C is the user's to complete once written
+            if case .swift = layout.language, path != layout.paths[0] { continue }
             // a file of the phase's own, unchanged since: regenerated with the services it has and
             // the new ones, the difference as edits; any other file is left
-            let had = Self.services(in: String(decoding: existing, as: UTF8.self), layout.language)
-            let kept = Set(had.map(\.name))
-            let all = had + services.filter { !kept.contains($0.name) }
             if had.isEmpty || files(layout, had)[path].map({ Array($0.utf8) }) != existing {
                 for service in services where !kept.contains(service.name) {
                     plan.manual.append(
                         ManualItem(
-                            path: context.display(path), line: 1, column: 1, expression: service.name,
+                            path: shown(path), line: 1, column: 1, expression: service.name,
                             reason: .notWritable,
                             detail:
                                 "the bridge file exists and is not the bridge phase's own as written: add the service '\(service.name)' to it"
@@ -152,6 +168,13 @@ struct BridgeWriter {
             if updated != existing { group.edits += Self.lineEdits(path: path, from: existing, to: updated) }
         }
         if !group.edits.isEmpty { plan.groups.append(group) }
+    }
+
+    /// A path as the run shows it (one not in the run: relative to the working directory).
+    private func shown(_ path: String) -> String {
+        let display = context.display(path)
+        guard display == path else { return display }
+        return FileCollector.relative(path, to: FixWorkspace.realPath(FileManager.default.currentDirectoryPath))
     }
 
     /// Whether a file's accesses could read the facade: Swift, Objective-C and their headers (a C
@@ -229,8 +252,14 @@ struct BridgeWriter {
                 declaration?.asProtocol(WithModifiersSyntax.self)?.modifiers.contains {
                     ["public", "open"].contains($0.name.text)
                 } ?? false
+            // Objective-C readers import bridge-header; with none named, a header of the phase's
+            // own, beside the Swift file, declares the class forward (see `files`)
+            var paths = [base + ".swift"]
+            if case .swift(objc: true) = language, configuration.bridgeHeader == nil {
+                paths.append((folder as NSString).appendingPathComponent("\(type).h"))
+            }
             return Layout(
-                language: language, paths: [base + ".swift"], container: container, containerHeader: nil,
+                language: language, paths: paths, container: container, containerHeader: nil,
                 swiftContainer: swiftContainer, isPublic: isPublic)
         case .objc:
             var header: String?
@@ -282,7 +311,15 @@ struct BridgeWriter {
             if objc { text += "        super.init()\n" }
             text += "    }\n}\n"
             if layout.swiftContainer { text += "\nextension \(layout.container): \(composed) {}\n" }
-            return [layout.paths[0]: text]
+            var files = [layout.paths[0]: text]
+            if layout.paths.count > 1 {
+                files[layout.paths[1]] =
+                    "\(Self.marker): \(type) is the Swift class of \((layout.paths[0] as NSString).lastPathComponent).\n"
+                    + "// Objective-C sees its members through the header Swift generates for the module\n"
+                    + "// (<Module>-Swift.h): import that here, or name it in bridge-header: instead of this file.\n"
+                    + "@class \(type);\n"
+            }
+            return files
         case .objc:
             let headerName = (layout.paths[0] as NSString).lastPathComponent
             var header = heading + "#import <Foundation/Foundation.h>\n"
@@ -295,10 +332,9 @@ struct BridgeWriter {
                 }
             }
             if !forwards.isEmpty { header += "\n" + forwards.joined(separator: "\n") + "\n" }
-            header += "\nNS_ASSUME_NONNULL_BEGIN\n"
             func property(_ s: Service) -> String {
                 let declared = s.objcType!
-                let attributes = declared.isObject ? "nonatomic, readonly, strong" : "nonatomic, readonly"
+                let attributes = declared.isObject ? "nonatomic, readonly, strong, nonnull" : "nonatomic, readonly"
                 return "@property (\(attributes)) \(declared.spelled(s.name));\n"
             }
             for s in services { header += "\n@protocol \(Self.provider(s.name)) <NSObject>\n" + property(s) + "@end\n" }
@@ -306,18 +342,20 @@ struct BridgeWriter {
             header += "\n/// The one facade through which the migrated code reaches the container's services.\n"
             header += "@interface \(type) : NSObject <\(composed)>\n"
             for s in services { header += property(s) }
-            header += "- (instancetype)initWithServices:(id<\(composed)>)services NS_DESIGNATED_INITIALIZER;\n"
-            header += "- (instancetype)init NS_UNAVAILABLE;\n@end\n"
+            // Foundation's NS_DESIGNATED_INITIALIZER and NS_UNAVAILABLE, spelled out (the header
+            // parses alike with or without the SDK)
+            header +=
+                "- (instancetype)initWithServices:(nonnull id<\(composed)>)services __attribute__((objc_designated_initializer));\n"
+            header += "- (instancetype)init __attribute__((unavailable));\n@end\n"
             if layout.containerHeader != nil {
                 header += "\n/// The container serves every service the bridge carries.\n"
                 header += "@interface \(layout.container) (\(composed)) <\(composed)>\n@end\n"
             }
-            header += "\nNS_ASSUME_NONNULL_END\n"
             var body = heading + "#import \"\(headerName)\"\n"
             if layout.containerHeader != nil {
                 body += "\n@implementation \(layout.container) (\(composed))\n@end\n"
             }
-            body += "\n@implementation \(type)\n\n- (instancetype)initWithServices:(id<\(composed)>)services\n{\n"
+            body += "\n@implementation \(type)\n\n- (instancetype)initWithServices:(nonnull id<\(composed)>)services\n{\n"
             body += "    if (self = [super init]) {\n"
             for s in services { body += "        _\(s.name) = services.\(s.name);\n" }
             body += "    }\n    return self;\n}\n\n@end\n"
@@ -505,6 +543,8 @@ struct BridgeWriter {
     /// `NS_DESIGNATED_INITIALIZER`, `NS_UNAVAILABLE`) in a parse without the SDK.
     static func sdkMacroCascade(_ message: String) -> Bool {
         ["NS_ASSUME_NONNULL", "NS_DESIGNATED_INITIALIZER", "NS_UNAVAILABLE"].contains { message.contains($0) }
+            // `NS_ASSUME_NONNULL_BEGIN` unexpanded before `@protocol` or `@interface`
+            || message == "prefix attribute must be followed by an interface, protocol, or implementation"
     }
 }
 

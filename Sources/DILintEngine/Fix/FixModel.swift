@@ -187,6 +187,8 @@ public enum ManualReason: String, Codable, Sendable, CaseIterable, Error {
     case directInFinish = "a direct access of the service: run --phase inject first"
     case bridgeServesOthers = "the bridge parameter also serves services outside --service"
     case notAServiceRead = "not a read of a service (a registration with the container): never moved onto the bridge"
+    case bridgeHeaderForSwift =
+        "the bridge header declares the Swift bridge forward only: import the module's generated <Module>-Swift.h in it, or name that header in bridge-header:"
     case serviceTypeUnknown =
         "the service's type is not known in the run (no declaration of it in the container's type or @interface, a typed resolve() or an annotated read, in the run or the headers it imports): fix does not guess it"
     case serviceNotObject = "the service is not an object (a property of that type cannot fall back to the container)"
