@@ -70,8 +70,15 @@ struct BridgeWriter {
                 reads.append((analysis.path, located, nil))
             }
         }
-        for path in run.swift {
-            guard let file = context.swiftFile(path) else { continue }
+        // every Swift file of the run (a second planning run is given only the edited ones: the
+        // facade's place and services must not depend on that)
+        let prefilter = ContainerPrefilter(specs: configuration.containers)
+        let swiftFiles = context.runFiles.filter { path in
+            (path as NSString).pathExtension == "swift"
+                && context.workspace.bytes(path)?.withUnsafeBytes { prefilter.mayContainAccess($0) } == true
+        }
+        for path in swiftFiles {
+            guard let file = context.swiftFile(path), file.source.problem == nil else { continue }
             for located in file.accesses where Self.isServiceRead(located.access, context) {
                 reads.append((path, located, file))
             }
@@ -205,11 +212,87 @@ struct BridgeWriter {
             read = Parser.parse(source: spelled).statements.first.map { Syntax($0.item) }
         }
         if let read, let type = swift.serviceType(service, access, read: read), !type.isEmpty { return type }
+        if let type = providerRequirement(service, container: access.container) ?? staticReadType(service, access.container) {
+            return type
+        }
         guard let declared = objc.declared(service, of: access.container) else { return nil }
         if declared.pointer, declared.base.range(of: "^[A-Za-z_][A-Za-z0-9_]*$", options: .regularExpression) != nil {
             return declared.base
         }
         return declared.base == "BOOL" ? "Bool" : nil
+    }
+
+    /// A protocol of the run the container conforms to whose only requirement is the service
+    /// (`protocol SentryCrashReporterProvider { var crashReporter: SentryCrashSwift { get } }`):
+    /// its name and the requirement's type.
+    private func providerDeclaration(_ service: String, container: String) -> (
+        name: String, type: String, isPublic: Bool
+    )? {
+        for path in context.swiftFilesMentioning(service) {
+            guard let file = context.swiftFile(path), !file.bytes.starts(with: Array(Self.marker.utf8)) else { continue }
+            let finder = ProviderProtocols(service: service)
+            finder.walk(file.source.tree)
+            for (name, type, isPublic) in finder.found where conforms(container, to: name) { return (name, type, isPublic) }
+        }
+        return nil
+    }
+
+    /// The provider protocol of the run the facade composes for a service, when there is one of
+    /// the facade's access level or wider.
+    func existingProvider(_ service: Service, container: String, isPublic: Bool) -> String? {
+        guard let found = providerDeclaration(service.name, container: container), !isPublic || found.isPublic else {
+            return nil
+        }
+        return found.name
+    }
+
+    private func providerRequirement(_ service: String, container: String) -> String? {
+        providerDeclaration(service, container: container)?.type
+    }
+
+    /// The name of the provider the facade's file declares: `<Service>Provider`, or, when the
+    /// run declares that name already (a provider it cannot compose: another access level),
+    /// `<BridgeType><Service>Provider`.
+    func ownProvider(_ service: String) -> String {
+        let name = Self.provider(service)
+        let taken = context.swiftFilesMentioning(name).contains { path in
+            guard let bytes = context.workspace.bytes(path), !bytes.starts(with: Array(Self.marker.utf8)) else {
+                return false
+            }
+            return FixContext.declaresType(name, in: String(decoding: bytes, as: UTF8.self))
+        }
+        return taken ? configuration.bridgeType + name : name
+    }
+
+    /// Whether the run declares the container's conformance to the protocol (in its inheritance
+    /// clause or an extension's).
+    private func conforms(_ container: String, to proto: String) -> Bool {
+        let pattern =
+            #"(class|struct|actor|extension)\s+"# + NSRegularExpression.escapedPattern(for: container)
+            + #"\s*:[^{]*\b"# + NSRegularExpression.escapedPattern(for: proto) + #"\b"#
+        return context.swiftFilesMentioning(proto).contains { path in
+            context.workspace.bytes(path).map {
+                String(decoding: $0, as: UTF8.self).range(of: pattern, options: .regularExpression) != nil
+            } ?? false
+        }
+    }
+
+    /// The type of a container property whose value is another type's static
+    /// (`var notificationCenterWrapper = Dependencies.notificationCenterWrapper`): the static's
+    /// declared type, by the same look-up.
+    private func staticReadType(_ service: String, _ container: String) -> String? {
+        var types = Set<String>()
+        for path in context.swiftFilesMentioning(SwiftRunType.simpleName(container)) {
+            guard let file = context.swiftFile(path) else { continue }
+            let finder = StaticReads(owner: SwiftRunType.simpleName(container), member: service)
+            finder.walk(file.source.tree)
+            for (owner, name) in finder.found {
+                for member in ContainerMembers.find(name, in: owner, context: context) {
+                    if case let .property(type) = member { types.insert(type) } else { return nil }
+                }
+            }
+        }
+        return types.count == 1 ? types.first : nil
     }
 
     /// Where the files go: `bridge-file:` (relative to the config's folder), else beside the
@@ -297,10 +380,14 @@ struct BridgeWriter {
         case let .swift(objc):
             let access = layout.isPublic ? "public " : ""
             var text = heading + "import Foundation\n"
-            for s in services {
-                text += "\n\(access)protocol \(Self.provider(s.name)) {\n    var \(s.name): \(s.swiftType ?? "") { get }\n}\n"
+            // a provider the container already conforms to is the service's (the run's own name)
+            let providers = services.map {
+                existingProvider($0, container: layout.container, isPublic: layout.isPublic) ?? ownProvider($0.name)
             }
-            text += "\n\(access)typealias \(composed) = \(services.map { Self.provider($0.name) }.joined(separator: " & "))\n"
+            for (s, provider) in zip(services, providers) where provider == ownProvider(s.name) {
+                text += "\n\(access)protocol \(provider) {\n    var \(s.name): \(s.swiftType ?? "") { get }\n}\n"
+            }
+            text += "\n\(access)typealias \(composed) = \(providers.joined(separator: " & "))\n"
             text += "\n/// The one facade through which the migrated code reaches the container's services.\n"
             text += objc ? "@objc \(access)final class \(type): NSObject, \(composed) {\n" : "\(access)final class \(type): \(composed) {\n"
             for s in services {
@@ -370,13 +457,14 @@ struct BridgeWriter {
         var found: [Service] = []
         switch language {
         case .swift:
+            // the facade's stored services: `    @objc public let name: Type`
             let regex = try? NSRegularExpression(
-                pattern: #"\nprotocol [A-Za-z0-9_]+Provider \{\n    var ([A-Za-z_][A-Za-z0-9_]*): ([^\n]+) \{ get \}\n\}"#
-                    .replacingOccurrences(of: "\\nprotocol", with: "\\n(?:public )?protocol"))
+                pattern: #"\n    (@objc )?(?:public )?let ([A-Za-z_][A-Za-z0-9_]*): ([^\n]+)(?=\n)"#)
             for m in regex?.matches(in: text, range: NSRange(location: 0, length: ns.length)) ?? [] {
-                let name = ns.substring(with: m.range(at: 1))
-                let objc = text.contains("    @objc let \(name):") || text.contains("    @objc public let \(name):")
-                found.append(Service(name: name, swiftType: ns.substring(with: m.range(at: 2)), objcType: nil, objc: objc))
+                found.append(
+                    Service(
+                        name: ns.substring(with: m.range(at: 2)), swiftType: ns.substring(with: m.range(at: 3)),
+                        objcType: nil, objc: m.range(at: 1).location != NSNotFound))
             }
         case .objc:
             let regex = try? NSRegularExpression(
@@ -582,5 +670,51 @@ enum SwiftcParse {
         guard let status, status != 0 else { return nil }
         let said = String(decoding: child.written, as: UTF8.self).replacingOccurrences(of: file, with: "Bridge.swift")
         return said.split(separator: "\n").first.map(String.init) ?? "exit status \(status >> 8)"
+    }
+}
+
+
+/// Protocols with one requirement, `var <service>: T { get }`: their names and `T`.
+private final class ProviderProtocols: SyntaxVisitor {
+    let service: String
+    var found: [(String, String, Bool)] = []
+    init(service: String) {
+        self.service = service
+        super.init(viewMode: .sourceAccurate)
+    }
+    override func visit(_ node: ProtocolDeclSyntax) -> SyntaxVisitorContinueKind {
+        let members = node.memberBlock.members
+        guard members.count == 1, let v = members.first?.decl.as(VariableDeclSyntax.self),
+            let binding = v.bindings.first, v.bindings.count == 1,
+            binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text == service,
+            let type = binding.typeAnnotation?.type.trimmedDescription,
+            let accessors = binding.accessorBlock?.accessors.as(AccessorDeclListSyntax.self),
+            accessors.count == 1, accessors.first?.accessorSpecifier.text == "get"
+        else { return .skipChildren }
+        found.append((node.name.text, type, node.modifiers.contains { ["public", "open"].contains($0.name.text) }))
+        return .skipChildren
+    }
+}
+
+/// In the members of a type (its declarations and extensions), the stored properties named
+/// `member` whose value is a static of another type (`Dependencies.x`): that type and member.
+private final class StaticReads: SyntaxVisitor {
+    let owner: String, member: String
+    var found: [(String, String)] = []
+    init(owner: String, member: String) {
+        self.owner = owner
+        self.member = member
+        super.init(viewMode: .sourceAccurate)
+    }
+    override func visit(_ node: VariableDeclSyntax) -> SyntaxVisitorContinueKind {
+        guard let binding = node.bindings.first, node.bindings.count == 1, binding.typeAnnotation == nil,
+            binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text == member,
+            let value = binding.initializer?.value.as(MemberAccessExprSyntax.self),
+            let base = value.base?.as(DeclReferenceExprSyntax.self),
+            let enclosing = SwiftRunType.enclosingQualifiedName(of: Syntax(node)),
+            SwiftRunType.simpleName(enclosing) == owner
+        else { return .skipChildren }
+        found.append((base.baseName.text, value.declName.baseName.text))
+        return .skipChildren
     }
 }
