@@ -541,7 +541,18 @@ struct BridgeWriter {
     static func isGeneratedSwiftBridge(_ context: FixContext) -> Bool {
         let type = context.configuration.bridgeType
         let pattern = "final class " + NSRegularExpression.escapedPattern(for: type) + #"\b[^{]*\{"#
-        return (context.runFiles + context.workspace.created).contains { path in
+        // the run's files, those planned in it, and where the phase puts the file (`bridge-file:`,
+        // or beside a file of the run): a run need not name the facade's file
+        var places = Set(context.runFiles.map { ($0 as NSString).deletingLastPathComponent }).map {
+            ($0 as NSString).appendingPathComponent("\(type).swift")
+        }
+        if let named = context.configuration.bridgeFile {
+            let full =
+                (named as NSString).isAbsolutePath
+                ? named : (context.configuration.baseDirectory as NSString).appendingPathComponent(named)
+            places.append((full as NSString).deletingPathExtension + ".swift")
+        }
+        return (context.runFiles + context.workspace.created + places.sorted()).contains { path in
             guard (path as NSString).pathExtension == "swift", let bytes = context.workspace.bytes(path),
                 bytes.starts(with: Array(marker.utf8))
             else { return false }
