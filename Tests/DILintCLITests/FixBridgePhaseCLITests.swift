@@ -168,7 +168,8 @@ final class FixBridgePhaseCLITests: XCTestCase {
         XCTAssertEqual(dry.status, 0, dry.stderr)
         try checkApplies(dry.stdout, project, "bridge")
         XCTAssertTrue(dry.stdout.hasPrefix("--- /dev/null\n+++ b/Sources/Crash/CrashBridge.h\n"), dry.stdout)
-        // a file that appears at the bridge's path between the plan and the write stays as it is
+        // a file at one of the bridge's paths that is not the phase's own stays as it is, and the
+        // other file is not written either
         try project.write("Sources/Crash/CrashBridge.m", "// someone else's\n")
         let applied = try project.run("fix", "--phase", "bridge", "Sources", "--apply")
         XCTAssertNotEqual(applied.status, 0, applied.stderr)

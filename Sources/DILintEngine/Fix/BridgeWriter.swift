@@ -147,6 +147,23 @@ struct BridgeWriter {
         } ?? []
         let kept = Set(had.map(\.name))
         let all = had + services.filter { !kept.contains($0.name) }
+        // a file at one of the facade's paths that is not the phase's own: none is written
+        let foreign = layout.paths.filter { path in
+            guard let existing = context.workspace.bytes(path) else { return false }
+            if case .swift = layout.language, path != layout.paths[0] { return false }
+            return had.isEmpty || files(layout, had)[path].map({ Array($0.utf8) }) != existing
+        }
+        if !foreign.isEmpty {
+            for service in services where !kept.contains(service.name) {
+                plan.manual.append(
+                    ManualItem(
+                        path: shown(foreign[0]), line: 1, column: 1, expression: service.name, reason: .notWritable,
+                        detail:
+                            "the bridge file exists and is not the bridge phase's own as written: add the service '\(service.name)' to it"
+                    ))
+            }
+            return
+        }
         for (path, text) in files(layout, services) {
             let bytes = Array(text.utf8)
             guard let existing = context.workspace.bytes(path) else {
@@ -158,19 +175,7 @@ struct BridgeWriter {
             // the Swift bridge's header for Objective-C is the user's to complete once written
             if case .swift = layout.language, path != layout.paths[0] { continue }
             // a file of the phase's own, unchanged since: regenerated with the services it has and
-            // the new ones, the difference as edits; any other file is left
-            if had.isEmpty || files(layout, had)[path].map({ Array($0.utf8) }) != existing {
-                for service in services where !kept.contains(service.name) {
-                    plan.manual.append(
-                        ManualItem(
-                            path: shown(path), line: 1, column: 1, expression: service.name,
-                            reason: .notWritable,
-                            detail:
-                                "the bridge file exists and is not the bridge phase's own as written: add the service '\(service.name)' to it"
-                        ))
-                }
-                continue
-            }
+            // the new ones, the difference as edits
             let updated = Array((files(layout, all)[path] ?? "").utf8)
             if updated != existing { group.edits += Self.lineEdits(path: path, from: existing, to: updated) }
         }
@@ -583,7 +588,9 @@ struct BridgeWriter {
         }
         if !after.accesses.isEmpty { return "re-lint of \(display): it reads the container" }
         // the phase's own files as planned (a file starting with its marker line)
-        let texts = context.workspace.overlay.values.filter { $0.starts(with: Array(Self.marker.utf8)) }
+        let header = (path as NSString).deletingPathExtension + ".h"
+        let texts = (Array(context.workspace.overlay.values) + [context.workspace.bytes(header) ?? []])
+            .filter { $0.starts(with: Array(Self.marker.utf8)) }
             .map { String(decoding: $0, as: UTF8.self) }
         let runText = context.runFiles.compactMap { context.workspace.bytes($0) }.map {
             String(decoding: $0, as: UTF8.self)
