@@ -8,6 +8,10 @@ public enum FixPhase: String, Codable, Sendable, CaseIterable {
     case finish
     /// Writes the bridge facade the run's reads need (`BridgeWriter`).
     case bridge
+
+    /// The phases that rewrite accesses, in the order a migration runs them (`bridge` writes
+    /// only its own files, and `inject` runs it when the run has no bridge).
+    public static var allCases: [FixPhase] { [.inject, .finish] }
 }
 
 /// One replacement of a byte range of a file (an insertion when the range is empty).

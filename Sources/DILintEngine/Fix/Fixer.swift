@@ -81,9 +81,15 @@ public final class Fixer {
         if phase == .inject, configuration.bridgeTypeIsConfigured,
             configuration.injectionStyle(forService: "") == .bridge, !BridgeWriter.runDeclaresBridge(context)
         {
+            // only a whole facade: one that leaves a service out (its type unknown) would refuse
+            // the groups that read it; then inject runs as without it, and `--phase bridge` says why
             let planned = self.plan(files: files, phase: .bridge)
-            workspace.setBase(BridgeWriter.createdContents(planned))
-            bridgePlan = planned
+            if planned.manual.allSatisfy({ $0.reason == .bridgeHeaderForSwift }) && planned.refusedGroups.isEmpty
+                && !planned.groups.isEmpty
+            {
+                workspace.setBase(BridgeWriter.createdContents(planned))
+                bridgePlan = planned
+            }
         }
         let candidates = context.runFiles.filter { path in
             workspace.bytes(path)?.withUnsafeBytes { raw in
@@ -129,7 +135,8 @@ public final class Fixer {
         FixTrace.mark("planPhase")
         verify(&plan, context: context, planned: analyses)
         FixTrace.mark("verify done")
-        if let bridgePlan { plan.merge(before: bridgePlan) }
+        // the bridge goes with the accesses that read it (none accepted: nothing is written)
+        if let bridgePlan, plan.accepted.contains(where: { !$0.edits.isEmpty }) { plan.merge(before: bridgePlan) }
         return plan
     }
 
