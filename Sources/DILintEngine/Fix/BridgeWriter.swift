@@ -52,6 +52,9 @@ struct BridgeWriter {
         /// Swift: the container is a Swift type of the run (it gets its conformance).
         var swiftContainer: Bool
         var isPublic: Bool
+        /// The container's `@_spi(…)` attributes (`@_spi(Private) `), which a public facade
+        /// over its services' types takes too.
+        var spi = ""
     }
 
     // MARK: Planning
@@ -346,9 +349,13 @@ struct BridgeWriter {
             if case .swift(objc: true) = language, configuration.bridgeHeader == nil {
                 paths.append((folder as NSString).appendingPathComponent("\(type).h"))
             }
+            let spi =
+                declaration?.asProtocol(WithAttributesSyntax.self)?.attributes.compactMap {
+                    $0.as(AttributeSyntax.self).flatMap { $0.attributeName.trimmedDescription == "_spi" ? $0 : nil }
+                }.map { $0.trimmedDescription + " " }.joined() ?? ""
             return Layout(
                 language: language, paths: paths, container: container, containerHeader: nil,
-                swiftContainer: swiftContainer, isPublic: isPublic)
+                swiftContainer: swiftContainer, isPublic: isPublic, spi: isPublic ? spi : "")
         case .objc:
             var header: String?
             let declaring =
@@ -383,7 +390,8 @@ struct BridgeWriter {
             + "// A service the run newly reads is added by running the phase again.\n"
         switch layout.language {
         case let .swift(objc):
-            let access = layout.isPublic ? "public " : ""
+            let member = layout.isPublic ? "public " : ""
+            let access = layout.spi + member
             var text = heading + "import Foundation\n"
             // a provider the container already conforms to is the service's (the run's own name)
             let providers = services.map {
@@ -396,9 +404,9 @@ struct BridgeWriter {
             text += "\n/// The one facade through which the migrated code reaches the container's services.\n"
             text += objc ? "@objc \(access)final class \(type): NSObject, \(composed) {\n" : "\(access)final class \(type): \(composed) {\n"
             for s in services {
-                text += "    \(objc && s.objc ? "@objc " : "")\(access)let \(s.name): \(s.swiftType ?? "")\n"
+                text += "    \(objc && s.objc ? "@objc " : "")\(member)let \(s.name): \(s.swiftType ?? "")\n"
             }
-            text += "\n    \(access)init(services: \(composed)) {\n"
+            text += "\n    \(member)init(services: \(composed)) {\n"
             for s in services { text += "        \(s.name) = services.\(s.name)\n" }
             if objc { text += "        super.init()\n" }
             text += "    }\n}\n"
