@@ -118,7 +118,9 @@ final class FixBridgePhaseCLITests: XCTestCase {
             ($0.hasPrefix("+") || $0.hasPrefix("-")) && !$0.hasPrefix("+++") && !$0.hasPrefix("---")
         }
         XCTAssertTrue(changed.contains("+    let analytics: Analytics"), rerun.stdout)
-        XCTAssertEqual(changed.filter { $0.hasPrefix("-") }, ["-typealias ReporterBridgeServices = ClockProvider & TabStoreProvider"])
+        XCTAssertEqual(
+            changed.filter { $0.hasPrefix("-") },
+            ["-typealias ReporterBridgeServices = ClockProvider & TabStoreProvider"])
         try phase("bridge", project)
         XCTAssertEqual(try project.read(file), expected[file], "the same file as one run over the whole tree")
         try typecheck(project, "after the re-run")
@@ -149,7 +151,9 @@ final class FixBridgePhaseCLITests: XCTestCase {
         // before (5f957f1): every group refused, "re-parse of Sources/Crash/Installation.m: new
         // error: 'CrashBridge.h' file not found"
         let inject = try phase("inject", project)
-        XCTAssertTrue(inject.stderr.contains("5 accesses rewritten in 5 files; 0 left for manual work; 0 conflicts"), inject.stderr)
+        XCTAssertTrue(
+            inject.stderr.contains("5 accesses rewritten in 5 files; 0 left for manual work; 0 conflicts"),
+            inject.stderr)
         for (file, text) in expected { XCTAssertEqual(try project.read(file), text, file) }
         XCTAssertTrue(try project.read("Sources/Crash/Session.m").contains("#import \"CrashBridge.h\"\n"))
         try phase("finish", project)
@@ -174,7 +178,9 @@ final class FixBridgePhaseCLITests: XCTestCase {
         let applied = try project.run("fix", "--phase", "bridge", "Sources", "--apply")
         XCTAssertNotEqual(applied.status, 0, applied.stderr)
         XCTAssertEqual(try project.read("Sources/Crash/CrashBridge.m"), "// someone else's\n")
-        XCTAssertFalse(FileManager.default.fileExists(atPath: project.root.appendingPathComponent("Sources/Crash/CrashBridge.h").path))
+        XCTAssertFalse(
+            FileManager.default.fileExists(
+                atPath: project.root.appendingPathComponent("Sources/Crash/CrashBridge.h").path))
         try FileManager.default.removeItem(at: project.root.appendingPathComponent("Sources/Crash/CrashBridge.m"))
         try phase("bridge", project)
         for (file, text) in expected { XCTAssertEqual(try project.read(file), text, file) }
@@ -186,14 +192,18 @@ final class FixBridgePhaseCLITests: XCTestCase {
         XCTAssertEqual(inject.status, 1, inject.stderr)
         XCTAssertFalse(inject.stderr.contains("refused"), inject.stderr)
         XCTAssertTrue(
-            inject.stderr.contains("Sources/App/signals.c:5:27: manual: container_shared(): C function with no bridge in reach"),
+            inject.stderr.contains(
+                "Sources/App/signals.c:5:27: manual: container_shared(): C function with no bridge in reach"),
             inject.stderr)
         XCTAssertTrue(
             inject.stderr.contains(
-                "Sources/App/CrashBridge.h:1:1: manual: CrashBridge: the bridge header declares the Swift bridge forward only"),
+                "Sources/App/CrashBridge.h:1:1: manual: CrashBridge: the bridge header declares the Swift bridge forward only"
+            ),
             inject.stderr)
         for (file, text) in expected { XCTAssertEqual(try project.read(file), text, file) }
-        XCTAssertTrue(try project.read("Sources/App/Monitor.m").contains("self.bridge ? self.bridge.crashReporter : Container.shared.crashReporter"))
+        XCTAssertTrue(
+            try project.read("Sources/App/Monitor.m").contains(
+                "self.bridge ? self.bridge.crashReporter : Container.shared.crashReporter"))
         let finish = try project.run("fix", "--phase", "finish", "Sources", "--apply")
         XCTAssertFalse(finish.stderr.contains("refused"), finish.stderr)
         let t = try totals(project)

@@ -71,7 +71,9 @@ enum NewFiles {
             var template = Array(
                 "\(directory)/.\((path as NSString).lastPathComponent)\(FixApplier.temporaryInfix)XXXXXX".utf8CString)
             let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-            guard fd >= 0 else { throw fail("cannot create a temporary file beside it (\(String(cString: strerror(errno))))") }
+            guard fd >= 0 else {
+                throw fail("cannot create a temporary file beside it (\(String(cString: strerror(errno))))")
+            }
             let temporary = String(cString: template)
             let ok = fchmod(fd, 0o666 & ~mode_t(mask)) == 0 && writeAll(fd, contents) && fsync(fd) == 0
             let error = errno

@@ -126,7 +126,8 @@ struct BridgeWriter {
                     ManualItem(
                         path: context.display(read.path), line: line, column: column, expression: access.expression,
                         reason: .serviceTypeUnknown,
-                        detail: "'\(name)' of \(access.container): the bridge \(configuration.bridgeType) leaves it out"))
+                        detail: "'\(name)' of \(access.container): the bridge \(configuration.bridgeType) leaves it out"
+                    ))
                 continue
             }
             services.append(service)
@@ -145,9 +146,10 @@ struct BridgeWriter {
         }
         var group = FixGroup(title: "bridge \(configuration.bridgeType)", edits: [], targets: [])
         // the services the phase's own files declare (the Swift file's, or the header's providers)
-        let had = context.workspace.bytes(layout.paths[0]).map {
-            Self.services(in: String(decoding: $0, as: UTF8.self), layout.language)
-        } ?? []
+        let had =
+            context.workspace.bytes(layout.paths[0]).map {
+                Self.services(in: String(decoding: $0, as: UTF8.self), layout.language)
+            } ?? []
         let kept = Set(had.map(\.name))
         let all = had + services.filter { !kept.contains($0.name) }
         // a file at one of the facade's paths that is not the phase's own: none is written
@@ -201,7 +203,8 @@ struct BridgeWriter {
     /// A read of a service the bridge may carry: of the container (direct, or the fallback side
     /// of a bridge read), not a registration, selected by `--service`.
     static func isServiceRead(_ access: ContainerAccess, _ context: FixContext) -> Bool {
-        guard access.kind == .direct || access.kind == .fallback, let service = access.service, service.range(of: "^[A-Za-z_][A-Za-z0-9_]*$", options: .regularExpression) != nil
+        guard access.kind == .direct || access.kind == .fallback, let service = access.service,
+            service.range(of: "^[A-Za-z_][A-Za-z0-9_]*$", options: .regularExpression) != nil
         else { return false }
         return !FixContext.isRegistration(service) && context.selects(access)
     }
@@ -220,7 +223,9 @@ struct BridgeWriter {
             read = Parser.parse(source: spelled).statements.first.map { Syntax($0.item) }
         }
         if let read, let type = swift.serviceType(service, access, read: read), !type.isEmpty { return type }
-        if let type = providerRequirement(service, container: access.container) ?? staticReadType(service, access.container) {
+        if let type = providerRequirement(service, container: access.container)
+            ?? staticReadType(service, access.container)
+        {
             return type
         }
         guard let declared = objc.declared(service, of: access.container) else { return nil }
@@ -237,10 +242,14 @@ struct BridgeWriter {
         name: String, type: String, isPublic: Bool
     )? {
         for path in context.swiftFilesMentioning(service) {
-            guard let file = context.swiftFile(path), !file.bytes.starts(with: Array(Self.marker.utf8)) else { continue }
+            guard let file = context.swiftFile(path), !file.bytes.starts(with: Array(Self.marker.utf8)) else {
+                continue
+            }
             let finder = ProviderProtocols(service: service)
             finder.walk(file.source.tree)
-            for (name, type, isPublic) in finder.found where conforms(container, to: name) { return (name, type, isPublic) }
+            for (name, type, isPublic) in finder.found where conforms(container, to: name) {
+                return (name, type, isPublic)
+            }
         }
         return nil
     }
@@ -378,7 +387,9 @@ struct BridgeWriter {
     // MARK: The files
 
     /// Provider protocol of a service: `tabStore` → `TabStoreProvider`.
-    static func provider(_ service: String) -> String { service.prefix(1).uppercased() + service.dropFirst() + "Provider" }
+    static func provider(_ service: String) -> String {
+        service.prefix(1).uppercased() + service.dropFirst() + "Provider"
+    }
 
     /// The files' texts by real path, the services in name order.
     func files(_ layout: Layout, _ services: [Service]) -> [String: String] {
@@ -402,7 +413,10 @@ struct BridgeWriter {
             }
             text += "\n\(access)typealias \(composed) = \(providers.joined(separator: " & "))\n"
             text += "\n/// The one facade through which the migrated code reaches the container's services.\n"
-            text += objc ? "@objc \(access)final class \(type): NSObject, \(composed) {\n" : "\(access)final class \(type): \(composed) {\n"
+            text +=
+                objc
+                ? "@objc \(access)final class \(type): NSObject, \(composed) {\n"
+                : "\(access)final class \(type): \(composed) {\n"
             for s in services {
                 text += "    \(objc && s.objc ? "@objc " : "")\(member)let \(s.name): \(s.swiftType ?? "")\n"
             }
@@ -438,7 +452,8 @@ struct BridgeWriter {
                 return "@property (\(attributes)) \(declared.spelled(s.name));\n"
             }
             for s in services { header += "\n@protocol \(Self.provider(s.name)) <NSObject>\n" + property(s) + "@end\n" }
-            header += "\n@protocol \(composed) <\(services.map { Self.provider($0.name) }.joined(separator: ", "))>\n@end\n"
+            header +=
+                "\n@protocol \(composed) <\(services.map { Self.provider($0.name) }.joined(separator: ", "))>\n@end\n"
             header += "\n/// The one facade through which the migrated code reaches the container's services.\n"
             header += "@interface \(type) : NSObject <\(composed)>\n"
             for s in services { header += property(s) }
@@ -455,7 +470,8 @@ struct BridgeWriter {
             if layout.containerHeader != nil {
                 body += "\n@implementation \(layout.container) (\(composed))\n@end\n"
             }
-            body += "\n@implementation \(type)\n\n- (instancetype)initWithServices:(nonnull id<\(composed)>)services\n{\n"
+            body +=
+                "\n@implementation \(type)\n\n- (instancetype)initWithServices:(nonnull id<\(composed)>)services\n{\n"
             body += "    if (self = [super init]) {\n"
             for s in services { body += "        _\(s.name) = services.\(s.name);\n" }
             body += "    }\n    return self;\n}\n\n@end\n"
@@ -509,7 +525,8 @@ struct BridgeWriter {
         var pending: (start: Int, end: Int, text: [UInt8])?
         func flush() {
             if let p = pending {
-                edits.append(TextEdit(path: path, range: p.start..<p.end, replacement: String(decoding: p.text, as: UTF8.self)))
+                edits.append(
+                    TextEdit(path: path, range: p.start..<p.end, replacement: String(decoding: p.text, as: UTF8.self)))
             }
             pending = nil
         }
@@ -607,7 +624,8 @@ struct BridgeWriter {
         // to super nor synthesize its properties' ivars
         let sdkMissing = after.errors.contains { $0.message == "'Foundation/Foundation.h' file not found" }
         let type = configuration.bridgeType
-        let ivars = Set(Self.services(in: texts.first { $0.contains("@interface \(type) :") } ?? "", .objc).map { "_\($0.name)" })
+        let ivars = Set(
+            Self.services(in: texts.first { $0.contains("@interface \(type) :") } ?? "", .objc).map { "_\($0.name)" })
         for error in after.errors {
             let message = error.message
             if message.hasSuffix("file not found"), texts.contains(where: { $0.contains("#import <") }) { continue }
@@ -621,9 +639,9 @@ struct BridgeWriter {
             }
             let names = Self.quotedNames(message)
             let external = names.contains { name in
-                    !texts.contains { FixContext.declaresType(name, in: $0) }
-                        && !runText.contains { FixContext.declaresType(name, in: $0) }
-                }
+                !texts.contains { FixContext.declaresType(name, in: $0) }
+                    && !runText.contains { FixContext.declaresType(name, in: $0) }
+            }
             if external || Self.sdkMacroCascade(message) { continue }
             return "re-parse of \(display): error: \(message)"
         }
@@ -698,7 +716,6 @@ enum SwiftcParse {
         return said.split(separator: "\n").first.map(String.init) ?? "exit status \(status >> 8)"
     }
 }
-
 
 /// Protocols with one requirement, `var <service>: T { get }`: their names and `T`.
 private final class ProviderProtocols: SyntaxVisitor {
