@@ -28,8 +28,8 @@ struct FixCommand: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "inject: direct access → the bridge with a container fallback. finish: fallback → the bridge alone.",
-            valueName: "inject|finish"))
+            "inject: direct access → the bridge with a container fallback. finish: fallback → the bridge alone. bridge: write the bridge facade the accesses need.",
+            valueName: "inject|finish|bridge"))
     var phase: FixPhase
 
     @Option(

@@ -81,6 +81,9 @@ public struct Configuration: Sendable {
     /// `swift-callers-in-run: true`: every caller of a migrated Swift type's initializers is in the
     /// run, so `di-lint fix` may change an `@objc` or `public` initializer's signature too.
     public var swiftCallersInRun = false
+    /// `bridge-file:`: where `di-lint fix --phase bridge` writes the facade (a path without or
+    /// with an extension, relative to the config's folder; nil: beside the accesses).
+    public var bridgeFile: String?
     /// `inject:`: how `di-lint fix` injects each service (`InjectionPolicy`, `injectionStyle(forService:)`).
     public var injection = InjectionPolicy()
     /// Directory the config was read from; relative globs resolve against it.

@@ -76,7 +76,7 @@ public struct CBridgeGlobal: Sendable, Equatable {
 
 extension Configuration {
     /// The top-level keys only `di-lint fix` reads.
-    static let fixKeys: Set<String> = [CBridgeGlobal.key, "swift-callers-in-run", InjectionPolicy.key]
+    static let fixKeys: Set<String> = [CBridgeGlobal.key, "swift-callers-in-run", InjectionPolicy.key, "bridge-file"]
 
     /// Reads the keys `di-lint fix` adds on its own (kept apart from the others' parse).
     static func parseFixKeys(_ root: [String: Any], into config: inout Configuration) throws {
@@ -85,6 +85,12 @@ extension Configuration {
                 throw ConfigError.invalid("swift-callers-in-run must be true or false")
             }
             config.swiftCallersInRun = flag
+        }
+        if let value = root["bridge-file"] {
+            guard let path = value as? String, !path.isEmpty, !path.hasSuffix("/") else {
+                throw ConfigError.invalid("bridge-file must be a file path such as Sources/App/CrashBridge.swift")
+            }
+            config.bridgeFile = path
         }
         if let value = root[InjectionPolicy.key] {
             config.injection = try InjectionPolicy.parse(value)

@@ -62,8 +62,10 @@ public enum FixApplier {
         _ plan: FixPlan, tree: FixTree? = nil, held: FixTree.Lock? = nil, lockWait: Double = lockWait,
         note: (String) -> Void = { _ in }
     ) throws -> [String] {
-        let files = plan.editsByFile.sorted { $0.key < $1.key }
-        guard !files.isEmpty else { return [] }
+        let created = plan.createdFiles
+        let files = plan.editsByFile.filter { !created.contains($0.key) }.sorted { $0.key < $1.key }
+        let new = plan.editsByFile.filter { created.contains($0.key) }.sorted { $0.key < $1.key }
+        guard !files.isEmpty || !new.isEmpty else { return [] }
         var lock: FixTree.Lock?
         if let tree, held == nil {
             do {
@@ -76,6 +78,9 @@ public enum FixApplier {
             recoverInterrupted(tree, note: note)
         }
         defer { lock?.release() }
+        // new files first (`--phase bridge`): each made whole under a name that did not exist
+        let made = try NewFiles.create(new.map { ($0.key, EditApplication.apply($0.value, to: [])) })
+        guard !files.isEmpty else { return made }
         let signals = HeldSignals()
         var transaction = Transaction(tree: tree)
         do {
@@ -86,13 +91,14 @@ public enum FixApplier {
             let failure =
                 error as? Failure ?? Failure(unchanged: true, description: "\(error); nothing written", details: [])
             transaction.discard()
+            if failure.unchanged { NewFiles.remove(made) }
             signals.end(note: note) { _ in
                 (["di-lint fix: error: \(failure)"] + failure.details.map { "di-lint fix: \($0)" }).joined(
                     separator: "\n")
             }
             throw failure
         }
-        let written = transaction.finish()
+        let written = made + transaction.finish()
         signals.end(note: note) {
             "di-lint fix: wrote \(written.count) file\(written.count == 1 ? "" : "s") before ending on \($0)"
         }

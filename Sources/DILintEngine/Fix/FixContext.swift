@@ -38,6 +38,10 @@ final class FixContext {
         displayNames = Dictionary(files.map { ($0.real, $0.display) }, uniquingKeysWith: { a, _ in a })
     }
 
+    /// Whether the run's bridge is a Swift facade `--phase bridge` wrote (its parameter's default
+    /// is then the facade built from the container: `BridgeWriter.swiftDefault`).
+    lazy var generatedSwiftBridge = BridgeWriter.isGeneratedSwiftBridge(self)
+
     /// The bridge's name as the fix writes it.
     var bridgeName: String { configuration.bridgeNames.first ?? "bridge" }
 

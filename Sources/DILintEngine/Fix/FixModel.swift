@@ -6,6 +6,12 @@ public enum FixPhase: String, Codable, Sendable, CaseIterable {
     case inject
     /// Fallback → the bridge alone.
     case finish
+    /// Writes the bridge facade the run's reads need (`BridgeWriter`).
+    case bridge
+
+    /// The phases that rewrite accesses, in the order a migration runs them (`bridge` writes
+    /// only its own files, and `inject` runs it when the run has no bridge).
+    public static var allCases: [FixPhase] { [.inject, .finish] }
 }
 
 /// One replacement of a byte range of a file (an insertion when the range is empty).
@@ -50,6 +56,9 @@ public struct FixGroup: Codable, Equatable, Sendable {
     /// An `unsafe` group that passed every check but is not shown nor written: the run was not
     /// given `--unsafe` (see `FixPlan.withholdUnsafe`).
     public var withheld: Bool?
+    /// The files the group creates (real paths; each edit of one inserts its whole text): they
+    /// must not exist when it is written (`--phase bridge`).
+    public var creates: [String]?
 }
 
 /// Whether a group's edits keep behaviour (ruff's fix safety).
@@ -182,6 +191,8 @@ public enum ManualReason: String, Codable, Sendable, CaseIterable, Error {
     case directInFinish = "a direct access of the service: run --phase inject first"
     case bridgeServesOthers = "the bridge parameter also serves services outside --service"
     case notAServiceRead = "not a read of a service (a registration with the container): never moved onto the bridge"
+    case bridgeHeaderForSwift =
+        "the bridge header declares the Swift bridge forward only: import the module's generated <Module>-Swift.h in it, or name that header in bridge-header:"
     case serviceTypeUnknown =
         "the service's type is not known in the run (no declaration of it in the container's type or @interface, a typed resolve() or an annotated read, in the run or the headers it imports): fix does not guess it"
     case serviceNotObject = "the service is not an object (a property of that type cannot fall back to the container)"

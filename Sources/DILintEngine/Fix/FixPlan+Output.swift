@@ -5,7 +5,13 @@ extension FixPlan {
     public func unifiedDiff(root: String = FileManager.default.currentDirectoryPath) -> [UInt8] {
         let base = FixWorkspace.realPath(root)
         var out: [UInt8] = []
+        let created = createdFiles
         for (path, edits) in editsByFile.sorted(by: { $0.key < $1.key }) {
+            if created.contains(path) {
+                out += UnifiedDiff.creation(
+                    path: FileCollector.relative(path, to: base), contents: EditApplication.apply(edits, to: []))
+                continue
+            }
             guard let old = readFileBytes(path), SHA256.hex(old) == digests[path] else { continue }
             // the tier of an unsafe file's groups on a line of its own before its diff (git apply passes over it)
             let unsafe = accepted.filter { $0.safety == .unsafe && $0.edits.contains { $0.path == path } }.map(\.title)

@@ -51,7 +51,20 @@ final class FixWorkspace {
         return read
     }
 
-    func setOverlay(_ contents: [String: [UInt8]]) {
+    /// Files planned in the same run that are not on disk yet (the bridge `inject` plans first):
+    /// part of every overlay, by real path.
+    private(set) var base: [String: [UInt8]] = [:]
+    /// The real paths of `base`'s files.
+    var created: [String] { base.keys.sorted() }
+
+    /// Sets the files planned but not written yet, which every parse sees from now on.
+    func setBase(_ files: [String: [UInt8]]) {
+        base = files
+        setOverlay([:])
+    }
+
+    func setOverlay(_ edited: [String: [UInt8]]) {
+        let contents = base.merging(edited) { $1 }
         overlay = contents
         let implementation: Set<String> = ["c", "m", "mm", "cc", "cpp", "cxx", "swift"]
         includableOverlay = contents.keys.filter { !implementation.contains(($0 as NSString).pathExtension) }.sorted()

@@ -77,6 +77,22 @@ public final class Fixer {
         workspace.deadline.budget = runBudget
         workspace.deadline.parsedBefore = supervision?.parsedBefore ?? []
         let context = FixContext(configuration: configuration, workspace: workspace, services: services, files: pairs)
+        // inject in the bridge style with no bridge in the run: the bridge is planned first, and
+        // the inject sees its files (planned, not written) and is merged with it
+        var bridgePlan: FixPlan?
+        if phase == .inject, configuration.bridgeTypeIsConfigured,
+            configuration.injectionStyle(forService: "") == .bridge, !BridgeWriter.runDeclaresBridge(context)
+        {
+            // only a whole facade: one that leaves a service out (its type unknown) would refuse
+            // the groups that read it; then inject runs as without it, and `--phase bridge` says why
+            let planned = self.plan(files: files, phase: .bridge)
+            if planned.manual.allSatisfy({ $0.reason == .bridgeHeaderForSwift }) && planned.refusedGroups.isEmpty
+                && !planned.groups.isEmpty
+            {
+                workspace.setBase(BridgeWriter.createdContents(planned))
+                bridgePlan = planned
+            }
+        }
         let candidates = context.runFiles.filter { path in
             workspace.bytes(path)?.withUnsafeBytes { raw in
                 prefilter.mayContainAccess(raw) || bridgeNames.contains { raw.containsASCII($0) }
@@ -122,12 +138,15 @@ public final class Fixer {
         verify(&plan, context: context, planned: analyses)
         FixTrace.mark("verify done")
         lastContext = context
+        // the bridge goes with the accesses that read it (none accepted: nothing is written)
+        if let bridgePlan, plan.accepted.contains(where: { !$0.edits.isEmpty }) { plan.merge(before: bridgePlan) }
         return plan
     }
 
     /// Plans a phase through the rules whose `fix` performs it (`container-access` for inject,
     /// `container-fallback` for finish).
     static func planPhase(_ phase: FixPhase, _ run: FixRun, into plan: inout FixPlan) {
+        if phase == .bridge { return BridgeWriter(context: run.context).plan(run, into: &plan) }
         for rule in RuleRegistry.fileRules where type(of: rule).fixPhase == phase { rule.fix(run, into: &plan) }
     }
 
@@ -139,18 +158,22 @@ public final class Fixer {
     private func verify(_ plan: inout FixPlan, context: FixContext, planned: [FixFileAnalysis]) {
         let workspace = context.workspace
         let touched = Set(plan.groups.flatMap { $0.edits.map(\.path) })
+        let created = Set(plan.groups.flatMap { $0.creates ?? [] })
+        let bridgeFiles = Set(plan.groups.filter { $0.title.hasPrefix("bridge ") }.flatMap { $0.edits.map(\.path) })
         if let tree {
             for path in touched.sorted() {
-                if let why = tree.problem(writing: path, shownAs: path) {
+                if let why = created.contains(path)
+                    ? BridgeWriter.creationProblem(path, tree: tree) : tree.problem(writing: path, shownAs: path)
+                {
                     refuse(&plan, touching: path, "\(context.display(path)): \(why)")
                 }
             }
         }
         var before: [String: BeforeEdits] = [:]
-        context.prefetch(touched.filter { ($0 as NSString).pathExtension != "swift" })
+        context.prefetch(touched.filter { ($0 as NSString).pathExtension != "swift" && !created.contains($0) })
         for path in touched {
             plan.digests[path] = workspace.diskBytes(path).map { SHA256.hex($0) } ?? ""
-            if (path as NSString).pathExtension != "swift" {
+            if (path as NSString).pathExtension != "swift" && !bridgeFiles.contains(path) {
                 before[path] = context.analysis(path).map(BeforeEdits.init)
             }
         }
@@ -164,7 +187,8 @@ public final class Fixer {
             var overlay: [String: [UInt8]] = [:]
             var unreadable = false
             for (path, edits) in byFile {
-                guard let bytes = workspace.diskBytes(path), edits.allSatisfy({ $0.range.upperBound <= bytes.count })
+                guard let bytes = workspace.diskBytes(path) ?? (created.contains(path) ? [] : nil),
+                    edits.allSatisfy({ $0.range.upperBound <= bytes.count })
                 else {
                     refuse(&plan, touching: path, "\(context.display(path)) could not be read as planned")
                     unreadable = true
@@ -184,6 +208,10 @@ public final class Fixer {
             plan.diagnostics = [:]
             let targets = Self.targetsByPath(plan.accepted)
             for (path, edits) in byFile.sorted(by: { $0.key < $1.key }) {
+                if bridgeFiles.contains(path) {
+                    if let why = BridgeWriter(context: context).check(path) { failures[path] = why }
+                    continue
+                }
                 if let why = check(
                     path, edits: edits, targets: targets[path] ?? [], plan: &plan, before: before[path],
                     context: context)
@@ -254,6 +282,7 @@ public final class Fixer {
                 $0, path: path, edits: declared, afterErrors: after.errors, before: before.errors,
                 beforeBytes: before.buffer.bytes, afterBytes: after.file.buffer.bytes)
         }
+        .filter { !BridgeWriter.isSDKError(inBridgeHeader: $0, configuration) }
         plan.diagnostics[context.display(path)] = DiagnosticCounts(
             before: before.errors.count, after: after.errors.count,
             new: Array(Set(new.map(\.message))).sorted())

@@ -184,7 +184,7 @@ struct SwiftContainerBuild {
     /// (`Container.shared`, `Container.shared()`, by any accessor configured for the type) spelled
     /// `self`: inside the container, its own instance.
     func bridgeFromSelf(container: String, accessor: String) -> String? {
-        let value = context.configuration.swiftBridgeDefault ?? "\(container).\(accessor)"
+        let value = BridgeWriter.swiftDefault(container: "\(container).\(accessor)", context)
         let accessors = Set(
             context.configuration.containers.compactMap { spec -> String? in
                 if case let .member(type, accessor) = spec, type == container { return accessor }

@@ -54,6 +54,8 @@ struct SwiftFixPlanner {
             ok =
                 count(after, .direct) == count(before, .direct) - targets
                 && count(after, .injected) - count(before, .injected) >= targets
+        case .bridge:
+            ok = count(after, .direct) == count(before, .direct)
         case .finish:
             // a caller given the bridge built from the container: its reads are the only new
             // container reads, each in the argument passed, as `composition-root` or `direct` (recorded)

@@ -146,7 +146,8 @@ struct SwiftInjectPlanner {
         }
         let bridge = context.bridgeName
         let bridgeType = context.configuration.bridgeType
-        let defaultValue = context.configuration.swiftBridgeDefault ?? targets[0].file.text(targets[0].located.range)
+        let defaultValue = BridgeWriter.swiftDefault(
+            container: targets[0].file.text(targets[0].located.range), context)
         var group = FixGroup(title: "Swift type \(name)", edits: [], targets: [])
         // `self.x = value` lines for each clause's initializers
         var assignments = Array(repeating: [String](), count: types.count)
