@@ -28,8 +28,8 @@ struct FixCommand: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "inject: direct access → the bridge with a container fallback. finish: fallback → the bridge alone.",
-            valueName: "inject|finish"))
+            "inject: direct access → the bridge with a container fallback. wire: each migrated type given the bridge where the run builds it. finish: fallback → the bridge alone.",
+            valueName: "inject|wire|finish"))
     var phase: FixPhase
 
     @Option(

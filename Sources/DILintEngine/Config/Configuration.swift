@@ -81,6 +81,9 @@ public struct Configuration: Sendable {
     /// `swift-callers-in-run: true`: every caller of a migrated Swift type's initializers is in the
     /// run, so `di-lint fix` may change an `@objc` or `public` initializer's signature too.
     public var swiftCallersInRun = false
+    /// `lifecycle:`: the messages before which `fix --phase wire` must set the bridge on a new
+    /// object (`[install, start]`); empty: before any other message to it.
+    public var lifecycle: [String] = []
     /// `inject:`: how `di-lint fix` injects each service (`InjectionPolicy`, `injectionStyle(forService:)`).
     public var injection = InjectionPolicy()
     /// Directory the config was read from; relative globs resolve against it.

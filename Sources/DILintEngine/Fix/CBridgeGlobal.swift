@@ -76,7 +76,7 @@ public struct CBridgeGlobal: Sendable, Equatable {
 
 extension Configuration {
     /// The top-level keys only `di-lint fix` reads.
-    static let fixKeys: Set<String> = [CBridgeGlobal.key, "swift-callers-in-run", InjectionPolicy.key]
+    static let fixKeys: Set<String> = [CBridgeGlobal.key, "swift-callers-in-run", InjectionPolicy.key, "lifecycle"]
 
     /// Reads the keys `di-lint fix` adds on its own (kept apart from the others' parse).
     static func parseFixKeys(_ root: [String: Any], into config: inout Configuration) throws {
@@ -85,6 +85,12 @@ extension Configuration {
                 throw ConfigError.invalid("swift-callers-in-run must be true or false")
             }
             config.swiftCallersInRun = flag
+        }
+        if let value = root["lifecycle"] {
+            guard let names = value as? [String], names.allSatisfy(\.isIdentifier) else {
+                throw ConfigError.invalid("lifecycle must be a list of method names such as [install, start]")
+            }
+            config.lifecycle = names
         }
         if let value = root[InjectionPolicy.key] {
             config.injection = try InjectionPolicy.parse(value)
