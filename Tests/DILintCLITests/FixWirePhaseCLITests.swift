@@ -89,11 +89,11 @@ final class FixWirePhaseCLITests: XCTestCase {
         XCTAssertEqual(run.stdout, "")
         XCTAssertTrue(
             run.stderr.contains(
-                "Orphan.h:4:48: manual: Orphan: the run builds the type nowhere (or never calls the setter): wire its bridge where it is built (set 'bridge' on each new Orphan right after it is built and before 'install' or 'start')"
+                "Orphan.h:4:54: manual: Orphan: the run builds the type nowhere (or never calls the setter): wire its bridge where it is built (set 'bridge' on each new Orphan right after it is built and before 'install' or 'start')"
             ), run.stderr)
         XCTAssertTrue(
             run.stderr.contains(
-                "Pool.m:6:17: manual: [[Worker alloc] init]: no bridge to pass where the type is built (no bridge in reach, and the place may not build one) (Pool has no bridge to pass: give it one (it is not in the composition-root, where a bridge may be built))"
+                "Pool.m:6:17: manual: [[Worker alloc] init]: no bridge to pass where the type is built (no bridge in reach, and the place may not build one) (Pool has no bridge to pass, and may not build one (it is not in composition-root:))"
             ), run.stderr)
     }
 

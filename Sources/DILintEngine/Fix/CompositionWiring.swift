@@ -48,7 +48,15 @@ struct CompositionWiring {
                 }
             }
         }
-        for (className, place) in migrated.sorted(by: { $0.key < $1.key }) where !built.contains(className) {
+        var ownedSwift = Set<String>()
+        built.formUnion(
+            CompositionWiringSwiftObjC(context: context, classes: Set(migrated.keys)).plan(
+                run.swift, into: &plan, owned: &ownedSwift, add: add))
+        // a subclass built counts for its class
+        for (className, place) in migrated.sorted(by: { $0.key < $1.key })
+        where !built.contains(className) && place.superclass == nil
+            && !migrated.contains(where: { $0.value.superclass == className && built.contains($0.key) })
+        {
             plan.manual.append(
                 ManualItem(
                     path: context.display(place.path), line: place.line, column: place.column, expression: className,
@@ -70,9 +78,10 @@ struct CompositionWiring {
     /// Classes of the run with a bridge property (in any `@interface`), by name, with where it is
     /// declared; a class whose `@implementation` defines the bridge's getter owns its bridge (the
     /// composition root's), and is no migrated type.
-    private func migratedClasses(_ analyses: [FixFileAnalysis]) -> [String: (path: String, line: Int, column: Int)] {
-        var found: [String: (path: String, line: Int, column: Int)] = [:]
+    private func migratedClasses(_ analyses: [FixFileAnalysis]) -> [String: Migrated] {
+        var found: [String: Migrated] = [:]
         var owning = Set<String>()
+        var superclasses: [String: (path: String, line: Int, column: Int, superclass: String)] = [:]
         let names = Set(context.configuration.bridgeNames)
         for analysis in analyses.sorted(by: { $0.path < $1.path }) {
             let t = analysis.tokens
@@ -82,14 +91,40 @@ struct CompositionWiring {
                     if ownsBridge(t, block) { owning.insert(block.className) }
                     continue
                 }
+                // `@interface Sub : Super`
+                if block.kind == .primary,
+                    let name = (block.start..<min(block.start + 3, t.count)).first(where: { t.text($0) == block.className }),
+                    t.text(name + 1) == ":", t.isIdentifier(name + 2)
+                {
+                    let (line, column) = analysis.lineColumn(t.start(name))
+                    superclasses[block.className] = (analysis.path, line, column, t.text(name + 2))
+                }
                 guard let property = block.bridgeProperty, found[block.className] == nil,
                     (block.start..<property).contains(where: { t.text($0) == bridgeType })
                 else { continue }
                 let (line, column) = analysis.lineColumn(t.start(property))
-                found[block.className] = (analysis.path, line, column)
+                found[block.className] = Migrated(path: analysis.path, line: line, column: column, superclass: nil)
+            }
+        }
+        // subclasses of migrated classes inherit the property
+        var grew = true
+        while grew {
+            grew = false
+            for (name, sub) in superclasses where found[name] == nil && found[sub.superclass] != nil {
+                found[name] = Migrated(path: sub.path, line: sub.line, column: sub.column, superclass: sub.superclass)
+                grew = true
             }
         }
         return found.filter { !owning.contains($0.key) }
+    }
+
+    /// A class with a bridge property: where it is declared, and the migrated class it inherits
+    /// the property from (nil: its own).
+    private struct Migrated {
+        var path: String
+        var line: Int
+        var column: Int
+        var superclass: String?
     }
 
     /// Whether an `@implementation` defines the bridge's getter (`- (T *)bridge`).
@@ -241,7 +276,7 @@ struct CompositionWiring {
             } else {
                 return manual(
                     .noBridgeToWire,
-                    "\(owner) has no \(bridgeName) to pass: give it one (it is not in the composition-root, where a bridge may be built)")
+                    "\(owner) has no \(bridgeName) to pass, and may not build one (it is not in composition-root:)")
             }
         } else {
             return manual(.noBridgeToWire, "\(scope.name) has no \(bridgeName) parameter to pass")
