@@ -69,6 +69,72 @@ final class FixWirePhaseCLITests: XCTestCase {
         XCTAssertTrue(invalid.stderr.contains("lifecycle must be a list of method names"), invalid.stderr)
     }
 
+    /// An Objective-C class with a bridge property built in Swift: the composition-root type gets
+    /// its own bridge once, and each statement keeping a new object is followed by its bridge set
+    /// (through `?.` for an optional property); a second run plans nothing.
+    func testSwiftBuildsAnObjectiveCClass() throws {
+        let project = try Project(
+            self,
+            files: [
+                ".di-lint.yml":
+                    "containers: [Container.shared]\nbridge-type: CrashBridge\nswift-bridge-default: \"CrashBridge(container: Container.shared)\"\ncomposition-root:\n  types: [Integration]\n",
+                "Base.h": "@interface NSObject\n+ (instancetype)alloc;\n- (instancetype)init;\n@end\n",
+                "Crash.h":
+                    "#import \"Base.h\"\n@class CrashBridge;\n@interface Crash : NSObject\n@property (nonatomic, strong, nullable) CrashBridge *bridge;\n- (void)install;\n@end\n",
+                "Integration.swift": """
+                    /// The composition root: builds the Objective-C reporter and installs it.
+                    final class Integration {
+                        private var crash: Crash?
+
+                        func start() {
+                            let crash = Crash()
+                            crash.install()
+                            self.crash = crash
+                        }
+
+                        func restart() {
+                            self.crash = Crash()
+                            self.crash?.install()
+                        }
+                    }
+
+                    """,
+            ])
+        try project.commitEverything()
+        let dry = try project.run("fix", "--phase", "wire", ".")
+        XCTAssertEqual(dry.status, 0, dry.stderr)
+        XCTAssertEqual(
+            dry.stdout,
+            """
+            --- a/Integration.swift
+            +++ b/Integration.swift
+            @@ -1,15 +1,18 @@
+             /// The composition root: builds the Objective-C reporter and installs it.
+             final class Integration {
+            +    private let bridge: CrashBridge = CrashBridge(container: Container.shared)
+                 private var crash: Crash?
+             
+                 func start() {
+                     let crash = Crash()
+            +        crash.bridge = bridge
+                     crash.install()
+                     self.crash = crash
+                 }
+             
+                 func restart() {
+                     self.crash = Crash()
+            +        self.crash?.bridge = bridge
+                     self.crash?.install()
+                 }
+             }
+
+            """)
+        XCTAssertEqual(try project.run("fix", "--phase", "wire", "--apply", ".").status, 0)
+        let again = try project.run("fix", "--phase", "wire", ".")
+        XCTAssertEqual(again.status, 0, again.stderr)
+        XCTAssertEqual(again.stdout, "")
+    }
+
     /// A migrated type the run builds nowhere, and one built where no bridge is in reach and none
     /// may be built (outside the composition root): manual items naming the type and what to wire.
     func testTypesNotWiredAreListed() throws {

@@ -111,12 +111,16 @@ struct CompositionWiringSwiftObjC {
                     value = inClosure || SwiftCallerWiring.declares(bridge, in: member) ? "self.\(bridge)" : bridge
                 }
                 if receiver == value { continue }
+                // an optional variable or property (`var crash: Crash?`) is set through `?.`
+                let name = receiver.hasPrefix("self.") ? String(receiver.dropFirst(5)) : receiver
+                let access =
+                    Self.declaredOptional(name, around: Syntax(call), member: receiver.hasPrefix("self.")) ? "?." : "."
                 let at = statement.endPositionBeforeTrailingTrivia.utf8Offset
                 edits.append(
                     TextEdit(
                         path: path, range: at..<at,
                         replacement: file.newline + file.indentation(at: statement.startOffset)
-                            + "\(receiver).\(bridge) = \(value!)"))
+                            + "\(receiver)\(access)\(bridge) = \(value!)"))
                 let owner = SwiftRunType.enclosingQualifiedName(of: Syntax(call))
                 add("wire Swift \(owner.map { "type \($0)" } ?? "file \(context.display(path))")", edits, [])
             }
@@ -157,6 +161,32 @@ struct CompositionWiringSwiftObjC {
         return nil
     }
 
+    /// Whether a variable or stored property named `name` that the code around `node` sees is
+    /// declared with an optional type (`var crash: Crash?`); `member`: only a property (`self.x`).
+    static func declaredOptional(_ name: String, around node: Syntax, member: Bool) -> Bool {
+        final class Finder: SyntaxVisitor {
+            let name: String
+            var optional: Bool?
+            init(_ name: String) { self.name = name; super.init(viewMode: .sourceAccurate) }
+            override func visit(_ node: PatternBindingSyntax) -> SyntaxVisitorContinueKind {
+                if optional == nil, node.pattern.as(IdentifierPatternSyntax.self)?.identifier.text == name {
+                    optional = node.typeAnnotation?.type.is(OptionalTypeSyntax.self) ?? false
+                }
+                return .visitChildren
+            }
+        }
+        var current = node.parent
+        while let n = current {
+            if (n.is(CodeBlockSyntax.self) && !member) || n.is(MemberBlockSyntax.self) {
+                let finder = Finder(name)
+                finder.walk(n)
+                if let optional = finder.optional { return optional }
+            }
+            current = n.parent
+        }
+        return false
+    }
+
     /// Whether the statement right after `statement` sets the object's bridge already.
     static func setsBridge(_ receiver: String, after statement: Syntax, bridge: String) -> Bool {
         guard let item = statement.as(CodeBlockItemSyntax.self), let list = item.parent?.as(CodeBlockItemListSyntax.self),
@@ -165,7 +195,7 @@ struct CompositionWiringSwiftObjC {
         let next = list.index(after: index)
         guard next < list.endIndex else { return false }
         let text = list[next].item.trimmedDescription.replacingOccurrences(of: " ", with: "")
-        return text.hasPrefix("\(receiver).\(bridge)=")
+        return text.hasPrefix("\(receiver).\(bridge)=") || text.hasPrefix("\(receiver)?.\(bridge)=")
     }
 
     /// Swift classes whose superclass is one of the classes, with it.
