@@ -414,7 +414,7 @@ struct CompositionWiring {
         let t = analysis.tokens
         let nl = t.lineEnding
         let getter =
-            "- (\(bridgeType) *)\(bridgeName)" + nl + "{" + nl + "    if (!_\(bridgeName)) {" + nl
+            "- (\(bridgeType) *)\(bridgeName)" + (bracesOnOwnLine(t, implementation) ? nl : " ") + "{" + nl + "    if (!_\(bridgeName)) {" + nl
             + "        _\(bridgeName) = \(creation);" + nl + "    }" + nl + "    return _\(bridgeName);" + nl + "}" + nl + nl
         let at = t.lineStart(t.start(end))
         return .success(property + containerImport + [TextEdit(path: analysis.path, range: at..<at, replacement: getter)])
@@ -443,6 +443,16 @@ struct CompositionWiring {
                 path: analysis.path, range: at..<at,
                 replacement: "#import \"\(header.dropFirst(folder.count))\"" + t.lineEnding, order: 0)
         ]
+    }
+
+    /// Whether the `@implementation`'s first method opens its body on a line of its own (the
+    /// style the getter follows).
+    private func bracesOnOwnLine(_ t: FixTokens, _ block: ObjCDeclarations.Block) -> Bool {
+        let end = block.end ?? t.count
+        guard let method = (block.start..<end).first(where: { ["-", "+"].contains(t.text($0)) && t.isFirstOnLine($0) }),
+            let brace = (method..<end).first(where: { t.text($0) == "{" || t.text($0) == ";" }), t.text(brace) == "{"
+        else { return true }
+        return t.isFirstOnLine(brace)
     }
 
     /// `[[Bridge alloc] initWithX:<container read>]`, from an `@interface` of the bridge type in
