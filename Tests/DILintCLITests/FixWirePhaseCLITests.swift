@@ -49,8 +49,17 @@ final class FixWirePhaseCLITests: XCTestCase {
                 "#import \"Uploader.h\"\n\nvoid root(CrashBridge *bridge)\n{\n    Uploader *uploader = [[Uploader alloc] init];\n    uploader.limit = 3;\n    uploader.bridge = bridge;\n    [uploader install];\n}\n",
         ]
         let strict = try Project(self, files: files.merging([".di-lint.yml": "containers: [Container.sharedInstance]\nbridge-type: CrashBridge\n"]) { a, _ in a })
-        let moved = try strict.run("fix", "--phase", "wire", ".")
+        // moving the set changes behaviour (the message now runs with the bridge): unsafe
+        let withheld = try strict.run("fix", "--phase", "wire", ".")
+        XCTAssertEqual(withheld.status, 1, withheld.stderr)
+        XCTAssertEqual(withheld.stdout, "")
+        XCTAssertTrue(
+            withheld.stderr.contains(
+                "withheld (unsafe; --unsafe writes it) wire C function root: uploader's bridge set moved before 'limit' (line 6)"
+            ), withheld.stderr)
+        let moved = try strict.run("fix", "--phase", "wire", "--unsafe", ".")
         XCTAssertEqual(moved.status, 0, moved.stderr)
+        XCTAssertTrue(moved.stdout.hasPrefix("# di-lint fix: unsafe (behaviour may change): wire C function root"), moved.stdout)
         XCTAssertTrue(
             moved.stdout.contains(
                 "     Uploader *uploader = [[Uploader alloc] init];\n+    uploader.bridge = bridge;\n     uploader.limit = 3;\n-    uploader.bridge = bridge;\n     [uploader install];\n"
@@ -60,7 +69,7 @@ final class FixWirePhaseCLITests: XCTestCase {
             files: files.merging([
                 ".di-lint.yml": "containers: [Container.sharedInstance]\nbridge-type: CrashBridge\nlifecycle: [install]\n"
             ]) { a, _ in a })
-        let kept = try named.run("fix", "--phase", "wire", ".")
+        let kept = try named.run("fix", "--phase", "wire", "--unsafe", ".")
         XCTAssertEqual(kept.status, 0, kept.stderr)
         XCTAssertEqual(kept.stdout, "")
         try named.write("bad.yml", "containers: [C.shared]\nlifecycle: install\n")
@@ -165,7 +174,8 @@ final class FixWirePhaseCLITests: XCTestCase {
 
     // MARK: The chain
 
-    /// Runs inject, wire and finish over a copy of the tree, checking each as described above.
+    /// Runs inject, wire and finish over a copy of the tree, checking each as described above
+    /// (with `--unsafe`: wire-objc moves a bridge set made after `install`, an unsafe group).
     @discardableResult
     private func runTree(_ name: String) throws -> Project {
         let source = Self.fixtures.appendingPathComponent(name)
@@ -181,7 +191,7 @@ final class FixWirePhaseCLITests: XCTestCase {
         try typeCheck(project, swift, "\(name) before")
         let phases = ["inject", "wire", "finish"]
         for (n, phase) in phases.enumerated() {
-            let dry = try project.run("fix", "--phase", phase, ".")
+            let dry = try project.run("fix", "--phase", phase, "--unsafe", ".")
             XCTAssertEqual(dry.status, 0, "\(name) \(phase): \(dry.stderr)")
             XCTAssertFalse(dry.stdout.isEmpty, "\(name) \(phase): nothing planned")
             try project.write("\(phase).patch", dry.stdout)
@@ -189,7 +199,7 @@ final class FixWirePhaseCLITests: XCTestCase {
                 "/usr/bin/env", ["git", "apply", "--check", "\(phase).patch"], in: project.root)
             XCTAssertEqual(check.status, 0, "\(name) \(phase): git apply --check: \(check.stderr)\n\(dry.stdout)")
             try FileManager.default.removeItem(at: project.root.appendingPathComponent("\(phase).patch"))
-            let apply = try project.run("fix", "--phase", phase, "--apply", ".")
+            let apply = try project.run("fix", "--phase", phase, "--apply", "--unsafe", ".")
             XCTAssertEqual(apply.status, 0, "\(name) \(phase) --apply: \(apply.stderr)")
             for base in files.keys where base != ".di-lint.yml" {
                 let candidates = phases[...n].reversed().map { "\(base).\($0)" } + ["\(base).in"]

@@ -30,8 +30,11 @@ struct CompositionWiring {
         }
         var groups: [String: FixGroup] = [:]
         var order: [String] = []
-        func add(_ title: String, _ edits: [TextEdit], notes: [String] = []) {
-            if groups[title] == nil { order.append(title); groups[title] = FixGroup(title: title, edits: [], targets: []) }
+        func add(_ title: String, _ edits: [TextEdit], notes: [String] = [], tier: FixTier = .safe) {
+            if groups[title] == nil {
+                order.append(title)
+                groups[title] = FixGroup(title: title, edits: [], targets: [], tier: tier)
+            }
             for edit in edits where !groups[title]!.edits.contains(edit) { groups[title]!.edits.append(edit) }
             if !notes.isEmpty { groups[title]!.notes = (groups[title]!.notes ?? []) + notes }
         }
@@ -42,7 +45,7 @@ struct CompositionWiring {
             for site in constructions(in: analysis, of: Set(migrated.keys)) {
                 built.insert(site.className)
                 switch wire(site, in: analysis, owners: &owners, run: run) {
-                case let .wired(title, edits, note): add(title, edits, notes: note.map { [$0] } ?? [])
+                case let .wired(title, edits, note, tier): add(title, edits, notes: note.map { [$0] } ?? [], tier: tier)
                 case let .manual(item): plan.manual.append(item)
                 case .alreadyWired: break
                 }
@@ -51,7 +54,7 @@ struct CompositionWiring {
         var ownedSwift = Set<String>()
         built.formUnion(
             CompositionWiringSwiftObjC(context: context, classes: Set(migrated.keys)).plan(
-                run.swift, into: &plan, owned: &ownedSwift, add: add))
+                run.swift, into: &plan, owned: &ownedSwift, add: { add($0, $1, notes: $2) }))
         // a subclass built counts for its class
         for (className, place) in migrated.sorted(by: { $0.key < $1.key })
         where !built.contains(className) && place.superclass == nil
@@ -63,7 +66,7 @@ struct CompositionWiring {
                     reason: .notBuiltInRun,
                     detail: "set '\(bridgeName)' on each new \(className) right after it is built and before \(lifecycleWords)"))
         }
-        wireSetters(run, into: &plan, add: add)
+        wireSetters(run, into: &plan, add: { add($0, $1, notes: $2) })
         CompositionWiringSwift(context: context).plan(run.swift, into: &plan)
         plan.groups += order.map { groups[$0]! }
     }
@@ -203,8 +206,9 @@ struct CompositionWiring {
 
     /// What wiring one construction comes to.
     private enum Outcome {
-        /// The group's title, its edits, a note.
-        case wired(String, [TextEdit], String?)
+        /// The group's title, its edits, a note, its tier (`unsafe` when a bridge set moves
+        /// before a lifecycle message: that message now runs with the bridge).
+        case wired(String, [TextEdit], String?, FixTier)
         case manual(ManualItem)
         case alreadyWired
     }
@@ -233,6 +237,7 @@ struct CompositionWiring {
         // a bridge set already made on the object in this body: kept when it comes before the
         // first lifecycle message, moved here when it comes after one
         var moved: [TextEdit] = []
+        var movedBefore = ""
         if let set = existingSet(site, body: body, t: t) {
             guard let message = firstLifecycleMessage(site, before: set.lowerBound, t: t) else { return .alreadyWired }
             let (l, _) = analysis.lineColumn(t.start(message))
@@ -245,6 +250,7 @@ struct CompositionWiring {
                 return manual(.wiringPlace, "its bridge is set after '\(t.text(message))' (line \(l)), on a line shared with other code")
             }
             moved = [TextEdit(path: analysis.path, range: start..<end, replacement: "")]
+            movedBefore = "'\(t.text(message))' (line \(l))"
         }
         // the bridge in reach
         let bridge: String
@@ -292,7 +298,13 @@ struct CompositionWiring {
             edits.append(TextEdit(path: analysis.path, range: t.end(site.semicolon)..<t.end(site.semicolon), replacement: " " + text))
         }
         let title = "wire \(scope.typeName.map { "Objective-C class \($0)" } ?? "C function \(scope.name)")"
-        return .wired(title, edits + moved, note)
+        if !moved.isEmpty {
+            // its own group: behaviour changes (the message now runs with the bridge)
+            return .wired(
+                "\(title): \(site.receiver)'s \(bridgeName) set moved before \(movedBefore)", edits + moved, note,
+                .unsafe)
+        }
+        return .wired(title, edits, note, .safe)
     }
 
     /// The offset just before the line break ending the line of token `i`, when only blanks and
@@ -361,10 +373,10 @@ struct CompositionWiring {
                 t.text(i - 1) != "." && t.text(i - 1) != "->"
             {
                 let next = i + n
-                let word: String? =
+                let at: Int? =
                     t.text(i - 1) == "[" && t.isIdentifier(next)
-                    ? t.text(next) : (t.text(next) == "." || t.text(next) == "->") ? t.text(next + 1) : nil
-                if let word, lifecycle.isEmpty || lifecycle.contains(word) { return next }
+                    ? next : (t.text(next) == "." || t.text(next) == "->") ? next + 1 : nil
+                if let at, lifecycle.isEmpty || lifecycle.contains(t.text(at)) { return at }
             }
             i += 1
         }
