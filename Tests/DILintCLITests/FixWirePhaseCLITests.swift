@@ -48,7 +48,10 @@ final class FixWirePhaseCLITests: XCTestCase {
             "Root.m":
                 "#import \"Uploader.h\"\n\nvoid root(CrashBridge *bridge)\n{\n    Uploader *uploader = [[Uploader alloc] init];\n    uploader.limit = 3;\n    uploader.bridge = bridge;\n    [uploader install];\n}\n",
         ]
-        let strict = try Project(self, files: files.merging([".di-lint.yml": "containers: [Container.sharedInstance]\nbridge-type: CrashBridge\n"]) { a, _ in a })
+        let strict = try Project(
+            self,
+            files: files.merging([".di-lint.yml": "containers: [Container.sharedInstance]\nbridge-type: CrashBridge\n"])
+            { a, _ in a })
         // moving the set changes behaviour (the message now runs with the bridge): unsafe
         let withheld = try strict.run("fix", "--phase", "wire", ".")
         XCTAssertEqual(withheld.status, 1, withheld.stderr)
@@ -59,7 +62,8 @@ final class FixWirePhaseCLITests: XCTestCase {
             ), withheld.stderr)
         let moved = try strict.run("fix", "--phase", "wire", "--unsafe", ".")
         XCTAssertEqual(moved.status, 0, moved.stderr)
-        XCTAssertTrue(moved.stdout.hasPrefix("# di-lint fix: unsafe (behaviour may change): wire C function root"), moved.stdout)
+        XCTAssertTrue(
+            moved.stdout.hasPrefix("# di-lint fix: unsafe (behaviour may change): wire C function root"), moved.stdout)
         XCTAssertTrue(
             moved.stdout.contains(
                 "     Uploader *uploader = [[Uploader alloc] init];\n+    uploader.bridge = bridge;\n     uploader.limit = 3;\n-    uploader.bridge = bridge;\n     [uploader install];\n"
@@ -67,7 +71,8 @@ final class FixWirePhaseCLITests: XCTestCase {
         let named = try Project(
             self,
             files: files.merging([
-                ".di-lint.yml": "containers: [Container.sharedInstance]\nbridge-type: CrashBridge\nlifecycle: [install]\n"
+                ".di-lint.yml":
+                    "containers: [Container.sharedInstance]\nbridge-type: CrashBridge\nlifecycle: [install]\n"
             ]) { a, _ in a })
         let kept = try named.run("fix", "--phase", "wire", "--unsafe", ".")
         XCTAssertEqual(kept.status, 0, kept.stderr)
@@ -91,23 +96,23 @@ final class FixWirePhaseCLITests: XCTestCase {
                 "Crash.h":
                     "#import \"Base.h\"\n@class CrashBridge;\n@interface Crash : NSObject\n@property (nonatomic, strong, nullable) CrashBridge *bridge;\n- (void)install;\n@end\n",
                 "Integration.swift": """
-                    /// The composition root: builds the Objective-C reporter and installs it.
-                    final class Integration {
-                        private var crash: Crash?
+                /// The composition root: builds the Objective-C reporter and installs it.
+                final class Integration {
+                    private var crash: Crash?
 
-                        func start() {
-                            let crash = Crash()
-                            crash.install()
-                            self.crash = crash
-                        }
-
-                        func restart() {
-                            self.crash = Crash()
-                            self.crash?.install()
-                        }
+                    func start() {
+                        let crash = Crash()
+                        crash.install()
+                        self.crash = crash
                     }
 
-                    """,
+                    func restart() {
+                        self.crash = Crash()
+                        self.crash?.install()
+                    }
+                }
+
+                """,
             ])
         try project.commitEverything()
         let dry = try project.run("fix", "--phase", "wire", ".")
@@ -150,7 +155,8 @@ final class FixWirePhaseCLITests: XCTestCase {
         let project = try Project(
             self,
             files: [
-                ".di-lint.yml": "containers: [Container.sharedInstance]\nbridge-type: CrashBridge\nlifecycle: [install, start]\n",
+                ".di-lint.yml":
+                    "containers: [Container.sharedInstance]\nbridge-type: CrashBridge\nlifecycle: [install, start]\n",
                 "Base.h": "@interface NSObject\n+ (instancetype)alloc;\n- (instancetype)init;\n@end\n",
                 "Orphan.h":
                     "#import \"Base.h\"\n@class CrashBridge;\n@interface Orphan : NSObject\n@property (nonatomic, strong, nullable) CrashBridge *bridge;\n@end\n",

@@ -64,7 +64,9 @@ struct CompositionWiring {
                 ManualItem(
                     path: context.display(place.path), line: place.line, column: place.column, expression: className,
                     reason: .notBuiltInRun,
-                    detail: "set '\(bridgeName)' on each new \(className) right after it is built and before \(lifecycleWords)"))
+                    detail:
+                        "set '\(bridgeName)' on each new \(className) right after it is built and before \(lifecycleWords)"
+                ))
         }
         wireSetters(run, into: &plan, add: { add($0, $1, notes: $2) })
         CompositionWiringSwift(context: context).plan(run.swift, into: &plan)
@@ -96,7 +98,9 @@ struct CompositionWiring {
                 }
                 // `@interface Sub : Super`
                 if block.kind == .primary,
-                    let name = (block.start..<min(block.start + 3, t.count)).first(where: { t.text($0) == block.className }),
+                    let name = (block.start..<min(block.start + 3, t.count)).first(where: {
+                        t.text($0) == block.className
+                    }),
                     t.text(name + 1) == ":", t.isIdentifier(name + 2)
                 {
                     let (line, column) = analysis.lineColumn(t.start(name))
@@ -179,7 +183,8 @@ struct CompositionWiring {
             while s >= 0, ![";", "{", "}"].contains(t.text(s)) { s -= 1 }
             site.statementStart = s + 1
             guard t.text(i - 1) == "=", t.text(close + 1) == ";", i - 1 > s + 1 else {
-                site.unwirable = "it is built inside a larger expression (no variable holds it before its first message)"
+                site.unwirable =
+                    "it is built inside a larger expression (no variable holds it before its first message)"
                 result.append(site)
                 continue
             }
@@ -190,14 +195,16 @@ struct CompositionWiring {
                 if t.isIdentifier(lhs.upperBound - 1), words.last != "*" {
                     site.receiver = t.text(lhs.upperBound - 1)
                 } else {
-                    site.unwirable = "a declaration fix does not read ('\(t.source(lhs.lowerBound, lhs.upperBound - 1))')"
+                    site.unwirable =
+                        "a declaration fix does not read ('\(t.source(lhs.lowerBound, lhs.upperBound - 1))')"
                 }
             } else if lhs.allSatisfy({ t.isIdentifier($0) || ["self", ".", "->"].contains(t.text($0)) }),
                 t.isIdentifier(lhs.upperBound - 1)
             {
                 site.receiver = cursor.joined(lhs.lowerBound, lhs.upperBound)
             } else {
-                site.unwirable = "it is kept where fix cannot name it again ('\(t.source(lhs.lowerBound, lhs.upperBound - 1))')"
+                site.unwirable =
+                    "it is kept where fix cannot name it again ('\(t.source(lhs.lowerBound, lhs.upperBound - 1))')"
             }
             result.append(site)
         }
@@ -232,8 +239,10 @@ struct CompositionWiring {
         guard let scope = analysis.file.definition(holding: t.start(site.open)),
             [.objcMethod, .function].contains(scope.kind)
         else { return manual(.wiringPlace, "outside any method or function") }
-        let body = t.file.tokenIndex(atOrAfter: scope.range.lowerBound)..<t.file.tokenIndex(
-            atOrAfter: scope.range.upperBound)
+        let body =
+            t.file.tokenIndex(
+                atOrAfter: scope.range.lowerBound)..<t.file.tokenIndex(
+                atOrAfter: scope.range.upperBound)
         // a bridge set already made on the object in this body: kept when it comes before the
         // first lifecycle message, moved here when it comes after one
         var moved: [TextEdit] = []
@@ -244,10 +253,13 @@ struct CompositionWiring {
             let start = t.lineStart(t.start(set.lowerBound))
             let end = lineEnd(after: set.upperBound, t: t).map { _ in
                 let line = t.file.buffer.lineColumn(of: t.start(set.upperBound)).line
-                return line < t.file.buffer.lineStarts.count ? t.file.buffer.lineStarts[line] : t.file.buffer.bytes.count
+                return line < t.file.buffer.lineStarts.count
+                    ? t.file.buffer.lineStarts[line] : t.file.buffer.bytes.count
             }
             guard t.isFirstOnLine(set.lowerBound), let end else {
-                return manual(.wiringPlace, "its bridge is set after '\(t.text(message))' (line \(l)), on a line shared with other code")
+                return manual(
+                    .wiringPlace,
+                    "its bridge is set after '\(t.text(message))' (line \(l)), on a line shared with other code")
             }
             moved = [TextEdit(path: analysis.path, range: start..<end, replacement: "")]
             movedBefore = "'\(t.text(message))' (line \(l))"
@@ -263,7 +275,8 @@ struct CompositionWiring {
             if hasBridge(owner, run: run) {
                 if scope.isInitializer {
                     return manual(
-                        .wiringPlace, "built in \(owner) -\(scope.name), before \(owner) has its own bridge (it is set after init)")
+                        .wiringPlace,
+                        "built in \(owner) -\(scope.name), before \(owner) has its own bridge (it is set after init)")
                 }
                 bridge = "self.\(bridgeName)"
             } else if context.configuration.isCompositionRootType(owner)
@@ -295,7 +308,9 @@ struct CompositionWiring {
         if let end = lineEnd(after: site.semicolon, t: t) {
             edits.append(TextEdit(path: analysis.path, range: end..<end, replacement: nl + indent + text))
         } else {
-            edits.append(TextEdit(path: analysis.path, range: t.end(site.semicolon)..<t.end(site.semicolon), replacement: " " + text))
+            edits.append(
+                TextEdit(
+                    path: analysis.path, range: t.end(site.semicolon)..<t.end(site.semicolon), replacement: " " + text))
         }
         let title = "wire \(scope.typeName.map { "Objective-C class \($0)" } ?? "C function \(scope.name)")"
         if !moved.isEmpty {
@@ -397,10 +412,14 @@ struct CompositionWiring {
     /// The edits giving a composition-root class a bridge of its own: a property, and a getter
     /// that builds it once from the container (`[[T alloc] initWithContainer:[C accessor]]`,
     /// the bridge's one-argument initializer as its `@interface` declares it).
-    private func ownedBridge(_ owner: String, in analysis: FixFileAnalysis, run: FixRun) -> Result<[TextEdit], Refusal> {
+    private func ownedBridge(_ owner: String, in analysis: FixFileAnalysis, run: FixRun) -> Result<[TextEdit], Refusal>
+    {
         guard let creation = objcBridgeCreation(run) else {
-            return .failure(Refusal(why:
-                "\(owner) would own the \(bridgeName), but no @interface \(bridgeType) of the run declares a one-argument init… taking the container"))
+            return .failure(
+                Refusal(
+                    why:
+                        "\(owner) would own the \(bridgeName), but no @interface \(bridgeType) of the run declares a one-argument init… taking the container"
+                ))
         }
         let declarations = ObjCDeclarations(tokens: analysis.tokens, bridgeNames: [])
         guard let implementation = declarations.implementation(of: owner), let end = implementation.end else {
@@ -411,7 +430,8 @@ struct CompositionWiring {
             property: .init(
                 declaration: "@property (nonatomic, strong) \(bridgeType) *\(bridgeName);",
                 names: Set(context.configuration.bridgeNames), forward: nil))
-        let property = placer.edits(for: owner, implementationFiles: [analysis])
+        let property =
+            placer.edits(for: owner, implementationFiles: [analysis])
             + BridgePropertyPlacer(context: context).imports(in: [analysis])
         guard let containerImport = containerImport(into: analysis) else {
             return .failure(
@@ -426,10 +446,13 @@ struct CompositionWiring {
         let t = analysis.tokens
         let nl = t.lineEnding
         let getter =
-            "- (\(bridgeType) *)\(bridgeName)" + (bracesOnOwnLine(t, implementation) ? nl : " ") + "{" + nl + "    if (!_\(bridgeName)) {" + nl
-            + "        _\(bridgeName) = \(creation);" + nl + "    }" + nl + "    return _\(bridgeName);" + nl + "}" + nl + nl
+            "- (\(bridgeType) *)\(bridgeName)" + (bracesOnOwnLine(t, implementation) ? nl : " ") + "{" + nl
+            + "    if (!_\(bridgeName)) {" + nl
+            + "        _\(bridgeName) = \(creation);" + nl + "    }" + nl + "    return _\(bridgeName);" + nl + "}" + nl
+            + nl
         let at = t.lineStart(t.start(end))
-        return .success(property + containerImport + [TextEdit(path: analysis.path, range: at..<at, replacement: getter)])
+        return .success(
+            property + containerImport + [TextEdit(path: analysis.path, range: at..<at, replacement: getter)])
     }
 
     /// The container's class, the first `Type.accessor` container spec's.
@@ -461,7 +484,8 @@ struct CompositionWiring {
     /// style the getter follows).
     private func bracesOnOwnLine(_ t: FixTokens, _ block: ObjCDeclarations.Block) -> Bool {
         let end = block.end ?? t.count
-        guard let method = (block.start..<end).first(where: { ["-", "+"].contains(t.text($0)) && t.isFirstOnLine($0) }),
+        guard
+            let method = (block.start..<end).first(where: { ["-", "+"].contains(t.text($0)) && t.isFirstOnLine($0) }),
             let brace = (method..<end).first(where: { t.text($0) == "{" || t.text($0) == ";" }), t.text(brace) == "{"
         else { return true }
         return t.isFirstOnLine(brace)
@@ -510,7 +534,9 @@ struct CompositionWiring {
             let name = global.setterName(for: analysis.path)
             let t = analysis.tokens
             for i in 0..<t.count where t.text(i) == name && t.text(i - 1) == "void" && t.text(i + 1) == "(" {
-                guard let close = TokenCursor(file: t.file).close(from: i + 1), t.text(close + 1) == "{" else { continue }
+                guard let close = TokenCursor(file: t.file).close(from: i + 1), t.text(close + 1) == "{" else {
+                    continue
+                }
                 let (line, column) = analysis.lineColumn(t.start(i))
                 setters.append((name, analysis.path, line, column))
                 break
@@ -519,14 +545,17 @@ struct CompositionWiring {
         guard !setters.isEmpty else { return }
         var called = Set<String>()
         var roots = 0
-        for analysis in run.clang where ["m", "mm", "c", "cc", "cpp"].contains((analysis.path as NSString).pathExtension) {
+        for analysis in run.clang
+        where ["m", "mm", "c", "cc", "cpp"].contains((analysis.path as NSString).pathExtension) {
             let t = analysis.tokens
             for scope in analysis.file.scopes + analysis.file.lostDefinitions
             where [.function, .objcMethod].contains(scope.kind)
                 && context.configuration.isCompositionRootFunction(scope.name)
             {
-                let body = t.file.tokenIndex(atOrAfter: scope.range.lowerBound)..<t.file.tokenIndex(
-                    atOrAfter: scope.range.upperBound)
+                let body =
+                    t.file.tokenIndex(
+                        atOrAfter: scope.range.lowerBound)..<t.file.tokenIndex(
+                        atOrAfter: scope.range.upperBound)
                 guard let brace = body.first(where: { t.text($0) == "{" }) else { continue }
                 roots += 1
                 let (line, column) = analysis.lineColumn(scope.nameOffset)
@@ -541,12 +570,15 @@ struct CompositionWiring {
                         ManualItem(
                             path: context.display(analysis.path), line: line, column: column, expression: scope.name,
                             reason: .noBridgeToWire,
-                            detail: "the composition-root function \(scope.name) has no \(bridgeName) to pass to \(setters.map(\.name).joined(separator: ", "))"))
+                            detail:
+                                "the composition-root function \(scope.name) has no \(bridgeName) to pass to \(setters.map(\.name).joined(separator: ", "))"
+                        ))
                     continue
                 }
                 var edits: [TextEdit] = []
                 let nl = t.lineEnding
-                let indent = (body.first { $0 > brace && t.isFirstOnLine($0) }).map { t.indentation(t.start($0)) } ?? "    "
+                let indent =
+                    (body.first { $0 > brace && t.isFirstOnLine($0) }).map { t.indentation(t.start($0)) } ?? "    "
                 for setter in setters {
                     if body.contains(where: { t.text($0) == setter.name && t.text($0 + 1) == "(" }) {
                         called.insert(setter.name); continue
@@ -557,14 +589,18 @@ struct CompositionWiring {
                                 ManualItem(
                                     path: context.display(analysis.path), line: line, column: column,
                                     expression: setter.name, reason: .noBridgeToWire,
-                                    detail: "\(setter.name) is declared in no header of the run that \(context.display(analysis.path)) could import"))
+                                    detail:
+                                        "\(setter.name) is declared in no header of the run that \(context.display(analysis.path)) could import"
+                                ))
                             continue
                         }
                         edits += include
                     }
                     called.insert(setter.name)
                     edits.append(
-                        TextEdit(path: analysis.path, range: t.end(brace)..<t.end(brace), replacement: nl + indent + "\(setter.name)(\(bridge));"))
+                        TextEdit(
+                            path: analysis.path, range: t.end(brace)..<t.end(brace),
+                            replacement: nl + indent + "\(setter.name)(\(bridge));"))
                 }
                 if !edits.isEmpty { add("wire composition root \(scope.name)", edits, []) }
             }
@@ -572,7 +608,8 @@ struct CompositionWiring {
         for setter in setters where !called.contains(setter.name) {
             plan.manual.append(
                 ManualItem(
-                    path: context.display(setter.path), line: setter.line, column: setter.column, expression: setter.name,
+                    path: context.display(setter.path), line: setter.line, column: setter.column,
+                    expression: setter.name,
                     reason: .notBuiltInRun,
                     detail: roots == 0
                         ? "call \(setter.name)(\(bridgeName)) in the composition root (name it under composition-root: functions:)"
@@ -582,7 +619,9 @@ struct CompositionWiring {
 
     /// `#import "X.h"` for the header of the setter's file (`X.h` beside it, declaring the
     /// setter), unless the file includes it already: empty; nil when there is no such header.
-    private func headerInclude(for setter: (name: String, path: String, line: Int, column: Int), into analysis: FixFileAnalysis)
+    private func headerInclude(
+        for setter: (name: String, path: String, line: Int, column: Int), into analysis: FixFileAnalysis
+    )
         -> [TextEdit]?
     {
         let header = ((setter.path as NSString).deletingPathExtension as NSString).appendingPathExtension("h")!
@@ -594,6 +633,9 @@ struct CompositionWiring {
         let name = (header as NSString).lastPathComponent
         let directive = (analysis.path as NSString).pathExtension == "c" ? "#include" : "#import"
         guard let at = t.afterLastInclude(before: t.count) else { return nil }
-        return [TextEdit(path: analysis.path, range: at..<at, replacement: "\(directive) \"\(name)\"" + t.lineEnding, order: 0)]
+        return [
+            TextEdit(
+                path: analysis.path, range: at..<at, replacement: "\(directive) \"\(name)\"" + t.lineEnding, order: 0)
+        ]
     }
 }

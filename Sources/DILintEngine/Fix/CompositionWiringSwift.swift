@@ -90,7 +90,10 @@ struct CompositionWiringSwift {
                         continue
                     }
                     guard let value = wiring.defaultExpression else {
-                        manual(.noBridgeToWire, "\(typeName)'s initializers have different defaults to build \(owner)'s \(context.bridgeName) from")
+                        manual(
+                            .noBridgeToWire,
+                            "\(typeName)'s initializers have different defaults to build \(owner)'s \(context.bridgeName) from"
+                        )
                         continue
                     }
                     var ownedWiring = wiring
@@ -116,7 +119,8 @@ struct CompositionWiringSwift {
                             TextEdit(
                                 path: ownerType.file.path, range: at..<at,
                                 replacement: ownerType.file.newline + indent
-                                    + "private let \(context.bridgeName): \(context.configuration.bridgeType) = \(value)"))
+                                    + "private let \(context.bridgeName): \(context.configuration.bridgeType) = \(value)"
+                            ))
                     }
                 }
                 edits.append(caller.edit)

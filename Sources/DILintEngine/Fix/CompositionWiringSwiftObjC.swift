@@ -44,7 +44,9 @@ struct CompositionWiringSwiftObjC {
                             reason: reason, detail: why))
                 }
                 guard let (receiver, statement) = Self.kept(call) else {
-                    manual(.wiringPlace, "it is built inside a larger expression (no variable holds it before its first use)")
+                    manual(
+                        .wiringPlace,
+                        "it is built inside a larger expression (no variable holds it before its first use)")
                     continue
                 }
                 if Self.setsBridge(receiver, after: statement, bridge: bridge) { continue }
@@ -82,7 +84,8 @@ struct CompositionWiringSwiftObjC {
                     else {
                         manual(
                             .noBridgeToWire,
-                            "no \(bridge) in reach here (an initializer, a static member or top-level code): pass one in")
+                            "no \(bridge) in reach here (an initializer, a static member or top-level code): pass one in"
+                        )
                         continue
                     }
                     if type.storedProperty(bridge) == nil {
@@ -92,11 +95,15 @@ struct CompositionWiringSwiftObjC {
                         else {
                             manual(
                                 .noBridgeToWire,
-                                "\(owner) has no \(bridge) to pass, and may not build one (it is not in composition-root:)")
+                                "\(owner) has no \(bridge) to pass, and may not build one (it is not in composition-root:)"
+                            )
                             continue
                         }
                         guard let made = context.configuration.swiftBridgeDefault else {
-                            manual(.noBridgeToWire, "\(owner) may build the \(bridge), but the config names no swift-bridge-default to build it with")
+                            manual(
+                                .noBridgeToWire,
+                                "\(owner) may build the \(bridge), but the config names no swift-bridge-default to build it with"
+                            )
                             continue
                         }
                         if owned.insert(owner).inserted {
@@ -133,7 +140,8 @@ struct CompositionWiringSwiftObjC {
     /// a larger expression.
     static func kept(_ call: FunctionCallExprSyntax) -> (String, Syntax)? {
         guard let parent = call.parent else { return nil }
-        if let clause = parent.as(InitializerClauseSyntax.self), let binding = clause.parent?.as(PatternBindingSyntax.self),
+        if let clause = parent.as(InitializerClauseSyntax.self),
+            let binding = clause.parent?.as(PatternBindingSyntax.self),
             binding.typeAnnotation.map({ !$0.type.is(OptionalTypeSyntax.self) }) ?? true,
             let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text,
             let declaration = binding.parent?.parent?.as(VariableDeclSyntax.self),
@@ -146,7 +154,8 @@ struct CompositionWiringSwiftObjC {
             list.dropFirst().first?.is(AssignmentExprSyntax.self) == true, let target = list.first,
             target.is(DeclReferenceExprSyntax.self)
                 || (target.as(MemberAccessExprSyntax.self)?.base?.trimmedDescription == "self"),
-            let sequence = list.parent?.as(SequenceExprSyntax.self), let item = sequence.parent?.as(CodeBlockItemSyntax.self)
+            let sequence = list.parent?.as(SequenceExprSyntax.self),
+            let item = sequence.parent?.as(CodeBlockItemSyntax.self)
         {
             return (target.trimmedDescription, Syntax(item))
         }
@@ -189,7 +198,8 @@ struct CompositionWiringSwiftObjC {
 
     /// Whether the statement right after `statement` sets the object's bridge already.
     static func setsBridge(_ receiver: String, after statement: Syntax, bridge: String) -> Bool {
-        guard let item = statement.as(CodeBlockItemSyntax.self), let list = item.parent?.as(CodeBlockItemListSyntax.self),
+        guard let item = statement.as(CodeBlockItemSyntax.self),
+            let list = item.parent?.as(CodeBlockItemListSyntax.self),
             let index = list.firstIndex(where: { $0.id == item.id })
         else { return false }
         let next = list.index(after: index)
@@ -204,7 +214,9 @@ struct CompositionWiringSwiftObjC {
         var found: [(String, String)] = []
         init(of classes: Set<String>) { self.classes = classes; super.init(viewMode: .sourceAccurate) }
         override func visit(_ node: ClassDeclSyntax) -> SyntaxVisitorContinueKind {
-            if let first = node.inheritanceClause?.inheritedTypes.first?.type.trimmedDescription, classes.contains(first) {
+            if let first = node.inheritanceClause?.inheritedTypes.first?.type.trimmedDescription,
+                classes.contains(first)
+            {
                 found.append((node.name.text, first))
             }
             return .visitChildren

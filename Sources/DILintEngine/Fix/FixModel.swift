@@ -201,8 +201,10 @@ public enum ManualReason: String, Codable, Sendable, CaseIterable, Error {
         "C function with no parameter of the container's type, nor a struct parameter with a field of it"
     case serviceInitializers = "the Swift type's initializers cannot take the service safely"
     case serviceCallersRelyOnDefault = "callers still rely on the service parameter's default"
-    case notBuiltInRun = "the run builds the type nowhere (or never calls the setter): wire its bridge where it is built"
-    case noBridgeToWire = "no bridge to pass where the type is built (no bridge in reach, and the place may not build one)"
+    case notBuiltInRun =
+        "the run builds the type nowhere (or never calls the setter): wire its bridge where it is built"
+    case noBridgeToWire =
+        "no bridge to pass where the type is built (no bridge in reach, and the place may not build one)"
     case wiringPlace = "built where fix cannot set the bridge right after construction"
     case initializerSetsServiceFromContainer =
         "an initializer that cannot take a parameter (required or override) sets the service from the container (a fallback left)"

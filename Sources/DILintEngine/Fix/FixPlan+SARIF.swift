@@ -19,7 +19,8 @@ extension FixPlan {
     /// as `fixes`, then one result per manual item (no fix), with its reason.
     public func sarif(root: String = FileManager.default.currentDirectoryPath) -> String {
         let rule =
-            phase == .inject ? "container-access" : phase == .wire ? "bridge-injected-after-install" : "container-fallback"
+            phase == .inject
+            ? "container-access" : phase == .wire ? "bridge-injected-after-install" : "container-fallback"
         let verb = phase == .inject ? "inject the bridge with a fallback" : "drop the fallback"
         var findings: [Finding] = []
         var fixes: [SARIFFix?] = []

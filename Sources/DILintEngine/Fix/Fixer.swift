@@ -76,11 +76,14 @@ public final class Fixer {
         workspace.deadline.parsedBefore = supervision?.parsedBefore ?? []
         let context = FixContext(configuration: configuration, workspace: workspace, services: services, files: pairs)
         // wire edits the places that build the migrated types, which need not name the container
-        let candidates = phase == .wire ? context.runFiles : context.runFiles.filter { path in
-            workspace.bytes(path)?.withUnsafeBytes { raw in
-                prefilter.mayContainAccess(raw) || bridgeNames.contains { raw.containsASCII($0) }
-            } == true
-        }
+        let candidates =
+            phase == .wire
+            ? context.runFiles
+            : context.runFiles.filter { path in
+                workspace.bytes(path)?.withUnsafeBytes { raw in
+                    prefilter.mayContainAccess(raw) || bridgeNames.contains { raw.containsASCII($0) }
+                } == true
+            }
         let clangFiles = candidates.filter { ($0 as NSString).pathExtension != "swift" }
         FixTrace.mark("read \(candidates.count) candidates")
         context.prefetch(clangFiles)
