@@ -23,11 +23,8 @@ struct CompositionWiring {
     private var bridgeType: String { context.configuration.bridgeType }
 
     func plan(_ run: FixRun, into plan: inout FixPlan) {
-        if let why = context.missingBridgeType {
-            plan.manual.append(
-                ManualItem(path: "", line: 1, column: 1, expression: "", reason: .noBridgeType, detail: why))
-            return
-        }
+        // no bridge type (the service style): there is no bridge to wire
+        if context.missingBridgeType != nil { return }
         var groups: [String: FixGroup] = [:]
         var order: [String] = []
         func add(_ title: String, _ edits: [TextEdit], notes: [String] = [], tier: FixTier = .safe) {
