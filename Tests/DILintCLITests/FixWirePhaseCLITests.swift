@@ -149,6 +149,31 @@ final class FixWirePhaseCLITests: XCTestCase {
         XCTAssertEqual(again.stdout, "")
     }
 
+    /// A composition-root type that builds a Swift migrated type and an Objective-C one gets one
+    /// bridge, which both wirings use, in one group.
+    func testOneBridgePerComposingType() throws {
+        let project = try Project(
+            self,
+            files: [
+                ".di-lint.yml":
+                    "containers: [Container.shared]\nbridge-type: CrashBridge\nswift-bridge-default: \"CrashBridge(container: Container.shared)\"\ncomposition-root:\n  types: [Integration]\n",
+                "Base.h": "@interface NSObject\n+ (instancetype)alloc;\n- (instancetype)init;\n@end\n",
+                "Crash.h":
+                    "#import \"Base.h\"\n@class CrashBridge;\n@interface Crash : NSObject\n@property (nonatomic, strong, nullable) CrashBridge *bridge;\n- (void)install;\n@end\n",
+                "Wrapper.swift":
+                    "final class Wrapper {\n    let bridge: CrashBridge\n    let name: String\n\n    init(name: String, bridge: CrashBridge = CrashBridge(container: Container.shared)) {\n        self.bridge = bridge\n        self.name = name\n    }\n\n    func run() { bridge.store.load(name) }\n}\n",
+                "Integration.swift":
+                    "final class Integration {\n    func start() {\n        let crash = Crash()\n        crash.install()\n        Wrapper(name: \"w\").run()\n    }\n}\n",
+            ])
+        let run = try project.run("fix", "--phase", "wire", ".")
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertEqual(
+            run.stdout,
+            "--- a/Integration.swift\n+++ b/Integration.swift\n@@ -1,7 +1,9 @@\n final class Integration {\n+    private let bridge: CrashBridge = CrashBridge(container: Container.shared)\n     func start() {\n         let crash = Crash()\n+        crash.bridge = bridge\n         crash.install()\n-        Wrapper(name: \"w\").run()\n+        Wrapper(name: \"w\", bridge: bridge).run()\n     }\n }\n"
+        )
+        XCTAssertTrue(run.stderr.contains("1 composing type or function wired in 1 file"), run.stderr)
+    }
+
     /// A migrated type the run builds nowhere, and one built where no bridge is in reach and none
     /// may be built (outside the composition root): manual items naming the type and what to wire.
     func testTypesNotWiredAreListed() throws {

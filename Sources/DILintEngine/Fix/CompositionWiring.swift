@@ -48,7 +48,9 @@ struct CompositionWiring {
                 }
             }
         }
-        var ownedSwift = Set<String>()
+        var ownedSwift = Set<String>() // Swift composing types given a bridge of their own
+        CompositionWiringSwift(context: context).plan(
+            run.swift, into: &plan, owned: &ownedSwift, add: { add($0, $1, notes: $2) })
         built.formUnion(
             CompositionWiringSwiftObjC(context: context, classes: Set(migrated.keys)).plan(
                 run.swift, into: &plan, owned: &ownedSwift, add: { add($0, $1, notes: $2) }))
@@ -66,7 +68,6 @@ struct CompositionWiring {
                 ))
         }
         wireSetters(run, into: &plan, add: { add($0, $1, notes: $2) })
-        CompositionWiringSwift(context: context).plan(run.swift, into: &plan)
         plan.groups += order.map { groups[$0]! }
     }
 

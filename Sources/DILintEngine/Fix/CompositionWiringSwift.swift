@@ -13,7 +13,12 @@ import SwiftSyntax
 struct CompositionWiringSwift {
     let context: FixContext
 
-    func plan(_ paths: [String], into plan: inout FixPlan) {
+    /// `owned`: the composing types given a bridge of their own in this run (shared with
+    /// `CompositionWiringSwiftObjC`, so a type gets one); `add` puts edits in a group by title.
+    func plan(
+        _ paths: [String], into plan: inout FixPlan, owned: inout Set<String>,
+        add: (String, [TextEdit], [String]) -> Void
+    ) {
         let finish = SwiftFinishPlanner(context: context)
         // migrated types: the initializers whose bridge parameter has a default (inject's), by type
         var initializers:
@@ -32,9 +37,6 @@ struct CompositionWiringSwift {
                 }
             }
         }
-        var groups: [String: FixGroup] = [:]
-        var groupOrder: [String] = []
-        var owned = Set<String>() // composing types given a bridge of their own in this run
         for typeName in order {
             guard let each = SwiftRunType.findEach(typeName, context: context) else { continue }
             let type = SwiftRunType.merged(each)
@@ -89,7 +91,7 @@ struct CompositionWiringSwift {
                             } ?? "top-level code: no instance owns a \(context.bridgeName) here")
                         continue
                     }
-                    guard let value = wiring.defaultExpression else {
+                    guard let value = context.configuration.swiftBridgeDefault ?? wiring.defaultExpression else {
                         manual(
                             .noBridgeToWire,
                             "\(typeName)'s initializers have different defaults to build \(owner)'s \(context.bridgeName) from"
@@ -125,13 +127,8 @@ struct CompositionWiringSwift {
                 }
                 edits.append(caller.edit)
                 let title = "wire Swift \(owner.map { "type \($0)" } ?? "file \(context.display(file.path))")"
-                if groups[title] == nil {
-                    groupOrder.append(title)
-                    groups[title] = FixGroup(title: title, edits: [], targets: [], tier: .safe)
-                }
-                groups[title]!.edits += edits
+                add(title, edits, [])
             }
         }
-        plan.groups += groupOrder.map { groups[$0]! }
     }
 }

@@ -88,7 +88,7 @@ struct CompositionWiringSwiftObjC {
                         )
                         continue
                     }
-                    if type.storedProperty(bridge) == nil {
+                    if type.storedProperty(bridge) == nil && !owned.contains(owner) {
                         guard
                             context.configuration.isCompositionRootType(owner)
                                 || context.configuration.isCompositionRootPath(context.display(type.file.path))
