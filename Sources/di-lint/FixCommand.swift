@@ -28,8 +28,8 @@ struct FixCommand: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "inject: direct access → the bridge with a container fallback. finish: fallback → the bridge alone. bridge: write the bridge facade the accesses need.",
-            valueName: "inject|finish|bridge"))
+            "inject: direct access → the bridge with a container fallback. wire: each migrated type given the bridge where the run builds it. finish: fallback → the bridge alone. bridge: write the bridge facade the accesses need.",
+            valueName: "inject|wire|finish|bridge"))
     var phase: FixPhase
 
     @Option(

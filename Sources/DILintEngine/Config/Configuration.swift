@@ -84,6 +84,9 @@ public struct Configuration: Sendable {
     /// `bridge-file:`: where `di-lint fix --phase bridge` writes the facade (a path without or
     /// with an extension, relative to the config's folder; nil: beside the accesses).
     public var bridgeFile: String?
+    /// `lifecycle:`: the messages before which `fix --phase wire` must set the bridge on a new
+    /// object (`[install, start]`); empty: before any other message to it.
+    public var lifecycle: [String] = []
     /// `inject:`: how `di-lint fix` injects each service (`InjectionPolicy`, `injectionStyle(forService:)`).
     public var injection = InjectionPolicy()
     /// Directory the config was read from; relative globs resolve against it.

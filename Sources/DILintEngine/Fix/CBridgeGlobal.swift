@@ -76,7 +76,9 @@ public struct CBridgeGlobal: Sendable, Equatable {
 
 extension Configuration {
     /// The top-level keys only `di-lint fix` reads.
-    static let fixKeys: Set<String> = [CBridgeGlobal.key, "swift-callers-in-run", InjectionPolicy.key, "bridge-file"]
+    static let fixKeys: Set<String> = [
+        CBridgeGlobal.key, "swift-callers-in-run", InjectionPolicy.key, "bridge-file", "lifecycle",
+    ]
 
     /// Reads the keys `di-lint fix` adds on its own (kept apart from the others' parse).
     static func parseFixKeys(_ root: [String: Any], into config: inout Configuration) throws {
@@ -91,6 +93,12 @@ extension Configuration {
                 throw ConfigError.invalid("bridge-file must be a file path such as Sources/App/CrashBridge.swift")
             }
             config.bridgeFile = path
+        }
+        if let value = root["lifecycle"] {
+            guard let names = value as? [String], names.allSatisfy(\.isIdentifier) else {
+                throw ConfigError.invalid("lifecycle must be a list of method names such as [install, start]")
+            }
+            config.lifecycle = names
         }
         if let value = root[InjectionPolicy.key] {
             config.injection = try InjectionPolicy.parse(value)

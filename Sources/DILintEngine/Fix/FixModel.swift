@@ -4,6 +4,9 @@ import Foundation
 public enum FixPhase: String, Codable, Sendable, CaseIterable {
     /// Direct access → the bridge with a fallback to the container.
     case inject
+    /// The composition root wired: each migrated type is given the bridge where the run builds it
+    /// (`CompositionWiring`).
+    case wire
     /// Fallback → the bridge alone.
     case finish
     /// Writes the bridge facade the run's reads need (`BridgeWriter`).
@@ -209,6 +212,11 @@ public enum ManualReason: String, Codable, Sendable, CaseIterable, Error {
         "C function with no parameter of the container's type, nor a struct parameter with a field of it"
     case serviceInitializers = "the Swift type's initializers cannot take the service safely"
     case serviceCallersRelyOnDefault = "callers still rely on the service parameter's default"
+    case notBuiltInRun =
+        "the run builds the type nowhere (or never calls the setter): wire its bridge where it is built"
+    case noBridgeToWire =
+        "no bridge to pass where the type is built (no bridge in reach, and the place may not build one)"
+    case wiringPlace = "built where fix cannot set the bridge right after construction"
     case initializerSetsServiceFromContainer =
         "an initializer that cannot take a parameter (required or override) sets the service from the container (a fallback left)"
 }
@@ -267,8 +275,11 @@ public struct FixPlan: Codable, Sendable {
         let reasons = byReason.sorted { $0.value > $1.value || ($0.value == $1.value && $0.key < $1.key) }
             .map { "\($0.value) \($0.key)" }.joined(separator: ", ")
         let refusedTargets = refusedGroups.reduce(0) { $0 + $1.targets.count }
+        let wired = accepted.count
         var line =
-            "\(rewritten) access\(rewritten == 1 ? "" : "es") rewritten in \(files) file\(files == 1 ? "" : "s"); "
+            (phase == .wire
+                ? "\(wired) composing type\(wired == 1 ? "" : "s") or function\(wired == 1 ? "" : "s") wired in \(files) file\(files == 1 ? "" : "s"); "
+                : "\(rewritten) access\(rewritten == 1 ? "" : "es") rewritten in \(files) file\(files == 1 ? "" : "s"); ")
             + "\(manual.count) left for manual work\(reasons.isEmpty ? "" : " (\(reasons))"); "
             + "\(refusedGroups.count) conflict\(refusedGroups.count == 1 ? "" : "s")"
         if refusedTargets > 0 {

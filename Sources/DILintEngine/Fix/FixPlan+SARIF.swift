@@ -18,7 +18,9 @@ extension FixPlan {
     /// (`container-access` for inject, `container-fallback` for finish), carrying its group's edits
     /// as `fixes`, then one result per manual item (no fix), with its reason.
     public func sarif(root: String = FileManager.default.currentDirectoryPath) -> String {
-        let rule = phase == .inject ? "container-access" : "container-fallback"
+        let rule =
+            phase == .inject
+            ? "container-access" : phase == .wire ? "bridge-injected-after-install" : "container-fallback"
         let verb = phase == .inject ? "inject the bridge with a fallback" : "drop the fallback"
         var findings: [Finding] = []
         var fixes: [SARIFFix?] = []

@@ -93,11 +93,15 @@ public final class Fixer {
                 bridgePlan = planned
             }
         }
-        let candidates = context.runFiles.filter { path in
-            workspace.bytes(path)?.withUnsafeBytes { raw in
-                prefilter.mayContainAccess(raw) || bridgeNames.contains { raw.containsASCII($0) }
-            } == true
-        }
+        // wire edits the places that build the migrated types, which need not name the container
+        let candidates =
+            phase == .wire
+            ? context.runFiles
+            : context.runFiles.filter { path in
+                workspace.bytes(path)?.withUnsafeBytes { raw in
+                    prefilter.mayContainAccess(raw) || bridgeNames.contains { raw.containsASCII($0) }
+                } == true
+            }
         let clangFiles = candidates.filter { ($0 as NSString).pathExtension != "swift" }
         FixTrace.mark("read \(candidates.count) candidates")
         context.prefetch(clangFiles)
@@ -147,6 +151,7 @@ public final class Fixer {
     /// `container-fallback` for finish).
     static func planPhase(_ phase: FixPhase, _ run: FixRun, into plan: inout FixPlan) {
         if phase == .bridge { return BridgeWriter(context: run.context).plan(run, into: &plan) }
+        if phase == .wire { return CompositionWiring(context: run.context).plan(run, into: &plan) }
         for rule in RuleRegistry.fileRules where type(of: rule).fixPhase == phase { rule.fix(run, into: &plan) }
     }
 
@@ -290,6 +295,13 @@ public final class Fixer {
         if let finding = Self.newFinding(before: before.findings, after: after.findings) {
             return "re-lint of \(context.display(path)): new finding '\(finding)'"
         }
+        // wiring moves no access: a bridge it builds reads the container in the composition root only
+        if plan.phase == .wire {
+            for kind in [AccessKind.direct, .fallback]
+            where after.accesses.filter({ $0.access.kind == kind }).count > before.count(kind) {
+                return "re-lint of \(context.display(path)): the wiring adds a \(kind.rawValue) container access"
+            }
+        }
         let wanted: AccessKind = plan.phase == .inject ? .fallback : .injected
         for target in targets {
             guard let range = EditApplication.newRange(of: target.range, through: edits) else { continue }
@@ -380,12 +392,16 @@ struct BeforeEdits {
     let errors: [ParseDiagnostic]
     let findings: [Finding]
     private let tokens: FixTokens
+    private let kinds: [AccessKind]
+    /// The file's accesses of this kind.
+    func count(_ kind: AccessKind) -> Int { kinds.filter { $0 == kind }.count }
     var buffer: SourceBuffer { tokens.file.buffer }
 
     init(_ analysis: FixFileAnalysis) {
         errors = analysis.errors
         findings = analysis.findings
         tokens = analysis.tokens
+        kinds = analysis.accesses.map(\.access.kind)
     }
 
     /// The identifiers the file uses (built only when an error message needs them).

@@ -29,6 +29,9 @@ struct SwiftCallerWiring {
 
     /// The type's other initializers (those not taking the bridge).
     let otherInitializers: [InitializerDeclSyntax]
+    /// Types that will hold a stored bridge once the group's edits are made (`fix --phase wire`
+    /// gives a composition-root type one): their instance members have it in reach.
+    var owners: Set<String> = []
 
     struct Unwired: Error { let text: String }
 
@@ -269,8 +272,9 @@ struct SwiftCallerWiring {
             return .success(.none)
         }
         let bridged =
-            SwiftRunType.findEach(ownerName, context: context)?.contains { $0.storedProperty(bridgeName) != nil }
-            ?? false
+            owners.contains(ownerName)
+            || SwiftRunType.findEach(ownerName, context: context)?.contains { $0.storedProperty(bridgeName) != nil }
+                ?? false
         guard bridged else { return containerSelf(ownerName, member: member, call: call) }
         if member.is(InitializerDeclSyntax.self) {
             return .failure(Unwired(text: "an initializer of \(ownerName) that does not take the bridge"))

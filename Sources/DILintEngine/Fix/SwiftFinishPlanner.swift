@@ -132,19 +132,7 @@ struct SwiftFinishPlanner {
         where !initializers.contains(where: { $0.file.path == item.file.path && $0.decl.id == item.decl.id }) {
             initializers.append((item.file, item.parameter, item.decl))
         }
-        let defaults = Set(initializers.compactMap { $0.parameter.defaultValue?.value.trimmedDescription })
-        let reads =
-            initializers.first.map { i in
-                i.file.accesses.filter {
-                    $0.access.kind == .fallback && (i.parameter.defaultValue?.byteRange.contains($0.offset) ?? false)
-                }.count
-            } ?? 0
-        let wiring = SwiftCallerWiring(
-            context: context, bridgeName: context.bridgeName, bridgeType: context.configuration.bridgeType,
-            defaultExpression: defaults.count == 1 ? defaults.first : nil, reads: reads,
-            initializers: initializers.map { ($0.decl, $0.parameter) },
-            otherInitializers: type.members.compactMap { $0.decl.as(InitializerDeclSyntax.self) }
-                .filter { decl in !initializers.contains { $0.decl.id == decl.id } })
+        let wiring = callerWiring(type, initializers: initializers)
         var callers: [FixCaller] = []
         // a call by the simple name of a nested type, outside its outer type, may build another type of that name
         var unwired = ambiguousCalls(type).map {
@@ -171,6 +159,27 @@ struct SwiftFinishPlanner {
                         expression: $0.located.access.expression, range: $0.located.range)
                 },
                 callers: callers))
+    }
+
+    /// The wiring of the calls of a type whose initializers take the bridge (with its default):
+    /// finish's, and `fix --phase wire`'s (`CompositionWiringSwift`).
+    func callerWiring(
+        _ type: SwiftRunType,
+        initializers: [(file: SwiftFixFile, parameter: FunctionParameterSyntax, decl: InitializerDeclSyntax)]
+    ) -> SwiftCallerWiring {
+        let defaults = Set(initializers.compactMap { $0.parameter.defaultValue?.value.trimmedDescription })
+        let reads =
+            initializers.first.map { i in
+                i.file.accesses.filter {
+                    $0.access.kind == .fallback && (i.parameter.defaultValue?.byteRange.contains($0.offset) ?? false)
+                }.count
+            } ?? 0
+        return SwiftCallerWiring(
+            context: context, bridgeName: context.bridgeName, bridgeType: context.configuration.bridgeType,
+            defaultExpression: defaults.count == 1 ? defaults.first : nil, reads: reads,
+            initializers: initializers.map { ($0.decl, $0.parameter) },
+            otherInitializers: type.members.compactMap { $0.decl.as(InitializerDeclSyntax.self) }
+                .filter { decl in !initializers.contains { $0.decl.id == decl.id } })
     }
 
     /// The bridge parameter whose default value holds `node`, and the initializer declaring it.
@@ -219,7 +228,7 @@ struct SwiftFinishPlanner {
 
     /// Calls of the type's initializer (`T(…)`, `T.init(…)`, and `self.init(…)` / `Self(…)` inside
     /// it) that pass no bridge, in the run's Swift files.
-    private func callsWithoutBridge(_ type: SwiftRunType) -> [(file: SwiftFixFile, call: FunctionCallExprSyntax)] {
+    func callsWithoutBridge(_ type: SwiftRunType) -> [(file: SwiftFixFile, call: FunctionCallExprSyntax)] {
         var found: [(SwiftFixFile, FunctionCallExprSyntax)] = []
         for path in context.swiftFilesMentioning(type.simpleName) {
             guard let file = context.swiftFile(path) else { continue }

@@ -56,6 +56,10 @@ struct SwiftFixPlanner {
                 && count(after, .injected) - count(before, .injected) >= targets
         case .bridge:
             ok = count(after, .direct) == count(before, .direct)
+        case .wire:
+            // a bridge the wiring builds reads the container in the composition root only
+            ok =
+                count(after, .direct) == count(before, .direct) && count(after, .fallback) == count(before, .fallback)
         case .finish:
             // a caller given the bridge built from the container: its reads are the only new
             // container reads, each in the argument passed, as `composition-root` or `direct` (recorded)
@@ -68,7 +72,10 @@ struct SwiftFixPlanner {
                 && count(after, .direct) == count(before, .direct) + moved.direct
                 && count(after, .compositionRoot) == count(before, .compositionRoot) + moved.root
         }
-        let wanted = plan.phase == .inject ? "read through the bridge" : "without the container default"
+        let wanted =
+            plan.phase == .inject
+            ? "read through the bridge"
+            : plan.phase == .wire ? "as before (no direct or fallback access added)" : "without the container default"
         return ok
             ? nil
             : "re-lint of \(display): the \(targets) rewritten access\(targets == 1 ? " does" : "es do") not all classify as \(wanted)"

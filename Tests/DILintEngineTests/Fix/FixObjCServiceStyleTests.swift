@@ -145,7 +145,7 @@ final class FixObjCServiceStyleTests: XCTestCase {
         let (root, configuration) = try tree(name, test)
         let expected = Self.fixtures.appendingPathComponent(name)
         var injectPlan: FixPlan?
-        for phase in FixPhase.allCases {
+        for phase in [FixPhase.inject, .finish] {
             let plan = Fixer(configuration: configuration).plan(files: try FixFixtureTests.files(root), phase: phase)
             if phase == .inject { injectPlan = plan }
             XCTAssertTrue(
