@@ -151,7 +151,7 @@ final class AdoptionCLITests: XCTestCase {
             XCTAssertFalse(fix.stdout.contains(lintOnly), "fix --help lists \(lintOnly):\n\(fix.stdout)")
         }
         for expected in [
-            "SELECTION:", "ISOLATION:", "-p <build-dir>", "--phase <inject|wire|finish>", "Examples:",
+            "SELECTION:", "ISOLATION:", "-p <build-dir>", "--phase <inject|wire|finish|bridge>", "Examples:",
             "--parse-timeout <seconds>",
         ] {
             XCTAssertTrue(fix.stdout.contains(expected), "fix --help lacks \(expected):\n\(fix.stdout)")
