@@ -215,7 +215,7 @@ final class ObjCServiceTypes {
     }
 
     /// The `@interface Container …` … `@end` blocks in the run's files and the headers they import.
-    private func interfaceTexts(of container: String) -> [String] {
+    func interfaceTexts(of container: String) -> [String] {
         if let known = texts[container] { return known }
         var paths = context.filesDeclaring(container)
         paths += headers.headers().filter { !paths.contains($0) }
