@@ -32,7 +32,7 @@ final class FixObjCInitCLITests: XCTestCase {
         // finish: the old initializers' reads stay, listed (callers outside the run may use them)
         XCTAssertEqual(
             manualReasons(plans[1]),
-            ["Cache.m:20 directInFinish", "Cache.m:9 serviceInitializerFallback", "Timer.m:11 serviceInitializerFallback"])
+            ["Cache.m:10 serviceInitializerFallback", "Cache.m:24 directInFinish", "Timer.m:13 serviceInitializerFallback"])
     }
 
     /// Safe-only `--apply` leaves the unsafe group (callers passing their own clock) out, and
@@ -56,7 +56,7 @@ final class FixObjCInitCLITests: XCTestCase {
             ["Objective-C class Feed service clock", "Objective-C class Ticker service clock"])
         XCTAssertEqual(titles(plans[1]), ["finish Objective-C class Feed service clock"])
         XCTAssertEqual(groups(plans[1]).first?["tier"] as? String, "unsafe") // no composition root in the run
-        XCTAssertEqual(manualReasons(plans[1]), ["Ticker.m:17 serviceConstructionNotSet"])
+        XCTAssertEqual(manualReasons(plans[1]), ["Ticker.m:21 serviceConstructionNotSet"])
     }
 
     /// Ten runs of one headerless Objective-C case (no SDK: every parse has errors) give the same
