@@ -59,6 +59,34 @@ final class FixObjCInitCLITests: XCTestCase {
         XCTAssertEqual(manualReasons(plans[1]), ["Ticker.m:21 serviceConstructionNotSet"])
     }
 
+    /// A Swift initializer Objective-C sees (an `NSObject` subclass's, sent from an Objective-C
+    /// file of the run) that gains the service's parameter: each `[[T alloc] initWithName:…]`
+    /// passes the service it has in reach, with the selector Swift generates (`initWithName:tabs:`).
+    /// The Swift files type-check before and after.
+    func testSwiftInitializerSeenByObjectiveCHasItsSendersUpdated() throws {
+        let plans = try runFixture("swiftobjcinit", unsafe: true, typeCheck: ["Support.swift", "Browser.swift"])
+        XCTAssertEqual(titles(plans[0]), ["Swift type Browser: service tabs"])
+        XCTAssertEqual(groups(plans[0]).first?["tier"] as? String, "unsafe")
+        XCTAssertEqual(manualReasons(plans[0]), [])
+    }
+
+    /// A sender with nothing of the service's type in reach (a C function): the type is refused,
+    /// named with the sender, and nothing is written.
+    func testSwiftInitializerWithASenderWithNothingInReachIsRefused() throws {
+        var files: [String: String] = [".di-lint.yml": "containers: [Container.shared]\n"]
+        for name in ["Support.swift", "Browser.swift"] {
+            files[name] = try String(contentsOf: fixture("swiftobjcinit", name + ".in"), encoding: .utf8)
+        }
+        files["Launcher.m"] = "@class Browser;\n\nvoid launch(void) {\n    (void)[[Browser alloc] initWithName:@\"x\"];\n}\n"
+        let project = try Project(self, files: files)
+        let run = try project.run("fix", "--phase", "inject", "--unsafe", ".")
+        XCTAssertEqual(run.stdout, "")
+        XCTAssertTrue(
+            run.stderr.contains(
+                "its initializer is visible to Objective-C: 'initWithName:' is sent at Launcher.m:4:11, where nothing of type TabStore is in reach"
+            ), run.stderr)
+    }
+
     /// Ten runs of one headerless Objective-C case (no SDK: every parse has errors) give the same
     /// plan and verdict.
     func testTenRunsGiveTheSameVerdict() throws {
@@ -91,11 +119,12 @@ final class FixObjCInitCLITests: XCTestCase {
     }
 
     /// Inject then finish with every check; the JSON plan of each phase.
-    private func runFixture(_ name: String, unsafe: Bool) throws -> [[String: Any]] {
+    private func runFixture(_ name: String, unsafe: Bool, typeCheck: [String] = []) throws -> [[String: Any]] {
         let project = try fixtureProject(name)
         let folder = Self.fixtures.appendingPathComponent(name)
         let extra = unsafe ? ["--unsafe"] : []
         var plans: [[String: Any]] = []
+        try self.typeCheck(typeCheck, in: project, "before")
         for phase in ["inject", "finish"] {
             let json = try project.runArray(["fix", "--phase", phase, "--format", "json"] + extra + ["."])
             let plan = json.json
@@ -112,6 +141,7 @@ final class FixObjCInitCLITests: XCTestCase {
             }
             let apply = try project.runArray(["fix", "--phase", phase, "--apply"] + extra + ["."])
             XCTAssertNotEqual(apply.status, 2, apply.stderr)
+            try self.typeCheck(typeCheck, in: project, phase)
             // byte for byte
             for file in try FileManager.default.contentsOfDirectory(atPath: folder.path) where file.hasSuffix(".in") {
                 let base = String(file.dropLast(3))
@@ -125,8 +155,10 @@ final class FixObjCInitCLITests: XCTestCase {
             }
             // re-lint: a direct access only where the plan listed one
             let lint = try project.run("lint", "--format", "json", ".")
+            // (after finish a fallback left is listed too)
             let direct = ((lint.json["findings"] as? [[String: Any]]) ?? []).filter {
                 $0["rule"] as? String == "container-access"
+                    || (phase == "finish" && $0["rule"] as? String == "container-fallback")
             }.map { "\(($0["path"] as? String).map { URL(fileURLWithPath: $0).lastPathComponent } ?? ""):\($0["line"] ?? 0)" }
             let listed = ((plan["manual"] as? [[String: Any]]) ?? []).map {
                 "\(($0["path"] as? String).map { URL(fileURLWithPath: $0).lastPathComponent } ?? ""):\($0["line"] ?? 0)"
@@ -151,6 +183,13 @@ final class FixObjCInitCLITests: XCTestCase {
                 "\(name) \(phase): second run plans \(titles(secondPlan))")
         }
         return plans
+    }
+
+    /// `swiftc -typecheck` of Swift files that need only Foundation.
+    private func typeCheck(_ files: [String], in project: Project, _ when: String) throws {
+        guard !files.isEmpty else { return }
+        let result = try runProcess("/usr/bin/env", ["swiftc", "-typecheck"] + files, in: project.root)
+        XCTAssertEqual(result.status, 0, "\(when): swiftc -typecheck: \(result.stderr)")
     }
 
     private func groups(_ plan: [String: Any]) -> [[String: Any]] { (plan["groups"] as? [[String: Any]]) ?? [] }
