@@ -29,10 +29,14 @@ final class FixObjCInitCLITests: XCTestCase {
         XCTAssertEqual(timer?["tier"] as? String, "unsafe") // its callers pass their own clock
         let cache = groups(inject).first { ($0["title"] as? String)?.contains("Cache") == true }
         XCTAssertEqual(cache?["tier"] as? String, "safe") // no caller has a store: they keep -init
-        // finish: the old initializers' reads stay, listed (callers outside the run may use them)
+        // finish: callers of the old -initWithName: call the new one (the read moves to the one with
+        // nothing in reach, its container import added), and it goes; the old -init stays, listed
         XCTAssertEqual(
-            manualReasons(plans[1]),
-            ["Cache.m:10 serviceInitializerFallback", "Cache.m:24 directInFinish", "Timer.m:13 serviceInitializerFallback"])
+            titles(plans[1]),
+            ["finish Objective-C class Timer initializer -initWithName: (callers call -initWithName:clock:)"])
+        XCTAssertEqual(groups(plans[1]).first?["tier"] as? String, "unsafe")
+        XCTAssertEqual(
+            manualReasons(plans[1]), ["Cache.m:10 serviceInitializerFallback", "Cache.m:24 directInFinish"])
     }
 
     /// Safe-only `--apply` leaves the unsafe group (callers passing their own clock) out, and
@@ -164,7 +168,15 @@ final class FixObjCInitCLITests: XCTestCase {
                 "\(($0["path"] as? String).map { URL(fileURLWithPath: $0).lastPathComponent } ?? ""):\($0["line"] ?? 0)"
             }
             if phase == "finish" {
-                XCTAssertEqual(Set(direct), Set(listed), "\(name) \(phase): \(lint.stdout)")
+                // and the reads finish moved to callers (new direct accesses there, counted in the plan)
+                let moved = groups(plan).flatMap { ($0["callers"] as? [[String: Any]]) ?? [] }.flatMap { caller in
+                    Array(
+                        repeating: (caller["path"] as? String).map { URL(fileURLWithPath: $0).lastPathComponent } ?? "",
+                        count: caller["reads"] as? Int ?? 0)
+                }
+                let unlisted = direct.filter { !listed.contains($0) }.map { String($0.prefix { $0 != ":" }) }
+                XCTAssertEqual(unlisted.sorted(), moved.sorted(), "\(name) \(phase): \(lint.stdout)")
+                XCTAssertEqual(Set(listed).subtracting(direct), [], "\(name) \(phase): \(lint.stdout)")
             } else {
                 // after inject, the old initializers' delegating reads are new direct accesses the
                 // second run lists; nothing else is direct but what was listed

@@ -10,6 +10,7 @@ struct FinishPlanner {
         var blockers: [String: [String]] = [:]
         var directByType = Set<String>()
         var objcService = ObjCServiceFinish(context: context)
+        var objcDelegation = ObjCDelegationFinish(context: context, types: objcService.types)
         for analysis in analyses {
             for a in analysis.accesses where a.access.kind == .direct {
                 let (line, column) = analysis.lineColumn(a.offset)
@@ -18,11 +19,11 @@ struct FinishPlanner {
                     if ObjCServiceInjection.isGetterFallback(a, in: analysis) {
                         // the service style's getter: removed once every construction sets the property
                         objcService.add(a, in: analysis)
+                    } else if ObjCInitializerInjection.isDelegationFallback(a, in: analysis) {
+                        // an old initializer passing the read: its callers call the new one
+                        objcDelegation.add(a, in: analysis)
                     } else {
-                        let reason: ManualReason =
-                            ObjCInitializerInjection.isDelegationFallback(a, in: analysis)
-                            ? .serviceInitializerFallback : .directInFinish
-                        plan.manual.append(context.manual(a, in: analysis, reason))
+                        plan.manual.append(context.manual(a, in: analysis, .directInFinish))
                     }
                 }
                 if let service = a.access.service {
@@ -92,6 +93,7 @@ struct FinishPlanner {
         }
         plan.groups += order.map { groups[$0]! }
         objcService.groups(into: &plan)
+        objcDelegation.groups(into: &plan)
     }
 
     /// `nullable` → `nonnull` in the bridge property's attributes (or `_Nullable` → `_Nonnull`).

@@ -349,3 +349,232 @@ struct ObjCInitializerInjection {
         }
     }
 }
+
+/// Phase `finish` of an old initializer `inject` left delegating with the container read
+/// (`return [self initWithName:name clock:<read>];`): every call of it in the run,
+/// `[[C alloc] initWithName:n]`, calls the initializer taking the service instead, passing what
+/// it has in reach (a parameter of the service's type, its class's property of that name and
+/// type), else the read itself (it moves to the caller, where lint reports it unless that is the
+/// composition root); the old initializer and its declaration go. `unsafe`: callers outside the
+/// run lose it. Left, with the reason: an old `-init` (removing it would expose `NSObject`'s), a
+/// class the run builds in ways not followed (a subclass, `[[self alloc] …]`), another
+/// initializer of the class calling the old one, a Swift file of the run naming the class.
+struct ObjCDelegationFinish {
+    let context: FixContext
+    let types: ObjCServiceTypes
+    private var items: [(analysis: FixFileAnalysis, located: LocatedAccess)] = []
+    private var seen = Set<String>()
+
+    init(context: FixContext, types: ObjCServiceTypes) {
+        self.context = context
+        self.types = types
+    }
+
+    mutating func add(_ located: LocatedAccess, in analysis: FixFileAnalysis) {
+        items.append((analysis, located))
+    }
+
+    func groups(into plan: inout FixPlan) {
+        // one group per old initializer (it may pass several reads)
+        var byMethod: [String: [(FixFileAnalysis, LocatedAccess)]] = [:]
+        var order: [String] = []
+        for (analysis, located) in items {
+            let key = analysis.path + "\u{0}" + String(located.enclosing?.range.lowerBound ?? 0)
+            if byMethod[key] == nil { order.append(key) }
+            byMethod[key, default: []].append((analysis, located))
+        }
+        let constructions = ObjCConstructions(context: context, types: types)
+        for key in order {
+            let list = byMethod[key]!
+            switch group(list, constructions) {
+            case let .failure(detail):
+                for (analysis, located) in list {
+                    plan.manual.append(
+                        context.manual(located, in: analysis, .serviceInitializerFallback, detail: detail.why))
+                }
+            case let .success(group):
+                plan.groups.append(group)
+            }
+        }
+    }
+
+    private struct Refusal: Error { var why: String }
+
+    private func group(_ list: [(FixFileAnalysis, LocatedAccess)], _ constructions: ObjCConstructions) -> Result<
+        FixGroup, Refusal
+    > {
+        let (analysis, first) = list[0]
+        let tokens = analysis.tokens
+        guard let method = first.enclosing, let className = method.typeName else {
+            return .failure(Refusal(why: "no class"))
+        }
+        let m0 = tokens.firstToken(atOrAfter: method.range.lowerBound)
+        guard let old = ObjCMethodSignature.parse(tokens, at: m0), tokens.isFirstOnLine(m0),
+            let bodyEnd = tokens.matchingClose(old.terminator), let close = tokens.matchingClose(old.terminator + 2),
+            let (newSelector, keywords) = ObjCConstructions.message(tokens, from: old.terminator + 4, to: close)
+        else { return .failure(Refusal(why: "the old initializer is not the form inject writes")) }
+        let oldSelector = old.selector(tokens)
+        if old.pieces.count == 1 && old.pieces[0].name == nil {
+            return .failure(Refusal(why: "-\(oldSelector) stays (removing it would expose NSObject's -init)"))
+        }
+        // the send passes the old arguments through, then one read per service
+        let names = old.argumentNames(tokens)
+        guard keywords.count > names.count else { return .failure(Refusal(why: "the old initializer passes no service")) }
+        for (i, name) in names.enumerated() {
+            let end = i + 1 < keywords.count ? keywords[i + 1] : close
+            guard tokens.text(keywords[i]) == tokens.text(old.pieces[i].keyword), end == keywords[i] + 3,
+                tokens.text(keywords[i] + 2) == name
+            else { return .failure(Refusal(why: "the old initializer is not the form inject writes")) }
+        }
+        var services: [(name: String, read: String)] = []
+        for i in names.count..<keywords.count {
+            let end = i + 1 < keywords.count ? keywords[i + 1] - 1 : close - 1
+            services.append((tokens.text(keywords[i]), tokens.source(keywords[i] + 2, end)))
+        }
+        // who else may call it
+        let (sites, unknown) = constructions.sites(of: className)
+        if let place = unknown.first { return .failure(Refusal(why: "\(place): its callers are not all followed")) }
+        if let swift = context.swiftFilesMentioning(className).first {
+            return .failure(Refusal(why: "\(context.display(swift)) names \(className) (a Swift caller is not followed)"))
+        }
+        let firstKeyword = tokens.text(old.pieces[0].keyword)
+        for i in 0..<tokens.count where tokens.text(i) == "[" && ["self", "super"].contains(tokens.text(i + 1))
+            && tokens.text(i + 2) == firstKeyword && !(m0...bodyEnd).contains(i)
+        {
+            let (line, _) = analysis.lineColumn(tokens.start(i))
+            return .failure(Refusal(why: "\(context.display(analysis.path)):\(line) sends -\(oldSelector) to \(tokens.text(i + 1))"))
+        }
+        let calls = sites.filter { $0.selector == oldSelector }
+        // a send of it the run holds in another form
+        for path in context.runFiles where ["m", "mm"].contains((path as NSString).pathExtension) {
+            guard let bytes = context.workspace.bytes(path) else { continue }
+            let text = String(decoding: bytes, as: UTF8.self)
+            let sends = text.components(separatedBy: firstKeyword + ":").count - 1
+            // in its own file: the class's method signatures of that first keyword and the delegating send
+            let own =
+                path == analysis.path
+                ? ObjCMethodSignature.methods(
+                    of: className, in: tokens, ObjCDeclarations(tokens: tokens, bridgeNames: [])
+                ).filter { tokens.text($0.pieces[0].keyword) == firstKeyword && $0.pieces[0].name != nil }.count + 1
+                : 0
+            let followed = sites.filter {
+                $0.analysis.path == path && $0.analysis.tokens.text($0.keywords[0]) == firstKeyword
+            }.count
+            if sends - own > followed {
+                return .failure(Refusal(why: "\(context.display(path)) sends -\(oldSelector) in a form not followed"))
+            }
+        }
+        var edits: [TextEdit] = []
+        var notes: [String] = []
+        var importsAdded = Set<String>()
+        var callers: [FixCaller] = []
+        for site in calls {
+            let st = site.analysis.tokens
+            let (line, column) = site.analysis.lineColumn(st.start(site.open))
+            let place = "\(context.display(site.analysis.path)):\(line):\(column)"
+            var text = ""
+            for service in services {
+                let access = list.map(\.1.access).first {
+                    $0.service.map(ObjCServiceInjection.propertyName) == service.name
+                }
+                let type = access.flatMap { a in a.service.flatMap { types.declared($0, of: a.container) } }
+                let value = type.flatMap { constructions.inReach($0, named: service.name, at: site.open, in: site.analysis) }
+                text += " \(service.name):\(value ?? service.read)"
+                notes.append(
+                    "\(place): note: -\(newSelector) given \(value ?? service.read)\(value == nil ? " (the container read moves here)" : "")")
+            }
+            let at = st.end(site.close - 1)
+            let edit = TextEdit(path: site.analysis.path, range: at..<at, replacement: text)
+            edits.append(edit)
+            let moved = text.components(separatedBy: first.access.container).count - 1
+            if moved > 0 {
+                // the read moved here: a composition-root read there, else a direct access lint reports
+                let display = context.display(site.analysis.path)
+                var caller = FixCaller(
+                    path: display, line: line, column: column, call: "[[\(className) alloc] \(oldSelector)…]",
+                    argument: text.trimmingCharacters(in: .whitespaces), explicitDefault: true, reads: moved, edit: edit,
+                    argumentOffset: 0)
+                caller.movedKinds = Array(
+                    repeating: context.configuration.isCompositionRootPath(display)
+                        ? AccessKind.compositionRoot.rawValue : AccessKind.direct.rawValue, count: moved)
+                callers.append(caller)
+            }
+            if text.contains(first.access.container), let line = containerImport(analysis, first.access.container),
+                !site.analysis.file.buffer.text(0..<site.analysis.file.buffer.bytes.count).contains(line),
+                !importsAdded.contains(site.analysis.path)
+            {
+                // the read moved here needs the container's declaration, imported as the old initializer's file does
+                importsAdded.insert(site.analysis.path)
+                let at = st.afterLastInclude(before: st.count) ?? 0
+                edits.append(TextEdit(path: site.analysis.path, range: at..<at, replacement: line + st.lineEnding, order: 0))
+            }
+        }
+        // the old initializer goes, and its declaration
+        let range = ObjCDelegationFinish.linesRange(tokens, from: m0, through: bodyEnd)
+        edits.append(TextEdit(path: analysis.path, range: range, replacement: ""))
+        for path in Set(context.filesDeclaring(className)).union([analysis.path]).sorted() {
+            guard let other = context.analysis(path) else { continue }
+            let ot = other.tokens
+            let declarations = ObjCDeclarations(tokens: ot, bridgeNames: [])
+            for signature in ObjCMethodSignature.methods(of: className, in: ot, declarations)
+            where ot.text(signature.terminator) == ";" && signature.selector(ot) == oldSelector {
+                let lines = ObjCDelegationFinish.linesRange(
+                    ot, from: signature.start, through: signature.terminator, blank: false)
+                edits.append(TextEdit(path: path, range: lines, replacement: ""))
+            }
+        }
+        let (line, column) = analysis.lineColumn(range.lowerBound)
+        let targets = list.map { (_, located) -> FixTarget in
+            let at = analysis.lineColumn(located.offset)
+            var target = FixTarget(
+                path: context.display(analysis.path), line: line, column: column, expression: located.access.expression,
+                range: range, accessLine: at.line, accessColumn: at.column)
+            target.reads = services.map(\.name).joined(separator: ", ")
+            return target
+        }
+        var group = FixGroup(
+            title: "finish Objective-C class \(className) initializer -\(oldSelector) (callers call -\(newSelector))",
+            edits: edits, targets: targets)
+        group.tier = .unsafe
+        group.notes = notes.isEmpty ? nil : notes
+        group.callers = callers
+        return .success(group)
+    }
+
+    /// The `#import "…"` line of a file that brings in the container's declaration (a header
+    /// of the run or in reach declaring `@interface Container`), trimmed.
+    private func containerImport(_ analysis: FixFileAnalysis, _ container: String) -> String? {
+        let declaring = Set(
+            (context.filesDeclaring(container) + types.headers.headers()).filter { path in
+                context.workspace.bytes(path).map { bytes in
+                    ObjCServiceTypes.declaresInterface(container, in: String(decoding: bytes, as: UTF8.self))
+                } == true
+            }.map { ($0 as NSString).lastPathComponent })
+        let buffer = analysis.file.buffer
+        for n in 1...max(1, buffer.lineStarts.count) {
+            let line = buffer.lineText(n).trimmingCharacters(in: .whitespacesAndNewlines)
+            guard line.hasPrefix("#import") || line.hasPrefix("#include"),
+                let open = line.firstIndex(where: { $0 == "\"" || $0 == "<" })
+            else { continue }
+            let name = line[line.index(after: open)...].prefix { $0 != "\"" && $0 != ">" }
+            if declaring.contains((String(name) as NSString).lastPathComponent) { return line }
+        }
+        return nil
+    }
+
+    /// The bytes of whole lines from token `from`'s line through token `through`'s, and (with
+    /// `blank`) the blank line after them.
+    static func linesRange(_ tokens: FixTokens, from: Int, through: Int, blank: Bool = true) -> Range<Int> {
+        let buffer = tokens.file.buffer
+        let start = tokens.lineStart(above: from)
+        var to = tokens.end(through)
+        while to < buffer.bytes.count, buffer.bytes[to] == UInt8(ascii: " ") || buffer.bytes[to] == UInt8(ascii: "\t") {
+            to += 1
+        }
+        for _ in 0..<(blank ? 2 : 1) {
+            if to < buffer.bytes.count, buffer.bytes[to] == UInt8(ascii: "\r") { to += 1 }
+            if to < buffer.bytes.count, buffer.bytes[to] == UInt8(ascii: "\n") { to += 1 } else { break }
+        }
+        return start..<to
+    }
+}

@@ -214,6 +214,12 @@ final class ObjCServiceTypes {
         return nil
     }
 
+    /// Whether a text declares `@interface Name` (a primary interface or a category of it).
+    static func declaresInterface(_ name: String, in text: String) -> Bool {
+        text.range(of: #"@interface\s+"# + NSRegularExpression.escapedPattern(for: name) + #"\b"#, options: .regularExpression)
+            != nil
+    }
+
     /// The `@interface Container …` … `@end` blocks in the run's files and the headers they import.
     func interfaceTexts(of container: String) -> [String] {
         if let known = texts[container] { return known }

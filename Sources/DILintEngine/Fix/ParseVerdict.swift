@@ -198,6 +198,12 @@ struct ParseVerdict {
             return used(
                 message[message.index(message.startIndex, offsetBy: forwardProperty.prefix.count)..<infix.lowerBound])
         }
+        // a property of a variable whose type the parse could not resolve (`id`), hidden before
+        // behind the unresolved container: `property 'stopId' not found on object of type '__strong id'`
+        let onId = (prefix: "property '", suffix: "' not found on object of type '__strong id'")
+        if message.hasPrefix(onId.prefix), message.hasSuffix(onId.suffix) {
+            return used(message.dropFirst(onId.prefix.count).dropLast(onId.suffix.count))
+        }
         guard let prefix = unresolved.first(where: message.hasPrefix), message.hasSuffix("'") else { return false }
         return used(message.dropFirst(prefix.count).dropLast().prefix { $0 != ":" })
     }
