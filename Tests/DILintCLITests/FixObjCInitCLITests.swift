@@ -81,7 +81,8 @@ final class FixObjCInitCLITests: XCTestCase {
         for name in ["Support.swift", "Browser.swift"] {
             files[name] = try String(contentsOf: fixture("swiftobjcinit", name + ".in"), encoding: .utf8)
         }
-        files["Launcher.m"] = "@class Browser;\n\nvoid launch(void) {\n    (void)[[Browser alloc] initWithName:@\"x\"];\n}\n"
+        files["Launcher.m"] =
+            "@class Browser;\n\nvoid launch(void) {\n    (void)[[Browser alloc] initWithName:@\"x\"];\n}\n"
         let project = try Project(self, files: files)
         let run = try project.run("fix", "--phase", "inject", "--unsafe", ".")
         XCTAssertEqual(run.stdout, "")
@@ -114,7 +115,8 @@ final class FixObjCInitCLITests: XCTestCase {
         var files: [String: String] = [:]
         let folder = Self.fixtures.appendingPathComponent(name)
         for file in try FileManager.default.contentsOfDirectory(atPath: folder.path) where file.hasSuffix(".in") {
-            files[String(file.dropLast(3))] = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
+            files[String(file.dropLast(3))] = try String(
+                contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
         }
         files[".di-lint.yml"] = try String(contentsOf: folder.appendingPathComponent("fix.yml"), encoding: .utf8)
         let project = try Project(self, files: files)
@@ -155,7 +157,8 @@ final class FixObjCInitCLITests: XCTestCase {
                 let got = try Data(contentsOf: project.root.appendingPathComponent(base))
                 XCTAssertEqual(
                     got, try Data(contentsOf: want),
-                    "\(name) \(phase): \(base) differs from \(want.lastPathComponent):\n\(String(decoding: got, as: UTF8.self))")
+                    "\(name) \(phase): \(base) differs from \(want.lastPathComponent):\n\(String(decoding: got, as: UTF8.self))"
+                )
             }
             // re-lint: a direct access only where the plan listed one
             let lint = try project.run("lint", "--format", "json", ".")
@@ -163,7 +166,9 @@ final class FixObjCInitCLITests: XCTestCase {
             let direct = ((lint.json["findings"] as? [[String: Any]]) ?? []).filter {
                 $0["rule"] as? String == "container-access"
                     || (phase == "finish" && $0["rule"] as? String == "container-fallback")
-            }.map { "\(($0["path"] as? String).map { URL(fileURLWithPath: $0).lastPathComponent } ?? ""):\($0["line"] ?? 0)" }
+            }.map {
+                "\(($0["path"] as? String).map { URL(fileURLWithPath: $0).lastPathComponent } ?? ""):\($0["line"] ?? 0)"
+            }
             let listed = ((plan["manual"] as? [[String: Any]]) ?? []).map {
                 "\(($0["path"] as? String).map { URL(fileURLWithPath: $0).lastPathComponent } ?? ""):\($0["line"] ?? 0)"
             }

@@ -23,7 +23,8 @@ struct InjectPlanner {
                     // the service style: the service itself, as a property (Objective-C) or through what a C function receives
                     let reason: ManualReason?
                     switch serviceCheck(located, in: analysis) {
-                    case .failure(.initializerOrDealloc) where located.enclosing?.kind == .objcMethod
+                    case .failure(.initializerOrDealloc)
+                    where located.enclosing?.kind == .objcMethod
                         && located.enclosing?.isInitializer == true:
                         // a read in an `init…`: the service becomes the initializer's parameter
                         reason = objcInit.add(located, in: analysis)

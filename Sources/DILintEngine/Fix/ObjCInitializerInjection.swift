@@ -88,7 +88,8 @@ struct ObjCInitializerInjection {
         else { return false }
         let b = signature.terminator
         guard tokens.text(b + 1) == "return", tokens.text(b + 2) == "[", tokens.text(b + 3) == "self",
-            tokens.text(b + 4).hasPrefix("init"), let close = tokens.matchingClose(b + 2), tokens.text(close + 1) == ";",
+            tokens.text(b + 4).hasPrefix("init"), let close = tokens.matchingClose(b + 2),
+            tokens.text(close + 1) == ";",
             close + 2 == end
         else { return false }
         return (b + 4)..<close ~= k
@@ -132,11 +133,14 @@ struct ObjCInitializerInjection {
             let receiver = tokens.text(i + 1), message = tokens.text(i + 2)
             guard message.hasPrefix("init") else { continue }
             if receiver == "self" {
-                return .failure(Why(reason: .objcConvenienceInitializer, detail: "-\(oldSelector) calls [self \(message)…]"))
+                return .failure(
+                    Why(reason: .objcConvenienceInitializer, detail: "-\(oldSelector) calls [self \(message)…]"))
             }
             if receiver == "super" { callsSuper = true }
         }
-        guard callsSuper else { return .failure(Why(reason: .objcInitializerForm, detail: "-\(oldSelector) calls no [super init…]")) }
+        guard callsSuper else {
+            return .failure(Why(reason: .objcInitializerForm, detail: "-\(oldSelector) calls no [super init…]"))
+        }
         // the services, in order of first read; the parameters' names must be free in the method
         var services: [(name: String, type: ObjCServiceTypes.Declared, read: String)] = []
         for read in list where !services.contains(where: { $0.name == read.name }) {
@@ -150,14 +154,17 @@ struct ObjCInitializerInjection {
                     && !list.contains { $0.rewrite.range.contains(tokens.start(i)) }
             }
             if taken {
-                return .failure(Why(reason: .objcInitializerNameTaken, detail: "-\(oldSelector) names \(service.name) already"))
+                return .failure(
+                    Why(reason: .objcInitializerNameTaken, detail: "-\(oldSelector) names \(service.name) already"))
             }
         }
         let unary = signature.pieces.count == 1 && signature.pieces[0].name == nil
         func capitalized(_ s: String) -> String { s.prefix(1).uppercased() + s.dropFirst() }
         var added: [String] = [] // ` clock:(Clock *)clock`, the first of a unary selector `WithClock:(Clock *)clock`
         for (i, service) in services.enumerated() {
-            let label = i == 0 && unary ? tokens.text(signature.pieces[0].keyword) + "With" + capitalized(service.name) : service.name
+            let label =
+                i == 0 && unary
+                ? tokens.text(signature.pieces[0].keyword) + "With" + capitalized(service.name) : service.name
             added.append("\(label):(\(service.type.returnType))\(service.name)")
         }
         let newSelector =
@@ -180,24 +187,30 @@ struct ObjCInitializerInjection {
         if unary {
             let k = lastPiece.keyword
             edits.append(
-                TextEdit(path: analysis.path, range: tokens.start(k)..<tokens.end(k), replacement: added.joined(separator: " ")))
+                TextEdit(
+                    path: analysis.path, range: tokens.start(k)..<tokens.end(k),
+                    replacement: added.joined(separator: " ")))
         } else {
             let at = tokens.end(lastPiece.name!)
             edits.append(TextEdit(path: analysis.path, range: at..<at, replacement: " " + added.joined(separator: " ")))
         }
-        // a NS_DESIGNATED_INITIALIZER on the definition moves with it (it stays where it is)
+        // the reads become the parameters (a NS_DESIGNATED_INITIALIZER on the definition stays on it: the new one)
         edits += list.map { TextEdit(path: analysis.path, range: $0.rewrite.range, replacement: $0.name) }
         // the old initializer, delegating, above it
-        guard tokens.isFirstOnLine(signature.start) else { return .failure(Why(reason: .objcInitializerForm, detail: nil)) }
+        guard tokens.isFirstOnLine(signature.start) else {
+            return .failure(Why(reason: .objcInitializerForm, detail: nil))
+        }
         let bodyIndent = Self.bodyIndentation(tokens, open: signature.terminator, close: bodyEnd)
         let arguments = signature.argumentNames(tokens)
         var call = ""
         if unary {
             call = services.enumerated().map { i, s in
-                (i == 0 ? tokens.text(signature.pieces[0].keyword) + "With" + capitalized(s.name) : s.name) + ":" + s.read
+                (i == 0 ? tokens.text(signature.pieces[0].keyword) + "With" + capitalized(s.name) : s.name) + ":"
+                    + s.read
             }.joined(separator: " ")
         } else {
-            call = zip(signature.pieces, arguments).map { tokens.text($0.0.keyword) + ":" + $0.1 }.joined(separator: " ")
+            call =
+                zip(signature.pieces, arguments).map { tokens.text($0.0.keyword) + ":" + $0.1 }.joined(separator: " ")
                 + " " + services.map { "\($0.name):\($0.read)" }.joined(separator: " ")
         }
         let header = tokens.file.buffer.text(tokens.start(signature.start)..<tokens.start(signature.terminator))
@@ -207,7 +220,10 @@ struct ObjCInitializerInjection {
             header + (tokens.isFirstOnLine(signature.terminator) ? eol + "{" : " {") + eol
             + bodyIndent + "return [self \(call)];" + eol + "}" + eol + eol
         let above = tokens.lineStart(above: signature.start)
-        edits.append(TextEdit(path: analysis.path, range: above..<above, replacement: tokens.indentation(tokens.start(signature.start)) + old, order: 0))
+        edits.append(
+            TextEdit(
+                path: analysis.path, range: above..<above,
+                replacement: tokens.indentation(tokens.start(signature.start)) + old, order: 0))
         // the declaration
         switch declaration(
             className: className, oldSelector: oldSelector, oldPieces: Self.piecesText(tokens, signature), added: added,
@@ -222,11 +238,14 @@ struct ObjCInitializerInjection {
         var passing = 0
         let (sites, _) = constructions.sites(of: className)
         for site in sites where site.selector == oldSelector {
-            let values = services.map { constructions.inReach($0.type, named: $0.name, at: site.open, in: site.analysis) }
+            let values = services.map {
+                constructions.inReach($0.type, named: $0.name, at: site.open, in: site.analysis)
+            }
             let (line, column) = site.analysis.lineColumn(site.analysis.tokens.start(site.open))
             let place = "\(context.display(site.analysis.path)):\(line):\(column)"
             guard values.allSatisfy({ $0 != nil }) else {
-                notes.append("\(place): note: keeps calling -\(oldSelector) (nothing of the service's type in reach there)")
+                notes.append(
+                    "\(place): note: keeps calling -\(oldSelector) (nothing of the service's type in reach there)")
                 continue
             }
             let st = site.analysis.tokens
@@ -245,7 +264,8 @@ struct ObjCInitializerInjection {
             notes.append("\(place): note: passes \(values.map { $0! }.joined(separator: ", ")) to -\(newSelector)")
         }
         var group = FixGroup(
-            title: "Objective-C class \(className) initializer -\(oldSelector) takes \(services.map(\.name).joined(separator: ", "))",
+            title:
+                "Objective-C class \(className) initializer -\(oldSelector) takes \(services.map(\.name).joined(separator: ", "))",
             edits: edits, targets: list.map(\.target))
         group.tier = passing > 0 ? .unsafe : .safe
         group.notes = notes.isEmpty ? nil : notes
@@ -274,7 +294,8 @@ struct ObjCInitializerInjection {
                 while i < (block.end ?? tokens.count) {
                     defer { i += 1 }
                     guard ["-"].contains(tokens.text(i)), tokens.isFirstOnLine(i),
-                        let signature = ObjCMethodSignature.parse(tokens, at: i), tokens.text(signature.terminator) == ";",
+                        let signature = ObjCMethodSignature.parse(tokens, at: i),
+                        tokens.text(signature.terminator) == ";",
                         signature.selector(tokens) == oldSelector
                     else { continue }
                     var edits: [TextEdit] = []
@@ -292,13 +313,18 @@ struct ObjCInitializerInjection {
                         suffix = " NS_DESIGNATED_INITIALIZER"
                         // the old one delegates now: it is not designated any more
                         let d = signature.trailing.first { tokens.text($0) == "NS_DESIGNATED_INITIALIZER" }!
-                        let from = d > signature.trailing.lowerBound ? tokens.end(d - 1) : tokens.end(signature.pieces.last!.name ?? signature.pieces.last!.keyword)
+                        let from =
+                            d > signature.trailing.lowerBound
+                            ? tokens.end(d - 1)
+                            : tokens.end(signature.pieces.last!.name ?? signature.pieces.last!.keyword)
                         edits.append(TextEdit(path: path, range: from..<tokens.end(d), replacement: ""))
                     }
                     let line = "- " + returnType + selectorText + suffix + ";"
                     let at = tokens.lineStart(tokens.end(signature.terminator))
                     let next = tokens.file.buffer.lineColumn(of: at).line
-                    let insertAt = next < tokens.file.buffer.lineStarts.count ? tokens.file.buffer.lineStarts[next] : tokens.file.buffer.bytes.count
+                    let insertAt =
+                        next < tokens.file.buffer.lineStarts.count
+                        ? tokens.file.buffer.lineStarts[next] : tokens.file.buffer.bytes.count
                     edits.append(
                         TextEdit(
                             path: path, range: insertAt..<insertAt,
@@ -322,7 +348,8 @@ struct ObjCInitializerInjection {
         if services.count > 1, let path = edits.last?.path, let analysis = context.analysis(path) {
             let declarations = ObjCDeclarations(tokens: analysis.tokens, bridgeNames: [])
             if let block = declarations.interfaces(of: className).first {
-                edits += forwardDeclarations(Array(services.dropFirst()), in: analysis, declarations, before: block.start)
+                edits += forwardDeclarations(
+                    Array(services.dropFirst()), in: analysis, declarations, before: block.start)
             }
         }
         return .success(edits)
@@ -419,7 +446,9 @@ struct ObjCDelegationFinish {
         }
         // the send passes the old arguments through, then one read per service
         let names = old.argumentNames(tokens)
-        guard keywords.count > names.count else { return .failure(Refusal(why: "the old initializer passes no service")) }
+        guard keywords.count > names.count else {
+            return .failure(Refusal(why: "the old initializer passes no service"))
+        }
         for (i, name) in names.enumerated() {
             let end = i + 1 < keywords.count ? keywords[i + 1] : close
             guard tokens.text(keywords[i]) == tokens.text(old.pieces[i].keyword), end == keywords[i] + 3,
@@ -435,14 +464,18 @@ struct ObjCDelegationFinish {
         let (sites, unknown) = constructions.sites(of: className)
         if let place = unknown.first { return .failure(Refusal(why: "\(place): its callers are not all followed")) }
         if let swift = context.swiftFilesMentioning(className).first {
-            return .failure(Refusal(why: "\(context.display(swift)) names \(className) (a Swift caller is not followed)"))
+            return .failure(
+                Refusal(why: "\(context.display(swift)) names \(className) (a Swift caller is not followed)"))
         }
         let firstKeyword = tokens.text(old.pieces[0].keyword)
-        for i in 0..<tokens.count where tokens.text(i) == "[" && ["self", "super"].contains(tokens.text(i + 1))
+        for i in 0..<tokens.count
+        where tokens.text(i) == "[" && ["self", "super"].contains(tokens.text(i + 1))
             && tokens.text(i + 2) == firstKeyword && !(m0...bodyEnd).contains(i)
         {
             let (line, _) = analysis.lineColumn(tokens.start(i))
-            return .failure(Refusal(why: "\(context.display(analysis.path)):\(line) sends -\(oldSelector) to \(tokens.text(i + 1))"))
+            return .failure(
+                Refusal(why: "\(context.display(analysis.path)):\(line) sends -\(oldSelector) to \(tokens.text(i + 1))")
+            )
         }
         let calls = sites.filter { $0.selector == oldSelector }
         // a send of it the run holds in another form
@@ -478,10 +511,13 @@ struct ObjCDelegationFinish {
                     $0.service.map(ObjCServiceInjection.propertyName) == service.name
                 }
                 let type = access.flatMap { a in a.service.flatMap { types.declared($0, of: a.container) } }
-                let value = type.flatMap { constructions.inReach($0, named: service.name, at: site.open, in: site.analysis) }
+                let value = type.flatMap {
+                    constructions.inReach($0, named: service.name, at: site.open, in: site.analysis)
+                }
                 text += " \(service.name):\(value ?? service.read)"
                 notes.append(
-                    "\(place): note: -\(newSelector) given \(value ?? service.read)\(value == nil ? " (the container read moves here)" : "")")
+                    "\(place): note: -\(newSelector) given \(value ?? service.read)\(value == nil ? " (the container read moves here)" : "")"
+                )
             }
             let at = st.end(site.close - 1)
             let edit = TextEdit(path: site.analysis.path, range: at..<at, replacement: text)
@@ -492,7 +528,8 @@ struct ObjCDelegationFinish {
                 let display = context.display(site.analysis.path)
                 var caller = FixCaller(
                     path: display, line: line, column: column, call: "[[\(className) alloc] \(oldSelector)…]",
-                    argument: text.trimmingCharacters(in: .whitespaces), explicitDefault: true, reads: moved, edit: edit,
+                    argument: text.trimmingCharacters(in: .whitespaces), explicitDefault: true, reads: moved,
+                    edit: edit,
                     argumentOffset: 0)
                 caller.movedKinds = Array(
                     repeating: context.configuration.isCompositionRootPath(display)
@@ -506,7 +543,8 @@ struct ObjCDelegationFinish {
                 // the read moved here needs the container's declaration, imported as the old initializer's file does
                 importsAdded.insert(site.analysis.path)
                 let at = st.afterLastInclude(before: st.count) ?? 0
-                edits.append(TextEdit(path: site.analysis.path, range: at..<at, replacement: line + st.lineEnding, order: 0))
+                edits.append(
+                    TextEdit(path: site.analysis.path, range: at..<at, replacement: line + st.lineEnding, order: 0))
             }
         }
         // the old initializer goes, and its declaration

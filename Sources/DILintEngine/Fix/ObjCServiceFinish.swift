@@ -65,12 +65,16 @@ struct ObjCServiceFinish {
         // exactly what inject writes: { return _svc ?: <read>; }
         guard tokens.text(b + 1) == "return", tokens.text(b + 2) == "_\(name)", tokens.text(b + 3) == "?",
             tokens.text(b + 4) == ":", tokens.text(close - 1) == ";"
-        else { return .failure(Why(reason: .serviceGetterFallback, detail: "the getter is not the form inject writes")) }
+        else {
+            return .failure(Why(reason: .serviceGetterFallback, detail: "the getter is not the form inject writes"))
+        }
         let (sites, unknown) = constructions.sites(of: className)
         if !unknown.isEmpty {
             return .failure(Why(reason: .serviceNoConstruction, detail: unknown.prefix(3).joined(separator: "; ")))
         }
-        if sites.isEmpty { return .failure(Why(reason: .serviceNoConstruction, detail: "no [[\(className) alloc] init…] in the run")) }
+        if sites.isEmpty {
+            return .failure(Why(reason: .serviceNoConstruction, detail: "no [[\(className) alloc] init…] in the run"))
+        }
         let setting = settingInitializers(className, name: name, in: analysis)
         var edits: [TextEdit] = []
         var notes: [String] = []
@@ -84,7 +88,9 @@ struct ObjCServiceFinish {
                 ![".", "->"].contains(st.text(site.open - 3)), st.text(site.close + 1) == ";"
             else {
                 return .failure(
-                    Why(reason: .serviceConstructionNotSet, detail: "\(place): -\(site.selector) not in a statement `v = …;`"))
+                    Why(
+                        reason: .serviceConstructionNotSet,
+                        detail: "\(place): -\(site.selector) not in a statement `v = …;`"))
             }
             let variable = st.text(site.open - 2)
             let semicolon = site.close + 1
@@ -95,7 +101,9 @@ struct ObjCServiceFinish {
             }
             guard let value = constructions.inReach(type, named: name, at: site.open, in: site.analysis) else {
                 return .failure(
-                    Why(reason: .serviceConstructionNotSet, detail: "\(place): nothing of type \(type.returnType) in reach"))
+                    Why(
+                        reason: .serviceConstructionNotSet,
+                        detail: "\(place): nothing of type \(type.returnType) in reach"))
             }
             let at = st.end(semicolon)
             let indent = st.indentation(st.start(site.open))
@@ -106,14 +114,8 @@ struct ObjCServiceFinish {
             notes.append("\(place): note: sets \(variable).\(name) = \(value)")
         }
         // the getter, its lines and the blank line after it
-        let from = tokens.lineStart(above: m0)
-        let buffer = tokens.file.buffer
-        var to = tokens.end(close)
-        while to < buffer.bytes.count, buffer.bytes[to] == UInt8(ascii: " ") || buffer.bytes[to] == UInt8(ascii: "\t") { to += 1 }
-        for _ in 0..<2 {
-            if to < buffer.bytes.count, buffer.bytes[to] == UInt8(ascii: "\r") { to += 1 }
-            if to < buffer.bytes.count, buffer.bytes[to] == UInt8(ascii: "\n") { to += 1 } else { break }
-        }
+        let removed = ObjCDelegationFinish.linesRange(tokens, from: m0, through: close)
+        let (from, to) = (removed.lowerBound, removed.upperBound)
         edits.append(TextEdit(path: analysis.path, range: from..<to, replacement: ""))
         let (line, column) = analysis.lineColumn(from)
         let at = analysis.lineColumn(located.offset)

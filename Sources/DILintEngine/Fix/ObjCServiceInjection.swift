@@ -216,7 +216,8 @@ final class ObjCServiceTypes {
 
     /// Whether a text declares `@interface Name` (a primary interface or a category of it).
     static func declaresInterface(_ name: String, in text: String) -> Bool {
-        text.range(of: #"@interface\s+"# + NSRegularExpression.escapedPattern(for: name) + #"\b"#, options: .regularExpression)
+        text.range(
+            of: #"@interface\s+"# + NSRegularExpression.escapedPattern(for: name) + #"\b"#, options: .regularExpression)
             != nil
     }
 

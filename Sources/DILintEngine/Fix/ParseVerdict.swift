@@ -123,8 +123,11 @@ struct ParseVerdict {
     ) -> Bool {
         func word(_ buffer: SourceBuffer, _ at: Int) -> String {
             var end = at
-            while end < buffer.bytes.count, buffer.bytes[end] == UInt8(ascii: "_") || buffer.bytes[end] < 0x80
-                && (Character(Unicode.Scalar(buffer.bytes[end])).isLetter || Character(Unicode.Scalar(buffer.bytes[end])).isNumber)
+            while end < buffer.bytes.count,
+                buffer.bytes[end] == UInt8(ascii: "_")
+                    || buffer.bytes[end] < 0x80
+                        && (Character(Unicode.Scalar(buffer.bytes[end])).isLetter
+                            || Character(Unicode.Scalar(buffer.bytes[end])).isNumber)
             { end += 1 }
             return buffer.text(at..<end)
         }

@@ -26,13 +26,16 @@ struct SwiftObjCInitCallers {
     ) -> Result<(edits: [TextEdit], notes: [String]), Refusal> {
         let oldSelector = Self.selector(labels)
         guard last, !labels.contains("_") else {
-            return .failure(Refusal(why: "'\(oldSelector)' is sent from Objective-C and the new parameter would not go last"))
+            return .failure(
+                Refusal(why: "'\(oldSelector)' is sent from Objective-C and the new parameter would not go last"))
         }
         guard serviceType.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }), isObjectiveCClass(serviceType)
         else {
-            return .failure(Refusal(why:
-                "'\(oldSelector)' is sent from Objective-C and '\(serviceType)' is not a class Objective-C sees (the selector would change)"
-            ))
+            return .failure(
+                Refusal(
+                    why:
+                        "'\(oldSelector)' is sent from Objective-C and '\(serviceType)' is not a class Objective-C sees (the selector would change)"
+                ))
         }
         let types = ObjCServiceTypes(context: context)
         let constructions = ObjCConstructions(context: context, types: types)
@@ -46,9 +49,11 @@ struct SwiftObjCInitCallers {
             let sends = text.components(separatedBy: first).count - 1
             let found = matching.filter { $0.analysis.path == path }.count
             if sends > found {
-                return .failure(Refusal(why:
-                    "'\(oldSelector)' is sent in \(context.display(path)) other than as [[\(typeName) alloc] \(oldSelector)…] (the selector would change)"
-                ))
+                return .failure(
+                    Refusal(
+                        why:
+                            "'\(oldSelector)' is sent in \(context.display(path)) other than as [[\(typeName) alloc] \(oldSelector)…] (the selector would change)"
+                    ))
             }
         }
         let type = ObjCServiceTypes.Declared(base: serviceType, pointer: true)
@@ -59,9 +64,11 @@ struct SwiftObjCInitCallers {
             let (line, column) = site.analysis.lineColumn(tokens.start(site.open))
             let place = "\(context.display(site.analysis.path)):\(line):\(column)"
             guard let value = constructions.inReach(type, named: name, at: site.open, in: site.analysis) else {
-                return .failure(Refusal(why:
-                    "'\(oldSelector)' is sent at \(place), where nothing of type \(serviceType) is in reach (the selector would change)"
-                ))
+                return .failure(
+                    Refusal(
+                        why:
+                            "'\(oldSelector)' is sent at \(place), where nothing of type \(serviceType) is in reach (the selector would change)"
+                    ))
             }
             let at = tokens.end(site.close - 1)
             edits.append(TextEdit(path: site.analysis.path, range: at..<at, replacement: " \(name):\(value)"))

@@ -318,9 +318,12 @@ struct SwiftServiceInjectPlanner {
                     let parameters = decl.signature.parameterClause.parameters
                     switch SwiftObjCInitCallers(context: context).senders(
                         typeName: type.simpleName, labels: parameters.map(\.firstName.text), name: name,
-                        serviceType: serviceType, last: parameters.last.map { !SwiftCallerWiring.isFunctionType($0.type) } ?? true)
+                        serviceType: serviceType,
+                        last: parameters.last.map { !SwiftCallerWiring.isFunctionType($0.type) } ?? true)
                     {
-                    case let .failure(why): return .failure(.manual(.serviceInitializers, "its initializer is visible to Objective-C: \(why.why)"))
+                    case let .failure(why):
+                        return .failure(
+                            .manual(.serviceInitializers, "its initializer is visible to Objective-C: \(why.why)"))
                     case let .success(senders):
                         objcSenders += senders.edits
                         notes += senders.notes
