@@ -52,15 +52,21 @@ final class FixObjCInitCLITests: XCTestCase {
 
     /// finish removes the service getter's fallback when every construction in the run sets the
     /// property: a statement `v = [[C alloc] init];` gets `v.svc = <in reach>;`. A class built
-    /// where nothing of the type is in reach keeps its getter, listed.
+    /// where nothing of the type is in reach, and a view controller (a storyboard may build it),
+    /// keep their getters, listed.
     func testFinishRemovesTheGetterWhenEveryConstructionSetsTheProperty() throws {
         let plans = try runFixture("objcfinish", unsafe: true)
         XCTAssertEqual(
             titles(plans[0]),
-            ["Objective-C class Feed service clock", "Objective-C class Ticker service clock"])
+            [
+                "Objective-C class Feed service clock", "Objective-C class Panel service clock",
+                "Objective-C class Ticker service clock",
+            ])
         XCTAssertEqual(titles(plans[1]), ["finish Objective-C class Feed service clock"])
         XCTAssertEqual(groups(plans[1]).first?["tier"] as? String, "unsafe") // no composition root in the run
-        XCTAssertEqual(manualReasons(plans[1]), ["Ticker.m:21 serviceConstructionNotSet"])
+        // Panel is a UIViewController (a storyboard may build it); Ticker is built in a `return`
+        XCTAssertEqual(
+            manualReasons(plans[1]), ["Panel.m:17 serviceNoConstruction", "Ticker.m:21 serviceConstructionNotSet"])
     }
 
     /// A Swift initializer Objective-C sees (an `NSObject` subclass's, sent from an Objective-C
@@ -231,6 +237,8 @@ final class FixObjCInitCLITests: XCTestCase {
                 "serviceInitializerFallback",
             "a construction of the class in the run neither passes the service nor sets the property, and has nothing of the service's type in reach":
                 "serviceConstructionNotSet",
+            "the run builds the class nowhere it can follow (no construction, a subclass, [[self alloc] …], a view or view controller a storyboard or nib may build): whoever creates it must set the property":
+                "serviceNoConstruction",
         ]
         return names[text] ?? text
     }

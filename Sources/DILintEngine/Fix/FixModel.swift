@@ -202,7 +202,7 @@ public enum ManualReason: String, Codable, Sendable, CaseIterable, Error {
     case serviceConstructionNotSet =
         "a construction of the class in the run neither passes the service nor sets the property, and has nothing of the service's type in reach"
     case serviceNoConstruction =
-        "the run builds the class nowhere it can follow (no construction, a subclass, [[self alloc] …]): whoever creates it must set the property"
+        "the run builds the class nowhere it can follow (no construction, a subclass, [[self alloc] …], a view or view controller a storyboard or nib may build): whoever creates it must set the property"
     case containerTypeUnknown = "the container's type is not declared in the run (C: its global's declaration)"
     case reachMayBeNull =
         "the parameter the function would read the container through may be NULL (the function tests it, or a call in the run passes NULL)"

@@ -9,7 +9,8 @@ import Foundation
 /// - it is such a statement and the place has the service in reach (a parameter of its type, its
 ///   class's property `svc` of that type): `v.svc = <that>;` is added after it.
 /// Else the getter stays, listed with the construction that does not set it. A class the run
-/// builds nowhere, or in a way not followed (a subclass, `[[self alloc] …]`), stays listed. The
+/// builds nowhere, or in a way not followed (a subclass, `[[self alloc] …]`), and a view or view
+/// controller (a storyboard or nib may build it, setting nothing) stay listed. The
 /// group is `unsafe` (constructions outside the run would get nil) unless the run holds the
 /// composition root (`composition-root: paths`).
 struct ObjCServiceFinish {
@@ -67,6 +68,16 @@ struct ObjCServiceFinish {
             tokens.text(b + 4) == ":", tokens.text(close - 1) == ";"
         else {
             return .failure(Why(reason: .serviceGetterFallback, detail: "the getter is not the form inject writes"))
+        }
+        // a view or view controller may come from a storyboard or nib, which sets no property
+        if let superclass = superclass(of: className),
+            ["Controller", "View", "Cell", "Window"].contains(where: superclass.hasSuffix)
+        {
+            return .failure(
+                Why(
+                    reason: .serviceNoConstruction,
+                    detail: "\(className) is a \(superclass): a storyboard or nib may build it without setting \(name)")
+            )
         }
         let (sites, unknown) = constructions.sites(of: className)
         if !unknown.isEmpty {
@@ -127,6 +138,19 @@ struct ObjCServiceFinish {
             title: "finish Objective-C class \(className) service \(name)", edits: edits, targets: [target])
         group.notes = notes.isEmpty ? nil : notes
         return .success(group)
+    }
+
+    /// The superclass the class's primary `@interface` names, if found.
+    private func superclass(of className: String) -> String? {
+        let pattern = #"@interface\s+"# + NSRegularExpression.escapedPattern(for: className) + #"\s*:\s*(\w+)"#
+        let regex = try? NSRegularExpression(pattern: pattern)
+        for text in types.interfaceTexts(of: className) {
+            let ns = text as NSString
+            if let m = regex?.firstMatch(in: text, range: NSRange(location: 0, length: ns.length)) {
+                return ns.substring(with: m.range(at: 1))
+            }
+        }
+        return nil
     }
 
     /// The selectors of the class's initializers (in the getter's file) whose body assigns the
