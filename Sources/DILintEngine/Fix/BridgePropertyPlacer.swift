@@ -113,7 +113,7 @@ struct BridgePropertyPlacer {
 
     /// `@class BridgeType;` in a header, unless the type is named before `limit`; a service's
     /// type in any file (an implementation file imports no header for it).
-    private func forwardDeclaration(in analysis: FixFileAnalysis, _ declarations: ObjCDeclarations, before limit: Int)
+    func forwardDeclaration(in analysis: FixFileAnalysis, _ declarations: ObjCDeclarations, before limit: Int)
         -> [TextEdit]
     {
         let keyword: String, type: String

@@ -9,16 +9,22 @@ struct FinishPlanner {
     func plan(_ analyses: [FixFileAnalysis], into plan: inout FixPlan) {
         var blockers: [String: [String]] = [:]
         var directByType = Set<String>()
+        var objcService = ObjCServiceFinish(context: context)
+        var objcDelegation = ObjCDelegationFinish(context: context, types: objcService.types)
         for analysis in analyses {
             for a in analysis.accesses where a.access.kind == .direct {
                 let (line, column) = analysis.lineColumn(a.offset)
                 // left direct by this phase: listed, so the run does not end as if it were done
                 if context.selects(a.access) {
-                    // the service style's getter falls back to the container until the property is set
-                    let reason: ManualReason =
-                        ObjCServiceInjection.isGetterFallback(a, in: analysis)
-                        ? .serviceGetterFallback : .directInFinish
-                    plan.manual.append(context.manual(a, in: analysis, reason))
+                    if ObjCServiceInjection.isGetterFallback(a, in: analysis) {
+                        // the service style's getter: removed once every construction sets the property
+                        objcService.add(a, in: analysis)
+                    } else if ObjCInitializerInjection.isDelegationFallback(a, in: analysis) {
+                        // an old initializer passing the read: its callers call the new one
+                        objcDelegation.add(a, in: analysis)
+                    } else {
+                        plan.manual.append(context.manual(a, in: analysis, .directInFinish))
+                    }
                 }
                 if let service = a.access.service {
                     blockers[service, default: []].append("\(context.display(analysis.path)):\(line):\(column)")
@@ -86,6 +92,8 @@ struct FinishPlanner {
             groups[key]!.edits += nonnullEdits(for: type, files: groups[key]!.edits.map(\.path))
         }
         plan.groups += order.map { groups[$0]! }
+        objcService.groups(into: &plan)
+        objcDelegation.groups(into: &plan)
     }
 
     /// `nullable` → `nonnull` in the bridge property's attributes (or `_Nullable` → `_Nonnull`).

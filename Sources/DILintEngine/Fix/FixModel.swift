@@ -205,6 +205,18 @@ public enum ManualReason: String, Codable, Sendable, CaseIterable, Error {
         "the class's own @implementation is not in a file that reads the service (a category)"
     case serviceGetterFallback =
         "the fallback of the injected service's getter: remove the getter once whoever creates the object sets the property"
+    case serviceInitializerFallback =
+        "the old initializer's container read, passed to the initializer that takes the service (callers that pass the service do not run it)"
+    case objcInitializerForm = "an Objective-C initializer fix does not read (its selector, its body, no [super init…])"
+    case objcConvenienceInitializer =
+        "a convenience initializer (it calls [self init…]): the service goes to the designated one"
+    case objcInitializerNameTaken =
+        "the initializer names the service's parameter already, or the class has the new initializer's selector"
+    case objcInitializerNoInterface = "no @interface of the class in reach to declare the new initializer in"
+    case serviceConstructionNotSet =
+        "a construction of the class in the run neither passes the service nor sets the property, and has nothing of the service's type in reach"
+    case serviceNoConstruction =
+        "the run builds the class nowhere it can follow (no construction, a subclass, [[self alloc] …], a view or view controller a storyboard or nib may build): whoever creates it must set the property"
     case containerTypeUnknown = "the container's type is not declared in the run (C: its global's declaration)"
     case reachMayBeNull =
         "the parameter the function would read the container through may be NULL (the function tests it, or a call in the run passes NULL)"

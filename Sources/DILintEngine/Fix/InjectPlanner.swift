@@ -12,6 +12,7 @@ struct InjectPlanner {
         var settersAdded = Set<String>() // a setter name without {file} is added to one file only
         var objcService = ObjCServiceInjection(context: context)
         var cService = CServiceInjection(context: context, headers: objcService.types.headers)
+        var objcInit = ObjCInitializerInjection(context: context, types: objcService.types)
         for analysis in analyses {
             var cGroups: [String: FixGroup] = [:]
             var cOrder: [String] = []
@@ -22,6 +23,11 @@ struct InjectPlanner {
                     // the service style: the service itself, as a property (Objective-C) or through what a C function receives
                     let reason: ManualReason?
                     switch serviceCheck(located, in: analysis) {
+                    case .failure(.initializerOrDealloc)
+                    where located.enclosing?.kind == .objcMethod
+                        && located.enclosing?.isInitializer == true:
+                        // a read in an `init…`: the service becomes the initializer's parameter
+                        reason = objcInit.add(located, in: analysis)
                     case let .failure(why): reason = why
                     case .success(.objcMethod): reason = objcService.add(located, in: analysis)
                     case .success: reason = cService.add(located, in: analysis)
@@ -100,6 +106,7 @@ struct InjectPlanner {
         let title = { (type: String) in "Objective-C class \(type)" }
         let placed = classOrder.filter { !context.refusedTitles.contains(title($0)) }
         objcService.groups(into: &plan)
+        objcInit.groups(into: &plan)
         cService.groups(into: &plan)
         context.prefetch(placed.flatMap(context.filesDeclaring))
         let placer = BridgePropertyPlacer(context: context)

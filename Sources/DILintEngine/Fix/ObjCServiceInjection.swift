@@ -214,8 +214,15 @@ final class ObjCServiceTypes {
         return nil
     }
 
+    /// Whether a text declares `@interface Name` (a primary interface or a category of it).
+    static func declaresInterface(_ name: String, in text: String) -> Bool {
+        text.range(
+            of: #"@interface\s+"# + NSRegularExpression.escapedPattern(for: name) + #"\b"#, options: .regularExpression)
+            != nil
+    }
+
     /// The `@interface Container …` … `@end` blocks in the run's files and the headers they import.
-    private func interfaceTexts(of container: String) -> [String] {
+    func interfaceTexts(of container: String) -> [String] {
         if let known = texts[container] { return known }
         var paths = context.filesDeclaring(container)
         paths += headers.headers().filter { !paths.contains($0) }

@@ -96,6 +96,13 @@ struct ParseVerdict {
                 continue
             }
             if isKnownShape(d.message, bridgeType: bridgeType, used: used) { continue }
+            // a line the edit repeats (an initializer's signature above the one it delegates
+            // to) fails as the original line did: the same message on the same text
+            if editIndex != nil, let offset = d.offset,
+                repeatsFailingLine(d.message, at: offset, afterBuffer, before: before, beforeBuffer)
+            {
+                continue
+            }
             // in a header (not the file itself), an error the file had before in another shape:
             // the headerless parse's own failing, met again in the header an edit imports
             // (`cannot find interface declaration for 'NSObject', superclass of 'Bridge'`, as the
@@ -175,6 +182,35 @@ struct ParseVerdict {
         return removed.range(of: pattern, options: .regularExpression) != nil
     }
 
+    /// Whether an error in an edit's text repeats one the file had: the same message at the same
+    /// word (`expected a type` at `NSString`, a type the headerless parse never resolved), or,
+    /// where no word starts, on the same line of text (trimmed).
+    static func repeatsFailingLine(
+        _ message: String, at offset: Int, _ afterBuffer: SourceBuffer, before: [ParseDiagnostic],
+        _ beforeBuffer: SourceBuffer
+    ) -> Bool {
+        func word(_ buffer: SourceBuffer, _ at: Int) -> String {
+            var end = at
+            while end < buffer.bytes.count,
+                buffer.bytes[end] == UInt8(ascii: "_")
+                    || buffer.bytes[end] < 0x80
+                        && (Character(Unicode.Scalar(buffer.bytes[end])).isLetter
+                            || Character(Unicode.Scalar(buffer.bytes[end])).isNumber)
+            { end += 1 }
+            return buffer.text(at..<end)
+        }
+        func line(_ buffer: SourceBuffer, _ at: Int) -> String {
+            buffer.lineText(buffer.lineColumn(of: at).line).trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        let name = word(afterBuffer, offset)
+        let text = name.isEmpty ? line(afterBuffer, offset) : ""
+        guard !name.isEmpty || !text.isEmpty else { return false }
+        return before.contains { d in
+            guard d.message == message, let o = d.offset, o < beforeBuffer.bytes.count else { return false }
+            return name.isEmpty ? line(beforeBuffer, o) == text : word(beforeBuffer, o) == name
+        }
+    }
+
     /// A message with each quoted name blanked: `cannot find interface declaration for '_', superclass of '_'`.
     static func shape(_ message: String) -> String {
         message.replacingOccurrences(of: #"'[^']*'"#, with: "'_'", options: .regularExpression)
@@ -232,6 +268,12 @@ struct ParseVerdict {
         {
             return used(
                 message[message.index(message.startIndex, offsetBy: forwardProperty.prefix.count)..<infix.lowerBound])
+        }
+        // a property of a variable whose type the parse could not resolve (`id`), hidden before
+        // behind the unresolved container: `property 'stopId' not found on object of type '__strong id'`
+        let onId = (prefix: "property '", suffix: "' not found on object of type '__strong id'")
+        if message.hasPrefix(onId.prefix), message.hasSuffix(onId.suffix) {
+            return used(message.dropFirst(onId.prefix.count).dropLast(onId.suffix.count))
         }
         guard let prefix = unresolved.first(where: message.hasPrefix), message.hasSuffix("'") else { return false }
         return used(message.dropFirst(prefix.count).dropLast().prefix { $0 != ":" })

@@ -223,6 +223,7 @@ struct SwiftServiceInjectPlanner {
                 return nil
             case let .success(edits): group.edits += edits
             }
+            if notes.contains(where: { $0.contains(SwiftObjCInitCallers.notePrefix) }) { group.tier = .unsafe }
         }
         let taking = Set(type.designatedInitializers.filter { !Self.cannotTake($0.decl) }.map { $0.decl.id })
         for target in targets {
@@ -331,6 +332,7 @@ struct SwiftServiceInjectPlanner {
             return .failure(
                 .manual(.serviceInitializers, "none of its initializers can take a parameter (required or override)"))
         }
+        var objcSenders: [TextEdit] = [] // the Objective-C senders of an initializer, given the service
         let objcType = type.attributes?.contains { $0.trimmedDescription.hasPrefix("@objcMembers") } == true
         let nsObject = type.inheritedNames.contains("NSObject")
         for (initFile, decl) in designated {
@@ -345,12 +347,21 @@ struct SwiftServiceInjectPlanner {
             if explicit || nsObject {
                 // its selector gains a part: Objective-C senders of the old one stop compiling
                 let selector = Self.selector(of: decl)
-                if let sender = objectiveCSender(of: selector) {
-                    return .failure(
-                        .manual(
-                            .serviceInitializers,
-                            "its initializer is visible to Objective-C and \(context.display(sender)) sends '\(selector)' (the selector would change)"
-                        ))
+                if objectiveCSender(of: selector) != nil {
+                    // its Objective-C senders in the run pass the service, or the type is refused
+                    let parameters = decl.signature.parameterClause.parameters
+                    switch SwiftObjCInitCallers(context: context).senders(
+                        typeName: type.simpleName, labels: parameters.map(\.firstName.text), name: name,
+                        serviceType: serviceType,
+                        last: parameters.last.map { !SwiftCallerWiring.isFunctionType($0.type) } ?? true)
+                    {
+                    case let .failure(why):
+                        return .failure(
+                            .manual(.serviceInitializers, "its initializer is visible to Objective-C: \(why.why)"))
+                    case let .success(senders):
+                        objcSenders += senders.edits
+                        notes += senders.notes
+                    }
                 }
                 if explicit && !context.configuration.swiftCallersInRun {
                     return .failure(
@@ -393,7 +404,7 @@ struct SwiftServiceInjectPlanner {
                     path: initFile.path, range: at..<at,
                     replacement: initFile.newline + indent + "self.\(name) = \(name)"))
         }
-        return .success(edits)
+        return .success(edits + objcSenders)
     }
 
     /// `name: T = default` before the trailing function-typed parameters (so a trailing closure
