@@ -212,4 +212,99 @@ final class FixBridgePhaseCLITests: XCTestCase {
         XCTAssertEqual(t.injected, 2)
         XCTAssertEqual(try project.run("fix", "--phase", "bridge", "Sources").stdout, "")
     }
+
+    /// A dry run of `wire` that applies, applied, then planned again with nothing to do.
+    private func wire(_ project: Project) throws -> CLIRunner.Run {
+        let dry = try project.run("fix", "--phase", "wire", "Sources")
+        try checkApplies(dry.stdout, project, "wire")
+        let applied = try project.run("fix", "--phase", "wire", "Sources", "--apply")
+        XCTAssertFalse(applied.stderr.contains("refused"), "wire: \(applied.stderr)")
+        XCTAssertEqual(try project.run("fix", "--phase", "wire", "Sources").stdout, "", "wire again changes nothing")
+        return applied
+    }
+
+    func testSwiftTreeFromATwoLineConfigBridgeInjectWireFinish() throws {
+        // the two-line config, plus where the composition root is: AppRoot builds both types
+        let (project, _) = try tree("bridgegen-swift")
+        try project.write(".di-lint.yml", try project.read(".di-lint.yml") + "composition-root: {types: [AppRoot]}\n")
+        try project.write(
+            "Sources/App/AppRoot.swift",
+            """
+            import Foundation
+
+            final class AppRoot {
+                func run() -> String {
+                    let session = Session(started: false)
+                    session.start()
+                    let reporter = Reporter(name: "main")
+                    return reporter.report()
+                }
+            }
+
+            """)
+        try project.commitEverything()
+        for name in ["bridge", "inject"] {
+            try phase(name, project)
+            try typecheck(project, "after \(name)")
+        }
+        let wired = try wire(project)
+        XCTAssertEqual(wired.status, 0, wired.stderr)
+        try typecheck(project, "after wire")
+        let root = try project.read("Sources/App/AppRoot.swift")
+        XCTAssertTrue(root.contains("private let bridge: ReporterBridge = ReporterBridge(services: Container.shared)"), root)
+        XCTAssertTrue(root.contains("Session(started: false, bridge: bridge)"), root)
+        XCTAssertTrue(root.contains("Reporter(name: \"main\", bridge: bridge)"), root)
+        try phase("finish", project)
+        try typecheck(project, "after finish")
+        let t = try totals(project)
+        XCTAssertEqual(t.direct, 0)
+        XCTAssertEqual(t.fallback, 0)
+        XCTAssertEqual(try project.run("Sources").status, 0)
+    }
+
+    func testObjectiveCTreeWiringSetsTheBridgeBeforeTheFirstInstall() throws {
+        // the composition root sends `install` right after building the object: the bridge goes between
+        let (project, _) = try tree("bridgegen-objc")
+        try project.write(
+            ".di-lint.yml", try project.read(".di-lint.yml") + "composition-root: {types: [CrashIntegration]}\n")
+        try project.write(
+            "Sources/Crash/CrashIntegration.m",
+            """
+            #import <Foundation/Foundation.h>
+            #import "Installation.h"
+
+            @interface CrashIntegration : NSObject
+            @property (nonatomic, strong) Installation *installation;
+            @end
+
+            @implementation CrashIntegration
+
+            - (void)start
+            {
+                Installation *installation = [[Installation alloc] init];
+                [installation install];
+                self.installation = installation;
+            }
+
+            @end
+
+            """)
+        try project.commitEverything()
+        try phase("bridge", project)
+        try phase("inject", project)
+        let wired = try wire(project)
+        XCTAssertTrue(wired.stderr.contains("Session: the run builds the type nowhere"), wired.stderr)
+        let root = try project.read("Sources/Crash/CrashIntegration.m")
+        XCTAssertTrue(
+            root.contains(
+                "[[Installation alloc] init];\n    installation.bridge = self.bridge;\n    [installation install];"),
+            root)
+        XCTAssertTrue(root.contains("_bridge = [[CrashBridge alloc] initWithServices:[Container sharedInstance]];"), root)
+        try phase("finish", project)
+        let t = try totals(project)
+        XCTAssertEqual(t.direct, 0)
+        XCTAssertEqual(t.fallback, 0)
+        let lint = try project.run("Sources")
+        XCTAssertEqual(lint.status, 0, lint.stdout + lint.stderr)
+    }
 }

@@ -662,6 +662,26 @@ struct BridgeWriter {
             || message == "expected ':'" || message == "expected ';' after method prototype"
     }
 
+    /// Whether `'init' is unavailable` (or another selector the bridge's header marks
+    /// unavailable) at a send `[[T alloc] init]` to another class `T` is the headerless parse's:
+    /// without the SDK, `T`'s `-init` (NSObject's) is unknown, so clang takes the only `-init` it
+    /// has seen, the bridge's, which the bridge phase marks unavailable.
+    static func isUnavailableBridgeSelector(
+        _ error: ParseVerdict.NewError, afterBytes: [UInt8], _ configuration: Configuration
+    ) -> Bool {
+        guard let offset = error.offset, !error.insideEdit, offset <= afterBytes.count,
+            error.message.hasPrefix("'"), error.message.hasSuffix("' is unavailable")
+        else { return false }
+        let selector = error.message.dropFirst().dropLast("' is unavailable".count)
+        guard selector == "init" || selector == "new" else { return false }
+        let before = String(decoding: afterBytes[max(0, offset - 120)..<offset], as: UTF8.self)
+        guard let regex = try? NSRegularExpression(pattern: #"\[\s*([A-Za-z_][A-Za-z0-9_]*)\s+alloc\s*\]\s*$"#),
+            let match = regex.firstMatch(in: before, range: NSRange(before.startIndex..., in: before)),
+            let range = Range(match.range(at: 1), in: before)
+        else { return false }
+        return String(before[range]) != configuration.bridgeType
+    }
+
     /// The names a diagnostic quotes (`'NSObject'`).
     static func quotedNames(_ message: String) -> [String] {
         let ns = message as NSString

@@ -288,6 +288,11 @@ public final class Fixer {
                 beforeBytes: before.buffer.bytes, afterBytes: after.file.buffer.bytes)
         }
         .filter { !BridgeWriter.isSDKError(inBridgeHeader: $0, configuration) }
+        .filter { !Self.headerHasItAlone($0, context: context, edits: declared) }
+        .filter {
+            !(after.unresolvedIncludes.contains { $0.hasSuffix("Foundation.h") }
+                && BridgeWriter.isUnavailableBridgeSelector($0, afterBytes: after.file.buffer.bytes, configuration))
+        }
         plan.diagnostics[context.display(path)] = DiagnosticCounts(
             before: before.errors.count, after: after.errors.count,
             new: Array(Set(new.map(\.message))).sorted())
@@ -320,6 +325,24 @@ public final class Fixer {
             }
         }
         return nil
+    }
+
+    /// Whether `error` lies in an included header the edits leave as it is, and that header's
+    /// own parse reports it too (the same message on the same line): the header's error, which a
+    /// header an edit newly imports brings along in a headerless parse (`unknown type name 'BOOL'`
+    /// in a container header read without the SDK), not one the edit made.
+    static func headerHasItAlone(_ error: ParseVerdict.NewError, context: FixContext, edits: [String: [TextEdit]])
+        -> Bool
+    {
+        guard let other = error.elsewherePath, let place = error.elsewhere,
+            let line = place.split(separator: ":").last.flatMap({ Int($0) })
+        else { return false }
+        let real = FixWorkspace.realPath(other)
+        guard edits[real] == nil, let alone = context.analysis(real) else { return false }
+        return alone.errors.contains {
+            $0.elsewherePath == nil && $0.message == error.message
+                && $0.offset.map { alone.file.buffer.lineColumn(of: $0).line } == line
+        }
     }
 
     /// The rules whose findings the edits are meant to change: left out of the comparison (and
