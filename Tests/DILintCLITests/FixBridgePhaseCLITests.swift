@@ -251,7 +251,8 @@ final class FixBridgePhaseCLITests: XCTestCase {
         XCTAssertEqual(wired.status, 0, wired.stderr)
         try typecheck(project, "after wire")
         let root = try project.read("Sources/App/AppRoot.swift")
-        XCTAssertTrue(root.contains("private let bridge: ReporterBridge = ReporterBridge(services: Container.shared)"), root)
+        XCTAssertTrue(
+            root.contains("private let bridge: ReporterBridge = ReporterBridge(services: Container.shared)"), root)
         XCTAssertTrue(root.contains("Session(started: false, bridge: bridge)"), root)
         XCTAssertTrue(root.contains("Reporter(name: \"main\", bridge: bridge)"), root)
         try phase("finish", project)
@@ -299,7 +300,8 @@ final class FixBridgePhaseCLITests: XCTestCase {
             root.contains(
                 "[[Installation alloc] init];\n    installation.bridge = self.bridge;\n    [installation install];"),
             root)
-        XCTAssertTrue(root.contains("_bridge = [[CrashBridge alloc] initWithServices:[Container sharedInstance]];"), root)
+        XCTAssertTrue(
+            root.contains("_bridge = [[CrashBridge alloc] initWithServices:[Container sharedInstance]];"), root)
         try phase("finish", project)
         let t = try totals(project)
         XCTAssertEqual(t.direct, 0)

@@ -176,7 +176,8 @@ public struct SymbolStore: Sendable {
             let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
             result[build] = names.reduce(0) { total, name in
                 var info = stat()
-                return total + (lstat(folder.appendingPathComponent(name).path, &info) == 0 ? Self.bytesOnDisk(info) : 0)
+                return total
+                    + (lstat(folder.appendingPathComponent(name).path, &info) == 0 ? Self.bytesOnDisk(info) : 0)
             }
         }
         return result
@@ -277,17 +278,23 @@ public struct SymbolStore: Sendable {
         defer { close(output) }
         var buffer = [UInt8](repeating: 0, count: 1 << 20)
         if let ranges {
-            guard ftruncate(output, off_t(size)) == 0 else { throw StoreError("truncate \(to): \(String(cString: strerror(errno)))") }
+            guard ftruncate(output, off_t(size)) == 0 else {
+                throw StoreError("truncate \(to): \(String(cString: strerror(errno)))")
+            }
             for range in ranges {
                 var at = range.lowerBound
                 while at < range.upperBound {
                     let want = Int(min(UInt64(buffer.count), range.upperBound - at))
                     let n = buffer.withUnsafeMutableBytes { pread(input, $0.baseAddress, want, off_t(at)) }
                     if n < 0 && errno == EINTR { continue }
-                    guard n > 0 else { throw StoreError("read \(from): \(n == 0 ? "file shrank" : String(cString: strerror(errno)))") }
+                    guard n > 0 else {
+                        throw StoreError("read \(from): \(n == 0 ? "file shrank" : String(cString: strerror(errno)))")
+                    }
                     var written = 0
                     while written < n {
-                        let w = buffer.withUnsafeBytes { pwrite(output, $0.baseAddress! + written, n - written, off_t(at) + off_t(written)) }
+                        let w = buffer.withUnsafeBytes {
+                            pwrite(output, $0.baseAddress! + written, n - written, off_t(at) + off_t(written))
+                        }
                         if w < 0 && errno == EINTR { continue }
                         guard w > 0 else { throw StoreError("write \(to): \(String(cString: strerror(errno)))") }
                         written += w

@@ -40,6 +40,7 @@ final class InstallSideEffectTests: XCTestCase {
         let functions = report.crashedThread?.frames.compactMap(\.function) ?? []
         XCTAssertGreaterThan(functions.filter { $0 == "crash_probe_overflow" }.count, 100, "\(functions.prefix(10))")
         XCTAssertTrue(
-            functions.suffix(8).contains { $0.contains("overflow_when_told") }, "where the thread began: \(functions.suffix(8))")
+            functions.suffix(8).contains { $0.contains("overflow_when_told") },
+            "where the thread began: \(functions.suffix(8))")
     }
 }

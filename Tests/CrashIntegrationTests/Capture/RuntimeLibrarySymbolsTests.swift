@@ -71,8 +71,10 @@ final class RuntimeLibrarySymbolsTests: XCTestCase {
         let withStore = Symbolicator(symbolStore: store)
         XCTAssertEqual(withStore.status(of: module), "ok")
         XCTAssertEqual(withStore.symbolsSource(of: module), "symbol_store")
-        XCTAssertEqual(withStore.resolve(bias + retain.start + 4, in: module, isReturnAddress: true)?.function, "swift_retain")
-        XCTAssertEqual(Symbolicator().status(of: module), "build_id_mismatch", "without the store the new file is refused")
+        XCTAssertEqual(
+            withStore.resolve(bias + retain.start + 4, in: module, isReturnAddress: true)?.function, "swift_retain")
+        XCTAssertEqual(
+            Symbolicator().status(of: module), "build_id_mismatch", "without the store the new file is refused")
     }
 
     /// At install: the loaded runtime libraries are kept, symbols only, under their build IDs
@@ -85,10 +87,15 @@ final class RuntimeLibrarySymbolsTests: XCTestCase {
         XCTAssertEqual(warnings, [])
         let core = try XCTUnwrap(kept.first { $0.module.hasSuffix("/libswiftCore.so") }, "\(kept.map(\.module))")
         XCTAssertTrue(core.copied)
-        let runtime = kept.filter { $0.module.hasPrefix(URL(fileURLWithPath: core.module).deletingLastPathComponent().path + "/") }
+        let runtime = kept.filter {
+            $0.module.hasPrefix(URL(fileURLWithPath: core.module).deletingLastPathComponent().path + "/")
+        }
         let bytes = runtime.reduce(0) { $0 + $1.bytes }
-        print("runtime libraries kept: \(runtime.count), \(bytes) bytes on disk, in \(String(format: "%.2f", elapsed)) s")
-        XCTAssertFalse(kept.contains { $0.module.hasPrefix("/lib/") || $0.module.hasPrefix("/usr/lib/x86_64") }, "no system library")
+        print(
+            "runtime libraries kept: \(runtime.count), \(bytes) bytes on disk, in \(String(format: "%.2f", elapsed)) s")
+        XCTAssertFalse(
+            kept.contains { $0.module.hasPrefix("/lib/") || $0.module.hasPrefix("/usr/lib/x86_64") },
+            "no system library")
         // Kept once: the next install only looks.
         XCTAssertFalse(store.keepRuntimeLibraries(excluding: "/nonexistent/").kept.contains { $0.copied })
     }
