@@ -54,7 +54,8 @@ final class ClangFrontEnd {
     {
         let isHeader = SourceLanguage.headerExtensions.contains((path as NSString).pathExtension)
         let base = database.map { $0 + language.objcRuntimeArguments } ?? language.clangArguments(isHeader: isHeader)
-        return base + configuration.clangFlags + (configuration.headerMapFile?.arguments ?? [])
+        let given = base + configuration.clangFlags
+        return given + (configuration.headerMapFile?.arguments(after: given) ?? [])
     }
 
     /// The file's model, or why it cannot be linted.
