@@ -7,6 +7,10 @@ final class WorkerProcess {
     private let process: ChildProcess
     private let timeout: Double
     private let memoryLimit: Int
+    /// The worker's `TMPDIR`, where libclang writes the precompiled preambles of its C++ parses
+    /// (`ClangParser.headerReuseOptions`; tens of megabytes each, one at a time): removed with
+    /// everything in it when the worker is gone, so a worker killed mid-parse leaves nothing.
+    private let temporaryDirectory: String?
 
     /// What became of one request.
     enum Reply {
@@ -16,10 +20,23 @@ final class WorkerProcess {
         case failed(String)
     }
 
-    private init(process: ChildProcess, timeout: Double, memoryLimit: Int) {
+    private init(process: ChildProcess, timeout: Double, memoryLimit: Int, temporaryDirectory: String?) {
         self.process = process
         self.timeout = timeout
         self.memoryLimit = memoryLimit
+        self.temporaryDirectory = temporaryDirectory
+    }
+
+    /// The owner stops or replaces a worker (`stop`, or a reply that reaped it) before letting it go.
+    deinit {
+        if let temporaryDirectory { try? FileManager.default.removeItem(atPath: temporaryDirectory) }
+    }
+
+    /// A private directory for one worker's temporary files (nil: the worker uses the run's).
+    static func makeTemporaryDirectory() -> String? {
+        var template = Array((NSTemporaryDirectory() + "/di-lint-worker-XXXXXX").utf8CString)
+        guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else { return nil }
+        return String(cString: made)
     }
 
     /// Starts a worker (the channel its descriptor 0, its standard output and error the other
@@ -28,15 +45,21 @@ final class WorkerProcess {
     static func start(_ isolation: WorkerIsolation, handshake: [UInt8], memoryLimit: Int) -> Result<
         WorkerProcess, ParseFailure
     > {
+        let temporary = makeTemporaryDirectory()
+        var environment = ChildProcess.environment()
+        if let temporary { environment = environment.filter { !$0.hasPrefix("TMPDIR=") } + ["TMPDIR=" + temporary] }
         let started = ChildProcess.start(
             executable: isolation.executable, arguments: [isolation.executable] + isolation.arguments,
-            environment: ChildProcess.environment(), channelAt: [0], outputAt: [1, 2], keep: 16 << 10)
+            environment: environment, channelAt: [0], outputAt: [1, 2], keep: 16 << 10)
         let process: ChildProcess
         switch started {
         case let .success(child): process = child
-        case let .failure(failure): return .failure(ParseFailure(reason: "cannot start a parse worker (\(failure))"))
+        case let .failure(failure):
+            if let temporary { try? FileManager.default.removeItem(atPath: temporary) }
+            return .failure(ParseFailure(reason: "cannot start a parse worker (\(failure))"))
         }
-        let worker = WorkerProcess(process: process, timeout: isolation.timeout, memoryLimit: memoryLimit)
+        let worker = WorkerProcess(
+            process: process, timeout: isolation.timeout, memoryLimit: memoryLimit, temporaryDirectory: temporary)
         guard process.send(WorkerFrames.frame(handshake)) else {
             _ = process.reap(kill: true)
             return .failure(ParseFailure(reason: "cannot start a parse worker (it ended before the handshake)"))
