@@ -67,7 +67,8 @@ final class CallGraphFactsBytesTests: XCTestCase {
         XCTAssertEqual(
             labels(facts.functions[0]), ["symbol", "position", "sites", "unresolvedStatements", "conditionalShim"])
         XCTAssertEqual(
-            labels(facts.functions[0].sites[0]), ["kind", "target", "trait", "detail", "position", "onErrorPath", "invocation"])
+            labels(facts.functions[0].sites[0]),
+            ["kind", "target", "trait", "detail", "position", "onErrorPath", "invocation"])
         XCTAssertEqual(labels(facts.functions[0].position), ["line", "column", "offset"])
         XCTAssertEqual(labels(facts.functions[0].symbol), ["usr", "name"])
         XCTAssertEqual(labels(facts.stores[0]), ["slot", "value"])

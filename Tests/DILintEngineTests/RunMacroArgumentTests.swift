@@ -41,7 +41,8 @@ final class RunMacroArgumentTests: XCTestCase {
                 body: ["fn", "(", "x", ")", ";", "fixed", "(", ")"])
         ]
         facts.functions = [
-            FunctionFact(symbol: handler, position: here, sites: [site(["(", "do_exit", ",", "free", "(", "p", ")", ")"])])
+            FunctionFact(
+                symbol: handler, position: here, sites: [site(["(", "do_exit", ",", "free", "(", "p", ")", ")"])])
         ]
         let graph = CallGraph(facts: [(path: "h.c", facts: facts)])
         let names = graph.resolve(facts.functions[0].sites[0]).compactMap { resolution -> String? in

@@ -127,7 +127,9 @@ final class IncludeCheck: @unchecked Sendable {
     /// `directoryFlags`: the flags whose directories are wanted (default: every search directory).
     static func searchPaths(
         _ arguments: [String],
-        directoryFlags: [String] = ["-I", "-iquote", "-isystem", "-idirafter", "-F", "-iframework", "--include-directory"]
+        directoryFlags: [String] = [
+            "-I", "-iquote", "-isystem", "-idirafter", "-F", "-iframework", "--include-directory",
+        ]
     ) -> (directories: [String], forced: [String]) {
         let fileFlags = ["-include", "-imacros", "--include"]
         var directories: [String] = [], forced: [String] = []
