@@ -22,6 +22,9 @@ final class CallGraphFactsBytesTests: XCTestCase {
                         CallSite(
                             kind: .pointerCall, target: slot, trait: .systemInline, detail: "", position: here,
                             onErrorPath: true),
+                        CallSite(
+                            kind: .call, target: Symbol(usr: "name:LOG", name: "LOG"), detail: "read from tokens",
+                            position: here, invocation: ["(", "error", ",", "\"x\"", ")"]),
                     ], unresolvedStatements: 3, conditionalShim: true)
             ],
             stores: [PointerStore(slot: slot, value: main), PointerStore(slot: slot, value: nil)],
@@ -64,7 +67,8 @@ final class CallGraphFactsBytesTests: XCTestCase {
         XCTAssertEqual(
             labels(facts.functions[0]), ["symbol", "position", "sites", "unresolvedStatements", "conditionalShim"])
         XCTAssertEqual(
-            labels(facts.functions[0].sites[0]), ["kind", "target", "trait", "detail", "position", "onErrorPath"])
+            labels(facts.functions[0].sites[0]),
+            ["kind", "target", "trait", "detail", "position", "onErrorPath", "invocation"])
         XCTAssertEqual(labels(facts.functions[0].position), ["line", "column", "offset"])
         XCTAssertEqual(labels(facts.functions[0].symbol), ["usr", "name"])
         XCTAssertEqual(labels(facts.stores[0]), ["slot", "value"])

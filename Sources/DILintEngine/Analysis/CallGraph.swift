@@ -35,6 +35,8 @@ struct CallGraph {
     /// definition satisfies and the parse did not expand (its header came through one the run
     /// lacks) is a call of these.
     private(set) var macroCalls: [String: MacroExpander.Result] = [:]
+    /// The function-like and call-making macros the run's files define, by name (the first).
+    private var macroDefinitions: [String: MacroDefinition] = [:]
     /// The headers each file's translation unit includes (file names), for files that call by name.
     private var includedFiles: [String: Set<String>] = [:]
     /// Definitions that are all stand-ins for a system function under an `#if` the run cannot
@@ -62,6 +64,7 @@ struct CallGraph {
         for (_, f) in facts {
             for m in f.macroDefinitions where macroDefinitions[m.name] == nil { macroDefinitions[m.name] = m }
         }
+        self.macroDefinitions = macroDefinitions
         let expander = MacroExpander { macroDefinitions[$0] }
         for (name, m) in macroDefinitions {
             // the invocation's arguments are not known here: a parameter called in the body is no call read
@@ -172,9 +175,17 @@ struct CallGraph {
             if target.usr.hasPrefix("macro:") { return [.external(target)] }
             let resolution = resolve(function: target, from: path)
             if case .external = resolution, target.usr.hasPrefix("name:") || target.usr.hasPrefix("scoped:"),
-                let expansion = macroCalls[target.name]
+                var expansion = macroCalls[target.name]
             {
-                // the calls of the macro's expansion, made at the invocation
+                // the calls of the macro's expansion, made at the invocation, with its arguments
+                // when the site kept them; calls spelled in the arguments are sites of their own
+                if let invocation = site.invocation, macroDefinitions[target.name]?.parameters != nil {
+                    let definitions = macroDefinitions
+                    expansion = MacroExpander { definitions[$0] }.calls(of: [target.name] + invocation)
+                    let spelled = Set(
+                        invocation.indices.dropLast().filter { invocation[$0 + 1] == "(" }.map { invocation[$0] })
+                    expansion.calls.removeAll { spelled.contains($0) }
+                }
                 return expansion.calls.map { resolve(function: Symbol(usr: "name:" + $0, name: $0), from: path) }
                     + expansion.unexpanded.map { .external(Symbol(usr: "macro:" + $0, name: $0)) }
             }

@@ -4,7 +4,7 @@ import Foundation
 /// each run, cached ones included, so this is hand-written (JSON cost a fifth of a warm run on
 /// sentry-cocoa). `CallGraphFactsBytesTests` trips when a field is added and not here.
 extension CallGraphFacts {
-    static let formatVersion: UInt8 = 5
+    static let formatVersion: UInt8 = 6
 
     var encoded: Data {
         var w = ByteWriter()
@@ -23,6 +23,8 @@ extension CallGraphFacts {
                 w.string(s.detail)
                 w.position(s.position)
                 w.bool(s.onErrorPath)
+                w.bool(s.invocation != nil)
+                if let invocation = s.invocation { w.list(invocation) { w, t in w.string(t) } }
             }
             w.int(f.unresolvedStatements)
             w.bool(f.conditionalShim)
@@ -88,7 +90,8 @@ extension CallGraphFacts {
                             guard let trait = CallSite.CalleeTrait(rawValue: raw) else { throw ByteReader.Malformed() }
                             return trait
                         },
-                        detail: try r.optionalString(), position: try r.position(), onErrorPath: try r.bool())
+                        detail: try r.optionalString(), position: try r.position(), onErrorPath: try r.bool(),
+                        invocation: try r.bool() ? try r.list { r in try r.string() } : nil)
                 }, unresolvedStatements: try r.int(), conditionalShim: try r.bool())
         }
         stores = try r.list { r in PointerStore(slot: try r.symbol(), value: try r.optionalSymbol()) }
@@ -161,6 +164,7 @@ private struct FactsSkim {
                 try s.optionalString()
                 try s.position()
                 _ = try s.byte()
+                if try s.byte() != 0 { try s.list { s in try s.string() } } // invocation
             }
             _ = try s.leb()
             _ = try s.byte()

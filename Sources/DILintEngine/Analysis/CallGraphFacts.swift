@@ -119,6 +119,9 @@ struct CallSite: Equatable {
     var position: SitePosition
     /// Reached only when an async-signal-safe call before it failed (`if (sigaction(…) == -1) { … }`).
     var onErrorPath = false
+    /// A call by name read from tokens: its `(`…`)` tokens. When another file of the run defines
+    /// a macro of that name, it is expanded with these arguments (`CallGraph.resolve`).
+    var invocation: [String]?
 }
 
 /// `slot = value`: `value` is the function stored, or nil for anything the analysis cannot see

@@ -124,8 +124,13 @@ final class IncludeCheck: @unchecked Sendable {
     }
 
     /// Include directories and forced includes (`-include`, `-imacros`) named by compile arguments.
-    static func searchPaths(_ arguments: [String]) -> (directories: [String], forced: [String]) {
-        let directoryFlags = ["-I", "-iquote", "-isystem", "-idirafter", "-F", "-iframework", "--include-directory"]
+    /// `directoryFlags`: the flags whose directories are wanted (default: every search directory).
+    static func searchPaths(
+        _ arguments: [String],
+        directoryFlags: [String] = [
+            "-I", "-iquote", "-isystem", "-idirafter", "-F", "-iframework", "--include-directory",
+        ]
+    ) -> (directories: [String], forced: [String]) {
         let fileFlags = ["-include", "-imacros", "--include"]
         var directories: [String] = [], forced: [String] = []
         var i = 0

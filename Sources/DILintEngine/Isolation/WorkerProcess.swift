@@ -5,6 +5,11 @@ import Foundation
 /// the next file after it died (`SupervisedChild`). See `WorkerIsolation`.
 final class WorkerProcess {
     private let child: SupervisedChild
+    /// The worker's `TMPDIR`, where libclang writes the precompiled preambles of its C++ parses
+    /// (`ClangParser.headerReuseOptions`; tens of megabytes each, one at a time): every child
+    /// this worker starts uses it, and it is removed with everything in it when the worker is
+    /// gone, so a child killed mid-parse leaves nothing behind.
+    private let temporaryDirectory: String?
 
     /// What became of one request.
     enum Reply {
@@ -19,13 +24,17 @@ final class WorkerProcess {
     /// before dying, such as an out-of-memory report) and sent the handshake; started again for
     /// the request after one it died in.
     init(_ isolation: WorkerIsolation, handshake: [UInt8]) {
+        let temporary = Self.makeTemporaryDirectory()
+        temporaryDirectory = temporary
+        var environment = ChildProcess.environment()
+        if let temporary { environment = environment.filter { !$0.hasPrefix("TMPDIR=") } + ["TMPDIR=" + temporary] }
         child = SupervisedChild(
             name: "the parse worker", timeout: isolation.timeout,
             memoryLimit: SupervisedChild.effectiveLimit(isolation.memoryLimit)
         ) {
             let started = ChildProcess.start(
                 executable: isolation.executable, arguments: [isolation.executable] + isolation.arguments,
-                environment: ChildProcess.environment(), channelAt: [0], outputAt: [1, 2], keep: 16 << 10)
+                environment: environment, channelAt: [0], outputAt: [1, 2], keep: 16 << 10)
             switch started {
             case let .failure(failure):
                 return .failure(ChildProcess.StartFailure(description: "cannot start a parse worker (\(failure))"))
@@ -39,6 +48,18 @@ final class WorkerProcess {
                 return .success(process)
             }
         }
+    }
+
+    /// The owner stops a worker before letting it go.
+    deinit {
+        if let temporaryDirectory { try? FileManager.default.removeItem(atPath: temporaryDirectory) }
+    }
+
+    /// A private directory for one worker's temporary files (nil: the worker uses the run's).
+    static func makeTemporaryDirectory() -> String? {
+        var template = Array((NSTemporaryDirectory() + "/di-lint-worker-XXXXXX").utf8CString)
+        guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else { return nil }
+        return String(cString: made)
     }
 
     /// Lints one file in the worker, until the file's deadline or the run's `budget` ends,

@@ -222,7 +222,7 @@ extension CallGraphExtractor {
     }
 
     /// The callee's symbol. A `static` function in a header found as a system header (the run's
-    /// header map is searched as one, `-idirafter`) has a USR without its file, as a library's
+    /// header map is searched as one for `<X.h>`, `-idirafter`) has a USR without its file, as a library's
     /// would; the file is put back, as clang writes it for a project header, so that the header's
     /// own definition (linted as its own file) satisfies the call. For a library's helper no
     /// definition of the run has that USR: it stays the library's.

@@ -84,7 +84,7 @@ extension CallGraphExtractor {
         return [
             CallSite(
                 kind: .call, target: lostCallSymbol(call, from: caller), detail: LostStatementReader.detail,
-                position: at)
+                position: at, invocation: call.unexpandedMacro ? nil : call.invocation)
         ]
     }
 

@@ -54,8 +54,21 @@ final class ClangFrontEnd {
     {
         let isHeader = SourceLanguage.headerExtensions.contains((path as NSString).pathExtension)
         let base = database.map { $0 + language.objcRuntimeArguments } ?? language.clangArguments(isHeader: isHeader)
-        return base + configuration.clangFlags + (configuration.headerMapFile?.arguments ?? [])
+        let given = base + configuration.clangFlags
+        return given + (configuration.headerMapFile?.arguments(after: given) ?? [])
     }
+
+    /// Whether a parse of `language` builds a precompiled preamble without the headers' function
+    /// bodies (`ClangParser.headerReuseOptions`): C++ and Objective-C++, only with
+    /// `DI_LINT_HEADER_REUSE=1` (`scripts/bench-cpp` compares both). Off by default: on OpenMW
+    /// with its include paths, building the preamble (3.0 s of CPU for `alchemywindow.cpp`) plus
+    /// the file (0.3 s) cost what the plain parse costs (3.5 s), and on KSCrash writing a preamble
+    /// per file made the run 1.7x slower; the preamble is not shared between files.
+    static func reusesHeaders(_ language: SourceLanguage) -> Bool {
+        (language == .cxx || language == .objectiveCxx) && headerReuseRequested
+    }
+
+    static let headerReuseRequested = ProcessInfo.processInfo.environment["DI_LINT_HEADER_REUSE"] == "1"
 
     /// The file's model, or why it cannot be linted.
     func model(path: String, displayPath: String, bytes: [UInt8], language: SourceLanguage) -> Result<
@@ -112,12 +125,15 @@ final class ClangFrontEnd {
         }
         do {
             let main = ClangParser.UnsavedFile(path: path, bytes: bytes)
+            let options = Self.reusesHeaders(language) ? ClangParser.headerReuseOptions : ClangParser.parseOptions
             var unit = try parser!.parseUnit(
-                path: path, arguments: ClangParser.commonArguments + arguments, unsaved: unsaved + [main])
+                path: path, arguments: ClangParser.commonArguments + arguments, unsaved: unsaved + [main],
+                options: options)
             if let reparse, let again = reparse(ParsedFile.inclusions(unit)) {
                 clang_disposeTranslationUnit(unit)
                 unit = try parser!.parseUnit(
-                    path: path, arguments: ClangParser.commonArguments + arguments, unsaved: again + [main])
+                    path: path, arguments: ClangParser.commonArguments + arguments, unsaved: again + [main],
+                    options: options)
             }
             return .success(
                 ParsedFile(

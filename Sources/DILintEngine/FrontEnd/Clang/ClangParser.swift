@@ -175,6 +175,19 @@ final class ClangParser {
         CXTranslationUnit_DetailedPreprocessingRecord.rawValue
             | CXTranslationUnit_KeepGoing.rawValue)
 
+    /// `parseOptions` plus the header reuse of a C++ parse (`ClangFrontEnd.reusesHeaders`, opt-in):
+    /// the headers the file includes before its first declaration (its preamble) are parsed into
+    /// a precompiled preamble without their function bodies, which are read when the header
+    /// itself is linted. The preamble is a temporary file in `TMPDIR` (a parse worker's own
+    /// directory, `WorkerProcess`), removed with the translation unit.
+    static let headerReuseOptions =
+        parseOptions
+        | UInt32(
+            CXTranslationUnit_PrecompiledPreamble.rawValue
+                | CXTranslationUnit_CreatePreambleOnFirstParse.rawValue
+                | CXTranslationUnit_SkipFunctionBodies.rawValue
+                | CXTranslationUnit_LimitSkipFunctionBodiesToPreamble.rawValue)
+
     /// Flags common to every parse: no warnings, no error limit, no typo correction
     /// (a headerless file has many unresolved names, and correcting them is slow and misleading).
     static let commonArguments = ["-w", "-ferror-limit=0", "-fno-spell-checking"]
@@ -197,7 +210,9 @@ final class ClangParser {
 
     /// One libclang parse of `path` with `arguments` as given (`commonArguments` included by the
     /// caller), the `unsaved` files read from memory. The only call of libclang's parse in di-lint.
-    func parseUnit(path: String, arguments args: [String], unsaved: [UnsavedFile]) throws -> CXTranslationUnit {
+    func parseUnit(path: String, arguments args: [String], unsaved: [UnsavedFile], options: UInt32 = parseOptions)
+        throws -> CXTranslationUnit
+    {
         // libclang puts the file's name among the arguments: a name starting with '-' (`-x.m`)
         // would be read as an option (libclang 14 takes no file after `--`), `./-x.m` is a file.
         let name = path.hasPrefix("-") ? "./" + path : path
@@ -212,7 +227,7 @@ final class ClangParser {
                     files.withUnsafeMutableBufferPointer { files in
                         clang_parseTranslationUnit2(
                             index, name, argv, Int32(args.count), files.baseAddress, UInt32(files.count),
-                            Self.parseOptions, &unit)
+                            options, &unit)
                     }
                 }
             }

@@ -15,11 +15,13 @@ import Foundation
 /// (`ambiguousNames`). Keys that are not ASCII are left out (clang hashes `char`, whose signedness
 /// differs between hosts); values (paths) may be anything.
 ///
-/// **Where it goes.** The map is passed as `-idirafter MAP`, after the compile database's and
-/// `clang-flags`' arguments. clang searches, for `"X.h"`: the including file's directory, then
+/// **Where it goes** (`HeaderMapFile.arguments(after:)`): after the compile database's and
+/// `clang-flags`' arguments, as `-iquote MAP` (each `-I` and `-isystem` directory repeated as
+/// `-iquote` before it) and `-idirafter MAP`. clang searches, for `"X.h"`: the including file's directory, then
 /// `-iquote`, `-I`, `-isystem`, the system directories, and `-idirafter` last (`<X.h>` skips the
-/// first two); so the map only resolves what nothing else finds — every flag wins, an in-tree
-/// `Time.h` cannot shadow `<time.h>`, and a header beside its includer is still found there.
+/// first two); so every flag wins, a header beside its includer is still found there, a quoted
+/// name the map resolves is a user header (project code), and for `<X.h>` the map is searched
+/// last, as a system directory, so an in-tree `Time.h` cannot shadow `<time.h>`.
 ///
 /// **The file format** (clang's `HeaderMap`, what Xcode writes; read by clang from any `-I`-style
 /// argument naming a file): a 24-byte header of little-endian words — magic `'hmap'` (0x686D6170),
@@ -216,8 +218,19 @@ public struct HeaderMapFile: Sendable, CustomReflectable {
     /// Headers mapped, keys written, and bare names several headers share.
     public let headers: Int, keys: Int, ambiguousNames: Int
 
-    /// The clang arguments that put the map last on the search path.
-    public var arguments: [String] { ["-idirafter", path] }
+    /// The clang arguments that put the map on the search path after `existing` (the language's,
+    /// the compile database's and `clang-flags`' arguments). For `"X.h"` the map is a user
+    /// directory (`-iquote`): a header found there is project code, its inline functions
+    /// followed and its warnings reported. It comes after the includer's directory and every
+    /// `-iquote`, `-I` and `-isystem` directory (the last two repeated as `-iquote` before it:
+    /// clang searches `-iquote` before them for quoted names), so every flag wins; a quoted name
+    /// found in an `-isystem` directory is a user header then. For `<X.h>` it is searched last
+    /// (`-idirafter`, a system directory): an in-tree `Time.h` cannot shadow `<time.h>`.
+    public func arguments(after existing: [String]) -> [String] {
+        let angled = IncludeCheck.searchPaths(existing, directoryFlags: ["-I", "--include-directory"]).directories
+        let system = IncludeCheck.searchPaths(existing, directoryFlags: ["-isystem"]).directories
+        return (angled + system).flatMap { ["-iquote", $0] } + ["-iquote", path, "-idirafter", path]
+    }
 
     /// Only the digest: the cache key (`CanonicalDescription`) then changes exactly when the map's content does.
     public var customMirror: Mirror { Mirror(self, children: ["digest": digest], displayStyle: .struct) }

@@ -12,7 +12,13 @@ struct LostStatementReader {
         var unexpandedMacro = false
         /// How many arguments it is given (a constructor is chosen by their count).
         var arguments = 0
+        /// A call by a plain name: its `(`…`)` tokens (at most `maxInvocation`), with which a
+        /// macro another file of the run defines is expanded (`CallSite.invocation`).
+        var invocation: [String]?
     }
+
+    /// Tokens of an invocation kept for a run-defined macro's expansion.
+    static let maxInvocation = 256
 
     /// `CallSite.detail` of a call read here.
     static let detail = "read from tokens"
@@ -93,7 +99,14 @@ struct LostStatementReader {
             }
             if t.spells(j - 1, "::") || t.spells(j - 1, "~") { continue } // `::f(` global scope, destructor
             if name == text && variables.contains(text) { continue }
-            calls.append(Call(name: name, offset: token.range.lowerBound, arguments: t.arguments(from: i + 1).count))
+            var invocation: [String]?
+            if name == text, let close = t.close(from: i + 1), close - i <= Self.maxInvocation {
+                invocation = (i + 1...close).map { t.text($0) }
+            }
+            calls.append(
+                Call(
+                    name: name, offset: token.range.lowerBound, arguments: t.arguments(from: i + 1).count,
+                    invocation: invocation))
         }
         if pending { statements += 1 }
     }
