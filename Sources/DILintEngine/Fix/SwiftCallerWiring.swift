@@ -362,3 +362,72 @@ struct SwiftCallerWiring {
         }
     }
 }
+
+/// Where a call that must pass a service stands, walking out to the type it is a member of: the
+/// first parameter of an enclosing function or initializer whose type is the service's, else the
+/// member the call lies in (function, initializer, deinitializer, subscript, property), whether
+/// a closure lies between (one holding `self` weakly), and the member's type.
+struct SwiftCallPlace {
+    /// A parameter of the service's type in reach (its internal name).
+    private(set) var parameter: String?
+    private(set) var member: DeclSyntax?
+    private(set) var inClosure = false
+    private(set) var weak = false
+
+    init(of call: FunctionCallExprSyntax, serviceType: String) {
+        var node = call.parent
+        while let n = node {
+            if let closure = n.as(ClosureExprSyntax.self) {
+                if closure.signature?.capture?.items.contains(where: {
+                    ["weak", "unowned"].contains($0.specifier?.specifier.text ?? "") && $0.name.text == "self"
+                }) == true {
+                    weak = true
+                }
+                inClosure = true
+            }
+            let parameters =
+                n.as(FunctionDeclSyntax.self)?.signature.parameterClause.parameters
+                ?? n.as(InitializerDeclSyntax.self)?.signature.parameterClause.parameters
+            if let parameters, let found = parameters.first(where: { $0.type.trimmedDescription == serviceType }) {
+                parameter = (found.secondName ?? found.firstName).text
+                return
+            }
+            if member == nil,
+                n.is(FunctionDeclSyntax.self) || n.is(InitializerDeclSyntax.self) || n.is(DeinitializerDeclSyntax.self)
+                    || n.is(SubscriptDeclSyntax.self)
+                    || (n.is(VariableDeclSyntax.self) && n.parent?.is(MemberBlockItemSyntax.self) == true)
+            {
+                member = n.as(DeclSyntax.self)
+            }
+            if SwiftRunType.declaredName(n) != nil { break }
+            node = n.parent
+        }
+    }
+
+    /// The qualified name of the type the member belongs to.
+    var ownerName: String? { member.flatMap { SwiftRunType.enclosingQualifiedName(of: Syntax($0)) } }
+
+    /// Whether the member is `static` or `class` (no `self` to read a stored member of).
+    var isStatic: Bool {
+        let modifiers =
+            member?.as(FunctionDeclSyntax.self)?.modifiers ?? member?.as(VariableDeclSyntax.self)?.modifiers
+            ?? member?.as(SubscriptDeclSyntax.self)?.modifiers ?? member?.as(InitializerDeclSyntax.self)?.modifiers
+        return modifiers?.contains(where: { ["static", "class"].contains($0.name.text) }) == true
+    }
+
+    /// Whether the call is in a stored (not `lazy`) property's initial value, which cannot read a
+    /// stored member yet.
+    func inStoredInitialValue(_ call: FunctionCallExprSyntax) -> Bool {
+        guard let variable = member?.as(VariableDeclSyntax.self) else { return false }
+        return !variable.hasModifier(["lazy"]) && variable.bindings.contains(where: { $0.accessorBlock == nil })
+            && call.enclosing(AccessorBlockSyntax.self) == nil
+    }
+
+    /// The stored member `held` as the call's place spells it: `self.held` in a closure, in a
+    /// `lazy` value, or where a local or parameter of that name shadows it.
+    func spelling(of held: String, at call: FunctionCallExprSyntax) -> String {
+        guard let member else { return held }
+        let lazy = member.is(VariableDeclSyntax.self) && call.enclosing(AccessorBlockSyntax.self) == nil
+        return inClosure || lazy || SwiftCallerWiring.declares(held, in: Syntax(member)) ? "self.\(held)" : held
+    }
+}

@@ -384,67 +384,23 @@ struct SwiftMemberwiseInjection {
     private func reach(of call: FunctionCallExprSyntax, cluster: Set<String>) -> Result<
         String?, SwiftCallerWiring.Unwired
     > {
-        var inClosure = false
-        var weak = false
-        var node = call.parent
-        var member: DeclSyntax?
-        while let n = node {
-            if let closure = n.as(ClosureExprSyntax.self) {
-                if closure.signature?.capture?.items.contains(where: {
-                    ["weak", "unowned"].contains($0.specifier?.specifier.text ?? "") && $0.name.text == "self"
-                }) == true {
-                    weak = true
-                }
-                inClosure = true
-            }
-            let parameters =
-                n.as(FunctionDeclSyntax.self)?.signature.parameterClause.parameters
-                ?? n.as(InitializerDeclSyntax.self)?.signature.parameterClause.parameters
-            if let parameters, let found = parameters.first(where: { $0.type.trimmedDescription == serviceType }) {
-                return .success((found.secondName ?? found.firstName).text)
-            }
-            if member == nil,
-                n.is(FunctionDeclSyntax.self) || n.is(InitializerDeclSyntax.self) || n.is(DeinitializerDeclSyntax.self)
-                    || n.is(SubscriptDeclSyntax.self)
-                    || (n.is(VariableDeclSyntax.self) && n.parent?.is(MemberBlockItemSyntax.self) == true)
-            {
-                member = n.as(DeclSyntax.self)
-            }
-            if SwiftRunType.declaredName(n) != nil || n.is(ProtocolDeclSyntax.self) { break }
-            node = n.parent
-        }
-        guard let member, let ownerName = SwiftRunType.enclosingQualifiedName(of: Syntax(member)) else {
-            return .success(nil)
-        }
-        let modifiers =
-            member.as(FunctionDeclSyntax.self)?.modifiers ?? member.as(VariableDeclSyntax.self)?.modifiers
-            ?? member.as(SubscriptDeclSyntax.self)?.modifiers ?? member.as(InitializerDeclSyntax.self)?.modifiers
-        if modifiers?.contains(where: { ["static", "class"].contains($0.name.text) }) == true { return .success(nil) }
-        // a stored property's initial value and an initializer cannot read a stored member yet
-        if let variable = member.as(VariableDeclSyntax.self), !variable.hasModifier(["lazy"]),
-            variable.bindings.contains(where: { $0.accessorBlock == nil }),
-            call.enclosing(AccessorBlockSyntax.self) == nil
-        {
-            return .success(nil)
-        }
-        if member.is(InitializerDeclSyntax.self) { return .success(nil) }
-        var held: String?
-        if cluster.contains(ownerName) {
-            held = name
-        } else {
-            held =
-                (SwiftRunType.findEach(ownerName, context: context) ?? []).lazy.flatMap { type in
-                    type.mainBlock.members.compactMap { $0.decl.as(VariableDeclSyntax.self) }
-                }.first { v in
-                    v.isStored && !v.hasModifier(["static", "class"])
-                        && v.bindings.first?.typeAnnotation?.type.trimmedDescription == serviceType
-                }?.names.first?.text
-        }
+        let place = SwiftCallPlace(of: call, serviceType: serviceType)
+        if let parameter = place.parameter { return .success(parameter) }
+        guard let member = place.member, let ownerName = place.ownerName, !place.isStatic,
+            !place.inStoredInitialValue(call), !member.is(InitializerDeclSyntax.self)
+        else { return .success(nil) }
+        let held =
+            cluster.contains(ownerName)
+            ? name
+            : (SwiftRunType.findEach(ownerName, context: context) ?? []).lazy.flatMap { type in
+                type.mainBlock.members.compactMap { $0.decl.as(VariableDeclSyntax.self) }
+            }.first { v in
+                v.isStored && !v.hasModifier(["static", "class"])
+                    && v.bindings.first?.typeAnnotation?.type.trimmedDescription == serviceType
+            }?.names.first?.text
         guard let held else { return .success(nil) }
-        if weak { return .failure(SwiftCallerWiring.Unwired(text: "in a closure that holds self weakly")) }
-        if member.is(VariableDeclSyntax.self) && call.enclosing(AccessorBlockSyntax.self) == nil { inClosure = true }
-        let shadowed = SwiftCallerWiring.declares(held, in: Syntax(member))
-        return .success(inClosure || shadowed ? "self.\(held)" : held)
+        if place.weak { return .failure(SwiftCallerWiring.Unwired(text: "in a closure that holds self weakly")) }
+        return .success(place.spelling(of: held, at: call))
     }
 
     private func place(_ file: SwiftFixFile, _ offset: Int) -> String {

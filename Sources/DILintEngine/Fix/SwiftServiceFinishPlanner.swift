@@ -274,52 +274,12 @@ struct SwiftServiceFinishPlanner {
         String?, SwiftCallerWiring.Unwired
     > {
         typealias Unwired = SwiftCallerWiring.Unwired
-        func sameType(_ type: TypeSyntax) -> Bool { type.trimmedDescription == serviceType }
-        var inClosure = false
-        var weak = false
-        var node = call.parent
-        var member: DeclSyntax?
-        while let n = node {
-            if let closure = n.as(ClosureExprSyntax.self) {
-                if closure.signature?.capture?.items.contains(where: {
-                    ["weak", "unowned"].contains($0.specifier?.specifier.text ?? "") && $0.name.text == "self"
-                }) == true {
-                    weak = true
-                }
-                inClosure = true
-            }
-            let parameters =
-                n.as(FunctionDeclSyntax.self)?.signature.parameterClause.parameters
-                ?? n.as(InitializerDeclSyntax.self)?.signature.parameterClause.parameters
-            if let parameters, let found = parameters.first(where: { sameType($0.type) }) {
-                return .success((found.secondName ?? found.firstName).text)
-            }
-            if member == nil,
-                n.is(FunctionDeclSyntax.self) || n.is(InitializerDeclSyntax.self) || n.is(DeinitializerDeclSyntax.self)
-                    || n.is(SubscriptDeclSyntax.self)
-                    || (n.is(VariableDeclSyntax.self) && n.parent?.is(MemberBlockItemSyntax.self) == true)
-            {
-                member = n.as(DeclSyntax.self)
-            }
-            if n.is(ClassDeclSyntax.self) || n.is(StructDeclSyntax.self) || n.is(ActorDeclSyntax.self)
-                || n.is(EnumDeclSyntax.self)
-                || n.is(ExtensionDeclSyntax.self) || n.is(ProtocolDeclSyntax.self)
-            {
-                break
-            }
-            node = n.parent
-        }
-        guard let member, let ownerName = SwiftRunType.enclosingQualifiedName(of: Syntax(member)) else {
+        let place = SwiftCallPlace(of: call, serviceType: serviceType)
+        if let parameter = place.parameter { return .success(parameter) }
+        guard let member = place.member, let ownerName = place.ownerName, !place.isStatic else {
             return .success(nil)
         }
-        let modifiers =
-            member.as(FunctionDeclSyntax.self)?.modifiers ?? member.as(VariableDeclSyntax.self)?.modifiers
-            ?? member.as(SubscriptDeclSyntax.self)?.modifiers ?? member.as(InitializerDeclSyntax.self)?.modifiers
-        if modifiers?.contains(where: { ["static", "class"].contains($0.name.text) }) == true { return .success(nil) }
-        if let variable = member.as(VariableDeclSyntax.self), !variable.hasModifier(["lazy"]),
-            variable.bindings.contains(where: { $0.accessorBlock == nil }),
-            call.enclosing(AccessorBlockSyntax.self) == nil
-        {
+        if place.inStoredInitialValue(call) {
             return .failure(
                 Unwired(
                     text:
@@ -330,16 +290,13 @@ struct SwiftServiceFinishPlanner {
             type.mainBlock.members.compactMap { $0.decl.as(VariableDeclSyntax.self) }
         }.first { v in
             v.isStored && !v.hasModifier(["static", "class"])
-                && v.bindings.first?.typeAnnotation.map { sameType($0.type) } == true
+                && v.bindings.first?.typeAnnotation?.type.trimmedDescription == serviceType
         }
         guard let held, let heldName = held.names.first?.text else { return .success(nil) }
         if member.is(InitializerDeclSyntax.self) {
             return .failure(Unwired(text: "an initializer of \(ownerName) that does not take '\(serviceType)'"))
         }
-        if weak { return .failure(Unwired(text: "in a closure that holds self weakly")) }
-        // a lazy value
-        if member.is(VariableDeclSyntax.self) && call.enclosing(AccessorBlockSyntax.self) == nil { inClosure = true }
-        let shadowed = SwiftCallerWiring.declares(heldName, in: Syntax(member))
-        return .success(inClosure || shadowed ? "self.\(heldName)" : heldName)
+        if place.weak { return .failure(Unwired(text: "in a closure that holds self weakly")) }
+        return .success(place.spelling(of: heldName, at: call))
     }
 }
