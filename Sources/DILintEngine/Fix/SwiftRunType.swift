@@ -120,9 +120,12 @@ struct SwiftRunType {
         return clauses.compactMap { $0 }.flatMap { $0.inheritedTypes.map { $0.type.trimmedDescription } }
     }
 
-    /// The first protocol among `names` (or those they inherit from), declared in the run's Swift
-    /// files, that requires an initializer.
-    static func protocolRequiringInit(_ names: [String], context: FixContext) -> String? {
+    /// Visits the protocols named `names`, and those they inherit from, declared in the run's
+    /// Swift files (each name once, 64 at most), until `visit` returns true; the name it stopped at.
+    @discardableResult
+    static func walkProtocols(
+        _ names: [String], context: FixContext, _ visit: (String, ProtocolDeclSyntax) -> Bool
+    ) -> String? {
         var queue = names, seen = Set<String>()
         while let name = queue.first {
             queue.removeFirst()
@@ -132,9 +135,7 @@ struct SwiftRunType {
                 let protocols = Protocols(name: name)
                 protocols.walk(file.source.tree)
                 for decl in protocols.found {
-                    if decl.memberBlock.members.contains(where: { $0.decl.is(InitializerDeclSyntax.self) }) {
-                        return name
-                    }
+                    if visit(name, decl) { return name }
                     queue += decl.inheritanceClause?.inheritedTypes.map { $0.type.trimmedDescription } ?? []
                 }
             }
@@ -142,29 +143,28 @@ struct SwiftRunType {
         return nil
     }
 
+    /// The first protocol among `names` (or those they inherit from), declared in the run's Swift
+    /// files, that requires an initializer.
+    static func protocolRequiringInit(_ names: [String], context: FixContext) -> String? {
+        walkProtocols(names, context: context) { _, decl in
+            decl.memberBlock.members.contains(where: { $0.decl.is(InitializerDeclSyntax.self) })
+        }
+    }
+
     /// The type a protocol among `names` (or those they inherit from), declared in the run's
     /// Swift files, gives its property requirement `property` (`var showClear: Bool { get }`):
     /// the one type they agree on, nil when none declares it or they differ.
     static func protocolPropertyType(_ property: String, in names: [String], context: FixContext) -> String? {
-        var queue = names, seen = Set<String>(), types = Set<String>()
-        while let name = queue.first {
-            queue.removeFirst()
-            guard seen.insert(name).inserted, seen.count < 64 else { continue }
-            for path in context.swiftFilesMentioning("protocol \(name)") {
-                guard let file = context.swiftFile(path) else { continue }
-                let protocols = Protocols(name: name)
-                protocols.walk(file.source.tree)
-                for decl in protocols.found {
-                    for member in decl.memberBlock.members {
-                        guard let variable = member.decl.as(VariableDeclSyntax.self) else { continue }
-                        for binding in variable.bindings
-                        where binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text == property {
-                            if let type = binding.typeAnnotation?.type.trimmedDescription { types.insert(type) }
-                        }
-                    }
-                    queue += decl.inheritanceClause?.inheritedTypes.map { $0.type.trimmedDescription } ?? []
+        var types = Set<String>()
+        walkProtocols(names, context: context) { _, decl in
+            for member in decl.memberBlock.members {
+                guard let variable = member.decl.as(VariableDeclSyntax.self) else { continue }
+                for binding in variable.bindings
+                where binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text == property {
+                    if let type = binding.typeAnnotation?.type.trimmedDescription { types.insert(type) }
                 }
             }
+            return false
         }
         return types.count == 1 ? types.first : nil
     }
