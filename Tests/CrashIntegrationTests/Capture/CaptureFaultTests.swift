@@ -1,5 +1,6 @@
 import CrashRuntime
 import Foundation
+import SeamTestSupport
 import XCTest
 @testable import CrashIntegration
 #if canImport(Glibc)
@@ -39,10 +40,10 @@ final class CaptureFaultTests: XCTestCase {
         let root = try makeProbeDirectory(self, "full-disk")
         let mountPoint = root.appendingPathComponent("tmpfs")
         try FileManager.default.createDirectory(at: mountPoint, withIntermediateDirectories: true)
-        guard run("/bin/mount", ["-t", "tmpfs", "-o", "size=64k,mode=0700", "tmpfs", mountPoint.path]) == 0 else {
+        guard mountTmpfs(at: mountPoint, size: "64k") else {
             throw XCTSkip("cannot mount a tmpfs here")
         }
-        defer { _ = run("/bin/umount", ["-l", mountPoint.path]) }
+        defer { unmountTmpfs(at: mountPoint) }
         let runner = CrashProbeRunner(dumpDirectory: mountPoint)
         let outcome = try runner.run("fill-disk-segv")
         XCTAssertTrue(outcome.stdout.contains("filled"), outcome.stdout + outcome.stderr)
@@ -127,15 +128,5 @@ final class CaptureFaultTests: XCTestCase {
         XCTAssertEqual(summary.reports.count, 1, "one report: \(summary)", file: file, line: line)
         let url = try XCTUnwrap(summary.reports.first, file: file, line: line)
         return try JSONDecoder().decode(CrashReport.self, from: Data(contentsOf: url))
-    }
-
-    private func run(_ tool: String, _ arguments: [String]) -> Int32 {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = arguments
-        process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return -1 }
-        process.waitUntilExit()
-        return process.terminationStatus
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import SeamTestSupport
 import XCTest
 @testable import CrashIntegration
 #if canImport(Glibc)
@@ -104,8 +105,8 @@ final class RuntimeLibrarySymbolsTests: XCTestCase {
     func testNotKeptWhereTheyWouldCrowdOutReports() throws {
         guard getuid() == 0 else { throw XCTSkip("mounting a tmpfs needs root") }
         let mount = try makeProbeDirectory(self, "runtime-small-fs")
-        guard mountTmpfs(mount, megabytes: 64) else { throw XCTSkip("cannot mount a tmpfs here") }
-        defer { unmount(mount) }
+        guard mountTmpfs(at: mount, size: "64m") else { throw XCTSkip("cannot mount a tmpfs here") }
+        defer { unmountTmpfs(at: mount) }
         let store = SymbolStore(dumpDirectory: mount.appendingPathComponent("dumps"))
         let (kept, warnings) = store.keepRuntimeLibraries(excluding: "/nonexistent/")
         XCTAssertEqual(kept.map(\.module), [])
@@ -113,21 +114,7 @@ final class RuntimeLibrarySymbolsTests: XCTestCase {
         XCTAssertLessThan(store.freeBytes(), SymbolStore.symbolsFreeSpaceMargin)
     }
 
-    private func mountTmpfs(_ url: URL, megabytes: Int) -> Bool {
-        run("/bin/mount", ["-t", "tmpfs", "-o", "size=\(megabytes)m,mode=0700", "tmpfs", url.path]) == 0
-    }
 
-    private func unmount(_ url: URL) { _ = run("/bin/umount", ["-l", url.path]) }
-
-    private func run(_ tool: String, _ arguments: [String]) -> Int32 {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = arguments
-        process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return -1 }
-        process.waitUntilExit()
-        return process.terminationStatus
-    }
 
     /// The file offset of an ELF virtual address, through the PT_LOAD headers.
     private func fileOffset(of address: UInt64, in path: String) throws -> UInt64? {
