@@ -114,8 +114,6 @@ final class RuntimeLibrarySymbolsTests: XCTestCase {
         XCTAssertLessThan(store.freeBytes(), SymbolStore.symbolsFreeSpaceMargin)
     }
 
-
-
     /// The file offset of an ELF virtual address, through the PT_LOAD headers.
     private func fileOffset(of address: UInt64, in path: String) throws -> UInt64? {
         let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
