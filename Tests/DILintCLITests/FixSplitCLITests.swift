@@ -33,61 +33,36 @@ final class FixSplitCLITests: XCTestCase {
         return project
     }
 
-    private func temporary(_ name: String) throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "di-lint-split-\(name)-\(UUID().uuidString)")
-        addTeardownBlock { try? FileManager.default.removeItem(at: url) }
-        return url
-    }
-
-    /// A copy of the project (its git directory too).
-    private func copy(_ project: Project) throws -> URL {
-        let url = try temporary("copy")
-        let cp = try runProcess("/bin/cp", ["-a", project.root.path, url.path])
-        XCTAssertEqual(cp.status, 0, cp.stderr)
-        return url
-    }
-
-    private func git(_ arguments: [String], in directory: URL) throws -> (status: Int32, stdout: String, stderr: String)
-    {
-        try runProcess("/usr/bin/env", ["git"] + arguments, in: directory)
-    }
-
-    private func summary(_ dir: URL) throws -> [[String: Any]] {
-        let data = try Data(contentsOf: dir.appendingPathComponent("summary.json"))
-        let object = try JSONSerialization.jsonObject(with: data) as? [String: Any]
-        return object?["patches"] as? [[String: Any]] ?? []
-    }
-
     /// Splits, then checks the patches against the one run: each applies (`git apply --check`,
     /// then `git apply`) on the tree the ones before it leave, and the last tree is the one-run
     /// tree; the project itself is untouched and the directory holds only the patches and summary.
     @discardableResult
     private func splitAndReplay(_ project: Project, mode: String) throws -> (patches: [[String: Any]], dir: URL) {
-        let dir = try temporary("patches")
+        let dir = try splitScratch("patches")
         let run = try project.run("fix", "--phase", "inject", "--split", mode, "--patch-dir", dir.path)
         XCTAssertEqual(run.status, 1, run.stderr) // the class method of Builder is left for manual work
         XCTAssertTrue(run.stdout.contains("--split \(mode)"), run.stdout)
-        XCTAssertEqual(try git(["status", "--porcelain"], in: project.root).stdout, "", "the split wrote in the tree")
+        XCTAssertEqual(try splitGit(["status", "--porcelain"], in: project.root).stdout, "", "the split wrote in the tree")
         let names = try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted()
-        let patches = try summary(dir)
+        let patches = try splitSummary(dir)
         XCTAssertEqual(names, patches.map { $0["file"] as? String ?? "" } + ["summary.json", "summary.txt"])
-        let replay = try copy(project)
+        let replay = try splitCopy(project)
         for name in names where name.hasSuffix(".patch") {
             let path = dir.appendingPathComponent(name).path
             let text = try String(contentsOfFile: path, encoding: .utf8)
             XCTAssertTrue(text.contains("Subject: [PATCH "), text)
-            let check = try git(["apply", "--check", path], in: replay)
+            let check = try splitGit(["apply", "--check", path], in: replay)
             XCTAssertEqual(
                 check.status, 0, "\(name) does not apply on the tree the patches before it leave: \(check.stderr)")
-            XCTAssertEqual(try git(["apply", path], in: replay).status, 0)
+            XCTAssertEqual(try splitGit(["apply", path], in: replay).status, 0)
         }
-        let oneRun = try copy(project)
+        let oneRun = try splitCopy(project)
         let applied = try CLIRunner.run(["fix", "--phase", "inject", "--apply"], in: oneRun)
         XCTAssertEqual(applied.status, 1, applied.stderr)
-        let same = try runProcess("/usr/bin/diff", ["-r", "-x", ".git", replay.path, oneRun.path])
-        XCTAssertEqual(same.status, 0, "the patches in order are not the one run:\n\(same.stdout)")
-        XCTAssertEqual(try git(["status", "--porcelain"], in: replay).stdout.isEmpty, false)
+        let together = try splitDiff(replay), one = try splitDiff(oneRun)
+        XCTAssertFalse(one.isEmpty)
+        XCTAssertEqual(together, one, "the patches together are not the one-run diff byte for byte")
+        XCTAssertEqual(try splitGit(["status", "--porcelain"], in: replay).stdout.isEmpty, false)
         XCTAssertTrue(patches.allSatisfy { $0["verified"] as? Bool == true }, "\(patches)")
         return (patches, dir)
     }
@@ -159,7 +134,7 @@ final class FixSplitCLITests: XCTestCase {
         XCTAssertEqual(patches[1]["owners"] as? [String], ["@app-team", "@builder"]) // Builder.h: App/
         let table = try String(contentsOf: dir.appendingPathComponent("summary.txt"), encoding: .utf8)
         XCTAssertTrue(table.contains("(owners from .github/CODEOWNERS)"), table)
-        XCTAssertTrue(table.contains("applied in order, the patches give the one-run tree: yes"), table)
+        XCTAssertTrue(table.contains("together, the patches equal the one-run diff byte for byte ("), table)
     }
 
     /// A patch directory that is a file, is not empty, or cannot be created: a clear error,
@@ -178,7 +153,7 @@ final class FixSplitCLITests: XCTestCase {
         let denied = try project.run("fix", "--phase", "inject", "--split", "service", "--patch-dir", unwritable)
         XCTAssertEqual(denied.status, 2)
         XCTAssertTrue(denied.stderr.contains("--patch-dir \(unwritable): cannot create it ("), denied.stderr)
-        let dir = try temporary("full")
+        let dir = try splitScratch("full")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         try "keep\n".write(to: dir.appendingPathComponent("mine.txt"), atomically: true, encoding: .utf8)
         try "old\n".write(to: dir.appendingPathComponent("0009-old.patch"), atomically: true, encoding: .utf8)
@@ -198,6 +173,6 @@ final class FixSplitCLITests: XCTestCase {
             "fix", "--phase", "inject", "--split", "owners", "--patch-dir", dir.path, "--force", "--apply")
         XCTAssertEqual(applying.status, 2)
         XCTAssertTrue(applying.stderr.contains("cannot be combined with --apply"), applying.stderr)
-        XCTAssertEqual(try git(["status", "--porcelain"], in: project.root).stdout, "?? notes.txt\n")
+        XCTAssertEqual(try splitGit(["status", "--porcelain"], in: project.root).stdout, "?? notes.txt\n")
     }
 }

@@ -36,6 +36,11 @@ public final class Fixer {
     static let maxRounds = 6
     /// The last `plan`'s context (its files and parses), for `split` (see SplitPlan.swift).
     var lastContext: FixContext?
+    /// The last verification's analyses of the edited C-family files as they are on disk, for `split`.
+    var lastBefore: [String: BeforeEdits] = [:]
+    /// The Swift files the last verification passed, with the contents they passed with: `split`
+    /// checks such a file again only when a prefix leaves it with other contents.
+    var verifiedSwift: [String: [UInt8]] = [:]
 
     public init(configuration: Configuration) {
         self.configuration = configuration
@@ -183,6 +188,8 @@ public final class Fixer {
             }
         }
         FixTrace.mark("before: prefetch + digests + summaries")
+        lastBefore = before
+        verifiedSwift = [:]
         var round = 0
         var previous: [String: [UInt8]] = [:] // the overlay the cached parses were made with
         while true {
@@ -222,6 +229,9 @@ public final class Fixer {
                     context: context)
                 {
                     failures[path] = why
+                    verifiedSwift[path] = nil
+                } else if (path as NSString).pathExtension == "swift" {
+                    verifiedSwift[path] = overlay[path]
                 }
             }
             FixTrace.mark("round \(round) checks")

@@ -40,7 +40,8 @@ extension SplitPlan {
         }
         if manualElsewhere > 0 { out += "manual items in no patch's unit: \(manualElsewhere)\n" }
         for note in notes { out += "note: \(note)\n" }
-        out += "applied in order, the patches give the one-run tree: \(sameAsOneRun ? "yes" : "NO")\n"
+        out +=
+            "together, the patches equal the one-run diff byte for byte (\(oneRunDiffBytes) bytes): \(sameAsOneRun ? "yes" : "NO")\n"
         return out
     }
 

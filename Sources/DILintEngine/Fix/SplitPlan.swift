@@ -52,8 +52,11 @@ public struct SplitPlan: Codable, Sendable {
     public var patches: [SplitPatch] = []
     /// Manual items in no patch's unit.
     public var manualElsewhere: Int = 0
-    /// Whether applying every patch in order gives the tree one run gives, byte for byte.
+    /// Whether the patches together equal the one-run diff byte for byte: the diff of the tree
+    /// every patch applied in order leaves is the diff one run makes, against the same tree.
     public var sameAsOneRun: Bool = true
+    /// The size of the one-run diff (as `git diff` writes it, without headers) that was compared.
+    public var oneRunDiffBytes: Int = 0
     /// The CODEOWNERS file read (owners mode, or the owner column), if any.
     public var codeOwners: String?
     /// What the reader should know (CODEOWNERS lines skipped, a unit that could not be verified).
@@ -75,6 +78,7 @@ extension Fixer {
         var result = SplitPlan(phase: plan.phase, mode: mode)
         let groups = plan.accepted
         guard let context = lastContext, !groups.isEmpty else { return result }
+        FixTrace.mark("split: start")
         let workspace = context.workspace
         let base = FixWorkspace.realPath(root)
         let repository = FixWorkspace.realPath(repositoryRoot)
@@ -85,32 +89,47 @@ extension Fixer {
         func ownersOf(_ real: String) -> [String] { owners.owners(of: FileCollector.relative(real, to: repository)) }
         func isSwift(_ path: String) -> Bool { (path as NSString).pathExtension == "swift" }
 
-        // the files as they are on disk, parsed once: what each prefix is compared against
-        workspace.setOverlay([:])
-        context.forget()
+        // the services each group moves (service mode), read from the files as they are on disk
         let touched = Set(groups.flatMap { $0.edits.map(\.path) })
-        context.prefetch(touched.filter { !isSwift($0) })
-        var before: [String: BeforeEdits] = [:]
         var services: [[String]] = []
-        for group in groups {
-            var found = Set<String>()
-            for (path, targets) in Self.targetsByPath([group]) {
-                let accesses: [LocatedAccess]
-                if isSwift(path) {
-                    accesses = context.swiftFile(path)?.accesses ?? []
-                } else {
-                    guard let analysis = context.analysis(path) else { continue }
-                    accesses = analysis.accesses
-                }
-                for target in targets {
-                    for a in accesses where target.range.contains(a.offset) {
-                        if let service = SwiftServiceRead.service(of: a.access, configuration) { found.insert(service) }
+        if mode == .service {
+            workspace.setOverlay([:])
+            context.forget()
+            context.prefetch(touched.filter { !isSwift($0) })
+            for group in groups {
+                var found = Set<String>()
+                for (path, targets) in Self.targetsByPath([group]) {
+                    let accesses: [LocatedAccess]
+                    if isSwift(path) {
+                        accesses = context.swiftFile(path)?.accesses ?? []
+                    } else {
+                        guard let analysis = context.analysis(path) else { continue }
+                        accesses = analysis.accesses
+                    }
+                    for target in targets {
+                        for a in accesses where target.range.contains(a.offset) {
+                            if let service = SwiftServiceRead.service(of: a.access, configuration) {
+                                found.insert(service)
+                            }
+                        }
                     }
                 }
+                services.append(found.sorted())
             }
-            services.append(found.sorted())
         }
-        for path in touched where !isSwift(path) { before[path] = context.analysis(path).map(BeforeEdits.init) }
+        // what each prefix is compared against: the C-family files as they are on disk, as the
+        // plan's verification parsed them (parsed here only when it did not)
+        var before: [String: BeforeEdits] = [:]
+        let clangTouched = touched.filter { !isSwift($0) }
+        if clangTouched.allSatisfy({ lastBefore[$0] != nil }) {
+            before = lastBefore
+        } else {
+            workspace.setOverlay([:])
+            context.forget()
+            context.prefetch(Array(clangTouched))
+            for path in clangTouched { before[path] = context.analysis(path).map(BeforeEdits.init) }
+        }
+        FixTrace.mark("split: the files as they are, parsed")
 
         // each group's unit keys; a group is never cut (its edits succeed or fail together)
         let primary: [String] = groups.map { g in
@@ -150,8 +169,15 @@ extension Fixer {
         // each prefix verified on the tree the patches before it leave; a prefix that fails
         // takes the next unit in
         var previous: [String: [UInt8]] = [:]
+        // a Swift file is checked on its own (its contents, edits and targets): once it passed
+        // with these contents and the same groups, it passes. The plan's verification passed each
+        // with the contents `verifiedSwift` holds and all the groups that edit it.
         var passed: [String: [UInt8]] = [:]
-        func verify(_ prefix: [FixGroup]) -> String? {
+        var editors: [String: Set<Int>] = [:]
+        for (i, group) in groups.enumerated() { for edit in group.edits { editors[edit.path, default: []].insert(i) } }
+        func verify(_ indices: [Int]) -> String? {
+            let prefix = indices.map { groups[$0] }
+            let inPrefix = Set(indices)
             var sub = FixPlan(phase: plan.phase)
             sub.groups = prefix
             let byFile = sub.editsByFile
@@ -165,8 +191,10 @@ extension Fixer {
             context.prefetch(byFile.keys.filter { !isSwift($0) })
             let targets = Self.targetsByPath(prefix)
             for (path, edits) in byFile.sorted(by: { $0.key < $1.key }) {
-                // a Swift file is checked on its own: once it passed with these contents, it passes
                 if isSwift(path) && passed[path] == overlay[path] { continue }
+                if isSwift(path), verifiedSwift[path] == overlay[path], (editors[path] ?? []).isSubset(of: inPrefix) {
+                    continue
+                }
                 if let why = check(
                     path, edits: edits, targets: targets[path] ?? [], plan: &sub, before: before[path],
                     context: context)
@@ -181,8 +209,7 @@ extension Fixer {
         var verdicts: [String: String?] = [:]
         var k = 0
         while k < order.count {
-            let prefix = order[0...k].flatMap(members).sorted().map { groups[$0] }
-            let failure = verify(prefix)
+            let failure = verify(order[0...k].flatMap(members).sorted())
             if let failure, k + 1 < order.count {
                 let next = order[k + 1]
                 units.join(
@@ -192,10 +219,12 @@ extension Fixer {
                 continue
             }
             verdicts[order[k]] = .some(failure)
+            FixTrace.mark("split: prefix \(k + 1) of \(order.count) verified")
             k += 1
         }
         workspace.setOverlay([:])
         context.forget()
+        FixTrace.mark("split: every prefix verified")
 
         // the patches: each file's diff from the tree before the patch to the tree after it
         var state: [String: [UInt8]] = [:]
@@ -232,11 +261,21 @@ extension Fixer {
             patch.text = text
             result.patches.append(patch)
         }
-        result.sameAsOneRun =
-            oneRun.allSatisfy { (state[$0.key] ?? workspace.diskBytes($0.key) ?? []) == $0.value }
-            && Set(state.keys).isSubset(of: oneRun.keys)
+        // the one-run diff against the tree the patches start from, and the same diff of the tree
+        // the patches leave: the patches together are the one run when the two are equal, byte for byte
+        var oneRunDiff: [UInt8] = [], together: [UInt8] = []
+        for path in Set(oneRun.keys).union(state.keys).sorted() {
+            let disk = workspace.diskBytes(path)
+            let original = disk ?? []
+            oneRunDiff += Self.gitDiff(
+                path: relative(path), old: original, new: oneRun[path] ?? original, created: disk == nil)
+            together += Self.gitDiff(
+                path: relative(path), old: original, new: state[path] ?? original, created: disk == nil)
+        }
+        result.sameAsOneRun = oneRunDiff == together
+        result.oneRunDiffBytes = oneRunDiff.count
         if !result.sameAsOneRun {
-            result.notes.append("the patches applied in order do not give the one-run tree; please report it")
+            result.notes.append("the patches applied in order do not give the one-run diff; please report it")
         }
 
         // manual items go to the patch of their unit
