@@ -42,7 +42,8 @@ final class FixSplitCLITests: XCTestCase {
         let run = try project.run("fix", "--phase", "inject", "--split", mode, "--patch-dir", dir.path)
         XCTAssertEqual(run.status, 1, run.stderr) // the class method of Builder is left for manual work
         XCTAssertTrue(run.stdout.contains("--split \(mode)"), run.stdout)
-        XCTAssertEqual(try splitGit(["status", "--porcelain"], in: project.root).stdout, "", "the split wrote in the tree")
+        XCTAssertEqual(
+            try splitGit(["status", "--porcelain"], in: project.root).stdout, "", "the split wrote in the tree")
         let names = try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted()
         let patches = try splitSummary(dir)
         XCTAssertEqual(names, patches.map { $0["file"] as? String ?? "" } + ["summary.json", "summary.txt"])

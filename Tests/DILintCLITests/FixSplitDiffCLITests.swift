@@ -20,8 +20,7 @@ extension XCTestCase {
         return url
     }
 
-    func splitGit(_ arguments: [String], in directory: URL) throws -> (status: Int32, stdout: String, stderr: String)
-    {
+    func splitGit(_ arguments: [String], in directory: URL) throws -> (status: Int32, stdout: String, stderr: String) {
         try runProcess("/usr/bin/env", ["git"] + arguments, in: directory)
     }
 
@@ -54,38 +53,38 @@ final class FixSplitDiffCLITests: XCTestCase {
             files: [
                 ".di-lint.yml": "containers: [ServiceLocator.*]\ninject: service\n",
                 "ServiceLocator.swift": """
-                    final class Clock { func now() -> Int { 0 } }
-                    final class Store { func save() {} }
-                    enum ServiceLocator {
-                        static var clock: Clock = Clock()
-                        static var store: Store = Store()
-                    }
+                final class Clock { func now() -> Int { 0 } }
+                final class Store { func save() {} }
+                enum ServiceLocator {
+                    static var clock: Clock = Clock()
+                    static var store: Store = Store()
+                }
 
-                    """,
+                """,
                 "Ticker.swift": """
-                    final class Ticker {
-                        private var start = 0
+                final class Ticker {
+                    private var start = 0
 
-                        init(start: Int) {
-                            self.start = start
-                        }
-
-                        func tick() -> Int {
-                            ServiceLocator.store.save()
-                            return ServiceLocator.clock.now() - start
-                        }
+                    init(start: Int) {
+                        self.start = start
                     }
 
-                    """,
+                    func tick() -> Int {
+                        ServiceLocator.store.save()
+                        return ServiceLocator.clock.now() - start
+                    }
+                }
+
+                """,
                 "Builder.swift": """
-                    final class Builder {
-                        func build() -> Ticker {
-                            ServiceLocator.store.save()
-                            return Ticker(start: 1)
-                        }
+                final class Builder {
+                    func build() -> Ticker {
+                        ServiceLocator.store.save()
+                        return Ticker(start: 1)
                     }
+                }
 
-                    """,
+                """,
             ])
         try project.commitEverything()
         return project
@@ -101,7 +100,8 @@ final class FixSplitDiffCLITests: XCTestCase {
         XCTAssertTrue(run.stdout.hasSuffix("): yes\n"), run.stdout)
         let patches = try splitSummary(dir)
         XCTAssertEqual(patches.map { $0["unit"] as? String }, ["clock", "store"])
-        XCTAssertEqual(patches.map { $0["files"] as? [String] }, [["Ticker.swift"], ["Builder.swift", "Ticker.swift"]])
+        XCTAssertEqual(
+            patches.map { $0["files"] as? [String] }, [["Ticker.swift"], ["Builder.swift", "Ticker.swift"]])
 
         // every patch in order onto a copy, with git
         let replay = try splitCopy(project)

@@ -8,7 +8,8 @@ import XCTest
 /// libclang parses, and a unit that fails is joined with the next one (and the summary says which
 /// and why). A prefix that still fails at the end of the order is reported, not hidden.
 final class SplitJoinTests: XCTestCase {
-    static let bridge = "@interface CrashBridge\n@property (nonatomic, readonly) id clock;\n@property (nonatomic, readonly) id store;\n@end\n"
+    static let bridge =
+        "@interface CrashBridge\n@property (nonatomic, readonly) id clock;\n@property (nonatomic, readonly) id store;\n@end\n"
 
     /// `Sub` (A/Sub.m) is declared in Base/Base.h beside `Base` (Base/Base.m); each class's group
     /// adds its `bridge` property there, and both add `@class CrashBridge;` above them.
