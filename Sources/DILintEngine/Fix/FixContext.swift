@@ -19,6 +19,8 @@ final class FixContext {
     /// The run's files that declare an `@interface` of each class name (built on first use).
     private var interfaceFiles: [String: [String]]?
     private var swiftFiles: [String: SwiftFixFile] = [:]
+    /// Swift files as they are on disk, with the bytes parsed (see `diskSwiftFile`).
+    private var diskSwiftFiles: [String: (bytes: [UInt8], file: SwiftFixFile)] = [:]
     /// Titles of the groups the verification refused, set before the second run (which only
     /// checks that nothing else comes back).
     var refusedTitles: Set<String> = []
@@ -151,6 +153,15 @@ final class FixContext {
         return file
     }
 
+    /// A Swift file as it is on disk (`bytes`), parsed once per run: what each check of its edits
+    /// compares with. Nil when it was left out of the run (see `parseSwift`).
+    func diskSwiftFile(_ realPath: String, bytes: [UInt8]) -> SwiftFixFile? {
+        if let known = diskSwiftFiles[realPath], known.bytes == bytes { return known.file }
+        guard let file = parseSwift(realPath, bytes: bytes) else { return nil }
+        diskSwiftFiles[realPath] = (bytes, file)
+        return file
+    }
+
     /// A Swift file's `bytes` parsed, analysed and linted as `lint` does, under the same bounds:
     /// reported to the supervisor as a parse (its deadline, memory limit and crash containment;
     /// the in-process deadline without one), on a thread with the stack lint's parse threads
@@ -189,7 +200,7 @@ final class FixContext {
     private var mentioning: [String: [String]] = [:]
 
     /// Drops cached parses (after the overlay changed).
-    func forget() { analyses = [:]; swiftFiles = [:]; mentioning = [:] }
+    func forget() { analyses = [:]; swiftFiles = [:]; diskSwiftFiles = [:]; mentioning = [:] }
 
     /// Drops the cached parses the change of these files' contents may change: theirs, and those
     /// of the files that included one of them (the rest would parse the same again).

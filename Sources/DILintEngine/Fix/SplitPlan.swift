@@ -101,7 +101,9 @@ extension Fixer {
                 for (path, targets) in Self.targetsByPath([group]) {
                     let accesses: [LocatedAccess]
                     if isSwift(path) {
-                        accesses = context.swiftFile(path)?.accesses ?? []
+                        // the parse each check of the file's edits compares with
+                        accesses =
+                            workspace.diskBytes(path).flatMap { context.diskSwiftFile(path, bytes: $0) }?.accesses ?? []
                     } else {
                         guard let analysis = context.analysis(path) else { continue }
                         accesses = analysis.accesses

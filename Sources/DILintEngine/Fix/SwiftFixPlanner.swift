@@ -15,7 +15,7 @@ struct SwiftFixPlanner {
         guard let original = context.workspace.diskBytes(path), let after = context.swiftFile(path) else {
             return "\(display) could not be read after the edits"
         }
-        guard let before = context.parseSwift(path, bytes: original) else {
+        guard let before = context.diskSwiftFile(path, bytes: original) else {
             return
                 "\(display) could not be parsed as it is on disk (\(context.failures[path] ?? "left out of the run"))"
         }
