@@ -19,8 +19,13 @@ final class FixContext {
     /// The run's files that declare an `@interface` of each class name (built on first use).
     private var interfaceFiles: [String: [String]]?
     private var swiftFiles: [String: SwiftFixFile] = [:]
-    /// Swift files as they are on disk, with the bytes parsed (see `diskSwiftFile`).
+    /// Swift files as they are on disk, with the bytes parsed, while `keepsDiskSwiftFiles` (see `diskSwiftFile`).
     private var diskSwiftFiles: [String: (bytes: [UInt8], file: SwiftFixFile)] = [:]
+    /// Whether `diskSwiftFile` keeps its parses: while `split` checks the same files again and
+    /// again; a plan's verification checks each once per round and keeps none (memory).
+    var keepsDiskSwiftFiles = false {
+        didSet { if !keepsDiskSwiftFiles { diskSwiftFiles = [:] } }
+    }
     /// Titles of the groups the verification refused, set before the second run (which only
     /// checks that nothing else comes back).
     var refusedTitles: Set<String> = []
@@ -153,12 +158,12 @@ final class FixContext {
         return file
     }
 
-    /// A Swift file as it is on disk (`bytes`), parsed once per run: what each check of its edits
-    /// compares with. Nil when it was left out of the run (see `parseSwift`).
+    /// A Swift file as it is on disk (`bytes`): what each check of its edits compares with;
+    /// parsed once while `keepsDiskSwiftFiles`. Nil when it was left out of the run (see `parseSwift`).
     func diskSwiftFile(_ realPath: String, bytes: [UInt8]) -> SwiftFixFile? {
         if let known = diskSwiftFiles[realPath], known.bytes == bytes { return known.file }
         guard let file = parseSwift(realPath, bytes: bytes) else { return nil }
-        diskSwiftFiles[realPath] = (bytes, file)
+        if keepsDiskSwiftFiles { diskSwiftFiles[realPath] = (bytes, file) }
         return file
     }
 
@@ -200,7 +205,7 @@ final class FixContext {
     private var mentioning: [String: [String]] = [:]
 
     /// Drops cached parses (after the overlay changed).
-    func forget() { analyses = [:]; swiftFiles = [:]; diskSwiftFiles = [:]; mentioning = [:] }
+    func forget() { analyses = [:]; swiftFiles = [:]; mentioning = [:] }
 
     /// Drops the cached parses the change of these files' contents may change: theirs, and those
     /// of the files that included one of them (the rest would parse the same again).

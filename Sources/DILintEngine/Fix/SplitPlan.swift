@@ -79,6 +79,9 @@ extension Fixer {
         let groups = plan.accepted
         guard let context = lastContext, !groups.isEmpty else { return result }
         FixTrace.mark("split: start")
+        // the files as they are on disk are compared with at each prefix: parsed once
+        context.keepsDiskSwiftFiles = true
+        defer { context.keepsDiskSwiftFiles = false }
         let workspace = context.workspace
         let base = FixWorkspace.realPath(root)
         let repository = FixWorkspace.realPath(repositoryRoot)
