@@ -277,7 +277,7 @@ struct CompositionWiring {
                         "built in \(owner) -\(scope.name), before \(owner) has its own bridge (it is set after init)")
                 }
                 bridge = "self.\(bridgeName)"
-            } else if context.configuration.isCompositionRootType(owner)
+            } else if context.isCompositionRoot(type: owner)
                 || context.configuration.isCompositionRootPath(context.display(analysis.path))
             {
                 if owners[owner] == nil {
@@ -293,7 +293,7 @@ struct CompositionWiring {
             } else {
                 return manual(
                     .noBridgeToWire,
-                    "\(owner) has no \(bridgeName) to pass, and may not build one (it is not in composition-root:)")
+                    "\(owner) has no \(bridgeName) to pass, and may not build one (\(context.notCompositionRoot(owner)))")
             }
         } else {
             return manual(.noBridgeToWire, "\(scope.name) has no \(bridgeName) parameter to pass")

@@ -90,12 +90,12 @@ struct CompositionWiringSwiftObjC {
                     }
                     if type.storedProperty(bridge) == nil && !owned.contains(owner) {
                         guard
-                            context.configuration.isCompositionRootType(owner)
+                            context.isCompositionRoot(type: owner)
                                 || context.configuration.isCompositionRootPath(context.display(type.file.path))
                         else {
                             manual(
                                 .noBridgeToWire,
-                                "\(owner) has no \(bridge) to pass, and may not build one (it is not in composition-root:)"
+                                "\(owner) has no \(bridge) to pass, and may not build one (\(context.notCompositionRoot(owner)))"
                             )
                             continue
                         }

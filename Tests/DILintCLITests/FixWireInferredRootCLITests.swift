@@ -1,0 +1,130 @@
+import Foundation
+import SeamTestSupport
+import XCTest
+
+/// `fix --phase wire` from the two-line config (`containers:`, `bridge-type:`), no
+/// `composition-root:`: the root is inferred as the type that builds the migrated types and that
+/// the run builds nowhere; the bridge it owns is read from the container there, which counts as
+/// the composition root's read. The trees are `Fixtures/fix/bridgegen-*` with a root added, run
+/// through the real binary (the chain helpers of `FixBridgePhaseCLITests`).
+extension FixBridgePhaseCLITests {
+    func testSwiftTreeTwoLineConfigInfersTheRoot() throws {
+        let (project, _) = try tree("bridgegen-swift")
+        XCTAssertEqual(try project.read(".di-lint.yml"), "containers: [Container.shared]\nbridge-type: ReporterBridge\n")
+        try project.write(
+            "Sources/App/AppRoot.swift",
+            """
+            import Foundation
+
+            final class AppRoot {
+                func run() -> String {
+                    let session = Session(started: false)
+                    session.start()
+                    let reporter = Reporter(name: "main")
+                    return reporter.report()
+                }
+            }
+
+            """)
+        try project.commitEverything()
+        for name in ["bridge", "inject"] {
+            try phase(name, project)
+            try typecheck(project, "after \(name)")
+        }
+        let wired = try wire(project)
+        XCTAssertEqual(wired.status, 0, wired.stderr)
+        XCTAssertFalse(wired.stderr.contains("manual:"), wired.stderr)
+        try typecheck(project, "after wire")
+        let root = try project.read("Sources/App/AppRoot.swift")
+        XCTAssertTrue(
+            root.contains("    private let bridge: ReporterBridge = ReporterBridge(services: Container.shared)\n"), root)
+        XCTAssertTrue(root.contains("Session(started: false, bridge: bridge)"), root)
+        XCTAssertTrue(root.contains("Reporter(name: \"main\", bridge: bridge)"), root)
+        try phase("finish", project)
+        try typecheck(project, "after finish")
+        let t = try totals(project)
+        XCTAssertEqual(t.direct, 0, "the owned bridge's read is the root's")
+        XCTAssertEqual(t.fallback, 0)
+        let lint = try project.run("Sources")
+        XCTAssertEqual(lint.status, 0, lint.stdout + lint.stderr)
+    }
+
+    func testObjectiveCTreeTwoLineConfigInfersTheRootAndSetsTheBridgeBeforeInstall() throws {
+        let (project, _) = try tree("bridgegen-objc")
+        XCTAssertEqual(try project.read(".di-lint.yml"), "containers: [Container.sharedInstance]\nbridge-type: CrashBridge\n")
+        // the original sends `install` right after building the object: the bridge goes between
+        try project.write(
+            "Sources/Crash/CrashIntegration.m",
+            """
+            #import <Foundation/Foundation.h>
+            #import "Installation.h"
+            #import "Session.h"
+
+            @interface CrashIntegration : NSObject
+            @property (nonatomic, strong) Installation *installation;
+            @property (nonatomic, strong) Session *session;
+            @end
+
+            @implementation CrashIntegration
+
+            - (void)start
+            {
+                Installation *installation = [[Installation alloc] init];
+                [installation install];
+                self.installation = installation;
+                self.session = [[Session alloc] init];
+            }
+
+            @end
+
+            """)
+        // Session's interface in a header of its own, so the root can import it
+        let session = try project.read("Sources/Crash/Session.m")
+        try project.write(
+            "Sources/Crash/Session.h", "#import <Foundation/Foundation.h>\n\n@interface Session : NSObject\n@end\n")
+        try project.write(
+            "Sources/Crash/Session.m",
+            session.replacingOccurrences(of: "@interface Session : NSObject\n@end\n", with: "")
+                .replacingOccurrences(of: "#import \"Container.h\"\n", with: "#import \"Container.h\"\n#import \"Session.h\"\n"))
+        try project.commitEverything()
+        try phase("bridge", project)
+        try phase("inject", project)
+        let wired = try wire(project)
+        XCTAssertEqual(wired.status, 0, wired.stderr)
+        XCTAssertFalse(wired.stderr.contains("manual:"), wired.stderr)
+        let root = try project.read("Sources/Crash/CrashIntegration.m")
+        XCTAssertTrue(
+            root.contains(
+                "[[Installation alloc] init];\n    installation.bridge = self.bridge;\n    [installation install];"),
+            root)
+        XCTAssertTrue(root.contains("self.session = [[Session alloc] init];\n    self.session.bridge = self.bridge;\n"), root)
+        XCTAssertTrue(
+            root.contains("_bridge = [[CrashBridge alloc] initWithServices:[Container sharedInstance]];"), root)
+        try phase("finish", project)
+        let t = try totals(project)
+        XCTAssertEqual(t.direct, 0, "the root's getter reads the container: the root's read")
+        XCTAssertEqual(t.fallback, 0)
+        let lint = try project.run("Sources")
+        XCTAssertEqual(lint.status, 0, lint.stdout + lint.stderr)
+    }
+
+    /// The type building the migrated types is itself built in the run (by `Main`): no root is the
+    /// top of the build graph, so wire guesses none and says what to configure.
+    func testNoRootInferredWhenTheBuilderIsBuiltInTheRun() throws {
+        let (project, _) = try tree("bridgegen-swift")
+        try project.write(
+            "Sources/App/AppRoot.swift",
+            "final class AppRoot {\n    func run() -> String {\n        Reporter(name: \"main\").report()\n    }\n}\n")
+        try project.write("Sources/App/Main.swift", "enum Main {\n    static func main() { _ = AppRoot().run() }\n}\n")
+        try project.commitEverything()
+        try phase("bridge", project)
+        try phase("inject", project)
+        let dry = try project.run("fix", "--phase", "wire", "Sources")
+        XCTAssertEqual(dry.status, 1, dry.stderr)
+        XCTAssertEqual(dry.stdout, "")
+        XCTAssertTrue(
+            dry.stderr.contains(
+                "Sources/App/AppRoot.swift:3:9: manual: Reporter(…): no bridge to pass where the type is built (no bridge in reach, and the place may not build one) (AppRoot has no bridge to pass, and builds none: the run builds AppRoot in Sources/App/Main.swift, so it is not the top of the build graph: name the type that owns the bridge under composition-root: types:)"
+            ), dry.stderr)
+    }
+}
