@@ -108,6 +108,42 @@ extension FixBridgePhaseCLITests {
         XCTAssertEqual(lint.status, 0, lint.stdout + lint.stderr)
     }
 
+    /// Swift, Objective-C and C functions of an Objective-C file, from the two-line config: the C
+    /// functions get the file's `g_bridge` and its setter (no `c-bridge-global:`), which wire calls
+    /// in the method that starts the component (`-[Monitor install]` calls `exceptions_install()`);
+    /// the inferred root `AppRoot` owns the bridge and sets it on the Objective-C `Monitor` before
+    /// `install`, which the original sends right after building it. (The Swift facade is `@objc`:
+    /// Linux's `swiftc` has no Objective-C interop to type-check it.)
+    func testMixedTreeWithCGlobalsTwoLineConfig() throws {
+        let (project, _) = try tree("bridgegen-mixed-c")
+        XCTAssertEqual(try project.read(".di-lint.yml"), "containers: [Container.shared]\nbridge-type: CrashBridge\n")
+        // the header Swift generates is no file of the tree: the one manual item
+        let bridge = try phase("bridge", project, status: 1)
+        XCTAssertTrue(bridge.stderr.contains("1 left for manual work (1 the bridge header declares the Swift bridge forward only"), bridge.stderr)
+        try phase("inject", project)
+        let exceptions = try project.read("Sources/App/exceptions.m")
+        XCTAssertTrue(exceptions.contains("static CrashBridge *g_bridge;\n"), exceptions)
+        XCTAssertTrue(exceptions.contains("void exceptions_setBridge(CrashBridge *_Nullable bridge) {\n    g_bridge = bridge;\n}\n"), exceptions)
+        XCTAssertTrue(try project.read("Sources/App/exceptions.h").contains("void exceptions_setBridge(CrashBridge *_Nullable bridge);\n"))
+        let wired = try wire(project)
+        XCTAssertEqual(wired.status, 0, wired.stderr)
+        XCTAssertFalse(wired.stderr.contains("manual:"), wired.stderr)
+        let root = try project.read("Sources/App/AppRoot.swift")
+        XCTAssertTrue(root.contains("    private let bridge: CrashBridge = CrashBridge(services: Container.shared)\n"), root)
+        XCTAssertTrue(root.contains("        let monitor = Monitor()\n        monitor.bridge = bridge\n        monitor.install()\n"), root)
+        XCTAssertTrue(root.contains("Wrapper(label: \"main\", bridge: bridge)"), root)
+        let monitor = try project.read("Sources/App/Monitor.m")
+        XCTAssertTrue(monitor.contains("{\n    exceptions_setBridge(self.bridge);\n    exceptions_install();\n"), monitor)
+        try phase("finish", project)
+        XCTAssertTrue(try project.read("Sources/App/exceptions.m").contains("id reporter = g_bridge.crashReporter;"))
+        let t = try totals(project)
+        XCTAssertEqual(t.direct, 0)
+        XCTAssertEqual(t.fallback, 0)
+        XCTAssertEqual(t.injected, 3)
+        let lint = try project.run("Sources")
+        XCTAssertEqual(lint.status, 0, lint.stdout + lint.stderr)
+    }
+
     /// The type building the migrated types is itself built in the run (by `Main`): no root is the
     /// top of the build graph, so wire guesses none and says what to configure.
     func testNoRootInferredWhenTheBuilderIsBuiltInTheRun() throws {

@@ -99,7 +99,15 @@ struct CompositionWiringSwiftObjC {
                             )
                             continue
                         }
-                        guard let made = context.configuration.swiftBridgeDefault else {
+                        // the configured default, or the facade `--phase bridge` wrote, built from the container
+                        let container = context.configuration.containers.lazy.compactMap { spec -> String? in
+                            if case let .member(type, accessor) = spec { return "\(type).\(accessor)" }
+                            return nil
+                        }.first
+                        guard
+                            let made = context.configuration.swiftBridgeDefault
+                                ?? container.flatMap({ context.generatedSwiftBridge ? BridgeWriter.swiftDefault(container: $0, context) : nil })
+                        else {
                             manual(
                                 .noBridgeToWire,
                                 "\(owner) may build the \(bridge), but the config names no swift-bridge-default to build it with"
