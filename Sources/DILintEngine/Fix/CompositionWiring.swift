@@ -634,7 +634,7 @@ struct CompositionWiring {
     /// With no composition root configured, where the C setters are called: the instance methods
     /// of the run's Objective-C classes with a bridge of their own (`self.bridge`) that start the
     /// component — a method named by `lifecycle:` (without it, `install`), or one that calls a
-    /// C install function (`sentrycrash_install(…)`, a name ending in `install`).
+    /// C install function (`sentrycrash_install(…)`, a name ending in `install`, not `uninstall`).
     private func componentStarts(_ run: FixRun) -> [(path: String, offset: Int, owner: String, name: String)] {
         let starting = Set(context.configuration.lifecycle.isEmpty ? ["install"] : context.configuration.lifecycle)
         var found: [(path: String, offset: Int, owner: String, name: String)] = []
@@ -650,8 +650,11 @@ struct CompositionWiring {
                     continue
                 }
                 let callsInstall = (brace..<body.upperBound).contains { i in
-                    t.isIdentifier(i) && t.text(i + 1) == "(" && t.text(i).lowercased().hasSuffix("install")
-                        && ![".", "->", "["].contains(t.text(i - 1))
+                    guard t.isIdentifier(i), t.text(i + 1) == "(", ![".", "->", "["].contains(t.text(i - 1)) else {
+                        return false
+                    }
+                    let name = t.text(i).lowercased()
+                    return name.hasSuffix("install") && !name.hasSuffix("uninstall")
                 }
                 guard starting.contains(scope.name) || callsInstall, hasBridge(owner, run: run) else { continue }
                 found.append((analysis.path, scope.range.lowerBound, owner, scope.name))
