@@ -63,10 +63,12 @@ struct AccessClassifier {
     }
 
     /// An Objective-C class's getter that builds its own bridge once (`- (B *)bridge`, B the
-    /// bridge type, a bridge name): the composition root's read, whether or not the config names the
-    /// class (`fix --phase wire` infers the root and writes this getter).
+    /// bridge type, a bridge name): the composition root's read when the config names no composition
+    /// root (`fix --phase wire` infers the root and writes this getter).
     func isOwnedBridgeGetter(_ scope: CodeScope) -> Bool {
-        guard scope.kind == .objcMethod, scope.typeName != nil, bridgeNames.contains(scope.name),
+        // a configured composition root says which classes may build the bridge
+        guard !configuration.compositionRootNamesCode, configuration.compositionRoot.paths.isEmpty,
+            scope.kind == .objcMethod, scope.typeName != nil, bridgeNames.contains(scope.name),
             let i = tokens.firstIndex(where: { $0.range.lowerBound >= scope.range.lowerBound })
         else { return false }
         return text(i) == "-" && text(i + 1) == "(" && text(i + 2) == configuration.bridgeType && text(i + 3) == "*"

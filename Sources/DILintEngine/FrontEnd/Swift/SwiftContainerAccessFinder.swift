@@ -72,9 +72,11 @@ struct SwiftContainerAccessFinder {
     }
 
     /// The argument building a type's own bridge once, in a stored instance property of the bridge
-    /// type (`private let bridge: B = B(services: Container.shared)`): the composition root's read,
-    /// whether or not the config names the type (`fix --phase wire` infers the root and writes this).
+    /// type (`private let bridge: B = B(services: Container.shared)`): the composition root's read
+    /// when the config names no composition root (`fix --phase wire` infers the root and writes this).
     private func isOwnedBridgeCreation(_ node: Syntax) -> Bool {
+        // a configured composition root says which types may build the bridge
+        guard !configuration.compositionRootNamesCode, configuration.compositionRoot.paths.isEmpty else { return false }
         var current = node.parent
         while let n = current,
             n.is(LabeledExprSyntax.self) || n.is(LabeledExprListSyntax.self) || n.is(MemberAccessExprSyntax.self)
