@@ -10,7 +10,8 @@ import XCTest
 extension FixBridgePhaseCLITests {
     func testSwiftTreeTwoLineConfigInfersTheRoot() throws {
         let (project, _) = try tree("bridgegen-swift")
-        XCTAssertEqual(try project.read(".di-lint.yml"), "containers: [Container.shared]\nbridge-type: ReporterBridge\n")
+        XCTAssertEqual(
+            try project.read(".di-lint.yml"), "containers: [Container.shared]\nbridge-type: ReporterBridge\n")
         try project.write(
             "Sources/App/AppRoot.swift",
             """
@@ -37,7 +38,8 @@ extension FixBridgePhaseCLITests {
         try typecheck(project, "after wire")
         let root = try project.read("Sources/App/AppRoot.swift")
         XCTAssertTrue(
-            root.contains("    private let bridge: ReporterBridge = ReporterBridge(services: Container.shared)\n"), root)
+            root.contains("    private let bridge: ReporterBridge = ReporterBridge(services: Container.shared)\n"), root
+        )
         XCTAssertTrue(root.contains("Session(started: false, bridge: bridge)"), root)
         XCTAssertTrue(root.contains("Reporter(name: \"main\", bridge: bridge)"), root)
         try phase("finish", project)
@@ -51,7 +53,8 @@ extension FixBridgePhaseCLITests {
 
     func testObjectiveCTreeTwoLineConfigInfersTheRootAndSetsTheBridgeBeforeInstall() throws {
         let (project, _) = try tree("bridgegen-objc")
-        XCTAssertEqual(try project.read(".di-lint.yml"), "containers: [Container.sharedInstance]\nbridge-type: CrashBridge\n")
+        XCTAssertEqual(
+            try project.read(".di-lint.yml"), "containers: [Container.sharedInstance]\nbridge-type: CrashBridge\n")
         // the original sends `install` right after building the object: the bridge goes between
         try project.write(
             "Sources/Crash/CrashIntegration.m",
@@ -85,7 +88,8 @@ extension FixBridgePhaseCLITests {
         try project.write(
             "Sources/Crash/Session.m",
             session.replacingOccurrences(of: "@interface Session : NSObject\n@end\n", with: "")
-                .replacingOccurrences(of: "#import \"Container.h\"\n", with: "#import \"Container.h\"\n#import \"Session.h\"\n"))
+                .replacingOccurrences(
+                    of: "#import \"Container.h\"\n", with: "#import \"Container.h\"\n#import \"Session.h\"\n"))
         try project.commitEverything()
         try phase("bridge", project)
         try phase("inject", project)
@@ -97,7 +101,8 @@ extension FixBridgePhaseCLITests {
             root.contains(
                 "[[Installation alloc] init];\n    installation.bridge = self.bridge;\n    [installation install];"),
             root)
-        XCTAssertTrue(root.contains("self.session = [[Session alloc] init];\n    self.session.bridge = self.bridge;\n"), root)
+        XCTAssertTrue(
+            root.contains("self.session = [[Session alloc] init];\n    self.session.bridge = self.bridge;\n"), root)
         XCTAssertTrue(
             root.contains("_bridge = [[CrashBridge alloc] initWithServices:[Container sharedInstance]];"), root)
         try phase("finish", project)
@@ -119,21 +124,31 @@ extension FixBridgePhaseCLITests {
         XCTAssertEqual(try project.read(".di-lint.yml"), "containers: [Container.shared]\nbridge-type: CrashBridge\n")
         // the header Swift generates is no file of the tree: the one manual item
         let bridge = try phase("bridge", project, status: 1)
-        XCTAssertTrue(bridge.stderr.contains("1 left for manual work (1 the bridge header declares the Swift bridge forward only"), bridge.stderr)
+        XCTAssertTrue(
+            bridge.stderr.contains(
+                "1 left for manual work (1 the bridge header declares the Swift bridge forward only"), bridge.stderr)
         try phase("inject", project)
         let exceptions = try project.read("Sources/App/exceptions.m")
         XCTAssertTrue(exceptions.contains("static CrashBridge *g_bridge;\n"), exceptions)
-        XCTAssertTrue(exceptions.contains("void exceptions_setBridge(CrashBridge *_Nullable bridge) {\n    g_bridge = bridge;\n}\n"), exceptions)
-        XCTAssertTrue(try project.read("Sources/App/exceptions.h").contains("void exceptions_setBridge(CrashBridge *_Nullable bridge);\n"))
+        XCTAssertTrue(
+            exceptions.contains(
+                "void exceptions_setBridge(CrashBridge *_Nullable bridge) {\n    g_bridge = bridge;\n}\n"), exceptions)
+        XCTAssertTrue(
+            try project.read("Sources/App/exceptions.h").contains(
+                "void exceptions_setBridge(CrashBridge *_Nullable bridge);\n"))
         let wired = try wire(project)
         XCTAssertEqual(wired.status, 0, wired.stderr)
         XCTAssertFalse(wired.stderr.contains("manual:"), wired.stderr)
         let root = try project.read("Sources/App/AppRoot.swift")
-        XCTAssertTrue(root.contains("    private let bridge: CrashBridge = CrashBridge(services: Container.shared)\n"), root)
-        XCTAssertTrue(root.contains("        let monitor = Monitor()\n        monitor.bridge = bridge\n        monitor.install()\n"), root)
+        XCTAssertTrue(
+            root.contains("    private let bridge: CrashBridge = CrashBridge(services: Container.shared)\n"), root)
+        XCTAssertTrue(
+            root.contains(
+                "        let monitor = Monitor()\n        monitor.bridge = bridge\n        monitor.install()\n"), root)
         XCTAssertTrue(root.contains("Wrapper(label: \"main\", bridge: bridge)"), root)
         let monitor = try project.read("Sources/App/Monitor.m")
-        XCTAssertTrue(monitor.contains("{\n    exceptions_setBridge(self.bridge);\n    exceptions_install();\n"), monitor)
+        XCTAssertTrue(
+            monitor.contains("{\n    exceptions_setBridge(self.bridge);\n    exceptions_install();\n"), monitor)
         try phase("finish", project)
         XCTAssertTrue(try project.read("Sources/App/exceptions.m").contains("id reporter = g_bridge.crashReporter;"))
         let t = try totals(project)

@@ -293,7 +293,8 @@ struct CompositionWiring {
             } else {
                 return manual(
                     .noBridgeToWire,
-                    "\(owner) has no \(bridgeName) to pass, and may not build one (\(context.notCompositionRoot(owner)))")
+                    "\(owner) has no \(bridgeName) to pass, and may not build one (\(context.notCompositionRoot(owner)))"
+                )
             }
         } else {
             return manual(.noBridgeToWire, "\(scope.name) has no \(bridgeName) parameter to pass")

@@ -106,7 +106,10 @@ struct CompositionWiringSwiftObjC {
                         }.first
                         guard
                             let made = context.configuration.swiftBridgeDefault
-                                ?? container.flatMap({ context.generatedSwiftBridge ? BridgeWriter.swiftDefault(container: $0, context) : nil })
+                                ?? container.flatMap({
+                                    context.generatedSwiftBridge
+                                        ? BridgeWriter.swiftDefault(container: $0, context) : nil
+                                })
                         else {
                             manual(
                                 .noBridgeToWire,
