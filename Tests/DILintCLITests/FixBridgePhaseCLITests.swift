@@ -10,7 +10,7 @@ final class FixBridgePhaseCLITests: XCTestCase {
     static let fixtures = packageRoot.appendingPathComponent("Tests/DILintEngineTests/Fixtures/fix")
 
     /// The fixture's tree in a new git repository (committed); the expected bridge files by path.
-    private func tree(_ name: String, leaving left: Set<String> = []) throws -> (Project, [String: String]) {
+    func tree(_ name: String, leaving left: Set<String> = []) throws -> (Project, [String: String]) {
         let source = Self.fixtures.appendingPathComponent(name)
         var files: [String: String] = [
             ".di-lint.yml": try String(contentsOf: source.appendingPathComponent("config.yml"), encoding: .utf8)
@@ -30,7 +30,7 @@ final class FixBridgePhaseCLITests: XCTestCase {
         return (project, expected)
     }
 
-    private func typecheck(_ project: Project, _ when: String) throws {
+    func typecheck(_ project: Project, _ when: String) throws {
         let swift = try FileManager.default.subpathsOfDirectory(atPath: project.root.path).filter {
             $0.hasSuffix(".swift")
         }.sorted()
@@ -39,7 +39,7 @@ final class FixBridgePhaseCLITests: XCTestCase {
     }
 
     /// The dry run's diff applies (`git apply --check`) to the tree as it is.
-    private func checkApplies(_ diff: String, _ project: Project, _ when: String) throws {
+    func checkApplies(_ diff: String, _ project: Project, _ when: String) throws {
         guard !diff.isEmpty else { return }
         try project.write("../\(project.root.lastPathComponent).patch", diff)
         let patch = project.root.deletingLastPathComponent().appendingPathComponent(
@@ -50,7 +50,7 @@ final class FixBridgePhaseCLITests: XCTestCase {
     }
 
     /// The report's totals as JSON: direct and fallback accesses left.
-    private func totals(_ project: Project) throws -> (direct: Int, fallback: Int, injected: Int) {
+    func totals(_ project: Project) throws -> (direct: Int, fallback: Int, injected: Int) {
         let report = try project.run("report", "--format", "json", "Sources")
         let json = (try? JSONSerialization.jsonObject(with: Data(report.stdout.utf8))) as? [String: Any] ?? [:]
         let total = json["total"] as? [String: Any] ?? json["totals"] as? [String: Any] ?? [:]
@@ -59,7 +59,7 @@ final class FixBridgePhaseCLITests: XCTestCase {
 
     /// A phase whose dry run is checked to apply, then applied; a second dry run plans nothing.
     @discardableResult
-    private func phase(_ name: String, _ project: Project, status: Int32 = 0) throws -> CLIRunner.Run {
+    func phase(_ name: String, _ project: Project, status: Int32 = 0) throws -> CLIRunner.Run {
         let dry = try project.run("fix", "--phase", name, "Sources")
         try checkApplies(dry.stdout, project, name)
         let applied = try project.run("fix", "--phase", name, "Sources", "--apply")
@@ -214,7 +214,7 @@ final class FixBridgePhaseCLITests: XCTestCase {
     }
 
     /// A dry run of `wire` that applies, applied, then planned again with nothing to do.
-    private func wire(_ project: Project) throws -> CLIRunner.Run {
+    func wire(_ project: Project) throws -> CLIRunner.Run {
         let dry = try project.run("fix", "--phase", "wire", "Sources")
         try checkApplies(dry.stdout, project, "wire")
         let applied = try project.run("fix", "--phase", "wire", "Sources", "--apply")

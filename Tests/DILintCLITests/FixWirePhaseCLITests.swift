@@ -181,7 +181,7 @@ final class FixWirePhaseCLITests: XCTestCase {
             self,
             files: [
                 ".di-lint.yml":
-                    "containers: [Container.sharedInstance]\nbridge-type: CrashBridge\nlifecycle: [install, start]\n",
+                    "containers: [Container.sharedInstance]\nbridge-type: CrashBridge\nlifecycle: [install, start]\ncomposition-root: {types: [Integration]}\n",
                 "Base.h": "@interface NSObject\n+ (instancetype)alloc;\n- (instancetype)init;\n@end\n",
                 "Orphan.h":
                     "#import \"Base.h\"\n@class CrashBridge;\n@interface Orphan : NSObject\n@property (nonatomic, strong, nullable) CrashBridge *bridge;\n@end\n",

@@ -107,6 +107,12 @@ extension Configuration {
             let global = try CBridgeGlobal.parse(value)
             config.cBridgeGlobal = global
             if !config.bridgeNames.contains(global.name) { config.bridgeNames.append(global.name) }
+        } else if config.bridgeTypeIsConfigured, let bridge = config.bridgeNames.first {
+            // the bridge style with no key: C functions of Objective-C files get `g_<bridge>`
+            // (`<bridge-type> *`), set by `{file}_setBridge`; plain C files need `c-type:`
+            let global = CBridgeGlobal(name: "g_" + bridge, type: nil, setter: "{file}_setBridge")
+            config.cBridgeGlobal = global
+            if !config.bridgeNames.contains(global.name) { config.bridgeNames.append(global.name) }
         }
     }
 }

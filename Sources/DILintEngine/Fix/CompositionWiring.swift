@@ -277,7 +277,7 @@ struct CompositionWiring {
                         "built in \(owner) -\(scope.name), before \(owner) has its own bridge (it is set after init)")
                 }
                 bridge = "self.\(bridgeName)"
-            } else if context.configuration.isCompositionRootType(owner)
+            } else if context.isCompositionRoot(type: owner)
                 || context.configuration.isCompositionRootPath(context.display(analysis.path))
             {
                 if owners[owner] == nil {
@@ -293,7 +293,8 @@ struct CompositionWiring {
             } else {
                 return manual(
                     .noBridgeToWire,
-                    "\(owner) has no \(bridgeName) to pass, and may not build one (it is not in composition-root:)")
+                    "\(owner) has no \(bridgeName) to pass, and may not build one (\(context.notCompositionRoot(owner)))"
+                )
             }
         } else {
             return manual(.noBridgeToWire, "\(scope.name) has no \(bridgeName) parameter to pass")
@@ -543,12 +544,28 @@ struct CompositionWiring {
         guard !setters.isEmpty else { return }
         var called = Set<String>()
         var roots = 0
+        let inferred = context.infersCompositionRoot ? componentStarts(run) : nil
+        if let inferred, inferred.count > 1 {
+            // several places start a component: which one the C layer needs first is a choice
+            for setter in setters {
+                plan.manual.append(
+                    ManualItem(
+                        path: context.display(setter.path), line: setter.line, column: setter.column,
+                        expression: setter.name, reason: .notBuiltInRun,
+                        detail:
+                            "several methods start the component (\(inferred.map { "-[\($0.owner) \($0.name)]" }.joined(separator: ", "))): name the one that must call \(setter.name)(\(bridgeName)) under composition-root: functions:"
+                    ))
+            }
+            return
+        }
         for analysis in run.clang
         where ["m", "mm", "c", "cc", "cpp"].contains((analysis.path as NSString).pathExtension) {
             let t = analysis.tokens
             for scope in analysis.file.scopes + analysis.file.lostDefinitions
             where [.function, .objcMethod].contains(scope.kind)
-                && context.configuration.isCompositionRootFunction(scope.name)
+                && (inferred.map { places in
+                    places.contains { $0.path == analysis.path && $0.offset == scope.range.lowerBound }
+                } ?? context.configuration.isCompositionRootFunction(scope.name))
             {
                 let body =
                     t.file.tokenIndex(
@@ -613,6 +630,38 @@ struct CompositionWiring {
                         ? "call \(setter.name)(\(bridgeName)) in the composition root (name it under composition-root: functions:)"
                         : "no composition-root function could call it"))
         }
+    }
+
+    /// With no composition root configured, where the C setters are called: the instance methods
+    /// of the run's Objective-C classes with a bridge of their own (`self.bridge`) that start the
+    /// component — a method named by `lifecycle:` (without it, `install`), or one that calls a
+    /// C install function (`sentrycrash_install(…)`, a name ending in `install`, not `uninstall`).
+    private func componentStarts(_ run: FixRun) -> [(path: String, offset: Int, owner: String, name: String)] {
+        let starting = Set(context.configuration.lifecycle.isEmpty ? ["install"] : context.configuration.lifecycle)
+        var found: [(path: String, offset: Int, owner: String, name: String)] = []
+        for analysis in run.clang where ["m", "mm"].contains((analysis.path as NSString).pathExtension) {
+            let t = analysis.tokens
+            for scope in analysis.file.scopes + analysis.file.lostDefinitions where scope.kind == .objcMethod {
+                guard let owner = scope.typeName, !scope.isInitializer else { continue }
+                let body =
+                    t.file.tokenIndex(
+                        atOrAfter: scope.range.lowerBound)..<t.file.tokenIndex(
+                        atOrAfter: scope.range.upperBound)
+                guard t.text(body.lowerBound) == "-", let brace = body.first(where: { t.text($0) == "{" }) else {
+                    continue
+                }
+                let callsInstall = (brace..<body.upperBound).contains { i in
+                    guard t.isIdentifier(i), t.text(i + 1) == "(", ![".", "->", "["].contains(t.text(i - 1)) else {
+                        return false
+                    }
+                    let name = t.text(i).lowercased()
+                    return name.hasSuffix("install") && !name.hasSuffix("uninstall")
+                }
+                guard starting.contains(scope.name) || callsInstall, hasBridge(owner, run: run) else { continue }
+                found.append((analysis.path, scope.range.lowerBound, owner, scope.name))
+            }
+        }
+        return found
     }
 
     /// `#import "X.h"` for the header of the setter's file (`X.h` beside it, declaring the

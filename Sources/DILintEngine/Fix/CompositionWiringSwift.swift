@@ -81,13 +81,13 @@ struct CompositionWiringSwift {
                 if caller.explicitDefault {
                     guard let owner, let ownerType = SwiftRunType.find(owner, context: context),
                         !ownerType.declaration.is(EnumDeclSyntax.self),
-                        context.configuration.isCompositionRootType(owner)
+                        context.isCompositionRoot(type: owner)
                             || context.configuration.isCompositionRootPath(context.display(ownerType.file.path))
                     else {
                         manual(
                             .noBridgeToWire,
                             owner.map {
-                                "\($0) has no \(context.bridgeName) to pass, and builds none: it is not a composition-root class, struct or actor"
+                                "\($0) has no \(context.bridgeName) to pass, and builds none: \(context.infersCompositionRoot ? context.notCompositionRoot($0) : "it is not a composition-root class, struct or actor")"
                             } ?? "top-level code: no instance owns a \(context.bridgeName) here")
                         continue
                     }

@@ -90,16 +90,27 @@ struct CompositionWiringSwiftObjC {
                     }
                     if type.storedProperty(bridge) == nil && !owned.contains(owner) {
                         guard
-                            context.configuration.isCompositionRootType(owner)
+                            context.isCompositionRoot(type: owner)
                                 || context.configuration.isCompositionRootPath(context.display(type.file.path))
                         else {
                             manual(
                                 .noBridgeToWire,
-                                "\(owner) has no \(bridge) to pass, and may not build one (it is not in composition-root:)"
+                                "\(owner) has no \(bridge) to pass, and may not build one (\(context.notCompositionRoot(owner)))"
                             )
                             continue
                         }
-                        guard let made = context.configuration.swiftBridgeDefault else {
+                        // the configured default, or the facade `--phase bridge` wrote, built from the container
+                        let container = context.configuration.containers.lazy.compactMap { spec -> String? in
+                            if case let .member(type, accessor) = spec { return "\(type).\(accessor)" }
+                            return nil
+                        }.first
+                        guard
+                            let made = context.configuration.swiftBridgeDefault
+                                ?? container.flatMap({
+                                    context.generatedSwiftBridge
+                                        ? BridgeWriter.swiftDefault(container: $0, context) : nil
+                                })
+                        else {
                             manual(
                                 .noBridgeToWire,
                                 "\(owner) may build the \(bridge), but the config names no swift-bridge-default to build it with"

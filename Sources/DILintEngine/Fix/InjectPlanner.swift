@@ -13,6 +13,10 @@ struct InjectPlanner {
         var objcService = ObjCServiceInjection(context: context)
         var cService = CServiceInjection(context: context, headers: objcService.types.headers)
         var objcInit = ObjCInitializerInjection(context: context, types: objcService.types)
+        // the C functions' groups come after the classes': a file's bridge import (a class's
+        // group) then comes before its bridge global where both insert at one place (SARIF's
+        // fixes keep the groups' order, not the edits' `order`)
+        var cFunctionGroups: [FixGroup] = []
         for analysis in analyses {
             var cGroups: [String: FixGroup] = [:]
             var cOrder: [String] = []
@@ -99,7 +103,7 @@ struct InjectPlanner {
                 }
             }
             if let setter = global.setter, cGroups[""] != nil || global.isDeclared { settersAdded.insert(setter) }
-            plan.groups += cOrder.map { cGroups[$0]! }
+            cFunctionGroups += cOrder.map { cGroups[$0]! }
         }
         // a group the verification refused comes back in the second run and is not looked at
         // there: its property's place is not searched again (that parses the headers)
@@ -121,6 +125,7 @@ struct InjectPlanner {
             }
             plan.groups.append(group)
         }
+        plan.groups += cFunctionGroups
     }
 
     /// The style for an access's service: the config's (`inject:`), where a config that names a

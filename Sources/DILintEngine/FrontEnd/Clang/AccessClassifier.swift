@@ -50,6 +50,7 @@ struct AccessClassifier {
                 inRootPath
                 || enclosing.map { configuration.isCompositionRootFunction($0.name) } == true
                 || enclosing?.typeName.map(configuration.isCompositionRootType) == true
+                || enclosing.map { classifier.isOwnedBridgeGetter($0) } == true
             if inRoot {
                 located.access.kind = .compositionRoot
             } else if let k = located.tokenIndex, classifier.isFallback(at: k) {
@@ -59,6 +60,19 @@ struct AccessClassifier {
         }
         result += classifier.injectedAccesses()
         return result.sorted { $0.offset < $1.offset }
+    }
+
+    /// An Objective-C class's getter that builds its own bridge once (`- (B *)bridge`, B the
+    /// bridge type, a bridge name): the composition root's read when the config names no composition
+    /// root (`fix --phase wire` infers the root and writes this getter).
+    func isOwnedBridgeGetter(_ scope: CodeScope) -> Bool {
+        // a configured composition root says which classes may build the bridge
+        guard !configuration.compositionRootNamesCode, configuration.compositionRoot.paths.isEmpty,
+            scope.kind == .objcMethod, scope.typeName != nil, bridgeNames.contains(scope.name),
+            let i = tokens.firstIndex(where: { $0.range.lowerBound >= scope.range.lowerBound })
+        else { return false }
+        return text(i) == "-" && text(i + 1) == "(" && text(i + 2) == configuration.bridgeType && text(i + 3) == "*"
+            && text(i + 4) == ")" && text(i + 5) == scope.name && text(i + 6) == "{"
     }
 
     private var tokens: [SourceToken] { file.tokens }

@@ -46,7 +46,9 @@ struct SwiftContainerAccessFinder {
         return visitor.found.compactMap { found in
             var located = found.located
             if located.access.kind != .injected, isAccessorDefinition(found.node, located.access) { return nil }
-            if located.access.kind != .injected, inRootPath || isInCompositionRoot(found.node) {
+            if located.access.kind != .injected,
+                inRootPath || isInCompositionRoot(found.node) || isOwnedBridgeCreation(found.node)
+            {
                 located.access.kind = .compositionRoot
             }
             return located
@@ -67,6 +69,31 @@ struct SwiftContainerAccessFinder {
             current = n.parent
         }
         return false
+    }
+
+    /// The argument building a type's own bridge once, in a stored instance property of the bridge
+    /// type (`private let bridge: B = B(services: Container.shared)`): the composition root's read
+    /// when the config names no composition root (`fix --phase wire` infers the root and writes this).
+    private func isOwnedBridgeCreation(_ node: Syntax) -> Bool {
+        // a configured composition root says which types may build the bridge
+        guard !configuration.compositionRootNamesCode, configuration.compositionRoot.paths.isEmpty else { return false }
+        var current = node.parent
+        while let n = current,
+            n.is(LabeledExprSyntax.self) || n.is(LabeledExprListSyntax.self) || n.is(MemberAccessExprSyntax.self)
+        {
+            current = n.parent
+        }
+        guard let call = current?.as(FunctionCallExprSyntax.self),
+            call.calledExpression.trimmedDescription == configuration.bridgeType,
+            let clause = call.parent?.as(InitializerClauseSyntax.self),
+            let binding = clause.parent?.as(PatternBindingSyntax.self),
+            let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text,
+            bridgeNames.contains(name),
+            let variable = binding.parent?.parent?.as(VariableDeclSyntax.self),
+            variable.parent?.is(MemberBlockItemSyntax.self) == true,
+            !variable.modifiers.contains(where: { ["static", "class"].contains($0.name.text) })
+        else { return false }
+        return true
     }
 
     /// Inside a function, initializer or type the config names as the composition root.
