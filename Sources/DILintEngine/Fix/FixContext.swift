@@ -145,25 +145,45 @@ final class FixContext {
     /// nil when it cannot be read or parsed (why: `failures`).
     func swiftFile(_ realPath: String) -> SwiftFixFile? {
         if let known = swiftFiles[realPath] { return known }
+        // a file the overlay leaves as on disk: its parse as on disk, made once for the run
+        if workspace.overlay[realPath] == nil { return swiftFileOnDisk(realPath) }
         guard let bytes = workspace.bytes(realPath) else { return nil }
         guard let file = parseSwift(realPath, bytes: bytes) else { return nil }
         swiftFiles[realPath] = file
         return file
     }
 
+    /// A Swift file as on disk (what the plan was made from), parsed once for the run: the
+    /// verification's "before" of every round and the files no edit touches, which the
+    /// planners and the second run read again after each `forget()`.
+    func swiftFileOnDisk(_ realPath: String) -> SwiftFixFile? {
+        if let known = swiftFilesOnDisk[realPath] { return known }
+        guard let bytes = workspace.diskBytes(realPath), let file = parseSwift(realPath, bytes: bytes) else {
+            return nil
+        }
+        swiftFilesOnDisk[realPath] = file
+        return file
+    }
+
+    private var swiftFilesOnDisk: [String: SwiftFixFile] = [:]
+
     /// A Swift file's `bytes` parsed, analysed and linted as `lint` does, under the same bounds:
     /// reported to the supervisor as a parse (its deadline, memory limit and crash containment;
     /// the in-process deadline without one), on a thread with the stack lint's parse threads
     /// have (swift-syntax's parser recurses per nesting level and chain link). Nil when the file
-    /// was left out of the run; why is in `failures`.
+    /// was left out of the run or lint's Swift front end refuses it (`SwiftFrontEnd`: nesting or
+    /// chains past what the parser takes); why is in `failures`, in lint's words.
     func parseSwift(_ realPath: String, bytes: [UInt8]) -> SwiftFixFile? {
         let display = display(realPath)
         do {
             return try workspace.deadline.parsing(realPath) {
-                Self.onParseStack { [configuration, swiftRules] in
-                    SwiftFixFile(
-                        path: realPath, display: display, bytes: bytes, configuration: configuration, rules: swiftRules)
-                }
+                try Self.onParseStack { [configuration, swiftRules] in
+                    Result {
+                        try SwiftFixFile(
+                            path: realPath, display: display, bytes: bytes, configuration: configuration,
+                            rules: swiftRules)
+                    }
+                }.get()
             }
         } catch {
             failures[realPath] = Self.reason(error)

@@ -169,7 +169,7 @@ extension Fixer {
                 if isSwift(path) && passed[path] == overlay[path] { continue }
                 if let why = check(
                     path, edits: edits, targets: targets[path] ?? [], plan: &sub, before: before[path],
-                    context: context)
+                    context: context, declared: byFile)
                 {
                     return why
                 }
