@@ -169,7 +169,8 @@ struct BridgeWriter {
             }
             return
         }
-        for (path, text) in files(layout, services) {
+        // in path order: the files come as a dictionary, whose order differs from run to run
+        for (path, text) in files(layout, services).sorted(by: { $0.key < $1.key }) {
             let bytes = Array(text.utf8)
             guard let existing = context.workspace.bytes(path) else {
                 group.edits.append(TextEdit(path: path, range: 0..<0, replacement: text))

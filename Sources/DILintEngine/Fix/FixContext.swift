@@ -19,13 +19,6 @@ final class FixContext {
     /// The run's files that declare an `@interface` of each class name (built on first use).
     private var interfaceFiles: [String: [String]]?
     private var swiftFiles: [String: SwiftFixFile] = [:]
-    /// Swift files as they are on disk, with the bytes parsed, while `keepsDiskSwiftFiles` (see `diskSwiftFile`).
-    private var diskSwiftFiles: [String: (bytes: [UInt8], file: SwiftFixFile)] = [:]
-    /// Whether `diskSwiftFile` keeps its parses: while `split` checks the same files again and
-    /// again; a plan's verification checks each once per round and keeps none (memory).
-    var keepsDiskSwiftFiles = false {
-        didSet { if !keepsDiskSwiftFiles { diskSwiftFiles = [:] } }
-    }
     /// Titles of the groups the verification refused, set before the second run (which only
     /// checks that nothing else comes back).
     var refusedTitles: Set<String> = []
@@ -152,34 +145,45 @@ final class FixContext {
     /// nil when it cannot be read or parsed (why: `failures`).
     func swiftFile(_ realPath: String) -> SwiftFixFile? {
         if let known = swiftFiles[realPath] { return known }
+        // a file the overlay leaves as on disk: its parse as on disk, made once for the run
+        if workspace.overlay[realPath] == nil { return swiftFileOnDisk(realPath) }
         guard let bytes = workspace.bytes(realPath) else { return nil }
         guard let file = parseSwift(realPath, bytes: bytes) else { return nil }
         swiftFiles[realPath] = file
         return file
     }
 
-    /// A Swift file as it is on disk (`bytes`): what each check of its edits compares with;
-    /// parsed once while `keepsDiskSwiftFiles`. Nil when it was left out of the run (see `parseSwift`).
-    func diskSwiftFile(_ realPath: String, bytes: [UInt8]) -> SwiftFixFile? {
-        if let known = diskSwiftFiles[realPath], known.bytes == bytes { return known.file }
-        guard let file = parseSwift(realPath, bytes: bytes) else { return nil }
-        if keepsDiskSwiftFiles { diskSwiftFiles[realPath] = (bytes, file) }
+    /// A Swift file as on disk (what the plan was made from), parsed once for the run: the
+    /// verification's "before" of every round and the files no edit touches, which the
+    /// planners and the second run read again after each `forget()`.
+    func swiftFileOnDisk(_ realPath: String) -> SwiftFixFile? {
+        if let known = swiftFilesOnDisk[realPath] { return known }
+        guard let bytes = workspace.diskBytes(realPath), let file = parseSwift(realPath, bytes: bytes) else {
+            return nil
+        }
+        swiftFilesOnDisk[realPath] = file
         return file
     }
+
+    private var swiftFilesOnDisk: [String: SwiftFixFile] = [:]
 
     /// A Swift file's `bytes` parsed, analysed and linted as `lint` does, under the same bounds:
     /// reported to the supervisor as a parse (its deadline, memory limit and crash containment;
     /// the in-process deadline without one), on a thread with the stack lint's parse threads
     /// have (swift-syntax's parser recurses per nesting level and chain link). Nil when the file
-    /// was left out of the run; why is in `failures`.
+    /// was left out of the run or lint's Swift front end refuses it (`SwiftFrontEnd`: nesting or
+    /// chains past what the parser takes); why is in `failures`, in lint's words.
     func parseSwift(_ realPath: String, bytes: [UInt8]) -> SwiftFixFile? {
         let display = display(realPath)
         do {
             return try workspace.deadline.parsing(realPath) {
-                Self.onParseStack { [configuration, swiftRules] in
-                    SwiftFixFile(
-                        path: realPath, display: display, bytes: bytes, configuration: configuration, rules: swiftRules)
-                }
+                try Self.onParseStack { [configuration, swiftRules] in
+                    Result {
+                        try SwiftFixFile(
+                            path: realPath, display: display, bytes: bytes, configuration: configuration,
+                            rules: swiftRules)
+                    }
+                }.get()
             }
         } catch {
             failures[realPath] = Self.reason(error)

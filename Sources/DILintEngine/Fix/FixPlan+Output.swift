@@ -6,6 +6,11 @@ extension FixPlan {
         let base = FixWorkspace.realPath(root)
         var out: [UInt8] = []
         let created = createdFiles
+        // the titles of the unsafe groups by the files they edit (found once, not once per file)
+        var unsafeTitles: [String: [String]] = [:]
+        for group in accepted where group.safety == .unsafe {
+            for path in Set(group.edits.map(\.path)) { unsafeTitles[path, default: []].append(group.title) }
+        }
         for (path, edits) in editsByFile.sorted(by: { $0.key < $1.key }) {
             if created.contains(path) {
                 out += UnifiedDiff.creation(
@@ -14,7 +19,7 @@ extension FixPlan {
             }
             guard let old = readFileBytes(path), SHA256.hex(old) == digests[path] else { continue }
             // the tier of an unsafe file's groups on a line of its own before its diff (git apply passes over it)
-            let unsafe = accepted.filter { $0.safety == .unsafe && $0.edits.contains { $0.path == path } }.map(\.title)
+            let unsafe = unsafeTitles[path] ?? []
             if !unsafe.isEmpty {
                 out += Array("# di-lint fix: unsafe (behaviour may change): \(unsafe.joined(separator: "; "))\n".utf8)
             }

@@ -123,23 +123,17 @@ public final class Fixer {
                 ManualItem(
                     path: context.display(path), line: 1, column: 1, expression: "", reason: .notParsed, detail: why))
         }
-        // a Swift file that nests past what the parser takes (see SwiftNesting) is lint's
-        // parse-failure: listed, not planned from the part of it that was read; one left out of
-        // the run (its parse crashed, ran out of memory or outlived the deadline) is listed above
+        // a Swift file lint's Swift front end refuses (nesting or chains past what the parser
+        // takes, see SwiftNesting) is lint's parse-failure: listed with lint's reason, never
+        // planned; one left out of the run (its parse crashed, ran out of memory or outlived the
+        // deadline) is listed above
         let swift = candidates.filter { ($0 as NSString).pathExtension == "swift" && leftOut[$0] == nil }.filter {
             path in
-            guard let file = context.swiftFile(path) else {
-                plan.manual.append(
-                    ManualItem(
-                        path: context.display(path), line: 1, column: 1, expression: "",
-                        reason: .notParsed, detail: context.failures[path] ?? "cannot read it"))
-                return false
-            }
-            guard let why = file.source.problem else { return true }
+            guard context.swiftFile(path) == nil else { return true }
             plan.manual.append(
                 ManualItem(
                     path: context.display(path), line: 1, column: 1, expression: "",
-                    reason: .notParsed, detail: why))
+                    reason: .notParsed, detail: context.failures[path] ?? "cannot read it"))
             return false
         }
         Self.planPhase(phase, FixRun(context: context, clang: analyses, swift: swift), into: &plan)
@@ -226,7 +220,7 @@ public final class Fixer {
                 }
                 if let why = check(
                     path, edits: edits, targets: targets[path] ?? [], plan: &plan, before: before[path],
-                    context: context)
+                    context: context, declared: byFile)
                 {
                     failures[path] = why
                     verifiedSwift[path] = nil
@@ -274,10 +268,12 @@ public final class Fixer {
     }
 
     /// The reason a file's edits fail verification, or nil when they pass. `targets`: the
-    /// accepted groups' targets that the file's edits rewrite.
+    /// accepted groups' targets that the file's edits rewrite; `declared`: the round's edits by
+    /// file (`plan.editsByFile`, computed once per round: no check refuses a group while the
+    /// round's checks run, and building it per file was quadratic in a tree where every file is edited).
     func check(
         _ path: String, edits: [TextEdit], targets: [FixTarget], plan: inout FixPlan, before: BeforeEdits?,
-        context: FixContext
+        context: FixContext, declared: [String: [TextEdit]]
     ) -> String? {
         if (path as NSString).pathExtension == "swift" {
             return SwiftFixPlanner(context: context).check(path, edits: edits, plan: &plan)
@@ -286,7 +282,6 @@ public final class Fixer {
         guard let after = context.analysis(path) else {
             return "could not be re-parsed after the edits" + (context.failures[path].map { " (\($0))" } ?? "")
         }
-        let declared = plan.editsByFile
         let new = ParseVerdict.newErrors(
             before: before.errors, beforeBuffer: before.buffer, after: after.errors, afterBuffer: after.file.buffer,
             edits: edits, bridgeType: configuration.bridgeType, names: before.names

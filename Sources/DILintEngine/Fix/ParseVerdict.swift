@@ -87,8 +87,13 @@ struct ParseVerdict {
             if lazyNames == nil { lazyNames = names() }
             return lazyNames!.contains(String(name))
         }
-        // the shapes of the errors before, for errors in the headers an edit brings in
-        let shapes = Set(before.map { shape($0.message) })
+        // the shapes of the errors before, for errors in the headers an edit brings in (built
+        // when such an error is first met: a regular expression per error before)
+        var lazyShapes: Set<String>?
+        func isShapeBefore(_ message: String) -> Bool {
+            if lazyShapes == nil { lazyShapes = Set(before.map { shape($0.message) }) }
+            return lazyShapes!.contains(shape(message))
+        }
         var new: [NewError] = []
         for (_, d, editIndex) in unmatched {
             if let n = byMessage[d.message], n > 0 {
@@ -107,7 +112,7 @@ struct ParseVerdict {
             // the headerless parse's own failing, met again in the header an edit imports
             // (`cannot find interface declaration for 'NSObject', superclass of 'Bridge'`, as the
             // file had it for its own class)
-            if d.offset == nil, shapes.contains(shape(d.message)) { continue }
+            if d.offset == nil, isShapeBefore(d.message) { continue }
             // in text the edits left as it was, a type name the file already used and no edit
             // removed: the headerless parse never saw its declaration, and now checks code it
             // skipped before (a block's `NSUInteger` parameter, once the send's receiver resolves)

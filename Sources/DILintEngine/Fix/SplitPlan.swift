@@ -79,9 +79,6 @@ extension Fixer {
         let groups = plan.accepted
         guard let context = lastContext, !groups.isEmpty else { return result }
         FixTrace.mark("split: start")
-        // the files as they are on disk are compared with at each prefix: parsed once
-        context.keepsDiskSwiftFiles = true
-        defer { context.keepsDiskSwiftFiles = false }
         let workspace = context.workspace
         let base = FixWorkspace.realPath(root)
         let repository = FixWorkspace.realPath(repositoryRoot)
@@ -105,8 +102,7 @@ extension Fixer {
                     let accesses: [LocatedAccess]
                     if isSwift(path) {
                         // the parse each check of the file's edits compares with
-                        accesses =
-                            workspace.diskBytes(path).flatMap { context.diskSwiftFile(path, bytes: $0) }?.accesses ?? []
+                        accesses = context.swiftFileOnDisk(path)?.accesses ?? []
                     } else {
                         guard let analysis = context.analysis(path) else { continue }
                         accesses = analysis.accesses
@@ -202,7 +198,7 @@ extension Fixer {
                 }
                 if let why = check(
                     path, edits: edits, targets: targets[path] ?? [], plan: &sub, before: before[path],
-                    context: context)
+                    context: context, declared: byFile)
                 {
                     return why
                 }

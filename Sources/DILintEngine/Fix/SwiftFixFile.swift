@@ -16,10 +16,13 @@ struct SwiftFixFile {
     /// `rules`: the file rules of the run (`FixContext.swiftRules`), run over the model as lint
     /// runs them (`FileRules.analyze`). The container reads in a bridge parameter's default are
     /// the transition form, which the rules themselves leave to container-fallback (`TypeModel.bridgeDefaults`).
-    init(path: String, display: String, bytes: [UInt8], configuration: Configuration, rules: FileRules) {
+    /// The model comes from lint's Swift front end (`SwiftFrontEnd`): a file it refuses (nesting
+    /// or chains past what the parser takes) throws its `ParseFailure`, with lint's message.
+    init(path: String, display: String, bytes: [UInt8], configuration: Configuration, rules: FileRules) throws {
         self.path = path
-        source = SwiftSourceFile(bytes: bytes)
-        let model = SwiftFileModel(file: source, displayPath: display, configuration: configuration)
+        let model = try SwiftFrontEnd.swiftModel(displayPath: display, bytes: bytes, configuration: configuration)
+            .get()
+        source = model.file
         self.model = model
         let analyzed = rules.analyze(
             model, diagnostics: SyntaxErrors.messages(in: source.tree).map { ParseDiagnostic(message: $0, offset: nil) }

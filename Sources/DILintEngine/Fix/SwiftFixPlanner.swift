@@ -12,10 +12,12 @@ struct SwiftFixPlanner {
     /// target is read through the bridge; after `finish`, each removed default is gone).
     func check(_ path: String, edits: [TextEdit], plan: inout FixPlan) -> String? {
         let display = context.display(path)
-        guard let original = context.workspace.diskBytes(path), let after = context.swiftFile(path) else {
-            return "\(display) could not be read after the edits"
+        guard context.workspace.diskBytes(path) != nil, let after = context.swiftFile(path) else {
+            // lint's Swift front end refuses the edited file (nesting or chains past its guard): lint's reason
+            return context.failures[path].map { "re-parse of \(display): \($0)" }
+                ?? "\(display) could not be read after the edits"
         }
-        guard let before = context.diskSwiftFile(path, bytes: original) else {
+        guard let before = context.swiftFileOnDisk(path) else {
             return
                 "\(display) could not be parsed as it is on disk (\(context.failures[path] ?? "left out of the run"))"
         }

@@ -126,12 +126,19 @@ enum UnifiedDiff {
     /// Lines with their terminators (the last may have none).
     static func lines(_ bytes: [UInt8]) -> [[UInt8]] {
         var result: [[UInt8]] = []
-        var start = 0
-        for (i, b) in bytes.enumerated() where b == UInt8(ascii: "\n") {
-            result.append(Array(bytes[start...i]))
-            start = i + 1
+        bytes.withUnsafeBufferPointer { p in
+            guard let base = p.baseAddress else { return }
+            var start = 0
+            while start < p.count {
+                // each line through glibc's memchr, its newline kept
+                let end =
+                    memchr(base + start, Int32(UInt8(ascii: "\n")), p.count - start).map {
+                        base.distance(to: $0.assumingMemoryBound(to: UInt8.self)) + 1
+                    } ?? p.count
+                result.append(Array(p[start..<end]))
+                start = end
+            }
         }
-        if start < bytes.count { result.append(Array(bytes[start...])) }
         return result
     }
 }
