@@ -2,8 +2,9 @@
 import Foundation
 import XCTest
 
-/// Forms that widened fix's reach on the replay corpus: reads in closures that hold self weakly,
-/// and declarations read from the project's files outside the run (`--types-from`).
+/// Forms that widened fix's reach: reads in closures that hold self weakly, a type built in a
+/// stored property's initial value threaded through its owner's initializers, and declarations
+/// read from the project's files outside the run (`--types-from`).
 final class FixReachTests: XCTestCase {
     /// A closure holding self weakly captures the service (`[weak self, analytics =
     /// self.analytics]`) and reads the capture, nested closures too; the fixture pair checks
@@ -38,6 +39,34 @@ final class FixReachTests: XCTestCase {
         let plan = Fixer(configuration: configuration).plan(files: try FixFixtureTests.files(root), phase: .inject)
         XCTAssertEqual(plan.manual.filter { $0.reason == .blockAvoidingSelf }.count, 3, "\(plan.manual)")
         XCTAssertEqual(plan.accepted.first?.targets.count, 1)
+    }
+
+    /// finish: a type built in a stored property's initial value of a type that holds the
+    /// service gets it threaded through that type's initializers (a class's and a struct's; an
+    /// initializer that only traps is left as it is).
+    func testAStoredPropertysValueIsBuiltInTheOwnersInitializers() throws {
+        try FixFixtureTests.runCase("swiftownerthread", self)
+        let (root, configuration) = try FixFixtureTests.tree("swiftownerthread", self)
+        let plan = Fixer(configuration: configuration).plan(files: try FixFixtureTests.files(root), phase: .finish)
+        XCTAssertEqual(plan.accepted.map(\.title), ["finish Swift type TabsModel: service parameter tabStore"])
+        XCTAssertEqual(plan.acceptedCallers.map(\.argument), ["tabStore", "store"])
+    }
+
+    /// An owner initializer that sets the service from something other than a parameter: the
+    /// caller cannot be threaded, and the parameter keeps its default (listed with the reason).
+    func testAnOwnerThatDoesNotTakeTheServiceKeepsTheDefault() throws {
+        let (root, configuration) = try FixFixtureTests.tree("swiftownerthread", self)
+        let file = root.appendingPathComponent("Tabs.swift")
+        let text = try String(contentsOf: file, encoding: .utf8).replacingOccurrences(
+            of: "        self.store = store\n", with: "        self.store = TabStore()\n")
+        try text.write(to: file, atomically: true, encoding: .utf8)
+        let plan = Fixer(configuration: configuration).plan(files: try FixFixtureTests.files(root), phase: .finish)
+        XCTAssertTrue(plan.accepted.isEmpty, "\(plan.accepted.map(\.title))")
+        XCTAssertEqual(plan.manual.count, 1)
+        XCTAssertTrue(
+            plan.manual.first?.detail?.contains(
+                "a stored property's initial value in TabsScreen: an initializer does not set 'store' from one of its parameters"
+            ) == true, "\(plan.manual)")
     }
 
     func testTheIndexReadsTheNamesAfterDeclaringKeywords() {
