@@ -73,7 +73,8 @@ final class FixTypesFromCLITests: XCTestCase {
             try project.read("Omnibar/States.swift").split(separator: "\n", omittingEmptySubsequences: false)[line - 1]
                 .hasPrefix("func makeStartState()"), lint.stdout)
         let typecheck = try runProcess(
-            "/usr/bin/env", ["swiftc", "-typecheck", "Omnibar/States.swift", "Model/OmniState.swift", "Model/Support.swift"],
+            "/usr/bin/env",
+            ["swiftc", "-typecheck", "Omnibar/States.swift", "Model/OmniState.swift", "Model/Support.swift"],
             in: project.root)
         XCTAssertEqual(typecheck.status, 0, typecheck.stderr)
     }

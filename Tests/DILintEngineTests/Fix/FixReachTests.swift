@@ -23,7 +23,8 @@ final class FixReachTests: XCTestCase {
     func testTheBridgeStyleListsAWeakSelfClosure() throws {
         let (root, _) = try FixFixtureTests.tree("swiftweakself", self)
         let configuration = try Configuration.parse(
-            yaml: "containers: [Container.shared]\nbridge-type: CrashBridge\ninject: bridge\n", baseDirectory: root.path)
+            yaml: "containers: [Container.shared]\nbridge-type: CrashBridge\ninject: bridge\n", baseDirectory: root.path
+        )
         let plan = Fixer(configuration: configuration).plan(files: try FixFixtureTests.files(root), phase: .inject)
         XCTAssertEqual(plan.manual.filter { $0.reason == .blockAvoidingSelf }.map(\.line), [14, 17, 19])
     }
