@@ -304,12 +304,20 @@ struct SwiftServiceFinishPlanner {
         let place = SwiftCallPlace(of: call, serviceType: serviceType)
         guard place.parameter == nil, let variable = place.member?.as(VariableDeclSyntax.self),
             let ownerName = place.ownerName, !place.isStatic, place.inStoredInitialValue(call),
-            let each = SwiftRunType.findEach(ownerName, context: context), each.count == 1,
-            let held = each[0].mainBlock.members.compactMap({ $0.decl.as(VariableDeclSyntax.self) }).first(where: { v in
-                v.isStored && !v.hasModifier(["static", "class"])
-                    && v.bindings.first?.typeAnnotation?.type.trimmedDescription == serviceType
-            }), let heldName = held.names.first?.text
+            let each = SwiftRunType.findEach(ownerName, context: context), each.count == 1
         else { return nil }
+        let holding = each[0].mainBlock.members.compactMap { $0.decl.as(VariableDeclSyntax.self) }.filter { v in
+            v.isStored && !v.hasModifier(["static", "class"])
+                && v.bindings.first?.typeAnnotation?.type.trimmedDescription == serviceType
+        }
+        guard let held = holding.first, let heldName = held.names.first?.text else { return nil }
+        if holding.count > 1 || held.names.count > 1 {
+            return .failure(
+                SwiftCallerWiring.Unwired(
+                    text:
+                        "a stored property's initial value in \(ownerName), which holds several '\(serviceType)'s: which one to pass is not known"
+                ))
+        }
         let start = call.startOffset, end = call.endOffset
         return SwiftOwnerThreading.thread(
             call: call, in: file, variable: variable, owner: each[0], held: heldName

@@ -70,6 +70,20 @@ final class FixReachTests: XCTestCase {
             ) == true, "\(plan.manual)")
     }
 
+    /// An owner holding two stores: which one the type should get is not known; listed.
+    func testAnOwnerHoldingTwoOfTheServicesTypeKeepsTheDefault() throws {
+        let (root, configuration) = try FixFixtureTests.tree("swiftownerthread", self)
+        let file = root.appendingPathComponent("Tabs.swift")
+        let text = try String(contentsOf: file, encoding: .utf8).replacingOccurrences(
+            of: "    let store: TabStore\n", with: "    let store: TabStore\n    let backup = TabStore()\n")
+            .replacingOccurrences(of: "let backup = TabStore()", with: "let backup: TabStore = TabStore()")
+        try text.write(to: file, atomically: true, encoding: .utf8)
+        let plan = Fixer(configuration: configuration).plan(files: try FixFixtureTests.files(root), phase: .finish)
+        XCTAssertTrue(plan.accepted.isEmpty, "\(plan.accepted.map(\.title))")
+        XCTAssertTrue(
+            plan.manual.first?.detail?.contains("TabsScreen, which holds several 'TabStore's") == true, "\(plan.manual)")
+    }
+
     func testTheIndexReadsTheNamesAfterDeclaringKeywords() {
         let text = """
             public protocol OmniState: AnyObject {}
