@@ -75,13 +75,15 @@ final class FixReachTests: XCTestCase {
         let (root, configuration) = try FixFixtureTests.tree("swiftownerthread", self)
         let file = root.appendingPathComponent("Tabs.swift")
         let text = try String(contentsOf: file, encoding: .utf8).replacingOccurrences(
-            of: "    let store: TabStore\n", with: "    let store: TabStore\n    let backup = TabStore()\n")
-            .replacingOccurrences(of: "let backup = TabStore()", with: "let backup: TabStore = TabStore()")
+            of: "    let store: TabStore\n", with: "    let store: TabStore\n    let backup = TabStore()\n"
+        )
+        .replacingOccurrences(of: "let backup = TabStore()", with: "let backup: TabStore = TabStore()")
         try text.write(to: file, atomically: true, encoding: .utf8)
         let plan = Fixer(configuration: configuration).plan(files: try FixFixtureTests.files(root), phase: .finish)
         XCTAssertTrue(plan.accepted.isEmpty, "\(plan.accepted.map(\.title))")
         XCTAssertTrue(
-            plan.manual.first?.detail?.contains("TabsScreen, which holds several 'TabStore's") == true, "\(plan.manual)")
+            plan.manual.first?.detail?.contains("TabsScreen, which holds several 'TabStore's") == true, "\(plan.manual)"
+        )
     }
 
     func testTheIndexReadsTheNamesAfterDeclaringKeywords() {
