@@ -36,6 +36,13 @@ struct FixCommand: ParsableCommand {
         name: .customLong("service"), help: ArgumentHelp("Migrate only this service (repeatable).", valueName: "name"))
     var services: [String] = []
 
+    @Option(
+        name: .customLong("types-from"),
+        help: ArgumentHelp(
+            "Also read declarations (protocols, the container's members and their types) from the Swift files under this directory; they are never edited (repeatable).",
+            valueName: "dir"))
+    var typesFrom: [String] = []
+
     @Flag(help: "Write the edits to the files (atomically; refused when a file changed since planning).")
     var apply = false
 
@@ -77,6 +84,12 @@ struct FixCommand: ParsableCommand {
         // process below gets /dev/null in its place, as this process did, and could not tell)
         if StandardStreams.outputWasClosed && writesStandardOutput { throw StandardStreams.closedOutput }
         try checkSplit()
+        for dir in typesFrom {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: dir, isDirectory: &isDirectory), isDirectory.boolValue else {
+                throw RunFailure(message: "--types-from \(dir): no such directory")
+            }
+        }
         // Isolated (the default): the run is a child process that a file crashing libclang,
         // running it out of memory or parsing past the deadline ends; that file is left out
         // (a manual item) and the run starts again (see FixSupervisor).
@@ -112,6 +125,7 @@ struct FixCommand: ParsableCommand {
         let fixer = Fixer(configuration: prepared.configuration)
         fixer.compileArguments = prepared.linter.compileArguments
         fixer.services = Set(services)
+        fixer.declarationRoots = typesFrom
         fixer.supervision = supervision
         fixer.leftOut = supervision?.leftOut ?? [:]
         fixer.tree = tree

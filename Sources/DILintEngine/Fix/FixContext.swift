@@ -22,6 +22,8 @@ final class FixContext {
     /// Titles of the groups the verification refused, set before the second run (which only
     /// checks that nothing else comes back).
     var refusedTitles: Set<String> = []
+    /// The project's Swift files outside the run, read for declarations only (`--types-from`).
+    var declarations: SwiftDeclarationIndex?
     /// Why files could not be parsed, by real path (reported, never dropped silently).
     private(set) var failures: [String: String] = [:]
 

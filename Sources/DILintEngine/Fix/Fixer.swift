@@ -32,6 +32,9 @@ public final class Fixer {
     /// The run's budget (`--run-timeout`): once spent, a file still to be parsed is not (a
     /// manual item, or its group refused in the verification).
     public var runBudget: RunBudget?
+    /// Directories whose Swift files are read for declarations (protocols, the container's
+    /// members, their types), never edited (`--types-from`).
+    public var declarationRoots: [String] = []
     /// Rounds of verification after which groups still failing are refused without another try.
     static let maxRounds = 6
     /// The last `plan`'s context (its files and parses), for `split` (see SplitPlan.swift).
@@ -82,6 +85,13 @@ public final class Fixer {
         workspace.deadline.budget = runBudget
         workspace.deadline.parsedBefore = supervision?.parsedBefore ?? []
         let context = FixContext(configuration: configuration, workspace: workspace, services: services, files: pairs)
+        if !declarationRoots.isEmpty {
+            context.declarations = SwiftDeclarationIndex(
+                roots: declarationRoots, excluding: Set(context.runFiles), deadline: workspace.deadline)
+            if let note = context.declarations?.note {
+                FileHandle.standardError.write(Data("di-lint fix: warning: \(note)\n".utf8))
+            }
+        }
         // inject in the bridge style with no bridge in the run: the bridge is planned first, and
         // the inject sees its files (planned, not written) and is merged with it
         var bridgePlan: FixPlan?

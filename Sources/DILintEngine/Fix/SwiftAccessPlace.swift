@@ -20,6 +20,9 @@ struct SwiftAccessPlace {
     var nested: Bool
     /// The method (or accessor) the access is in, to check for a local that shadows the bridge.
     var function: Syntax?
+    /// With `kind == .member`: the outermost closure of the member that holds self weakly
+    /// (`[weak self]`) around the access, nil when none does. The bridge style lists such a read.
+    var weakClosure: ClosureExprSyntax?
 
     enum Refusal: Error {
         case manual(ManualReason, String?)
@@ -32,6 +35,7 @@ struct SwiftAccessPlace {
         var initializer: InitializerDeclSyntax?
         var property: VariableDeclSyntax?
         var weakSelf = false
+        var weakClosure: ClosureExprSyntax?
         var current = node.parent
         while let n = current {
             if n.is(MacroExpansionExprSyntax.self) || n.is(MacroExpansionDeclSyntax.self) {
@@ -39,11 +43,12 @@ struct SwiftAccessPlace {
             }
             if let closure = n.as(ClosureExprSyntax.self) {
                 if function == nil { nested = true }
-                weakSelf =
-                    weakSelf
-                    || closure.signature?.capture?.items.contains { item in
+                let weak =
+                    closure.signature?.capture?.items.contains { item in
                         item.specifier?.specifier.text == "weak" && item.trimmedDescription.hasSuffix("self")
                     } == true
+                // inside the member: the outermost such closure; outside it (a local function in one): listed
+                if weak && function == nil { weakClosure = closure } else { weakSelf = weakSelf || weak }
             }
             if let decl = n.as(FunctionDeclSyntax.self) {
                 if decl.modifiers.contains(where: { ["static", "class"].contains($0.name.text) }) {
@@ -76,7 +81,12 @@ struct SwiftAccessPlace {
                 } else {
                     return .failure(.manual(.outsideFunction, nil))
                 }
-                return .success(SwiftAccessPlace(kind: kind, typeName: typeName, nested: nested, function: function))
+                var member = false
+                if case .member = kind { member = true }
+                return .success(
+                    SwiftAccessPlace(
+                        kind: kind, typeName: typeName, nested: nested, function: function,
+                        weakClosure: member ? weakClosure : nil))
             }
             if n.is(EnumDeclSyntax.self) || n.is(ProtocolDeclSyntax.self) {
                 return .failure(.manual(.unsupportedLanguage, "an enum or protocol cannot hold a stored bridge"))

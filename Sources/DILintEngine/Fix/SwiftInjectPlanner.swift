@@ -34,6 +34,12 @@ struct SwiftInjectPlanner {
                         service.add(file: file, located: located, place: place, service: name)
                         continue
                     }
+                    // the bridge style reads `self.bridge`, which a closure holding self weakly cannot
+                    if place.weakClosure != nil {
+                        plan.manual.append(
+                            manual(located, in: file, .blockAvoidingSelf, "the closure holds self weakly"))
+                        continue
+                    }
                     if byType[place.typeName] == nil { order.append(place.typeName) }
                     byType[place.typeName, default: []].append(Target(file: file, located: located, place: place))
                 }

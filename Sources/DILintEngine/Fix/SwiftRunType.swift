@@ -121,7 +121,7 @@ struct SwiftRunType {
     }
 
     /// Visits the protocols named `names`, and those they inherit from, declared in the run's
-    /// Swift files (each name once, 64 at most), until `visit` returns true; the name it stopped at.
+    /// Swift files or the project's (`--types-from`) (each name once, 64 at most), until `visit` returns true; the name it stopped at.
     @discardableResult
     static func walkProtocols(
         _ names: [String], context: FixContext, _ visit: (String, ProtocolDeclSyntax) -> Bool
@@ -130,10 +130,9 @@ struct SwiftRunType {
         while let name = queue.first {
             queue.removeFirst()
             guard seen.insert(name).inserted, seen.count < 64 else { continue }
-            for path in context.swiftFilesMentioning("protocol \(name)") {
-                guard let file = context.swiftFile(path) else { continue }
+            for tree in context.declarationTrees(of: name, mentioning: "protocol \(name)") {
                 let protocols = Protocols(name: name)
-                protocols.walk(file.source.tree)
+                protocols.walk(tree)
                 for decl in protocols.found {
                     if visit(name, decl) { return name }
                     queue += decl.inheritanceClause?.inheritedTypes.map { $0.type.trimmedDescription } ?? []

@@ -11,9 +11,10 @@ import SwiftSyntax
 ///   where a local of the name shadows it);
 /// - else the default expression itself: the container read moves to the caller (the composition
 ///   root's place; a new direct access elsewhere, reported by verification and the summary).
-/// Left with the reason: a call in a stored property's initial value (the service would have to
-/// be threaded through the owner's initializer), in a `[weak self]` closure with only a member in
-/// reach, a delegating `self.init` with nothing in reach, arguments that fit no initializer
+/// - in a stored property's initial value of a type holding a stored property of that type: the
+///   service threaded through that type's initializers (`SwiftOwnerThreading`).
+/// Left with the reason: a call in a stored property's initial value that cannot be threaded so,
+/// in a `[weak self]` closure with only a member in reach, a delegating `self.init` with nothing in reach, arguments that fit no initializer
 /// taking the parameter (or one without it too), and a `public` initializer (callers outside
 /// the run) unless `swift-callers-in-run: true`.
 struct SwiftServiceFinishPlanner {
@@ -104,6 +105,7 @@ struct SwiftServiceFinishPlanner {
         }
 
         var callers: [FixCaller] = []
+        var extra: [TextEdit] = [] // threading through an owner's initializers: its other edits
         var unwired: [String] = []
         for path in context.swiftFilesMentioning(type.simpleName) {
             guard let file = context.swiftFile(path) else { continue }
@@ -122,7 +124,7 @@ struct SwiftServiceFinishPlanner {
                 switch wire(
                     call, in: file, typeName: typeName, label: label, serviceType: serviceType,
                     initializers: initializers,
-                    others: others, defaultExpression: defaultExpression, reads: reads)
+                    others: others, defaultExpression: defaultExpression, reads: reads, extra: &extra)
                 {
                 case .none: continue
                 case let .some(.success(caller)): callers.append(caller)
@@ -149,7 +151,8 @@ struct SwiftServiceFinishPlanner {
         let edits = SwiftCallerWiring.defaultRemovals(initializers.map { ($0.file.path, $0.parameter) })
         plan.groups.append(
             FixGroup(
-                title: "finish Swift type \(typeName): service parameter \(name)", edits: edits + callers.map(\.edit),
+                title: "finish Swift type \(typeName): service parameter \(name)",
+                edits: edits + callers.map(\.edit) + extra,
                 targets: items.map {
                     FixTarget(
                         path: context.display($0.file.path), line: $0.line, column: $0.column,
@@ -177,7 +180,8 @@ struct SwiftServiceFinishPlanner {
     /// initializer without the parameter), or why it cannot be.
     private func wire(
         _ call: FunctionCallExprSyntax, in file: SwiftFixFile, typeName: String, label: String, serviceType: String,
-        initializers: [Item], others: [InitializerDeclSyntax], defaultExpression: String?, reads: Int
+        initializers: [Item], others: [InitializerDeclSyntax], defaultExpression: String?, reads: Int,
+        extra: inout [TextEdit]
     ) -> Result<FixCaller, SwiftCallerWiring.Unwired>? {
         typealias Unwired = SwiftCallerWiring.Unwired
         if !call.additionalTrailingClosures.isEmpty { return .failure(Unwired(text: "several trailing closures")) }
@@ -213,6 +217,19 @@ struct SwiftServiceFinishPlanner {
         }
         let argument: String
         var explicit = false
+        if let threaded = threading(call, in: file, serviceType: serviceType, label: label, insertion: insertion) {
+            switch threaded {
+            case let .failure(why): return .failure(why)
+            case let .success(done):
+                let (line, column) = file.source.buffer.lineColumn(of: call.startOffset)
+                extra += done.edits.dropFirst()
+                return .success(
+                    FixCaller(
+                        path: context.display(file.path), line: line, column: column, call: "\(typeName)(…)",
+                        argument: done.argument, explicitDefault: false, reads: 0, edit: done.edits[0],
+                        argumentOffset: 0))
+            }
+        }
         switch reach(of: call, serviceType: serviceType) {
         case let .failure(why): return .failure(why)
         case let .success(spelling?): argument = spelling
@@ -229,6 +246,20 @@ struct SwiftServiceFinishPlanner {
             }
             (argument, explicit) = (expression, true)
         }
+        let (edit, offsetInEdit) = Self.passing(label: label, argument: argument, to: call, in: file, at: insertion)
+        let (line, column) = file.source.buffer.lineColumn(of: call.startOffset)
+        return .success(
+            FixCaller(
+                path: context.display(file.path), line: line, column: column, call: "\(typeName)(…)",
+                argument: argument,
+                explicitDefault: explicit, reads: explicit ? reads : 0, edit: edit, argumentOffset: offsetInEdit))
+    }
+
+    /// The edit that passes `label: argument` to the call, before the argument at `insertion` (at
+    /// the end when nil), and where the argument starts in its replacement.
+    private static func passing(
+        label: String, argument: String, to call: FunctionCallExprSyntax, in file: SwiftFixFile, at insertion: Int?
+    ) -> (TextEdit, Int) {
         let text = "\(label): \(argument)"
         let arguments = Array(call.arguments)
         let edit: TextEdit
@@ -261,12 +292,39 @@ struct SwiftServiceFinishPlanner {
             edit = TextEdit(path: file.path, range: at..<at, replacement: "(" + text + ")")
             offsetInEdit = 1 + label.utf8.count + 2
         }
-        let (line, column) = file.source.buffer.lineColumn(of: call.startOffset)
-        return .success(
-            FixCaller(
-                path: context.display(file.path), line: line, column: column, call: "\(typeName)(…)",
-                argument: argument,
-                explicitDefault: explicit, reads: explicit ? reads : 0, edit: edit, argumentOffset: offsetInEdit))
+        return (edit, offsetInEdit)
+    }
+
+    /// For a call in a stored property's initial value of a type that holds the service: the
+    /// service threaded through that type's initializers (`SwiftOwnerThreading`), or why not;
+    /// nil when the call is not in such a place.
+    private func threading(
+        _ call: FunctionCallExprSyntax, in file: SwiftFixFile, serviceType: String, label: String, insertion: Int?
+    ) -> Result<SwiftOwnerThreading.Threaded, SwiftCallerWiring.Unwired>? {
+        let place = SwiftCallPlace(of: call, serviceType: serviceType)
+        guard place.parameter == nil, let variable = place.member?.as(VariableDeclSyntax.self),
+            let ownerName = place.ownerName, !place.isStatic, place.inStoredInitialValue(call),
+            let each = SwiftRunType.findEach(ownerName, context: context), each.count == 1
+        else { return nil }
+        let holding = each[0].mainBlock.members.compactMap { $0.decl.as(VariableDeclSyntax.self) }.filter { v in
+            v.isStored && !v.hasModifier(["static", "class"])
+                && v.bindings.first?.typeAnnotation?.type.trimmedDescription == serviceType
+        }
+        guard let held = holding.first, let heldName = held.names.first?.text else { return nil }
+        if holding.count > 1 || held.names.count > 1 {
+            return .failure(
+                SwiftCallerWiring.Unwired(
+                    text:
+                        "a stored property's initial value in \(ownerName), which holds several '\(serviceType)'s: which one to pass is not known"
+                ))
+        }
+        let start = call.startOffset, end = call.endOffset
+        return SwiftOwnerThreading.thread(
+            call: call, in: file, variable: variable, owner: each[0], held: heldName
+        ) { argument in
+            let (edit, _) = Self.passing(label: label, argument: argument, to: call, in: file, at: insertion)
+            return file.text(start..<edit.range.lowerBound) + edit.replacement + file.text(edit.range.upperBound..<end)
+        }
     }
 
     /// What the call's place has of the service's type in reach (nil: nothing).

@@ -226,6 +226,7 @@ struct SwiftServiceInjectPlanner {
             if notes.contains(where: { $0.contains(SwiftObjCInitCallers.notePrefix) }) { group.tier = .unsafe }
         }
         let taking = Set(type.designatedInitializers.filter { !Self.cannotTake($0.decl) }.map { $0.decl.id })
+        var capturedClosures = Set<SyntaxIdentifier>()
         for target in targets {
             let file = target.file, located = target.located
             guard let read = reads[located.offset] else { continue }
@@ -236,6 +237,27 @@ struct SwiftServiceInjectPlanner {
             switch target.place.kind {
             case .member:
                 let shadowed = target.place.function.map { SwiftCallerWiring.declares(name, in: $0) } ?? false
+                if let closure = target.place.weakClosure {
+                    // a closure holding self weakly captures the service itself (`[weak self, tabs =
+                    // self.tabs]`), read where the closure is made, and reads the capture
+                    guard !shadowed, let capture = closure.signature?.capture, let last = capture.items.last else {
+                        plan.manual.append(
+                            base.manual(
+                                located, in: file, .blockAvoidingSelf,
+                                "\(typeName): the closure holds self weakly and its method declares '\(name)'"))
+                        continue
+                    }
+                    if capturedClosures.insert(closure.id).inserted {
+                        let at = last.endPositionBeforeTrailingTrivia.utf8Offset
+                        group.edits.append(
+                            TextEdit(
+                                path: file.path, range: at..<at,
+                                replacement: (last.trailingComma == nil ? ", " : " ") + "\(name) = self.\(name)"))
+                    }
+                    group.edits.append(TextEdit(path: file.path, range: read.byteRange, replacement: name))
+                    group.targets.append(fixTarget)
+                    continue
+                }
                 group.edits.append(
                     TextEdit(
                         path: file.path, range: read.byteRange,
@@ -486,7 +508,8 @@ private final class AnnotatedReads: SyntaxVisitor {
     }
 }
 
-/// What the declarations and extensions of a type named `owner` in the run's Swift files say of
+/// What the declarations and extensions of a type named `owner` in the run's Swift files (and
+/// the project's, `--types-from`) say of
 /// a member: its annotated type, a method's result type (no parameters), the type a stored value
 /// builds (`let tabs = TabStore()`), or that its type is not written.
 enum ContainerMembers {
@@ -500,10 +523,9 @@ enum ContainerMembers {
     static func find(_ member: String, in owner: String, context: FixContext) -> [Member] {
         let simple = SwiftRunType.simpleName(owner)
         var found: [Member] = []
-        for path in context.swiftFilesMentioning(simple) {
-            guard let file = context.swiftFile(path) else { continue }
+        for tree in context.declarationTrees(of: simple, mentioning: simple) {
             let blocks = OwnerBlocks(name: simple)
-            blocks.walk(file.source.tree)
+            blocks.walk(tree)
             for block in blocks.found {
                 for decl in SwiftRunType.flatten(block.members) {
                     if let v = decl.as(VariableDeclSyntax.self),
