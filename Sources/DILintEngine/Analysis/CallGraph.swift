@@ -160,7 +160,8 @@ struct CallGraph {
         let own = (path as NSString).lastPathComponent
         let visible = includedFiles[path] ?? []
         var result: [Definition] = []
-        for usr in Set((usrsByName[symbol.name] ?? []) + (definitions[symbol.usr] != nil ? [symbol.usr] : [])).sorted() {
+        for usr in Set((usrsByName[symbol.name] ?? []) + (definitions[symbol.usr] != nil ? [symbol.usr] : [])).sorted()
+        {
             for definition in definitions[usr] ?? [] {
                 if definition.function.conditionalShim {
                     result.append(definition)

@@ -341,10 +341,12 @@ private struct HandlerWalk {
         let notes = aside.prefix(2).map { d in
             let place = "\((d.path as NSString).lastPathComponent):\(d.function.position.line)"
             if let condition = d.function.shimCondition {
-                return
-                    "a project definition of '\(name)' under `\(ChainText.shown(condition))` (\(place)) may replace it (this run cannot tell whether that condition holds)"
+                let under = ChainText.shown(condition)
+                return "a project definition of '\(name)' under `\(under)` (\(place)) may replace it"
+                    + " (this run cannot tell whether that condition holds)"
             }
-            return "the project's static '\(name)' (\(place)) is in a file this one does not include, so it does not replace it"
+            return
+                "the project's static '\(name)' (\(place)) is in a file this one does not include, so it does not replace it"
         }
         let more = aside.count > 2 ? " (and \(aside.count - 2) more)" : ""
         return ". Note: \(notes.joined(separator: "; "))\(more)"
