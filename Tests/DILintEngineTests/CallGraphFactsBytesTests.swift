@@ -25,7 +25,7 @@ final class CallGraphFactsBytesTests: XCTestCase {
                         CallSite(
                             kind: .call, target: Symbol(usr: "name:LOG", name: "LOG"), detail: "read from tokens",
                             position: here, invocation: ["(", "error", ",", "\"x\"", ")"]),
-                    ], unresolvedStatements: 3, conditionalShim: true)
+                    ], unresolvedStatements: 3, shimCondition: "#if !defined(HAVE_SNPRINTF)")
             ],
             stores: [PointerStore(slot: slot, value: main), PointerStore(slot: slot, value: nil)],
             registrations: [
@@ -65,7 +65,7 @@ final class CallGraphFactsBytesTests: XCTestCase {
                 "macroDefinitions", "includedFiles",
             ])
         XCTAssertEqual(
-            labels(facts.functions[0]), ["symbol", "position", "sites", "unresolvedStatements", "conditionalShim"])
+            labels(facts.functions[0]), ["symbol", "position", "sites", "unresolvedStatements", "shimCondition"])
         XCTAssertEqual(
             labels(facts.functions[0].sites[0]),
             ["kind", "target", "trait", "detail", "position", "onErrorPath", "invocation"])

@@ -151,6 +151,29 @@ struct CallGraph {
         return result
     }
 
+    /// The project's definitions named like an external function that a call of it does not bind
+    /// to, from a function of the file `path`: stand-ins under an `#if` the run cannot show is
+    /// taken (`FunctionFact.shimCondition`), and `static` ones in files the caller's translation
+    /// unit does not include. A finding on the call names them (the build may use one instead).
+    func setAside(_ symbol: Symbol, from path: String) -> [Definition] {
+        guard !symbol.usr.hasPrefix("macro:") else { return [] }
+        let own = (path as NSString).lastPathComponent
+        let visible = includedFiles[path] ?? []
+        var result: [Definition] = []
+        for usr in Set((usrsByName[symbol.name] ?? []) + (definitions[symbol.usr] != nil ? [symbol.usr] : [])).sorted()
+        {
+            for definition in definitions[usr] ?? [] {
+                if definition.function.conditionalShim {
+                    result.append(definition)
+                } else if let prefix = CallGraph.filePrefix(usr) {
+                    let file = String(prefix.dropFirst(2).dropLast())
+                    if file != own && !visible.contains(file) { result.append(definition) }
+                }
+            }
+        }
+        return result
+    }
+
     /// Clang gives file-local (static) entities a USR that starts with the file name (`c:util.c@F@f`).
     static func hasExternalLinkage(_ usr: String) -> Bool {
         usr.hasPrefix("c:@") || usr.hasPrefix("name:") || usr.hasPrefix("scoped:")

@@ -4,7 +4,7 @@ import Foundation
 /// each run, cached ones included, so this is hand-written (JSON cost a fifth of a warm run on
 /// sentry-cocoa). `CallGraphFactsBytesTests` trips when a field is added and not here.
 extension CallGraphFacts {
-    static let formatVersion: UInt8 = 6
+    static let formatVersion: UInt8 = 7
 
     var encoded: Data {
         var w = ByteWriter()
@@ -27,7 +27,7 @@ extension CallGraphFacts {
                 if let invocation = s.invocation { w.list(invocation) { w, t in w.string(t) } }
             }
             w.int(f.unresolvedStatements)
-            w.bool(f.conditionalShim)
+            w.string(f.shimCondition)
         }
         w.list(stores) { w, s in
             w.symbol(s.slot)
@@ -92,7 +92,7 @@ extension CallGraphFacts {
                         },
                         detail: try r.optionalString(), position: try r.position(), onErrorPath: try r.bool(),
                         invocation: try r.bool() ? try r.list { r in try r.string() } : nil)
-                }, unresolvedStatements: try r.int(), conditionalShim: try r.bool())
+                }, unresolvedStatements: try r.int(), shimCondition: try r.optionalString())
         }
         stores = try r.list { r in PointerStore(slot: try r.symbol(), value: try r.optionalSymbol()) }
         registrations = try r.list { r in
@@ -167,7 +167,7 @@ private struct FactsSkim {
                 if try s.byte() != 0 { try s.list { s in try s.string() } } // invocation
             }
             _ = try s.leb()
-            _ = try s.byte()
+            try s.optionalString() // shimCondition
         }
         try list { s in
             try s.symbol(); try s.optionalSymbol()

@@ -82,8 +82,11 @@ struct FunctionFact: Equatable {
     var unresolvedStatements: Int = 0
     /// A stand-in for a function a system header declares (`snprintf` under `#if !HAVE_SNPRINTF`),
     /// compiled only under a condition the run cannot show is taken: a call by name keeps the
-    /// system library's meaning.
-    var conditionalShim = false
+    /// system library's meaning, and its findings name this definition. The `#if` lines open at
+    /// the definition (`#if !defined(HAVE_SNPRINTF)`); nil for any other function.
+    var shimCondition: String?
+
+    var conditionalShim: Bool { shimCondition != nil }
 }
 
 /// Something a function body does that crash-time analysis cares about.

@@ -288,7 +288,9 @@ private struct HandlerWalk {
                         if site.detail == LostStatementReader.detail {
                             p += " [call read from the tokens of a statement that did not resolve]"
                         }
-                        report(p, step: symbol.name, site: site, in: definition, caller: caller, errorPath: errorPath)
+                        report(
+                            p, step: symbol.name, site: site, in: definition, caller: caller, errorPath: errorPath,
+                            note: setAsideNote(symbol, from: definition.path))
                     }
                 case .unknown: continue
                 }
@@ -330,6 +332,26 @@ private struct HandlerWalk {
         return into
     }
 
+    /// Says which of the project's definitions of the name the call was not bound to, and why:
+    /// the finding keeps the library's meaning and names both.
+    private func setAsideNote(_ symbol: Symbol, from path: String) -> String {
+        let aside = graph.setAside(symbol, from: path)
+        guard !aside.isEmpty else { return "" }
+        let name = ChainText.shown(symbol.name)
+        let notes = aside.prefix(2).map { d in
+            let place = "\((d.path as NSString).lastPathComponent):\(d.function.position.line)"
+            if let condition = d.function.shimCondition {
+                let under = ChainText.shown(condition)
+                return "a project definition of '\(name)' under `\(under)` (\(place)) may replace it"
+                    + " (this run cannot tell whether that condition holds)"
+            }
+            return
+                "the project's static '\(name)' (\(place)) is in a file this one does not include, so it does not replace it"
+        }
+        let more = aside.count > 2 ? " (and \(aside.count - 2) more)" : ""
+        return ". Note: \(notes.joined(separator: "; "))\(more)"
+    }
+
     private func externalProblem(_ symbol: Symbol, trait: CallSite.CalleeTrait?) -> String? {
         let name = ChainText.shown(symbol.name)
         if trait == .swift || AsyncSignalSafeFunctions.isSwiftMangled(symbol.name)
@@ -355,10 +377,10 @@ private struct HandlerWalk {
 
     private mutating func report(
         _ what: String, step: String, site: CallSite, in definition: CallGraph.Definition, caller: String,
-        errorPath: Bool
+        errorPath: Bool, note: String = ""
     ) {
         let how = reachedFrom[caller]?.root.how ?? "a handler"
-        var message = "\(what); reached from \(how): \(chainText(to: caller, then: ChainText.shown(step)))"
+        var message = "\(what); reached from \(how): \(chainText(to: caller, then: ChainText.shown(step)))\(note)"
         if let reach = reachedFrom[caller], reach.partlyCount > 0 {
             var partly = reach.partlyFirst.map { usr in
                 let n = graph.unresolvedStatements[usr] ?? 0

@@ -65,7 +65,7 @@ extension CallGraphExtractor {
             FunctionFact(
                 symbol: symbol, position: position(range.lowerBound),
                 sites: onePerLine(sites), unresolvedStatements: unresolved,
-                conditionalShim: isConditionalShim(cursor, name: symbol.name, at: range.lowerBound)))
+                shimCondition: shimCondition(cursor, name: symbol.name, at: range.lowerBound)))
         current = nil
     }
 

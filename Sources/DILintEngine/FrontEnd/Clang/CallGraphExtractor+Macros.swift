@@ -157,17 +157,52 @@ extension CallGraphExtractor {
 
 extension CallGraphExtractor {
     /// A definition of a function a system header declares (or a C library name di-lint knows)
-    /// inside `#if`/`#ifdef`/`#ifndef` blocks that are neither constant nor an include guard: a
-    /// stand-in compiled only where the platform lacks the real one (`#if !defined(HAVE_SNPRINTF)`).
-    func isConditionalShim(_ cursor: CXCursor, name: String, at offset: Int) -> Bool {
-        guard cursor.kind == CXCursor_FunctionDecl, !name.contains("::") else { return false }
+    /// inside `#if`/`#ifdef`/`#ifndef` blocks that are neither constant nor an include guard, one
+    /// of which tests a macro the parse did not see defined before it: a stand-in compiled only
+    /// where the platform lacks the real one (`#if !defined(HAVE_SNPRINTF)`), taken here only
+    /// because the run lacks the configuration that decides it. Returns those `#if` lines
+    /// (outermost first), or nil. Under conditions on macros all defined (`#define NEED_COMPAT`
+    /// above `#ifdef NEED_COMPAT`) the parse decided as the compiler would: the project's definition.
+    func shimCondition(_ cursor: CXCursor, name: String, at offset: Int) -> String? {
+        guard cursor.kind == CXCursor_FunctionDecl, !name.contains("::") else { return nil }
         let first = clang_getCanonicalCursor(cursor)
         let declaredBySystem = clang_Location_isInSystemHeader(clang_getCursorLocation(first)) != 0
         guard
             declaredBySystem || AsyncSignalSafeFunctions.reasons[name] != nil
                 || AsyncSignalSafeFunctions.isSafe(name, allow: [])
-        else { return false }
-        return !openConditionals(before: offset).isEmpty
+        else { return nil }
+        let open = openConditionals(before: offset)
+        let undecided = open.contains { condition in
+            CallGraphExtractor.testedMacros(condition).contains { macro in
+                guard let definition = visibleMacros[macro] else { return true }
+                // a `#define` of the main file counts only above the definition
+                if let at = Cursors.mainFileOffset(clang_getCursorLocation(definition), file) { return at > offset }
+                return false
+            }
+        }
+        return undecided ? open.joined(separator: ", ") : nil
+    }
+
+    /// The macro names an open condition as `conditionalChanges` keeps it tests (`#if
+    /// !defined(HAVE_SNPRINTF) || FORCE` → HAVE_SNPRINTF, FORCE).
+    static func testedMacros(_ condition: String) -> [String] {
+        let notMacros: Set<String> = [
+            "if", "ifdef", "ifndef", "elif", "elifdef", "elifndef", "else", "of", "defined", "__has_include",
+            "__has_include_next", "__has_feature", "__has_attribute", "__has_builtin",
+        ]
+        var names: [String] = []
+        var word = ""
+        for c in condition.unicodeScalars + [" "] {
+            if c == "_" || c.properties.isASCIIHexDigit || ("a"..."z").contains(c) || ("A"..."Z").contains(c) {
+                word.unicodeScalars.append(c)
+                continue
+            }
+            if let head = word.unicodeScalars.first, !("0"..."9").contains(head), !notMacros.contains(word) {
+                names.append(word)
+            }
+            word = ""
+        }
+        return names
     }
 
     /// The conditions of the `#if` blocks open at a byte offset of the main file, outermost first,
@@ -208,12 +243,25 @@ extension CallGraphExtractor {
             guard let directive = words.first else { continue }
             let candidate = guardCandidate
             guardCandidate = nil
+            // the line as a message shows it: `#if !defined(HAVE_SNPRINTF)`, comments left out
+            var shown = String(trimmed.dropFirst())
+            for marker in ["//", "/*"] {
+                if let comment = shown.range(of: marker) { shown = String(shown[..<comment.lowerBound]) }
+            }
+            shown = "#" + shown.split(whereSeparator: { $0 == " " || $0 == "\t" }).joined(separator: " ")
             switch directive {
             case "if", "ifdef", "ifndef":
                 let condition = words.dropFirst().joined(separator: " ")
                 let constant = directive == "if" && ConditionalDirectives.isConstant(condition)
-                open.append(constant ? "" : "\(directive) \(condition)")
+                open.append(constant ? "" : shown)
                 if directive == "ifndef", words.count > 1 { guardCandidate = words[1] }
+            case "else":
+                // the other branch of the same condition (a constant one's or a guard's stays left out)
+                guard let top = open.last, !top.isEmpty else { continue }
+                open[open.count - 1] = top.hasPrefix("#else of ") ? top : "#else of \(top)"
+            case "elif", "elifdef", "elifndef":
+                guard let top = open.last, !top.isEmpty else { continue }
+                open[open.count - 1] = shown
             case "define":
                 guard let name = candidate, words.count > 1, words[1] == name, !open.isEmpty else { continue }
                 open[open.count - 1] = ""
