@@ -41,11 +41,20 @@ struct SwiftServiceInjectPlanner {
         // structs with only a memberwise initializer take a service together (see SwiftMemberwiseInjection)
         var memberwise: [String: (planner: SwiftMemberwiseInjection, members: [SwiftMemberwiseInjection.Member])] = [:]
         var services: [String] = []
+        // the services of each type this run injects: initializers they all write must compose
+        var servicesOfType: [String: [String]] = [:]
+        for key in order {
+            let first = byKey[key]![0]
+            servicesOfType[first.place.typeName, default: []].append(first.service)
+        }
         for key in order {
             let targets = byKey[key]!
+            let typeName = targets[0].place.typeName
             guard
                 let (planner, member) = planService(
-                    typeName: targets[0].place.typeName, service: targets[0].service, targets, into: &plan)
+                    typeName: typeName, service: targets[0].service,
+                    alongside: servicesOfType[typeName, default: []].filter { $0 != targets[0].service }, targets,
+                    into: &plan)
             else { continue }
             let key = planner.service + "\u{0}" + planner.serviceType
             if memberwise[key] == nil {
@@ -151,7 +160,9 @@ struct SwiftServiceInjectPlanner {
 
     /// Plans one type's reads of one service; a struct with only a memberwise initializer is
     /// handed back, to be planned with the run's others (nil otherwise).
-    private func planService(typeName: String, service: String, _ targets: [Target], into plan: inout FixPlan)
+    private func planService(
+        typeName: String, service: String, alongside: [String], _ targets: [Target], into plan: inout FixPlan
+    )
         -> (SwiftMemberwiseInjection, SwiftMemberwiseInjection.Member)?
     {
         var targets = targets
@@ -216,7 +227,8 @@ struct SwiftServiceInjectPlanner {
         var notes: [String] = []
         if !reused {
             switch initializerEdits(
-                type: type, name: name, serviceType: serviceType, defaultValue: defaultValue, plan: &plan, notes: &notes
+                type: type, name: name, serviceType: serviceType, defaultValue: defaultValue, alongside: alongside,
+                plan: &plan, notes: &notes
             ) {
             case let .failure(.manual(reason, detail)):
                 list(targets, reason, detail ?? "")
@@ -312,9 +324,13 @@ struct SwiftServiceInjectPlanner {
     }
 
     private func initializerEdits(
-        type: SwiftRunType, name: String, serviceType: String, defaultValue: String,
+        type: SwiftRunType, name: String, serviceType: String, defaultValue: String, alongside: [String],
         plan: inout FixPlan, notes: inout [String]
     ) -> Result<[TextEdit], SwiftAccessPlace.Refusal> {
+        // Each service's group stands alone (it lands or is refused alone), so an initializer two
+        // groups would both write, or a parameter list both would start, cannot be shared.
+        let oneAtATime =
+            "the run injects \(alongside.count + 1) of its services (\((alongside + [name]).sorted().joined(separator: ", "))): inject one service at a time (--service)"
         let file = type.file
         let nl = file.newline
         let brace = type.mainBlock.leftBrace
@@ -325,6 +341,14 @@ struct SwiftServiceInjectPlanner {
             return .failure(.manual(.serviceInitializers, "its member block starts on the line of its '{'"))
         }
         let designated = type.designatedInitializers
+        if designated.isEmpty, !alongside.isEmpty {
+            return .failure(.manual(.serviceInitializers, "it has no initializer of its own and \(oneAtATime)"))
+        }
+        if !alongside.isEmpty,
+            designated.contains(where: { !Self.cannotTake($0.decl) && $0.decl.signature.parameterClause.parameters.isEmpty })
+        {
+            return .failure(.manual(.serviceInitializers, "its 'init()' takes no parameters and \(oneAtATime)"))
+        }
         if designated.isEmpty {
             if type.isStruct {
                 return .failure(
