@@ -951,6 +951,14 @@ rationale: |
   `strtol`, `ioctl`, `backtrace_symbols_fd`…, and Darwin's `mach_error_string`, each with its reason in
   `Sources/DILintEngine/Analysis/SafeInPracticeFunctions.swift`) are accepted unless `strict`
   is set. Extend the list with the `allow` option (exact names, or a prefix ending in `*`).
+
+  When a handler calls a C library function that the project also defines, the library
+  function is judged and the finding names the project's definition. A definition compiled
+  only under an `#if` whose macros the run never sees defined (`#if !defined(HAVE_SNPRINTF)`
+  without `config.h`) may replace it in some builds: the note gives its file, line and
+  condition. A `static` definition in a file the caller does not include never replaces it,
+  and the note says so. A definition under an `#if` whose macros are all defined where the
+  parse reads it is compiled in every build, so calls run it and its own calls are reported.
 options:
   - name: handlers
     summary: More functions to treat as crash-time handlers (names; qualified for C++).
