@@ -175,19 +175,6 @@ final class ClangParser {
         CXTranslationUnit_DetailedPreprocessingRecord.rawValue
             | CXTranslationUnit_KeepGoing.rawValue)
 
-    /// `parseOptions` plus the header reuse of a C++ parse (`ClangFrontEnd.reusesHeaders`, opt-in):
-    /// the headers the file includes before its first declaration (its preamble) are parsed into
-    /// a precompiled preamble without their function bodies, which are read when the header
-    /// itself is linted. The preamble is a temporary file in `TMPDIR` (a parse worker's own
-    /// directory, `WorkerProcess`), removed with the translation unit.
-    static let headerReuseOptions =
-        parseOptions
-        | UInt32(
-            CXTranslationUnit_PrecompiledPreamble.rawValue
-                | CXTranslationUnit_CreatePreambleOnFirstParse.rawValue
-                | CXTranslationUnit_SkipFunctionBodies.rawValue
-                | CXTranslationUnit_LimitSkipFunctionBodiesToPreamble.rawValue)
-
     /// Flags common to every parse: no warnings, no error limit, no typo correction
     /// (a headerless file has many unresolved names, and correcting them is slow and misleading).
     static let commonArguments = ["-w", "-ferror-limit=0", "-fno-spell-checking"]
