@@ -15,7 +15,7 @@ final class SharedPrecompiledHeaderCLITests: XCTestCase {
         try Project(
             self,
             files: [
-                ".di-lint.yml": "containers: [\"Environment::get\"]\nclang-flags: [-Iinclude]\n",
+                ".di-lint.yml": "containers: [\"Environment::get\"]\nclang-flags: [-Iinclude, -I.]\n",
                 "include/env.hpp": """
                 #pragma once
                 #include <string>
@@ -45,6 +45,34 @@ final class SharedPrecompiledHeaderCLITests: XCTestCase {
 
                 """,
                 "src/local.hpp": "#pragma once\ninline int local() { return 2; }\n",
+                // headers: one precompiled header of their includes, without the directory's own
+                // quoted ones; one that it holds (inner.hpp, through reexport.hpp) is parsed
+                // without it
+                "lib/widget.hpp": """
+                #ifndef LIB_WIDGET_H
+                #define LIB_WIDGET_H
+                #include <env.hpp>
+                #include "other.hpp"
+                inline int widget() { return MWBase::Environment::get().getWorld()->x + other(); }
+                #endif
+
+                """,
+                "lib/other.hpp": "#pragma once\n#include <string>\ninline int other() { return 3; }\n",
+                "lib/reexport.hpp": "#pragma once\n#include <lib/inner.hpp>\n#include <leaf.hpp>\n",
+                "lib/inner.hpp": """
+                #ifndef LIB_INNER_H
+                #define LIB_INNER_H
+                #include <env.hpp>
+                inline int inner() { return MWBase::Environment::get().getWorld()->x; }
+                #endif
+
+                """,
+                "include/leaf.hpp": """
+                #pragma once
+                #include <vector>
+                inline int leaf() { return MWBase::Environment::get().getWorld()->x; }
+
+                """,
             ])
     }
 
@@ -56,24 +84,33 @@ final class SharedPrecompiledHeaderCLITests: XCTestCase {
         XCTAssertEqual(
             findings(plain),
             [
-                "include/env.hpp:5 container-access", "src/a.cpp:3 container-access",
+                "include/env.hpp:5 container-access", "include/leaf.hpp:3 container-access",
+                "lib/inner.hpp:4 container-access", "lib/widget.hpp:5 container-access",
+                "src/a.cpp:3 container-access",
                 "src/b.cpp:5 container-access", "src/c.cpp:3 container-access",
             ], plain.stdout + plain.stderr)
         let reused = try CLIRunner.run(
             ["lint", ".", "--format", "json"], in: p.root,
             environment: ["DI_LINT_HEADER_REUSE": "1", "DI_LINT_PCH_DIR": shared.path])
         XCTAssertEqual(findings(reused), findings(plain), reused.stdout + reused.stderr)
-        // one precompiled header, for src/ (a.cpp and b.cpp; c.cpp defines a macro first)
-        let built = try FileManager.default.contentsOfDirectory(atPath: shared.path).filter { $0.hasSuffix(".pch") }
-        XCTAssertEqual(built.count, 1, "\(built)")
-        let umbrella = try String(
-            contentsOf: shared.appendingPathComponent(String(built[0].dropLast(4)) + ".hpp"), encoding: .utf8)
+        // one precompiled header for src/ (a.cpp and b.cpp; c.cpp defines a macro first), one
+        // for the headers of lib/ and one for those of include/
+        let umbrellas = try FileManager.default.contentsOfDirectory(atPath: shared.path).filter {
+            $0.hasSuffix(".pch")
+        }.map {
+            try String(contentsOf: shared.appendingPathComponent(String($0.dropLast(4)) + ".hpp"), encoding: .utf8)
+        }
         XCTAssertEqual(
-            umbrella,
-            "#include \"\(p.root.path)/src/local.hpp\"\n#include <env.hpp>\n#include <map>\n")
+            umbrellas.sorted(),
+            [
+                "#include \"\(p.root.path)/src/local.hpp\"\n#include <env.hpp>\n#include <map>\n",
+                "#include <env.hpp>\n#include <string>\n#include <lib/inner.hpp>\n#include <leaf.hpp>\n",
+                "#include <string>\n#include <vector>\n",
+            ])
+        let built = try FileManager.default.contentsOfDirectory(atPath: shared.path).filter { $0.hasSuffix(".pch") }
 
-        // a damaged precompiled header: libclang refuses it, the files are parsed as before
-        try Data("not a precompiled header".utf8).write(to: shared.appendingPathComponent(built[0]))
+        // damaged precompiled headers: libclang refuses them, the files are parsed as before
+        for name in built { try Data("not a precompiled header".utf8).write(to: shared.appendingPathComponent(name)) }
         let damaged = try CLIRunner.run(
             ["lint", ".", "--format", "json"], in: p.root,
             environment: ["DI_LINT_HEADER_REUSE": "1", "DI_LINT_PCH_DIR": shared.path])

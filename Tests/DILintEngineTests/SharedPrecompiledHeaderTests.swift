@@ -31,4 +31,14 @@ final class SharedPrecompiledHeaderTests: XCTestCase {
         XCTAssertNil(includes("#include <a.h> trailing\n"))
         XCTAssertNil(includes("int main() {}\n"))
     }
+
+    func testAHeadersIncludeGuardComesBeforeItsIncludes() {
+        let guarded = "#ifndef GAME_X_H\n#define GAME_X_H\n#include <vector>\nint x();\n#endif\n"
+        XCTAssertEqual(SharedPrecompiledHeader.leadingIncludes(Array(guarded.utf8), header: true), ["<vector>"])
+        // a source's `#ifndef` is a condition, and a guard must define what it tests
+        XCTAssertNil(includes(guarded))
+        XCTAssertNil(
+            SharedPrecompiledHeader.leadingIncludes(
+                Array("#ifndef A_H\n#define B_H\n#include <vector>\n#endif\n".utf8), header: true))
+    }
 }

@@ -59,7 +59,7 @@ final class ClangFrontEnd {
     }
 
     /// Whether a parse of `language` may read its directory's shared precompiled header
-    /// (`SharedPrecompiledHeader`): C++ sources, only with `DI_LINT_HEADER_REUSE=1`
+    /// (`SharedPrecompiledHeader`): C++ sources and headers, only with `DI_LINT_HEADER_REUSE=1`
     /// (`scripts/bench-cpp` compares both).
     static func reusesHeaders(_ language: SourceLanguage) -> Bool {
         language == .cxx && headerReuseRequested
@@ -89,15 +89,16 @@ final class ClangFrontEnd {
     }
 
     /// `arguments` plus the directory's shared precompiled header (`SharedPrecompiledHeader`)
-    /// when the file may read it: a C++ source with header reuse on, no compile database entry,
-    /// no edited files; `arguments` otherwise.
+    /// when the file may read it: C++ with header reuse on, no compile database entry, no
+    /// edited files; `arguments` otherwise.
     private func sharedHeaderArguments(
         path: String, bytes: [UInt8], language: SourceLanguage, database: [String]?, arguments: [String], edited: Bool
     ) -> [String] {
         guard Self.reusesHeaders(language), database == nil, !edited,
-            !SourceLanguage.headerExtensions.contains((path as NSString).pathExtension),
             let shared = SharedPrecompiledHeader.arguments(
-                path: path, bytes: bytes, arguments: arguments, maxFileSize: configuration.maxFileSize, parser: parser!)
+                path: path, bytes: bytes,
+                isHeader: SourceLanguage.headerExtensions.contains((path as NSString).pathExtension),
+                arguments: arguments, maxFileSize: configuration.maxFileSize, parser: parser!)
         else { return arguments }
         return shared
     }

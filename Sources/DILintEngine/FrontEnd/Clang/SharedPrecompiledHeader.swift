@@ -45,33 +45,50 @@ enum SharedPrecompiledHeader {
     nonisolated(unsafe) private static var madeHere: String?
     /// Per directory and arguments: the precompiled header's path and the includes it holds
     /// (nil: none could be built).
-    nonisolated(unsafe) private static var built: [String: (path: String, includes: Set<String>)?] = [:]
+    nonisolated(unsafe) private static var built: [String: Entry?] = [:]
+
+    /// A built precompiled header: its path, the `#include` lines of its umbrella header and the
+    /// files it read.
+    private struct Entry {
+        let path: String
+        let includes: Set<String>
+        let files: Set<SourceFileKey>
+    }
 
     /// The arguments that make libclang read the shared precompiled header for `path`
     /// (`bytes` its contents; `arguments` as the parse gives them, `commonArguments` included),
     /// building it first when no process of the run has; nil when the file is parsed as before.
     static func arguments(
-        path: String, bytes: [UInt8], arguments: [String], maxFileSize: Int, parser: ClangParser
+        path: String, bytes: [UInt8], isHeader: Bool, arguments: [String], maxFileSize: Int, parser: ClangParser
     ) -> [String]? {
-        guard let own = leadingIncludes(bytes) else { return nil }
-        let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
-        let folder = (FileCollector.normalized(absolute) as NSString).deletingLastPathComponent
+        guard let own = leadingIncludes(bytes, header: isHeader) else { return nil }
+        let absolute = FileCollector.normalized(
+            path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path)
+        let folder = (absolute as NSString).deletingLastPathComponent
         let ownSet = Set(own.map { resolved($0, in: folder) })
         guard !ownSet.isEmpty, let run = runDirectory() else { return nil }
         let key = folder + "\u{0}" + arguments.joined(separator: "\u{0}")
         lock.lock()
         let known = built[key]
         lock.unlock()
-        let entry: (path: String, includes: Set<String>)?
+        let entry: Entry?
         if let known {
             entry = known
         } else {
-            entry = build(folder: folder, arguments: arguments, maxFileSize: maxFileSize, run: run, parser: parser)
+            entry = build(
+                folder: folder, headers: isHeader, arguments: arguments, maxFileSize: maxFileSize, run: run,
+                parser: parser)
             lock.lock()
             built[key] = entry
             lock.unlock()
         }
-        guard let entry, ownSet.isSubset(of: entry.includes) else { return nil }
+        guard let entry else { return nil }
+        if isHeader {
+            // a header the precompiled header holds would be skipped (its guard is defined)
+            guard let own = SourceFileKey(path: absolute), !entry.files.contains(own) else { return nil }
+        } else {
+            guard ownSet.isSubset(of: entry.includes) else { return nil }
+        }
         return arguments + ["-include-pch", entry.path, "-Xclang", "-fallow-pch-with-compiler-errors"]
     }
 
@@ -102,21 +119,24 @@ enum SharedPrecompiledHeader {
     }
 
     /// Builds (or finds, built by another process of the run) the precompiled header of the C++
-    /// sources in `folder`.
+    /// sources in `folder`, or of its headers (without the headers of `folder` themselves).
     private static func build(
-        folder: String, arguments: [String], maxFileSize: Int, run: String, parser: ClangParser
-    ) -> (path: String, includes: Set<String>)? {
-        let sources =
+        folder: String, headers: Bool, arguments: [String], maxFileSize: Int, run: String, parser: ClangParser
+    ) -> Entry? {
+        let extensions = headers ? SourceLanguage.headerExtensions : ["cpp", "cc", "cxx"]
+        let names =
             ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [])
-            .filter { ["cpp", "cc", "cxx"].contains(($0 as NSString).pathExtension) }.sorted()
+            .filter { extensions.contains(($0 as NSString).pathExtension) }.sorted()
+        let siblings = Set(names.map { "\"" + folder + "/" + $0 + "\"" })
         var lines: [String] = []
         var includes = Set<String>()
-        for name in sources {
+        for name in names {
             guard let bytes = try? InputFile.read(folder + "/" + name, limit: maxFileSize),
-                let own = leadingIncludes(bytes)
+                let own = leadingIncludes(bytes, header: headers)
             else { continue }
             for spelling in own {
                 let line = resolved(spelling, in: folder)
+                if headers && siblings.contains(line) { continue }
                 if includes.insert(line).inserted { lines.append(line) }
             }
         }
@@ -124,13 +144,10 @@ enum SharedPrecompiledHeader {
         let umbrella = lines.map { "#include \($0)\n" }.joined()
         // the driver's language for a header: `-x c++` becomes `-x c++-header`
         var headerArguments = arguments
-        if let x = headerArguments.firstIndex(of: "-x"), x + 1 < headerArguments.count,
-            headerArguments[x + 1] == "c++"
-        {
-            headerArguments[x + 1] = "c++-header"
-        } else {
-            return nil
-        }
+        guard let x = headerArguments.firstIndex(of: "-x"), x + 1 < headerArguments.count,
+            ["c++", "c++-header"].contains(headerArguments[x + 1])
+        else { return nil }
+        headerArguments[x + 1] = "c++-header"
         let name = SHA256.hex(clang_getClangVersion().consume() + "\u{0}" + headerArguments.joined(separator: "\u{0}") + "\u{0}" + umbrella)
         let base = run + "/" + name
         let pch = base + ".pch"
@@ -140,7 +157,16 @@ enum SharedPrecompiledHeader {
         defer { close(lockDescriptor) }
         guard flock(lockDescriptor, LOCK_EX) == 0 else { return nil }
         defer { flock(lockDescriptor, LOCK_UN) }
-        if access(pch, R_OK) == 0 { return (pch, includes) }
+        let filesPath = base + ".files"
+        if access(pch, R_OK) == 0 {
+            // the files it read, as the process that built it wrote them down
+            guard let listing = try? String(contentsOfFile: filesPath, encoding: .utf8) else { return nil }
+            let files = listing.split(separator: "\n").compactMap { line -> SourceFileKey? in
+                let parts = line.split(separator: " ").compactMap { UInt64($0) }
+                return parts.count == 2 ? SourceFileKey(device: parts[0], inode: parts[1]) : nil
+            }
+            return Entry(path: pch, includes: includes, files: Set(files))
+        }
         // a process that died building it (killed at its parse deadline) leaves the attempt: no
         // second try, the directory's files are parsed as before
         let attempt = base + ".attempt"
@@ -157,14 +183,17 @@ enum SharedPrecompiledHeader {
                 path: umbrellaPath, arguments: headerArguments, unsaved: [], options: options)
         else { return nil }
         defer { clang_disposeTranslationUnit(unit) }
+        let files = ParsedFile.inclusions(unit)
+        let listing = files.map { "\($0.device) \($0.inode)\n" }.joined()
         let temporary = base + ".tmp-pch"
-        guard clang_saveTranslationUnit(unit, temporary, 0) == CXSaveError_None.rawValue,
+        guard FileManager.default.createFile(atPath: filesPath, contents: Data(listing.utf8)),
+            clang_saveTranslationUnit(unit, temporary, 0) == CXSaveError_None.rawValue,
             rename(temporary, pch) == 0
         else {
             unlink(temporary)
             return nil
         }
-        return (pch, includes)
+        return Entry(path: pch, includes: includes, files: files)
     }
 
     /// An `#include` spelling as the umbrella header writes it: a quoted name found beside the
@@ -178,12 +207,15 @@ enum SharedPrecompiledHeader {
 
     /// The spellings (`<a/b.h>`, `"c.h"`) of a source's leading `#include` lines when every
     /// `#include` of it is among them: before the last, only comments, blank lines and
-    /// `#pragma once`. Nil when it is not eligible.
-    static func leadingIncludes(_ bytes: [UInt8]) -> [String]? {
+    /// `#pragma once`, and for a `header` its include guard (`#ifndef G` then `#define G`, first).
+    /// Nil when it is not eligible.
+    static func leadingIncludes(_ bytes: [UInt8], header: Bool = false) -> [String]? {
         guard let text = String(validating: bytes, as: UTF8.self) else { return nil }
         var includes: [String] = []
         var inComment = false
         var leading = true
+        var guardName: String?
+        var guardState = header ? 0 : 2 // 0: none yet, 1: after `#ifndef G`, 2: done
         for raw in text.split(separator: "\n", omittingEmptySubsequences: false) {
             var line = Substring(raw.trimmingCharacters(in: .whitespaces))
             if inComment {
@@ -201,6 +233,18 @@ enum SharedPrecompiledHeader {
             }
             if line.isEmpty || line.hasPrefix("//") { continue }
             let directive = line.hasPrefix("#") ? line.dropFirst().trimmingCharacters(in: .whitespaces) : nil
+            let words = directive.map { $0.split(separator: " ").map(String.init) } ?? []
+            if guardState == 0, words.count == 2, words[0] == "ifndef" {
+                guardName = words[1]
+                guardState = 1
+                continue
+            }
+            if guardState == 1 {
+                guard words.count == 2, words[0] == "define", words[1] == guardName else { return nil }
+                guardState = 2
+                continue
+            }
+            guardState = 2
             if let directive, directive.hasPrefix("include") {
                 guard leading else { return nil } // an include after other code
                 let rest = directive.dropFirst("include".count).trimmingCharacters(in: .whitespaces)
@@ -210,7 +254,7 @@ enum SharedPrecompiledHeader {
                 let after = rest[rest.index(after: close)...].trimmingCharacters(in: .whitespaces)
                 guard after.isEmpty || after.hasPrefix("//") else { return nil }
                 includes.append(spelling)
-            } else if leading, let directive, directive.split(separator: " ").map(String.init) == ["pragma", "once"] {
+            } else if leading, words == ["pragma", "once"] {
                 continue
             } else {
                 leading = false // an `#include` further on (in a condition, after a macro) is caught above
