@@ -146,7 +146,7 @@ final class ClangFrontEnd {
             if given == plain {
                 unit = try parser!.parseUnit(path: path, arguments: plain, unsaved: unsaved + [main], options: options)
             } else if let read = try? parser!.parseUnit(
-                path: path, arguments: given, unsaved: unsaved + [main], options: options),
+                path: path, arguments: given, unsaved: unsaved + [main], options: options, localDeclarationsOnly: true),
                 !SharedPrecompiledHeader.failedToRead(read, disposing: true)
             {
                 unit = read
