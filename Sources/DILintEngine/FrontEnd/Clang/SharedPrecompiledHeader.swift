@@ -89,7 +89,12 @@ enum SharedPrecompiledHeader {
         } else {
             guard ownSet.isSubset(of: entry.includes) else { return nil }
         }
-        return arguments + ["-include-pch", entry.path, "-Xclang", "-fallow-pch-with-compiler-errors"]
+        // libclang rejects (`CXError_ASTReadError`) a precompiled header it validates against
+        // OpenMW's include paths, one it built itself with the same arguments included; it is the
+        // run's own, built from the files as they are
+        return arguments + [
+            "-include-pch", entry.path, "-Xclang", "-fallow-pch-with-compiler-errors", "-Xclang", "-fno-validate-pch",
+        ]
     }
 
     /// Forgets a precompiled header libclang could not read (built by another process from other
