@@ -123,6 +123,7 @@ FORWARD(enum CXErrorCode, clang_parseTranslationUnit2,
         (CXIndex a, const char *b, const char *const *c, int d, struct CXUnsavedFile *e, unsigned f, unsigned g, CXTranslationUnit *h),
         (a, b, c, d, e, f, g, h))
 FORWARD_VOID(clang_disposeTranslationUnit, (CXTranslationUnit a), (a))
+FORWARD(int, clang_saveTranslationUnit, (CXTranslationUnit a, const char *b, unsigned c), (a, b, c))
 FORWARD(CXString, clang_getClangVersion, (void), ())
 FORWARD(const char *, clang_getCString, (CXString a), (a))
 FORWARD_VOID(clang_disposeString, (CXString a), (a))

@@ -1,10 +1,9 @@
 import Foundation
 import XCTest
 
-/// The opt-in header reuse of C++ parses (`DI_LINT_HEADER_REUSE=1`: a precompiled preamble per
-/// file, without the headers' function bodies) finds what the plain parse finds: a header's
-/// bodies are read when the header itself is linted. The parse workers' preambles live in a
-/// directory of each worker's own, removed when the run ends.
+/// The opt-in header reuse of C++ parses (`DI_LINT_HEADER_REUSE=1`: one precompiled header per
+/// directory, `SharedPrecompiledHeader`) finds what the plain parse finds. The precompiled
+/// headers live in a directory of the run's own, removed when the run ends.
 final class HeaderReuseCLITests: XCTestCase {
     private func findings(_ run: CLIRunner.Run) -> [String] {
         ((run.json["findings"] as? [[String: Any]]) ?? []).map {

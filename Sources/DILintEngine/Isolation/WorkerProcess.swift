@@ -5,8 +5,7 @@ import Foundation
 /// the next file after it died (`SupervisedChild`). See `WorkerIsolation`.
 final class WorkerProcess {
     private let child: SupervisedChild
-    /// The worker's `TMPDIR`, where libclang writes the precompiled preambles of its C++ parses
-    /// (`ClangParser.headerReuseOptions`; tens of megabytes each, one at a time): every child
+    /// The worker's `TMPDIR`, where libclang writes its temporary files: every child
     /// this worker starts uses it, and it is removed with everything in it when the worker is
     /// gone, so a child killed mid-parse leaves nothing behind.
     private let temporaryDirectory: String?
@@ -25,6 +24,8 @@ final class WorkerProcess {
     /// the request after one it died in.
     init(_ isolation: WorkerIsolation, handshake: [UInt8]) {
         let temporary = Self.makeTemporaryDirectory()
+        // the run's shared precompiled headers: made before the worker starts, which inherits it
+        if ClangFrontEnd.headerReuseRequested { _ = SharedPrecompiledHeader.runDirectory() }
         temporaryDirectory = temporary
         var environment = ChildProcess.environment()
         if let temporary { environment = environment.filter { !$0.hasPrefix("TMPDIR=") } + ["TMPDIR=" + temporary] }

@@ -58,14 +58,14 @@ final class ClangFrontEnd {
         return given + (configuration.headerMapFile?.arguments(after: given) ?? [])
     }
 
-    /// Whether a parse of `language` builds a precompiled preamble without the headers' function
-    /// bodies (`ClangParser.headerReuseOptions`): C++ and Objective-C++, only with
-    /// `DI_LINT_HEADER_REUSE=1` (`scripts/bench-cpp` compares both). Off by default: on OpenMW
-    /// with its include paths, building the preamble (3.0 s of CPU for `alchemywindow.cpp`) plus
-    /// the file (0.3 s) cost what the plain parse costs (3.5 s), and on KSCrash writing a preamble
-    /// per file made the run 1.7x slower; the preamble is not shared between files.
+    /// Whether a parse of `language` may read its directory's shared precompiled header
+    /// (`SharedPrecompiledHeader`): C++ sources and headers, only with `DI_LINT_HEADER_REUSE=1`
+    /// (`scripts/bench-cpp` compares both). Off by default: on OpenMW's mwgui the directory's
+    /// precompiled header (its 82 sources' includes, 140 MB) made `tooltips.cpp` 15% faster and
+    /// `alchemywindow.cpp` 1.7x slower (lookups in the large header), and building it costs
+    /// about 15 s of CPU per directory.
     static func reusesHeaders(_ language: SourceLanguage) -> Bool {
-        (language == .cxx || language == .objectiveCxx) && headerReuseRequested
+        language == .cxx && headerReuseRequested
     }
 
     static let headerReuseRequested = ProcessInfo.processInfo.environment["DI_LINT_HEADER_REUSE"] == "1"
@@ -89,6 +89,21 @@ final class ClangFrontEnd {
         compileArguments[
             FileCollector.normalized(path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path)
         ]
+    }
+
+    /// `arguments` plus the directory's shared precompiled header (`SharedPrecompiledHeader`)
+    /// when the file may read it: C++ with header reuse on, no compile database entry, no
+    /// edited files; `arguments` otherwise.
+    private func sharedHeaderArguments(
+        path: String, bytes: [UInt8], language: SourceLanguage, database: [String]?, arguments: [String], edited: Bool
+    ) -> [String] {
+        guard Self.reusesHeaders(language), database == nil, !edited,
+            let shared = SharedPrecompiledHeader.arguments(
+                path: path, bytes: bytes,
+                isHeader: SourceLanguage.headerExtensions.contains((path as NSString).pathExtension),
+                arguments: arguments, maxFileSize: configuration.maxFileSize, parser: parser!)
+        else { return arguments }
+        return shared
     }
 
     /// The one way di-lint parses a C-family file (lint, its parse workers, fix and fix's
@@ -125,10 +140,25 @@ final class ClangFrontEnd {
         }
         do {
             let main = ClangParser.UnsavedFile(path: path, bytes: bytes)
-            let options = Self.reusesHeaders(language) ? ClangParser.headerReuseOptions : ClangParser.parseOptions
-            var unit = try parser!.parseUnit(
-                path: path, arguments: ClangParser.commonArguments + arguments, unsaved: unsaved + [main],
-                options: options)
+            let options = ClangParser.parseOptions
+            let plain = ClangParser.commonArguments + arguments
+            let given = sharedHeaderArguments(
+                path: path, bytes: bytes, language: language, database: database, arguments: plain,
+                edited: !unsaved.isEmpty || reparse != nil)
+            var unit: CXTranslationUnit
+            if given == plain {
+                unit = try parser!.parseUnit(path: path, arguments: plain, unsaved: unsaved + [main], options: options)
+            } else if let read = try? parser!.parseUnit(
+                path: path, arguments: given, unsaved: unsaved + [main], options: options, localDeclarationsOnly: true),
+                !SharedPrecompiledHeader.failedToRead(read, disposing: true)
+            {
+                unit = read
+            } else {
+                // the shared precompiled header is unreadable (libclang failed or named it in a
+                // fatal error): this file and its directory's next are parsed as before
+                SharedPrecompiledHeader.discard(path: path, arguments: plain)
+                unit = try parser!.parseUnit(path: path, arguments: plain, unsaved: unsaved + [main], options: options)
+            }
             if let reparse, let again = reparse(ParsedFile.inclusions(unit)) {
                 clang_disposeTranslationUnit(unit)
                 unit = try parser!.parseUnit(

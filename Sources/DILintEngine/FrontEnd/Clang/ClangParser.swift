@@ -164,29 +164,24 @@ final class ParsedFile {
 /// Parses files with libclang. Not thread-safe: use one per worker thread.
 final class ClangParser {
     private let index: CXIndex
+    /// An index whose translation units show only their own declarations, not those of the
+    /// precompiled header they read (`SharedPrecompiledHeader`): a header's declarations are
+    /// walked when the header itself is linted, not again in every file that reads it.
+    private lazy var localIndex: CXIndex = clang_createIndex(1, 0)
+    private var localIndexMade = false
 
     init() {
         index = clang_createIndex(0, 0)
     }
 
-    deinit { clang_disposeIndex(index) }
+    deinit {
+        clang_disposeIndex(index)
+        if localIndexMade { clang_disposeIndex(localIndex) }
+    }
 
     static let parseOptions = UInt32(
         CXTranslationUnit_DetailedPreprocessingRecord.rawValue
             | CXTranslationUnit_KeepGoing.rawValue)
-
-    /// `parseOptions` plus the header reuse of a C++ parse (`ClangFrontEnd.reusesHeaders`, opt-in):
-    /// the headers the file includes before its first declaration (its preamble) are parsed into
-    /// a precompiled preamble without their function bodies, which are read when the header
-    /// itself is linted. The preamble is a temporary file in `TMPDIR` (a parse worker's own
-    /// directory, `WorkerProcess`), removed with the translation unit.
-    static let headerReuseOptions =
-        parseOptions
-        | UInt32(
-            CXTranslationUnit_PrecompiledPreamble.rawValue
-                | CXTranslationUnit_CreatePreambleOnFirstParse.rawValue
-                | CXTranslationUnit_SkipFunctionBodies.rawValue
-                | CXTranslationUnit_LimitSkipFunctionBodiesToPreamble.rawValue)
 
     /// Flags common to every parse: no warnings, no error limit, no typo correction
     /// (a headerless file has many unresolved names, and correcting them is slow and misleading).
@@ -210,9 +205,12 @@ final class ClangParser {
 
     /// One libclang parse of `path` with `arguments` as given (`commonArguments` included by the
     /// caller), the `unsaved` files read from memory. The only call of libclang's parse in di-lint.
-    func parseUnit(path: String, arguments args: [String], unsaved: [UnsavedFile], options: UInt32 = parseOptions)
-        throws -> CXTranslationUnit
-    {
+    func parseUnit(
+        path: String, arguments args: [String], unsaved: [UnsavedFile], options: UInt32 = parseOptions,
+        localDeclarationsOnly: Bool = false
+    ) throws -> CXTranslationUnit {
+        if localDeclarationsOnly { localIndexMade = true }
+        let index = localDeclarationsOnly ? localIndex : index
         // libclang puts the file's name among the arguments: a name starting with '-' (`-x.m`)
         // would be read as an option (libclang 14 takes no file after `--`), `./-x.m` is a file.
         let name = path.hasPrefix("-") ? "./" + path : path
