@@ -7,6 +7,21 @@ import XCTest
 /// `config.yml` the `.di-lint.yml`, `X.bridge` the file the bridge phase must write), run through
 /// the real binary, real libclang and the toolchain's `swiftc`.
 final class FixBridgePhaseCLITests: XCTestCase {
+    /// A composition root that builds both of `bridgegen-swift`'s types and starts the session.
+    static let appRoot = """
+        import Foundation
+
+        final class AppRoot {
+            func run() -> String {
+                let session = Session(started: false)
+                session.start()
+                let reporter = Reporter(name: "main")
+                return reporter.report()
+            }
+        }
+
+        """
+
     static let fixtures = packageRoot.appendingPathComponent("Tests/DILintEngineTests/Fixtures/fix")
 
     /// The fixture's tree in a new git repository (committed); the expected bridge files by path.
@@ -227,21 +242,7 @@ final class FixBridgePhaseCLITests: XCTestCase {
         // the two-line config, plus where the composition root is: AppRoot builds both types
         let (project, _) = try tree("bridgegen-swift")
         try project.write(".di-lint.yml", try project.read(".di-lint.yml") + "composition-root: {types: [AppRoot]}\n")
-        try project.write(
-            "Sources/App/AppRoot.swift",
-            """
-            import Foundation
-
-            final class AppRoot {
-                func run() -> String {
-                    let session = Session(started: false)
-                    session.start()
-                    let reporter = Reporter(name: "main")
-                    return reporter.report()
-                }
-            }
-
-            """)
+        try project.write("Sources/App/AppRoot.swift", Self.appRoot)
         try project.commitEverything()
         for name in ["bridge", "inject"] {
             try phase(name, project)

@@ -12,21 +12,7 @@ extension FixBridgePhaseCLITests {
         let (project, _) = try tree("bridgegen-swift")
         XCTAssertEqual(
             try project.read(".di-lint.yml"), "containers: [Container.shared]\nbridge-type: ReporterBridge\n")
-        try project.write(
-            "Sources/App/AppRoot.swift",
-            """
-            import Foundation
-
-            final class AppRoot {
-                func run() -> String {
-                    let session = Session(started: false)
-                    session.start()
-                    let reporter = Reporter(name: "main")
-                    return reporter.report()
-                }
-            }
-
-            """)
+        try project.write("Sources/App/AppRoot.swift", Self.appRoot)
         try project.commitEverything()
         for name in ["bridge", "inject"] {
             try phase(name, project)
