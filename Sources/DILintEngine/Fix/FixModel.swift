@@ -240,10 +240,17 @@ public struct FixPlan: Codable, Sendable {
     public var manual: [ManualItem] = []
     /// Content digests of the planned files, by real path: `--apply` refuses a file that changed.
     public var digests: [String: String] = [:]
+    /// The bytes each digest was computed from (not in the JSON): the dry-run diff compares a
+    /// file read again with them rather than hashing it again.
+    var digested: [String: [UInt8]] = [:]
     /// Error diagnostics per edited file before and after the edits (libclang or SwiftParser).
     public var diagnostics: [String: DiagnosticCounts] = [:]
     /// Whether planning again on the edited files planned nothing (idempotence).
     public var secondRunEmpty: Bool = true
+
+    private enum CodingKeys: String, CodingKey {
+        case phase, groups, manual, digests, diagnostics, secondRunEmpty
+    }
 
     public init(phase: FixPhase) { self.phase = phase }
 

@@ -17,7 +17,10 @@ extension FixPlan {
                     path: FileCollector.relative(path, to: base), contents: EditApplication.apply(edits, to: []))
                 continue
             }
-            guard let old = readFileBytes(path), SHA256.hex(old) == digests[path] else { continue }
+            // unchanged since planning: the bytes hashed then (hashed again only when not kept)
+            guard let old = readFileBytes(path),
+                digested[path].map({ $0 == old }) ?? (SHA256.hex(old) == digests[path])
+            else { continue }
             // the tier of an unsafe file's groups on a line of its own before its diff (git apply passes over it)
             let unsafe = unsafeTitles[path] ?? []
             if !unsafe.isEmpty {

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Token-level navigation over a parsed file, for the rewriters.
 struct FixTokens {
     let file: ParsedFile
@@ -39,10 +41,17 @@ struct FixTokens {
 
     /// The line ending the file mostly uses (`\r\n` when most lines end so).
     var lineEnding: String {
-        let bytes = file.buffer.bytes
+        // the line feeds found with memchr (a byte-by-byte walk was a fiftieth of a fix run's CPU
+        // on a tree where every file is edited: the planners ask for it per edit)
         var crlf = 0, lf = 0
-        for (i, b) in bytes.enumerated() where b == UInt8(ascii: "\n") {
-            if i > 0 && bytes[i - 1] == UInt8(ascii: "\r") { crlf += 1 } else { lf += 1 }
+        file.buffer.bytes.withUnsafeBufferPointer { bytes in
+            guard let base = bytes.baseAddress else { return }
+            var i = 0
+            while i < bytes.count, let hit = memchr(base + i, Int32(UInt8(ascii: "\n")), bytes.count - i) {
+                let at = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+                if at > 0 && bytes[at - 1] == UInt8(ascii: "\r") { crlf += 1 } else { lf += 1 }
+                i = at + 1
+            }
         }
         return crlf > lf ? "\r\n" : "\n"
     }

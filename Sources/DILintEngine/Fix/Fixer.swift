@@ -186,7 +186,9 @@ public final class Fixer {
         var before: [String: BeforeEdits] = [:]
         context.prefetch(touched.filter { ($0 as NSString).pathExtension != "swift" && !created.contains($0) })
         for path in touched {
-            plan.digests[path] = workspace.diskBytes(path).map { SHA256.hex($0) } ?? ""
+            let bytes = workspace.diskBytes(path)
+            plan.digests[path] = bytes.map { SHA256.hex($0) } ?? ""
+            plan.digested[path] = bytes
             if (path as NSString).pathExtension != "swift" && !bridgeFiles.contains(path) {
                 before[path] = context.analysis(path).map(BeforeEdits.init)
             }

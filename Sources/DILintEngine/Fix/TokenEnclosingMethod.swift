@@ -15,9 +15,13 @@ extension FixTokens {
     /// method declared `__weak` / `__unsafe_unretained` (`weakSelf`): such a block avoids
     /// capturing `self`, and `self.bridge` would capture it strongly.
     func isInBlockAvoidingSelf(_ k: Int, method: EnclosingDeclaration) -> Bool {
-        let weak = (0..<count).filter { i in
-            start(i) >= method.range.lowerBound && start(i) < method.range.upperBound
-                && ["__weak", "__unsafe_unretained"].contains(text(i))
+        // the method's tokens only (tokens are in source order: `firstToken(atOrAfter:)`), not a
+        // walk of the whole file per access
+        let first = firstToken(atOrAfter: method.range.lowerBound)
+        var end = first
+        while end < count && start(end) < method.range.upperBound { end += 1 }
+        let weak = (first..<end).filter { i in
+            ["__weak", "__unsafe_unretained"].contains(text(i))
         }.compactMap { i -> String? in
             // `__weak typeof(self) weakSelf = self;` or `__weak Foo *weakSelf = self;`: the identifier before `=`
             var j = i + 1
