@@ -52,7 +52,8 @@ extension FixBridgePhaseCLITests {
         let root = try project.read("Sources/App/AppRoot.swift")
         XCTAssertTrue(
             root.contains(
-                "final class AppRoot {\n    private let bridge: CrashBridge = CrashBridge(services: Container.shared)\n"),
+                "final class AppRoot {\n    private let bridge: CrashBridge = CrashBridge(services: Container.shared)\n"
+            ),
             root)
         XCTAssertEqual(root.components(separatedBy: "private let bridge").count, 2, "one bridge per root: \(root)")
         XCTAssertTrue(
@@ -61,7 +62,8 @@ extension FixBridgePhaseCLITests {
             ), root)
         XCTAssertTrue(
             root.contains(
-                "        let fresh: Monitor = other.makeMonitor()\n        fresh.bridge = bridge\n        fresh.install()\n"),
+                "        let fresh: Monitor = other.makeMonitor()\n        fresh.bridge = bridge\n        fresh.install()\n"
+            ),
             root)
         try phase("finish", project)
         let t = try totals(project)
@@ -89,7 +91,8 @@ extension FixBridgePhaseCLITests {
                 of: "        fresh.install()\n", with: "        fresh.install()\n        fresh.bridge = bridge\n"))
         try project.commitEverything()
         let safe = try project.run("fix", "--phase", "wire", "Sources")
-        XCTAssertFalse(safe.stdout.contains("-        fresh.bridge = bridge\n"), "unsafe only with --unsafe: \(safe.stdout)")
+        XCTAssertFalse(
+            safe.stdout.contains("-        fresh.bridge = bridge\n"), "unsafe only with --unsafe: \(safe.stdout)")
         let dry = try project.run("fix", "--phase", "wire", "--unsafe", "Sources")
         XCTAssertTrue(dry.stdout.contains("-        fresh.bridge = bridge\n"), dry.stdout)
         let applied = try project.run("fix", "--phase", "wire", "--unsafe", "Sources", "--apply")
@@ -97,7 +100,8 @@ extension FixBridgePhaseCLITests {
         let after = try project.read("Sources/App/AppRoot.swift")
         XCTAssertTrue(
             after.contains(
-                "        let fresh: Monitor = other.makeMonitor()\n        fresh.bridge = bridge\n        fresh.install()\n        monitor = fresh\n"),
+                "        let fresh: Monitor = other.makeMonitor()\n        fresh.bridge = bridge\n        fresh.install()\n        monitor = fresh\n"
+            ),
             after)
         XCTAssertEqual(after.components(separatedBy: "private let bridge").count, 2, after)
         XCTAssertEqual(try project.run("fix", "--phase", "wire", "--unsafe", "Sources").stdout, "")

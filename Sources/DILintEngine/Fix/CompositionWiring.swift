@@ -224,7 +224,8 @@ struct CompositionWiring {
     private func receipts(in analysis: FixFileAnalysis, of classes: Set<String>) -> [Construction] {
         let t = analysis.tokens
         let cursor = TokenCursor(file: t.file)
-        let names = Set(context.configuration.lifecycle.isEmpty ? ["install", "start"] : context.configuration.lifecycle)
+        let names = Set(
+            context.configuration.lifecycle.isEmpty ? ["install", "start"] : context.configuration.lifecycle)
         func propertyClass(_ name: String) -> String? {
             (0..<t.count).first { j in
                 classes.contains(t.text(j)) && t.text(j + 1) == "*" && t.text(j + 2) == name && t.text(j + 3) == ";"

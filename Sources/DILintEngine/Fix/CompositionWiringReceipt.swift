@@ -25,7 +25,8 @@ struct CompositionWiringReceipt {
     ) -> Set<String> {
         guard !classes.isEmpty else { return [] }
         let bridge = context.bridgeName
-        let lifecycle = Set(context.configuration.lifecycle.isEmpty ? ["install", "start"] : context.configuration.lifecycle)
+        let lifecycle = Set(
+            context.configuration.lifecycle.isEmpty ? ["install", "start"] : context.configuration.lifecycle)
         var wired = Set<String>()
         for path in paths where classes.contains(where: { context.swiftFilesMentioning($0).contains(path) }) {
             guard let file = context.swiftFile(path) else { continue }
@@ -45,12 +46,14 @@ struct CompositionWiringReceipt {
                 // the type of a property target (`self.p = …`, `p = …` with no local `p`)
                 var className = receipt.className
                 if className == nil {
-                    let name = receipt.receiver.hasPrefix("self.") ? String(receipt.receiver.dropFirst(5)) : receipt.receiver
+                    let name =
+                        receipt.receiver.hasPrefix("self.") ? String(receipt.receiver.dropFirst(5)) : receipt.receiver
                     if !receipt.receiver.hasPrefix("self."), SwiftCallerWiring.declares(name, in: member) { continue }
                     className = Self.declaredClass(of: name, in: owner, classes: classes)
                 }
                 guard let className else { continue }
-                let propertyName = receipt.receiver.hasPrefix("self.") ? String(receipt.receiver.dropFirst(5)) : receipt.receiver
+                let propertyName =
+                    receipt.receiver.hasPrefix("self.") ? String(receipt.receiver.dropFirst(5)) : receipt.receiver
                 let isProperty = receipt.className == nil
                 // the type starts it: a lifecycle message to it in the type (a property) or in the
                 // body that obtains it (a local)
@@ -74,17 +77,19 @@ struct CompositionWiringReceipt {
                     let message = starts.first {
                         $0.startOffset > receipt.statement.endOffset && $0.startOffset < set.startOffset
                     }
-                    guard let message else { continue }  // set before the first message: wired
+                    guard let message else { continue } // set before the first message: wired
                     let (l, _) = file.source.buffer.lineColumn(of: message.startOffset)
                     guard let range = Self.lineRange(of: set, in: file) else {
                         manual(
                             .wiringPlace,
-                            "its \(bridge) is set after '\(message.trimmedDescription)' (line \(l)), on a line shared with other code")
+                            "its \(bridge) is set after '\(message.trimmedDescription)' (line \(l)), on a line shared with other code"
+                        )
                         continue
                     }
                     moved = [TextEdit(path: path, range: range, replacement: "")]
                     tier = .unsafe
-                    movedBefore = ": \(receipt.receiver)'s \(bridge) set moved before '\(message.trimmedDescription)' (line \(l))"
+                    movedBefore =
+                        ": \(receipt.receiver)'s \(bridge) set moved before '\(message.trimmedDescription)' (line \(l))"
                     note = [
                         "\(context.display(path)):\(line):\(column): note: the \(bridge) set moves before '\(message.trimmedDescription)' (line \(l)): that message now runs with the \(bridge)"
                     ]
@@ -94,7 +99,8 @@ struct CompositionWiringReceipt {
                 {
                     manual(
                         .wiringPlace,
-                        "obtained in \(ownerName)'s initializer before super.init: set '\(bridge)' on it after super.init")
+                        "obtained in \(ownerName)'s initializer before super.init: set '\(bridge)' on it after super.init"
+                    )
                     continue
                 }
                 // the bridge: the type's own, or one it is given as the composition root
@@ -106,7 +112,8 @@ struct CompositionWiringReceipt {
                     else {
                         manual(
                             .noBridgeToWire,
-                            "\(ownerName) starts it but has no \(bridge) and may not build one (\(context.notCompositionRoot(ownerName)))")
+                            "\(ownerName) starts it but has no \(bridge) and may not build one (\(context.notCompositionRoot(ownerName)))"
+                        )
                         continue
                     }
                     if owner.memberNames.contains(bridge) {
@@ -116,7 +123,8 @@ struct CompositionWiringReceipt {
                     guard let made = CompositionWiringSwiftObjC.ownedBridgeDefault(context) else {
                         manual(
                             .noBridgeToWire,
-                            "\(ownerName) may build the \(bridge), but the config names no swift-bridge-default to build it with")
+                            "\(ownerName) may build the \(bridge), but the config names no swift-bridge-default to build it with"
+                        )
                         continue
                     }
                     owned.insert(ownerName)
@@ -232,7 +240,8 @@ struct CompositionWiringReceipt {
     static func declaredClass(of name: String, in type: SwiftRunType, classes: Set<String>) -> String? {
         for (_, decl) in type.members {
             guard let variable = decl.as(VariableDeclSyntax.self) else { continue }
-            for binding in variable.bindings where binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text == name {
+            for binding in variable.bindings
+            where binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text == name {
                 guard let type = binding.typeAnnotation?.type.trimmedDescription.trimmingCharacters(in: ["?", "!"]),
                     classes.contains(type)
                 else { return nil }
@@ -277,7 +286,8 @@ struct CompositionWiringReceipt {
         let name = receiver.hasPrefix("self.") ? String(receiver.dropFirst(5)) : receiver
         for later in list[list.index(after: index)...] {
             let text = later.item.trimmedDescription.replacingOccurrences(of: " ", with: "")
-            for form in [name, "self.\(name)"] where text.hasPrefix("\(form).\(bridge)=") || text.hasPrefix("\(form)?.\(bridge)=") {
+            for form in [name, "self.\(name)"]
+            where text.hasPrefix("\(form).\(bridge)=") || text.hasPrefix("\(form)?.\(bridge)=") {
                 return Syntax(later)
             }
         }
