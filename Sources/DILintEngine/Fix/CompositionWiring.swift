@@ -32,6 +32,7 @@ struct CompositionWiring {
                 order.append(title)
                 groups[title] = FixGroup(title: title, edits: [], targets: [], tier: tier)
             }
+            if tier == .unsafe { groups[title]!.tier = .unsafe }
             for edit in edits where !groups[title]!.edits.contains(edit) { groups[title]!.edits.append(edit) }
             if !notes.isEmpty { groups[title]!.notes = (groups[title]!.notes ?? []) + notes }
         }
@@ -39,7 +40,8 @@ struct CompositionWiring {
         var built = Set<String>()
         var owners: [String: [TextEdit]] = [:] // composing class → its owned bridge's edits
         for analysis in run.clang where ["m", "mm"].contains((analysis.path as NSString).pathExtension) {
-            for site in constructions(in: analysis, of: Set(migrated.keys)) {
+            let classes = Set(migrated.keys)
+            for site in constructions(in: analysis, of: classes) + receipts(in: analysis, of: classes) {
                 built.insert(site.className)
                 switch wire(site, in: analysis, owners: &owners, run: run) {
                 case let .wired(title, edits, note, tier): add(title, edits, notes: note.map { [$0] } ?? [], tier: tier)
@@ -51,8 +53,13 @@ struct CompositionWiring {
         var ownedSwift = Set<String>() // Swift composing types given a bridge of their own
         CompositionWiringSwift(context: context).plan(
             run.swift, into: &plan, owned: &ownedSwift, add: { add($0, $1, notes: $2) })
+        // objects of the classes a Swift composing type obtains (not builds) and starts
+        let subclasses = CompositionWiringSwiftObjC.swiftSubclasses(run.swift, of: Set(migrated.keys), context: context)
+        let received = CompositionWiringReceipt(context: context, classes: Set(migrated.keys).union(subclasses.keys))
+            .plan(run.swift, into: &plan, owned: &ownedSwift, add: { add($0, $1, notes: $2, tier: $3) })
+        built.formUnion(received.map { subclasses[$0] ?? $0 })
         built.formUnion(
-            CompositionWiringSwiftObjC(context: context, classes: Set(migrated.keys)).plan(
+            CompositionWiringSwiftObjC(context: context, classes: Set(migrated.keys), received: received).plan(
                 run.swift, into: &plan, owned: &ownedSwift, add: { add($0, $1, notes: $2) }))
         // a subclass built counts for its class
         for (className, place) in migrated.sorted(by: { $0.key < $1.key })
@@ -205,6 +212,72 @@ struct CompositionWiring {
                     "it is kept where fix cannot name it again ('\(t.source(lhs.lowerBound, lhs.upperBound - 1))')"
             }
             result.append(site)
+        }
+        return result
+    }
+
+    /// Statements that keep an object of a migrated class the method obtains rather than builds
+    /// (`self.installation = [provider installation];`, `T *x = [factory make];`) and then starts
+    /// itself: a `lifecycle:` message (without that key `install` or `start`) to it follows in the
+    /// same body. They are wired like constructions: the bridge set right after the statement.
+    /// A property's class is read from its `@property (…) T *p;` in the same file.
+    private func receipts(in analysis: FixFileAnalysis, of classes: Set<String>) -> [Construction] {
+        let t = analysis.tokens
+        let cursor = TokenCursor(file: t.file)
+        let names = Set(
+            context.configuration.lifecycle.isEmpty ? ["install", "start"] : context.configuration.lifecycle)
+        func propertyClass(_ name: String) -> String? {
+            (0..<t.count).first { j in
+                classes.contains(t.text(j)) && t.text(j + 1) == "*" && t.text(j + 2) == name && t.text(j + 3) == ";"
+            }.map { t.text($0) }
+        }
+        var result: [Construction] = []
+        for i in 0..<t.count where t.text(i) == "=" && t.text(i + 1) == "[" {
+            let open = i + 1
+            // constructions are `constructions(in:of:)`'s
+            if t.text(open + 1) == "[" && t.text(open + 3) == "alloc" { continue }
+            if classes.contains(t.text(open + 1)) && t.text(open + 2) == "new" { continue }
+            guard !t.isInDirective(t.start(i)), let close = cursor.close(from: open), t.text(close + 1) == ";",
+                let scope = analysis.file.definition(holding: t.start(i)), scope.kind == .objcMethod
+            else { continue }
+            var s = i - 1
+            while s >= 0, ![";", "{", "}"].contains(t.text(s)) { s -= 1 }
+            let lhs = (s + 1)..<i
+            guard !lhs.isEmpty, t.isIdentifier(lhs.upperBound - 1) else { continue }
+            let words = lhs.map { t.text($0) }
+            let className: String?
+            let receiver: String
+            var forms: [String]
+            if words.count >= 3, words[words.count - 2] == "*" {
+                className = classes.contains(words[words.count - 3]) ? words[words.count - 3] : nil
+                receiver = words.last!
+                forms = [receiver]
+            } else if words.count == 3, words[0] == "self", words[1] == "." {
+                className = propertyClass(words[2])
+                receiver = "self.\(words[2])"
+                forms = [receiver, "_\(words[2])"]
+            } else if words.count == 1, words[0].hasPrefix("_") {
+                className = propertyClass(String(words[0].dropFirst()))
+                receiver = words[0]
+                forms = [receiver, "self.\(words[0].dropFirst())"]
+            } else {
+                continue
+            }
+            guard let className else { continue }
+            // the method starts it after obtaining it
+            let end = t.file.tokenIndex(atOrAfter: scope.range.upperBound)
+            let starts = (close + 2..<end).contains { j in
+                guard t.text(j) == "[" else { return false }
+                let k = j + 1
+                if forms.contains(t.text(k)), names.contains(t.text(k + 1)) { return true }
+                return t.text(k) == "self" && t.text(k + 1) == "." && forms.contains("self.\(t.text(k + 2))")
+                    && names.contains(t.text(k + 3))
+            }
+            guard starts else { continue }
+            result.append(
+                Construction(
+                    className: className, receiver: receiver, statementStart: s + 1, open: open,
+                    semicolon: close + 1, unwirable: nil))
         }
         return result
     }

@@ -10,6 +10,9 @@ struct CompositionWiringSwiftObjC {
     let context: FixContext
     /// The migrated Objective-C classes (those with a bridge property), by name.
     let classes: Set<String>
+    /// The classes wired where a composing type obtains them (`CompositionWiringReceipt`): a
+    /// construction that returns one (a provider's `return T(…)`) is wired there, not listed.
+    var received: Set<String> = []
 
     /// Adds each wiring to the group of its composing type (through `add`), each place that
     /// cannot be wired to the manual items; returns the classes it found built.
@@ -19,13 +22,7 @@ struct CompositionWiringSwiftObjC {
     ) -> Set<String> {
         guard !classes.isEmpty else { return [] }
         // Swift subclasses of the classes inherit the property (`class R: SentryCrashInstallation`)
-        var superclass: [String: String] = [:]
-        for path in paths {
-            guard let file = context.swiftFile(path) else { continue }
-            let subclasses = Subclasses(of: classes)
-            subclasses.walk(file.source.tree)
-            for (sub, base) in subclasses.found { superclass[sub] = base }
-        }
+        let superclass = Self.swiftSubclasses(paths, of: classes, context: context)
         let classes = classes.union(superclass.keys)
         var built = Set<String>()
         let bridge = context.bridgeName
@@ -44,6 +41,7 @@ struct CompositionWiringSwiftObjC {
                             reason: reason, detail: why))
                 }
                 guard let (receiver, statement) = Self.kept(call) else {
+                    if received.contains(className), Self.isReturned(call) { continue }
                     manual(
                         .wiringPlace,
                         "it is built inside a larger expression (no variable holds it before its first use)")
@@ -99,18 +97,7 @@ struct CompositionWiringSwiftObjC {
                             )
                             continue
                         }
-                        // the configured default, or the facade `--phase bridge` wrote, built from the container
-                        let container = context.configuration.containers.lazy.compactMap { spec -> String? in
-                            if case let .member(type, accessor) = spec { return "\(type).\(accessor)" }
-                            return nil
-                        }.first
-                        guard
-                            let made = context.configuration.swiftBridgeDefault
-                                ?? container.flatMap({
-                                    context.generatedSwiftBridge
-                                        ? BridgeWriter.swiftDefault(container: $0, context) : nil
-                                })
-                        else {
+                        guard let made = Self.ownedBridgeDefault(context) else {
                             manual(
                                 .noBridgeToWire,
                                 "\(owner) may build the \(bridge), but the config names no swift-bridge-default to build it with"
@@ -146,6 +133,31 @@ struct CompositionWiringSwiftObjC {
         return built
     }
 
+    /// Swift subclasses of the classes in the run's Swift files, with their superclass.
+    static func swiftSubclasses(_ paths: [String], of classes: Set<String>, context: FixContext) -> [String: String] {
+        var superclass: [String: String] = [:]
+        for path in paths {
+            guard let file = context.swiftFile(path) else { continue }
+            let subclasses = Subclasses(of: classes)
+            subclasses.walk(file.source.tree)
+            for (sub, base) in subclasses.found { superclass[sub] = base }
+        }
+        return superclass
+    }
+
+    /// What a composing type's own bridge is built with: the configured `swift-bridge-default`,
+    /// or the facade `--phase bridge` wrote, built from the container; nil when neither.
+    static func ownedBridgeDefault(_ context: FixContext) -> String? {
+        let container = context.configuration.containers.lazy.compactMap { spec -> String? in
+            if case let .member(type, accessor) = spec { return "\(type).\(accessor)" }
+            return nil
+        }.first
+        return context.configuration.swiftBridgeDefault
+            ?? container.flatMap({
+                context.generatedSwiftBridge ? BridgeWriter.swiftDefault(container: $0, context) : nil
+            })
+    }
+
     /// The object a statement keeps the call's result in (`let x = T(…)`, `x = T(…)`,
     /// `self.x = T(…)`), and that statement (the code block item); nil when the call is part of
     /// a larger expression.
@@ -179,6 +191,19 @@ struct CompositionWiringSwiftObjC {
             return (infix.leftOperand.trimmedDescription, Syntax(item))
         }
         return nil
+    }
+
+    /// Whether the call is what its function or getter returns (`return T(…)`, a body of that one
+    /// expression).
+    static func isReturned(_ call: FunctionCallExprSyntax) -> Bool {
+        guard let parent = call.parent else { return false }
+        if parent.is(ReturnStmtSyntax.self) { return true }
+        guard let item = parent.as(CodeBlockItemSyntax.self), let list = item.parent?.as(CodeBlockItemListSyntax.self),
+            list.count == 1
+        else { return false }
+        let holder = list.parent
+        return holder?.parent?.is(FunctionDeclSyntax.self) == true || holder?.is(AccessorBlockSyntax.self) == true
+            || holder?.parent?.is(AccessorDeclSyntax.self) == true
     }
 
     /// Whether a variable or stored property named `name` that the code around `node` sees is
