@@ -615,7 +615,7 @@ struct CompositionWiring {
                     edits.append(
                         TextEdit(
                             path: analysis.path, range: t.end(brace)..<t.end(brace),
-                            replacement: nl + indent + "\(setter.name)(\(bridge));"))
+                            replacement: nl + indent + "\(setter.name)(\(cTable(setter.path) ?? bridge));"))
                 }
                 if !edits.isEmpty { add("wire composition root \(scope.name)", edits, []) }
             }
