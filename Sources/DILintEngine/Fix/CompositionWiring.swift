@@ -553,7 +553,7 @@ struct CompositionWiring {
                         path: context.display(setter.path), line: setter.line, column: setter.column,
                         expression: setter.name, reason: .notBuiltInRun,
                         detail:
-                            "several methods start the component (\(inferred.map { "-[\($0.owner) \($0.name)]" }.joined(separator: ", "))): name the one that must call \(setter.name)(\(bridgeName)) under composition-root: functions:"
+                            "several methods start the component (\(inferred.map { "-[\($0.owner) \($0.name)]" }.joined(separator: ", "))): name the one that must call \(setter.name)(\(cTable(setter.path) ?? bridgeName)) under composition-root: functions:"
                     ))
             }
             return
@@ -627,7 +627,7 @@ struct CompositionWiring {
                     expression: setter.name,
                     reason: .notBuiltInRun,
                     detail: roots == 0
-                        ? "call \(setter.name)(\(bridgeName)) in the composition root (name it under composition-root: functions:)"
+                        ? "call \(setter.name)(\(cTable(setter.path) ?? bridgeName)) in the composition root (name it under composition-root: functions:)"
                         : "no composition-root function could call it"))
         }
     }
