@@ -80,3 +80,54 @@ extension FixBridgePhaseCLITests {
         XCTAssertEqual(result.status, 0, "\(when): cc: \(result.stderr)")
     }
 }
+
+/// A tree of plain C files only: inject gives `reporter.c` its C-typed global from the two-line
+/// config; with no Objective-C method starting the component, wire names the call to write, and a
+/// `composition-root: functions:` line makes wire write it (no bridge needed in `main`).
+final class FixCOnlyBridgeCLITests: XCTestCase {
+    private func cTree(_ config: String) throws -> Project {
+        let fixture = FixBridgePhaseCLITests.fixtures.appendingPathComponent("bridgegen-mixed-cfile/Sources/App")
+        var files = [".di-lint.yml": config]
+        for name in ["services.h", "reporter.h", "reporter.c"] {
+            files["Sources/App/\(name)"] = try String(
+                contentsOf: fixture.appendingPathComponent(name + ".in"), encoding: .utf8)
+        }
+        files["Sources/App/main.c"] = "#include \"reporter.h\"\n\nint main(void)\n{\n    reporter_install();\n    return 0;\n}\n"
+        let project = try Project(self, files: files)
+        try project.commitEverything()
+        return project
+    }
+
+    func testTwoLineConfigNamesTheSetterCallToWrite() throws {
+        let project = try cTree("containers: [app_container()]\nbridge-type: CrashBridge\n")
+        XCTAssertEqual(try project.run("fix", "--phase", "inject", "Sources", "--apply").status, 0)
+        XCTAssertTrue(try project.read("Sources/App/reporter.c").contains("static const struct app_services *g_bridge;"))
+        let wire = try project.run("fix", "--phase", "wire", "Sources")
+        XCTAssertEqual(wire.stdout, "")
+        XCTAssertTrue(
+            wire.stderr.contains(
+                "Sources/App/reporter.c:6:6: manual: reporter_setBridge: the run builds the type nowhere (or never calls the setter): wire its bridge where it is built (call reporter_setBridge(app_container()) in the composition root"
+            ), wire.stderr)
+    }
+
+    func testCompositionRootFunctionGetsTheTable() throws {
+        let project = try cTree(
+            "containers: [app_container()]\nbridge-type: CrashBridge\ncomposition-root: {functions: [main]}\n")
+        XCTAssertEqual(try project.run("fix", "--phase", "inject", "Sources", "--apply").status, 0)
+        let wire = try project.run("fix", "--phase", "wire", "Sources", "--apply")
+        XCTAssertEqual(wire.status, 0, wire.stderr)
+        XCTAssertTrue(
+            try project.read("Sources/App/main.c").contains(
+                "int main(void)\n{\n    reporter_setBridge(app_container());\n    reporter_install();\n"))
+        XCTAssertEqual(try project.run("fix", "--phase", "wire", "Sources").stdout, "", "wire again changes nothing")
+        XCTAssertEqual(try project.run("fix", "--phase", "finish", "Sources", "--apply").status, 0)
+        let report = try project.run("report", "--format", "json", "Sources")
+        let json = (try? JSONSerialization.jsonObject(with: Data(report.stdout.utf8))) as? [String: Any] ?? [:]
+        let total = json["total"] as? [String: Any] ?? json["totals"] as? [String: Any] ?? [:]
+        XCTAssertEqual(total["direct"] as? Int, 0, report.stdout)
+        XCTAssertEqual(total["fallback"] as? Int, 0, report.stdout)
+        let c = ["Sources/App/reporter.c", "Sources/App/main.c"]
+        let cc = try runProcess("/usr/bin/env", ["cc", "-fsyntax-only", "-Wall", "-Werror"] + c, in: project.root)
+        XCTAssertEqual(cc.status, 0, cc.stderr)
+    }
+}

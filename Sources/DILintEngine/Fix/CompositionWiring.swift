@@ -580,6 +580,8 @@ struct CompositionWiring {
                     bridge = bridgeName
                 } else if scope.kind == .objcMethod, let owner = scope.typeName, hasBridge(owner, run: run) {
                     bridge = "self.\(bridgeName)"
+                } else if setters.allSatisfy({ cTable($0.path) != nil }) {
+                    bridge = bridgeName // not passed: every setter takes the container's C table
                 } else {
                     plan.manual.append(
                         ManualItem(
