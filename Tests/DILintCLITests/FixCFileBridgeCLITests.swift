@@ -131,3 +131,31 @@ final class FixCOnlyBridgeCLITests: XCTestCase {
         XCTAssertEqual(cc.status, 0, cc.stderr)
     }
 }
+
+/// Only the accessor's whole result handed to a setter of the default global counts as the
+/// composition root's read: another call, or a config naming its own `c-bridge-global:`, leaves it direct.
+final class CTableHandOverClassificationCLITests: XCTestCase {
+    private func directCount(_ config: String) throws -> Int {
+        let project = try Project(
+            self,
+            files: [
+                ".di-lint.yml": config,
+                "Sources/services.h":
+                    "struct app_services { int (*report)(int code); };\nconst struct app_services *app_container(void);\n",
+                "Sources/setup.c":
+                    "#include \"services.h\"\n\nvoid reporter_setBridge(const struct app_services *bridge);\nvoid keep(const struct app_services *s);\n\nvoid setup(void)\n{\n    reporter_setBridge(app_container());\n    keep(app_container());\n}\n",
+            ])
+        let report = try project.run("report", "--format", "json", "Sources")
+        let json = (try? JSONSerialization.jsonObject(with: Data(report.stdout.utf8))) as? [String: Any] ?? [:]
+        let total = json["total"] as? [String: Any] ?? json["totals"] as? [String: Any] ?? [:]
+        return total["direct"] as? Int ?? -1
+    }
+
+    func testOnlyTheHandOverToTheDefaultSetterIsTheRootsRead() throws {
+        XCTAssertEqual(try directCount("containers: [app_container()]\nbridge-type: CrashBridge\n"), 1)
+        XCTAssertEqual(
+            try directCount(
+                "containers: [app_container()]\nbridge-type: CrashBridge\nc-bridge-global: {name: g_bridge, c-type: 'const struct app_services *'}\n"
+            ), 2)
+    }
+}
