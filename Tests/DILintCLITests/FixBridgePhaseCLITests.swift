@@ -208,7 +208,7 @@ final class FixBridgePhaseCLITests: XCTestCase {
         XCTAssertFalse(inject.stderr.contains("refused"), inject.stderr)
         XCTAssertTrue(
             inject.stderr.contains(
-                "Sources/App/signals.c:5:27: manual: container_shared(): C function with no bridge in reach"),
+                "Sources/App/signals.c:5:27: manual: container_shared(): the container itself is used, not one of its services"),
             inject.stderr)
         XCTAssertTrue(
             inject.stderr.contains(

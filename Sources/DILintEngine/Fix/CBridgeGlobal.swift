@@ -17,6 +17,9 @@ public struct CBridgeGlobal: Sendable, Equatable {
     /// nil: C files are left for manual work. Objective-C files use `<bridge-type> *`.
     public var type: String?
     public var setter: String
+    /// Written by no config (the default global of the bridge style): plain C files take the type
+    /// the container's C accessor is declared to return in the run (`CBridgeCType`).
+    public var infersCType = false
 
     static let key = "c-bridge-global"
 
@@ -109,8 +112,10 @@ extension Configuration {
             if !config.bridgeNames.contains(global.name) { config.bridgeNames.append(global.name) }
         } else if config.bridgeTypeIsConfigured, let bridge = config.bridgeNames.first {
             // the bridge style with no key: C functions of Objective-C files get `g_<bridge>`
-            // (`<bridge-type> *`), set by `{file}_setBridge`; plain C files need `c-type:`
-            let global = CBridgeGlobal(name: "g_" + bridge, type: nil, setter: "{file}_setBridge")
+            // (`<bridge-type> *`), set by `{file}_setBridge`; plain C files the type the
+            // container's C accessor returns, when the run declares it (`CBridgeCType`)
+            var global = CBridgeGlobal(name: "g_" + bridge, type: nil, setter: "{file}_setBridge")
+            global.infersCType = true
             config.cBridgeGlobal = global
             if !config.bridgeNames.contains(global.name) { config.bridgeNames.append(global.name) }
         }
@@ -159,9 +164,7 @@ struct CBridgeGlobalDeclarations {
     func edits(in analysis: FixFileAnalysis, firstFunction: Int) -> [TextEdit]? {
         let path = analysis.path
         let ext = (path as NSString).pathExtension
-        guard let type = global.type(forExtension: ext, bridgeType: context.configuration.bridgeType) else {
-            return nil
-        }
+        guard let type = context.cBridgeGlobalType(forExtension: ext) else { return nil }
         let objc = ext == "m"
         let tokens = analysis.tokens
         let eol = tokens.lineEnding
@@ -183,10 +186,11 @@ struct CBridgeGlobalDeclarations {
             let at = headerFile.tokens.afterLastInclude(before: headerFile.tokens.count)
         {
             let heol = headerFile.tokens.lineEnding
-            let forward = objc ? "@class \(context.configuration.bridgeType);\(heol)" : ""
+            let forward =
+                objc ? "@class \(context.configuration.bridgeType);\(heol)" : CBridgeCType.forward(type).map { $0 + heol } ?? ""
             let lines =
                 "/// Sets the bridge the C functions of \((path as NSString).lastPathComponent) read (the composition root calls it).\(heol)\(prototype)\(heol)"
-            let text = objc ? "\(heol)#ifdef __OBJC__\(heol)\(forward)\(lines)#endif\(heol)" : "\(heol)\(lines)"
+            let text = objc ? "\(heol)#ifdef __OBJC__\(heol)\(forward)\(lines)#endif\(heol)" : "\(heol)\(forward)\(lines)"
             edits.append(TextEdit(path: headerPath, range: at..<at, replacement: text))
             header = true
         }

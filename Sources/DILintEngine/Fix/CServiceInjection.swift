@@ -122,13 +122,21 @@ struct CServiceInjection {
     private mutating func containerType(_ access: ContainerAccess) -> CType? {
         let name = access.container
         if let known = containerTypes[name] { return known }
-        let call = access.accessor == name ? #"\s*\("# : #"\s*(?:;|=|\[)"#
+        let type = Self.declaredType(of: name, accessor: access.accessor == name, in: texts(mentioning: name))
+        containerTypes[name] = type
+        return type
+    }
+
+    /// The type `name` is declared with in `texts`: a global's type, or an accessor function's
+    /// return type; nil unless exactly one is found.
+    static func declaredType(of name: String, accessor: Bool, in texts: [String]) -> CType? {
+        let call = accessor ? #"\s*\("# : #"\s*(?:;|=|\[)"#
         let pattern =
             #"(?:^|[;{}\n])\s*(?:extern\s+|static\s+)?(?:const\s+)?((?:struct\s+)?[A-Za-z_][A-Za-z_0-9]*)\s*((?:\*\s*(?:const\s*)?)+)"#
             + NSRegularExpression.escapedPattern(for: name) + call
         var found = Set<CType>()
         if let regex = try? NSRegularExpression(pattern: pattern) {
-            for text in texts(mentioning: name) {
+            for text in texts {
                 let ns = text as NSString
                 for m in regex.matches(in: text, range: NSRange(location: 0, length: ns.length)) {
                     let base = Self.normalized(ns.substring(with: m.range(at: 1)))
@@ -138,9 +146,7 @@ struct CServiceInjection {
                 }
             }
         }
-        let type = found.count == 1 ? found.first : nil
-        containerTypes[name] = type
-        return type
+        return found.count == 1 ? found.first : nil
     }
 
     static func normalized(_ text: String) -> String {

@@ -626,7 +626,7 @@ struct CompositionWiring {
                         path: context.display(setter.path), line: setter.line, column: setter.column,
                         expression: setter.name, reason: .notBuiltInRun,
                         detail:
-                            "several methods start the component (\(inferred.map { "-[\($0.owner) \($0.name)]" }.joined(separator: ", "))): name the one that must call \(setter.name)(\(bridgeName)) under composition-root: functions:"
+                            "several methods start the component (\(inferred.map { "-[\($0.owner) \($0.name)]" }.joined(separator: ", "))): name the one that must call \(setter.name)(\(cTable(setter.path) ?? bridgeName)) under composition-root: functions:"
                     ))
             }
             return
@@ -653,6 +653,8 @@ struct CompositionWiring {
                     bridge = bridgeName
                 } else if scope.kind == .objcMethod, let owner = scope.typeName, hasBridge(owner, run: run) {
                     bridge = "self.\(bridgeName)"
+                } else if setters.allSatisfy({ cTable($0.path) != nil }) {
+                    bridge = bridgeName // not passed: every setter takes the container's C table
                 } else {
                     plan.manual.append(
                         ManualItem(
@@ -688,7 +690,7 @@ struct CompositionWiring {
                     edits.append(
                         TextEdit(
                             path: analysis.path, range: t.end(brace)..<t.end(brace),
-                            replacement: nl + indent + "\(setter.name)(\(bridge));"))
+                            replacement: nl + indent + "\(setter.name)(\(cTable(setter.path) ?? bridge));"))
                 }
                 if !edits.isEmpty { add("wire composition root \(scope.name)", edits, []) }
             }
@@ -700,7 +702,7 @@ struct CompositionWiring {
                     expression: setter.name,
                     reason: .notBuiltInRun,
                     detail: roots == 0
-                        ? "call \(setter.name)(\(bridgeName)) in the composition root (name it under composition-root: functions:)"
+                        ? "call \(setter.name)(\(cTable(setter.path) ?? bridgeName)) in the composition root (name it under composition-root: functions:)"
                         : "no composition-root function could call it"))
         }
     }

@@ -233,9 +233,7 @@ private struct GlobalInFile {
     init(context: FixContext, analysis: FixFileAnalysis, settersAdded: Set<String>) {
         self.analysis = analysis
         guard let global = context.configuration.cBridgeGlobal,
-            global.type(
-                forExtension: (analysis.path as NSString).pathExtension, bridgeType: context.configuration.bridgeType)
-                != nil
+            context.cBridgeGlobalType(forExtension: (analysis.path as NSString).pathExtension) != nil
         else {
             name = ""; state = .conflict; declarations = nil; setter = nil
             return

@@ -51,6 +51,7 @@ struct AccessClassifier {
                 || enclosing.map { configuration.isCompositionRootFunction($0.name) } == true
                 || enclosing?.typeName.map(configuration.isCompositionRootType) == true
                 || enclosing.map { classifier.isOwnedBridgeGetter($0) } == true
+                || classifier.isHandedToBridgeSetter(located)
             if inRoot {
                 located.access.kind = .compositionRoot
             } else if let k = located.tokenIndex, classifier.isFallback(at: k) {
@@ -73,6 +74,23 @@ struct AccessClassifier {
         else { return false }
         return text(i) == "-" && text(i + 1) == "(" && text(i + 2) == configuration.bridgeType && text(i + 3) == "*"
             && text(i + 4) == ")" && text(i + 5) == scope.name && text(i + 6) == "{"
+    }
+
+    /// A C accessor's whole result passed to the default bridge global's setter
+    /// (`reporter_setBridge(app_container())`): the root handing a plain C file the container's
+    /// C table (`CBridgeCType`; `fix --phase wire` writes it where the component starts).
+    func isHandedToBridgeSetter(_ located: LocatedAccess) -> Bool {
+        guard let global = configuration.cBridgeGlobal, global.infersCType, global.type == nil,
+            let k = located.tokenIndex, k >= 2, k + 3 < tokens.count,
+            located.access.container == located.access.accessor, text(k) == located.access.container,
+            text(k - 1) == "(", text(k + 1) == "(", text(k + 2) == ")", text(k + 3) == ")"
+        else { return false }
+        let parts = global.setter.components(separatedBy: "{file}")
+        let name = text(k - 2)
+        guard parts.count == 2, name.hasPrefix(parts[0]), name.hasSuffix(parts[1]),
+            name.count > parts[0].count + parts[1].count
+        else { return false }
+        return true
     }
 
     private var tokens: [SourceToken] { file.tokens }
