@@ -208,7 +208,8 @@ final class FixBridgePhaseCLITests: XCTestCase {
         XCTAssertFalse(inject.stderr.contains("refused"), inject.stderr)
         XCTAssertTrue(
             inject.stderr.contains(
-                "Sources/App/signals.c:5:27: manual: container_shared(): the container itself is used, not one of its services"),
+                "Sources/App/signals.c:5:27: manual: container_shared(): the container itself is used, not one of its services"
+            ),
             inject.stderr)
         XCTAssertTrue(
             inject.stderr.contains(

@@ -92,7 +92,8 @@ final class FixCOnlyBridgeCLITests: XCTestCase {
             files["Sources/App/\(name)"] = try String(
                 contentsOf: fixture.appendingPathComponent(name + ".in"), encoding: .utf8)
         }
-        files["Sources/App/main.c"] = "#include \"reporter.h\"\n\nint main(void)\n{\n    reporter_install();\n    return 0;\n}\n"
+        files["Sources/App/main.c"] =
+            "#include \"reporter.h\"\n\nint main(void)\n{\n    reporter_install();\n    return 0;\n}\n"
         let project = try Project(self, files: files)
         try project.commitEverything()
         return project
@@ -101,7 +102,8 @@ final class FixCOnlyBridgeCLITests: XCTestCase {
     func testTwoLineConfigNamesTheSetterCallToWrite() throws {
         let project = try cTree("containers: [app_container()]\nbridge-type: CrashBridge\n")
         XCTAssertEqual(try project.run("fix", "--phase", "inject", "Sources", "--apply").status, 0)
-        XCTAssertTrue(try project.read("Sources/App/reporter.c").contains("static const struct app_services *g_bridge;"))
+        XCTAssertTrue(
+            try project.read("Sources/App/reporter.c").contains("static const struct app_services *g_bridge;"))
         let wire = try project.run("fix", "--phase", "wire", "Sources")
         XCTAssertEqual(wire.stdout, "")
         XCTAssertTrue(

@@ -187,10 +187,13 @@ struct CBridgeGlobalDeclarations {
         {
             let heol = headerFile.tokens.lineEnding
             let forward =
-                objc ? "@class \(context.configuration.bridgeType);\(heol)" : CBridgeCType.forward(type).map { $0 + heol } ?? ""
+                objc
+                ? "@class \(context.configuration.bridgeType);\(heol)"
+                : CBridgeCType.forward(type).map { $0 + heol } ?? ""
             let lines =
                 "/// Sets the bridge the C functions of \((path as NSString).lastPathComponent) read (the composition root calls it).\(heol)\(prototype)\(heol)"
-            let text = objc ? "\(heol)#ifdef __OBJC__\(heol)\(forward)\(lines)#endif\(heol)" : "\(heol)\(forward)\(lines)"
+            let text =
+                objc ? "\(heol)#ifdef __OBJC__\(heol)\(forward)\(lines)#endif\(heol)" : "\(heol)\(forward)\(lines)"
             edits.append(TextEdit(path: headerPath, range: at..<at, replacement: text))
             header = true
         }

@@ -345,7 +345,9 @@ struct SwiftServiceInjectPlanner {
             return .failure(.manual(.serviceInitializers, "it has no initializer of its own and \(oneAtATime)"))
         }
         if !alongside.isEmpty,
-            designated.contains(where: { !Self.cannotTake($0.decl) && $0.decl.signature.parameterClause.parameters.isEmpty })
+            designated.contains(where: {
+                !Self.cannotTake($0.decl) && $0.decl.signature.parameterClause.parameters.isEmpty
+            })
         {
             return .failure(.manual(.serviceInitializers, "its 'init()' takes no parameters and \(oneAtATime)"))
         }

@@ -153,7 +153,9 @@ enum SharedPrecompiledHeader {
             ["c++", "c++-header"].contains(headerArguments[x + 1])
         else { return nil }
         headerArguments[x + 1] = "c++-header"
-        let name = SHA256.hex(clang_getClangVersion().consume() + "\u{0}" + headerArguments.joined(separator: "\u{0}") + "\u{0}" + umbrella)
+        let name = SHA256.hex(
+            clang_getClangVersion().consume() + "\u{0}" + headerArguments.joined(separator: "\u{0}") + "\u{0}"
+                + umbrella)
         let base = run + "/" + name
         let pch = base + ".pch"
         // one process builds it; the others wait for it on the lock and then read it
