@@ -19,6 +19,12 @@ extension FixContext {
         return infersCompositionRoot && fileBuilding(type) == nil
     }
 
+    /// Whether `type`, declared in `path`, may build and own a bridge: a composition-root type
+    /// (`isCompositionRoot`) or a type in a `composition-root: paths:` file.
+    func mayOwnBridge(type: String, declaredIn path: String) -> Bool {
+        isCompositionRoot(type: type) || configuration.isCompositionRootPath(display(path))
+    }
+
     /// Why `type` may not own the bridge, for a manual item: what to configure.
     func notCompositionRoot(_ type: String) -> String {
         guard infersCompositionRoot, let path = fileBuilding(type) else {

@@ -350,9 +350,7 @@ struct CompositionWiring {
                         "built in \(owner) -\(scope.name), before \(owner) has its own bridge (it is set after init)")
                 }
                 bridge = "self.\(bridgeName)"
-            } else if context.isCompositionRoot(type: owner)
-                || context.configuration.isCompositionRootPath(context.display(analysis.path))
-            {
+            } else if context.mayOwnBridge(type: owner, declaredIn: analysis.path) {
                 if owners[owner] == nil {
                     switch ownedBridge(owner, in: analysis, run: run) {
                     case let .success(own): owners[owner] = own

@@ -107,8 +107,7 @@ struct CompositionWiringReceipt {
                 var edits: [TextEdit] = moved
                 if owner.storedProperty(bridge) == nil && !owned.contains(ownerName) {
                     guard
-                        context.isCompositionRoot(type: ownerName)
-                            || context.configuration.isCompositionRootPath(context.display(owner.file.path))
+                        context.mayOwnBridge(type: ownerName, declaredIn: owner.file.path)
                     else {
                         manual(
                             .noBridgeToWire,

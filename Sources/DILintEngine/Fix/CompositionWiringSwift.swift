@@ -81,8 +81,7 @@ struct CompositionWiringSwift {
                 if caller.explicitDefault {
                     guard let owner, let ownerType = SwiftRunType.find(owner, context: context),
                         !ownerType.declaration.is(EnumDeclSyntax.self),
-                        context.isCompositionRoot(type: owner)
-                            || context.configuration.isCompositionRootPath(context.display(ownerType.file.path))
+                        context.mayOwnBridge(type: owner, declaredIn: ownerType.file.path)
                     else {
                         manual(
                             .noBridgeToWire,

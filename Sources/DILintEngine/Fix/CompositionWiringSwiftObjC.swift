@@ -88,8 +88,7 @@ struct CompositionWiringSwiftObjC {
                     }
                     if type.storedProperty(bridge) == nil && !owned.contains(owner) {
                         guard
-                            context.isCompositionRoot(type: owner)
-                                || context.configuration.isCompositionRootPath(context.display(type.file.path))
+                            context.mayOwnBridge(type: owner, declaredIn: type.file.path)
                         else {
                             manual(
                                 .noBridgeToWire,
