@@ -48,7 +48,8 @@ struct ReportCommand: ParsableCommand {
 
     func run() throws {
         if let history { return try runHistory(history) }
-        let prepared = try options.prepare(performance: performance, isolation: isolation, quiet: out.quiet)
+        let prepared = try options.prepare(
+            performance: performance, isolation: isolation, quiet: out.quiet, countServiceInjection: true)
         try prepared.checkOutput(output, baselines: [])
         let result = prepared.lint()
         let progress = MigrationProgress(result: result)
@@ -154,7 +155,10 @@ struct ReportCommand: ParsableCommand {
             run.paths = options.paths.filter { FileManager.default.fileExists(atPath: $0) }
             let result =
                 try run.paths.isEmpty
-                ? nil : run.prepare(performance: runPerformance, isolation: isolation, quiet: true).lint()
+                ? nil
+                : run.prepare(
+                    performance: runPerformance, isolation: isolation, quiet: true, countServiceInjection: true
+                ).lint()
             let point = MigrationHistory.Point(
                 commit: commit,
                 progress: result.map(MigrationProgress.init(result:))

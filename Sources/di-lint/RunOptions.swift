@@ -174,11 +174,14 @@ extension RunOptions {
     /// `RunFailure`, which exits 2.
     /// `performance` is nil for `fix`, which has none of those options (a `ParsableArguments`
     /// made with `init()` has no values to read: only parsed ones do).
-    func prepare(performance: PerformanceOptions? = nil, isolation: IsolationOptions, quiet: Bool = false) throws
-        -> Prepared
-    {
+    /// `countServiceInjection`: `report` counts service-style injected reads (`ServiceInjection`).
+    func prepare(
+        performance: PerformanceOptions? = nil, isolation: IsolationOptions, quiet: Bool = false,
+        countServiceInjection: Bool = false
+    ) throws -> Prepared {
         let parseEveryFile = performance?.parseEveryFile ?? false
-        var (configuration, configPath, recipe) = try loadConfiguration(isolation)
+        var (configuration, configPath, recipe) = try loadConfiguration(
+            isolation, countServiceInjection: countServiceInjection)
         let root = URL(fileURLWithPath: self.root ?? configuration.baseDirectory).standardizedFileURL.path
         var files: [String]
         var context: [String] = []
@@ -250,7 +253,7 @@ extension RunOptions {
 
     /// The configuration, the file it was read from, and the recipe it was built by (the parse
     /// workers build theirs by it).
-    private func loadConfiguration(_ isolation: IsolationOptions) throws -> (
+    private func loadConfiguration(_ isolation: IsolationOptions, countServiceInjection: Bool = false) throws -> (
         Configuration, String?, ConfigurationRecipe
     ) {
         let configuration: Configuration
@@ -259,10 +262,11 @@ extension RunOptions {
             ?? ConfigurationDiscovery.discover(from: FileManager.default.currentDirectoryPath)
         choice.notes.forEach(note)
         let path = choice.path
-        let recipe = ConfigurationRecipe(
+        var recipe = ConfigurationRecipe(
             configPath: path, containers: containers, exclude: exclude, headerMap: headerMap,
             parseTimeout: try isolation.parseTimeout.map { try Configuration.parseTimeout($0) },
             parseMemoryLimit: try isolation.parseMemoryLimit.map { try Configuration.parseMemoryLimit($0) })
+        recipe.countServiceInjection = countServiceInjection
         do {
             configuration = try recipe.build()
         } catch {

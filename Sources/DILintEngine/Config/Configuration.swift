@@ -89,6 +89,9 @@ public struct Configuration: Sendable {
     public var lifecycle: [String] = []
     /// `inject:`: how `di-lint fix` injects each service (`InjectionPolicy`, `injectionStyle(forService:)`).
     public var injection = InjectionPolicy()
+    /// Set by `di-lint report` (never read from the config file): every Swift file is parsed and
+    /// its service-style injected reads are collected (`ServiceInjection`).
+    public var countServiceInjection = false
     /// Directory the config was read from; relative globs resolve against it.
     public var baseDirectory: String
 

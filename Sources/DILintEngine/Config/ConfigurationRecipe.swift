@@ -19,6 +19,8 @@ public struct ConfigurationRecipe: Sendable, Equatable {
     public var parseTimeout: Double?
     /// `--parse-memory-limit` (MiB), over the config's `parse-memory-limit`.
     public var parseMemoryLimit: Int?
+    /// `di-lint report`: count service-style injected reads (`Configuration.countServiceInjection`).
+    public var countServiceInjection = false
 
     public init(
         configPath: String? = nil, containers: [String] = [], exclude: [String] = [], headerMap: Bool? = nil,
@@ -42,6 +44,7 @@ public struct ConfigurationRecipe: Sendable, Equatable {
         if let parseTimeout { configuration.parseTimeout = parseTimeout }
         if let parseMemoryLimit { configuration.parseMemoryLimit = parseMemoryLimit }
         configuration.headerMapFile = headerMapFile
+        configuration.countServiceInjection = countServiceInjection
         return configuration
     }
 

@@ -97,6 +97,7 @@ enum WorkerFrames {
             w.string(recipe.parseTimeout.map { "\($0)" })
             w.bool(recipe.parseMemoryLimit != nil)
             if let limit = recipe.parseMemoryLimit { w.int(limit) }
+            w.bool(recipe.countServiceInjection)
             w.count(compileArguments.count)
             for (path, arguments) in compileArguments.sorted(by: { $0.key < $1.key }) {
                 w.string(path)
@@ -141,6 +142,7 @@ enum WorkerFrames {
                 recipe.parseTimeout = value
             }
             if try r.bool() { recipe.parseMemoryLimit = try r.int() }
+            recipe.countServiceInjection = try r.bool()
             var arguments: [String: [String]] = [:]
             for _ in 0..<(try r.count()) {
                 let path = try r.string()

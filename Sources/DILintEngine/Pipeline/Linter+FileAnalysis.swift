@@ -103,7 +103,10 @@ extension Linter {
             let anchors = ["di-lint:"] + configuration.bridgeNames.flatMap { [$0, $0.capitalizedFirst] }
             return (language, prefilter.mayContainAccess(raw) || anchors.contains { raw.containsASCII($0) })
         }
-        if !mentions && !needsEveryFile { return .done(FileOutcome()) }
+        // a report counts service-style injected reads, which name no container
+        if !mentions && !needsEveryFile && !(configuration.countServiceInjection && language == .swift) {
+            return .done(FileOutcome())
+        }
         return .parse(language)
     }
 
@@ -174,6 +177,9 @@ extension Linter {
             facts.run()
         }
         outcome.facts = facts.collected
+        if configuration.countServiceInjection, let swift = model as? SwiftFileModel {
+            outcome.facts[ServiceInjectionFacts.key] = SwiftServiceReads.facts(of: swift).encoded()
+        }
         return outcome
     }
 }

@@ -146,13 +146,20 @@ public final class Linter: @unchecked Sendable {
             }
         }
         if !Finding.inOrder(findings) { findings.sort(by: Finding.ordered) }
+        var accesses = outcomes.count == 1 ? outcomes[0].accesses : outcomes.flatMap(\.accesses)
+        if configuration.countServiceInjection {
+            accesses += ServiceInjection.accesses(
+                facts: zip(paths, outcomes).compactMap { path, o in
+                    o.facts[ServiceInjectionFacts.key].map { (path: path, facts: $0) }
+                }, accesses: accesses, configuration: configuration)
+        }
         return LintResult(
             findings: findings,
             filesChecked: files.count,
             filesParsed: outcomes.filter { $0.parsed && !$0.fromCache }.count,
             filesFailed: outcomes.filter(\.failed).count,
             filesCached: outcomes.filter(\.fromCache).count,
-            accesses: outcomes.count == 1 ? outcomes[0].accesses : outcomes.flatMap(\.accesses),
+            accesses: accesses,
             seconds: Date().timeIntervalSince(start),
             handlerFunctionsReadPartly: handlerFunctionsReadPartly)
     }

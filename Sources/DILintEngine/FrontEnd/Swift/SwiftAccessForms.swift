@@ -227,6 +227,38 @@ enum SwiftAccessForms {
         var type: String?
         var value: ExprSyntax?
         var opaque = false
+        /// Where the name is declared.
+        var place: Place = .local
+
+        enum Place {
+            /// A local, an `if let` / `guard let` / `for` binding.
+            case local
+            /// A stored instance property of the enclosing type (no getter; observers allowed).
+            case storedProperty
+            /// Another member of the enclosing type: computed, static, a method.
+            case otherMember
+            /// A member declared in another declaration of the type in the file.
+            case memberElsewhere
+            case functionParameter
+            case initializerParameter
+            case closureParameter
+        }
+    }
+
+    /// Whether a member declaration is a stored instance property: not `static` or `class`, and
+    /// no getter (`willSet` / `didSet` observers allowed).
+    static func isStoredProperty(_ decl: DeclSyntax) -> Bool {
+        guard let variable = decl.as(VariableDeclSyntax.self),
+            !variable.modifiers.contains(where: { ["static", "class"].contains($0.name.text) })
+        else { return false }
+        return variable.bindings.allSatisfy { binding in
+            switch binding.accessorBlock?.accessors {
+            case nil: return true
+            case .getter: return false
+            case let .accessors(list)?:
+                return list.allSatisfy { ["willSet", "didSet"].contains($0.accessorSpecifier.text) }
+            }
+        }
     }
 
     /// The declaration `name` at `node` finds (`isDeclaredNearer`'s lookup), or nil when the file
@@ -264,9 +296,14 @@ enum SwiftAccessForms {
                 return binding(bound.pattern, type: bound.typeAnnotation?.type, value: bound.initializer?.value)
             }.first
         }
-        func parameters(_ clause: FunctionParameterClauseSyntax) -> Declaration? {
+        func parameters(_ clause: FunctionParameterClauseSyntax, _ place: Declaration.Place = .functionParameter)
+            -> Declaration?
+        {
             clause.parameters.first { ($0.secondName ?? $0.firstName).text == name }
-                .map { Declaration(type: typeName($0.type.trimmedDescription), value: $0.defaultValue?.value) }
+                .map {
+                    Declaration(
+                        type: typeName($0.type.trimmedDescription), value: $0.defaultValue?.value, place: place)
+                }
         }
         var child = node
         var current = node.parent
@@ -274,11 +311,15 @@ enum SwiftAccessForms {
             defer { child = n; current = n.parent }
             if let group = n.asProtocol(DeclGroupSyntax.self) {
                 // the type's own member (in this body or another declaration of the type in the file) wins
-                if let found = group.memberBlock.members.lazy.compactMap({ declaration($0.decl) }).first {
+                if let found = group.memberBlock.members.lazy.compactMap({ member -> Declaration? in
+                    guard var found = declaration(member.decl) else { return nil }
+                    found.place = isStoredProperty(member.decl) ? .storedProperty : .otherMember
+                    return found
+                }).first {
                     return found
                 }
                 if let type = declaredTypeName(group), typeMembers[type]?.contains(name) == true {
-                    return Declaration(opaque: true)
+                    return Declaration(opaque: true, place: .memberElsewhere)
                 }
                 if onSelf { return nil }
                 continue // a nested type sees its outer types' members
@@ -318,7 +359,7 @@ enum SwiftAccessForms {
                 return found
             }
             if let initializer = n.as(InitializerDeclSyntax.self),
-                let found = parameters(initializer.signature.parameterClause)
+                let found = parameters(initializer.signature.parameterClause, .initializerParameter)
             {
                 return found
             }
@@ -329,11 +370,13 @@ enum SwiftAccessForms {
             if let closure = n.as(ClosureExprSyntax.self), let clause = closure.signature?.parameterClause {
                 switch clause {
                 case let .simpleInput(shorthand):
-                    if shorthand.contains(where: { $0.name.text == name }) { return Declaration(opaque: true) }
+                    if shorthand.contains(where: { $0.name.text == name }) {
+                        return Declaration(opaque: true, place: .closureParameter)
+                    }
                 case let .parameterClause(list):
                     if let parameter = list.parameters.first(where: { ($0.secondName ?? $0.firstName).text == name }) {
                         let type = parameter.type.flatMap { typeName($0.trimmedDescription) }
-                        return Declaration(type: type, opaque: type == nil)
+                        return Declaration(type: type, opaque: type == nil, place: .closureParameter)
                     }
                 }
             }

@@ -97,7 +97,7 @@ struct SwiftContainerAccessFinder {
     }
 
     /// Inside a function, initializer or type the config names as the composition root.
-    private func isInCompositionRoot(_ node: Syntax) -> Bool {
+    func isInCompositionRoot(_ node: Syntax) -> Bool {
         guard configuration.compositionRootNamesCode else { return false }
         if let typeName = node.enclosingTypeName, configuration.isCompositionRootType(typeName) { return true }
         var current = node.parent
