@@ -169,4 +169,95 @@ final class ReportServiceInjectionCLITests: XCTestCase {
         XCTAssertEqual(second.stdout, first.stdout)
         XCTAssertEqual(second.stderr.components(separatedBy: "(0 parsed,").count - 1, 2, second.stderr)
     }
+
+    /// Objective-C: the class's property (declared in its header) and its `init…` parameter.
+    func testCountsObjectiveCPropertyAndInitializerParameterReads() throws {
+        let header = """
+            #import <Foundation/Foundation.h>
+            @class TabStore;
+            @interface Browser : NSObject
+            @property (nonatomic, strong, readonly) TabStore *tabs;
+            @property (nonatomic, copy) NSString *title;
+            - (instancetype)initWithTabs:(TabStore *)tabs title:(NSString *)title;
+            @end
+
+            """
+        let container = """
+            #import <Foundation/Foundation.h>
+            @class TabStore;
+            @class Clock;
+            @interface Container : NSObject
+            + (instancetype)sharedInstance;
+            @property (nonatomic, strong, readonly) TabStore *tabs;
+            - (Clock *)clock;
+            @property (nonatomic, copy) NSString *appName;
+            @end
+
+            """
+        let containerImplementation = """
+            #import "Container.h"
+            @implementation Container
+            + (instancetype)sharedInstance { static Container *c; return c; }
+            - (Clock *)clock { return nil; }
+            - (NSInteger)count { return [_tabs count] + [self.tabs count]; }
+            @end
+
+            """
+        let before = """
+            #import "Browser.h"
+            #import "Container.h"
+            @implementation Browser
+            - (instancetype)initWithTabs:(TabStore *)tabs title:(NSString *)title {
+                if ((self = [super init])) { _title = title; }
+                return self;
+            }
+            - (NSInteger)open { return [Container.sharedInstance.tabs count]; }
+            - (NSInteger)reopen { return [[Container sharedInstance].tabs count]; }
+            - (id)time { return [Container.sharedInstance clock]; }
+            - (NSUInteger)label { return self.title.length; }
+            @end
+
+            """
+        let after = """
+            #import "Browser.h"
+            #import "Container.h"
+            @implementation Browser
+            - (instancetype)initWithTabs:(TabStore *)tabs title:(NSString *)title {
+                if ((self = [super init])) { _tabs = tabs; _title = title; [tabs count]; }
+                return self;
+            }
+            - (NSInteger)open { return [self.tabs count]; }
+            - (NSInteger)reopen { return [[self tabs] count] + [_tabs count]; }
+            - (id)time { return [Container.sharedInstance clock]; }
+            - (NSUInteger)label { return self.title.length; }
+            @end
+
+            """
+        let project = try Project(
+            self,
+            files: [
+                ".di-lint.yml": "containers: [Container.sharedInstance]\n", "Browser.h": header,
+                "Container.h": container, "Container.m": containerImplementation, "Browser.m": before,
+            ])
+        let first = try project.run("report", "--format", "json", ".")
+        XCTAssertEqual(first.status, 0, first.stderr)
+        let firstTotal = try XCTUnwrap(first.json["total"] as? [String: Any], first.stdout)
+        XCTAssertEqual(firstTotal["direct"] as? Int, 3, first.stdout)
+        XCTAssertEqual(firstTotal["injected"] as? Int, 0, first.stdout)
+        try after.write(to: project.root.appendingPathComponent("Browser.m"), atomically: true, encoding: .utf8)
+        let second = try project.run("report", "--format", "json", ".")
+        XCTAssertEqual(second.status, 0, second.stderr)
+        let total = try XCTUnwrap(second.json["total"] as? [String: Any], second.stdout)
+        // `[tabs count]` in init, self.tabs, [self tabs], _tabs; not `_tabs = tabs`, the title,
+        // nor the container's own reads
+        XCTAssertEqual(total["injected"] as? Int, 4, second.stdout)
+        XCTAssertEqual(total["direct"] as? Int, 1, second.stdout)
+        let services = try XCTUnwrap(second.json["services"] as? [[String: Any]])
+        let tabs = try XCTUnwrap(services.first { $0["name"] as? String == "tabs" }, second.stdout)
+        XCTAssertEqual(tabs["injected"] as? Int, 4)
+        XCTAssertEqual(tabs["direct"] as? Int, 0)
+        let files = try XCTUnwrap(second.json["files"] as? [[String: Any]])
+        XCTAssertEqual(files.first { $0["name"] as? String == "Browser.m" }?["injected"] as? Int, 4, second.stdout)
+        XCTAssertNil(files.first { $0["name"] as? String == "Container.m" }, second.stdout)
+    }
 }

@@ -104,7 +104,9 @@ extension Linter {
             return (language, prefilter.mayContainAccess(raw) || anchors.contains { raw.containsASCII($0) })
         }
         // a report counts service-style injected reads, which name no container
-        if !mentions && !needsEveryFile && !(configuration.countServiceInjection && language == .swift) {
+        if !mentions && !needsEveryFile
+            && !(configuration.countServiceInjection && [.swift, .objectiveC, .objectiveCxx].contains(language))
+        {
             return .done(FileOutcome())
         }
         return .parse(language)
@@ -177,8 +179,15 @@ extension Linter {
             facts.run()
         }
         outcome.facts = facts.collected
-        if configuration.countServiceInjection, let swift = model as? SwiftFileModel {
-            outcome.facts[ServiceInjectionFacts.key] = SwiftServiceReads.facts(of: swift).encoded()
+        if configuration.countServiceInjection {
+            if let swift = model as? SwiftFileModel {
+                outcome.facts[ServiceInjectionFacts.key] = SwiftServiceReads.facts(of: swift).encoded()
+            } else if let clang = model as? ClangFileModel, [.objectiveC, .objectiveCxx].contains(model.language) {
+                outcome.facts[ServiceInjectionFacts.key] =
+                    ClangServiceReads.facts(
+                        tokens: clang.tokens, displayPath: clang.displayPath, configuration: configuration
+                    ).encoded()
+            }
         }
         return outcome
     }

@@ -17,9 +17,12 @@ struct ServiceInjectionFacts: Codable, Equatable {
         var line: Int
         var column: Int
         var name: String
-        var type: String
+        /// nil: the type of the property `name` of `owner`, declared in any file of the run
+        /// (an Objective-C class's `@interface` is often in a header).
+        var type: String?
         /// The enclosing types, innermost first, and the types each inherits from or conforms to.
         var enclosing: [String]
+        var owner: String? = nil
     }
 
     var members: [Member] = []
@@ -99,10 +102,14 @@ enum ServiceInjection {
             else { continue }
             vended[service, default: []].append((service, record.access.container, record.access.accessor))
         }
+        // Objective-C properties by class, for reads whose type is their property's
+        var properties: [String: [String: String]] = [:]
+        for member in members where !member.isStatic { properties[member.owner, default: [:]][member.name] = member.type }
         var found: [AccessRecord] = []
         for (path, file) in files {
             for read in file.reads {
-                let type = SwiftServiceReads.simpleName(read.type)
+                guard let declared = read.type ?? read.owner.flatMap({ properties[$0]?[read.name] }) else { continue }
+                let type = SwiftServiceReads.simpleName(declared)
                 guard let services = vended[type], !read.enclosing.contains(where: { owners[$0] != nil }) else {
                     continue
                 }
