@@ -8,7 +8,7 @@ struct ReportCommand: ParsableCommand {
         commandName: "report",
         abstract: "Report migration progress per file and per service: direct, fallback and injected accesses.",
         discussion: """
-            Migrated % = injected / (direct + fallback + injected); accesses inside the composition root are listed but not counted. A fallback still reaches the container when no bridge is injected, so a file with only fallbacks is 0% migrated (status 'bridged'). A file that could not be linted is counted and listed as such, its accesses unknown. Exits 0, 1 when a file could not be linted (while parse-failure is at error severity, as lint's gate), 2 when the options or config are wrong.
+            Migrated % = injected / (direct + fallback + injected); accesses inside the composition root are listed but not counted. Injected accesses are reads through the bridge, and service-style reads: a stored property or initializer parameter whose type the container vends (every Swift and Objective-C file is read for them). A fallback still reaches the container when no bridge is injected, so a file with only fallbacks is 0% migrated (status 'bridged'). A file that could not be linted is counted and listed as such, its accesses unknown. Exits 0, 1 when a file could not be linted (while parse-failure is at error severity, as lint's gate), 2 when the options or config are wrong.
 
             Examples:
               di-lint report Sources/
@@ -171,7 +171,8 @@ struct ReportCommand: ParsableCommand {
         _ = FileManager.default.changeCurrentDirectoryPath(cwd)
         try emit(format == .json ? MigrationHistory.json(points) : MigrationHistory.markdown(points), to: output)
         if let chart {
-            let title = "Migration burn-down: \((top as NSString).lastPathComponent) \(range)"
+            let title =
+                "Migration burn-down: \((top as NSString).lastPathComponent) \(MigrationHistory.shortRange(range))"
             do { try OutputFile.write(Data(MigrationHistory.svg(points, title: title).utf8), to: chart) } catch {
                 throw RunFailure(error)
             }

@@ -85,7 +85,8 @@ final class ReportServiceInjectionCLITests: XCTestCase {
         XCTAssertEqual(beforeTotal["direct"] as? Int, 3, before.stdout)
         XCTAssertEqual(beforeTotal["injected"] as? Int, 0, before.stdout)
 
-        try Self.after.write(to: project.root.appendingPathComponent("Browser.swift"), atomically: true, encoding: .utf8)
+        try Self.after.write(
+            to: project.root.appendingPathComponent("Browser.swift"), atomically: true, encoding: .utf8)
         let after = try project.run("report", "--format", "json", ".")
         XCTAssertEqual(after.status, 0, after.stderr)
         let total = try XCTUnwrap(after.json["total"] as? [String: Any], after.stdout)
@@ -130,21 +131,30 @@ final class ReportServiceInjectionCLITests: XCTestCase {
             files: [
                 ".di-lint.yml": Self.config, "Container.swift": Self.container,
                 "Other.swift": """
-                    final class Other {
-                        let tabs: Formatter
-                        let appName: String
-                        init(tabs: Formatter, appName: String) { self.tabs = tabs; self.appName = appName }
-                        func run() -> String { tabs.format() + appName }
-                        func local() -> Int { let store: TabStore = TabStore(); return store.count() }
-                        func parameter(_ store: TabStore) -> Int { store.count() }
-                    }
+                final class Other {
+                    let tabs: Formatter
+                    let appName: String
+                    init(tabs: Formatter, appName: String) { self.tabs = tabs; self.appName = appName }
+                    func run() -> String { tabs.format() + appName }
+                    func local() -> Int { let store: TabStore = TabStore(); return store.count() }
+                    func parameter(_ store: TabStore) -> Int { store.count() }
+                }
+                final class Shadowed {
+                    private let tabs: TabStore
+                    init(tabs: TabStore) { self.tabs = tabs }
+                    func counted() -> Int { tabs.count() }
+                    func parameter(tabs: Formatter) -> String { tabs.format() }
+                    func local() -> String { let tabs = Formatter(); return tabs.format() }
+                    func closure() -> [String] { [Formatter()].map { tabs in tabs.format() } }
+                }
 
-                    """,
+                """,
             ])
         let run = try project.run("report", "--format", "json", ".")
         XCTAssertEqual(run.status, 0, run.stderr)
         let total = try XCTUnwrap(run.json["total"] as? [String: Any], run.stdout)
-        XCTAssertEqual(total["injected"] as? Int, 0, run.stdout)
+        // only `Shadowed.counted`'s read: a parameter, local or closure parameter of the same name hides the property
+        XCTAssertEqual(total["injected"] as? Int, 1, run.stdout)
     }
 
     /// `--history` over a service-style migration: injected accesses appear as direct ones go.
@@ -153,7 +163,8 @@ final class ReportServiceInjectionCLITests: XCTestCase {
             self,
             files: [".di-lint.yml": Self.config, "Container.swift": Self.container, "Browser.swift": Self.before])
         try project.commitEverything()
-        try Self.after.write(to: project.root.appendingPathComponent("Browser.swift"), atomically: true, encoding: .utf8)
+        try Self.after.write(
+            to: project.root.appendingPathComponent("Browser.swift"), atomically: true, encoding: .utf8)
         try project.git("commit", "-qam", "inject tabs")
         let home = project.root.appendingPathComponent("home").path
         let arguments = [

@@ -32,6 +32,13 @@ public enum MigrationHistory {
 
     static let needs = "--history"
 
+    /// A range as a title shows it: full commit ids cut to 10 characters.
+    public static func shortRange(_ range: String) -> String {
+        guard let full = try? NSRegularExpression(pattern: "\\b([0-9a-f]{10})[0-9a-f]{30}\\b") else { return range }
+        return full.stringByReplacingMatches(
+            in: range, range: NSRange(range.startIndex..., in: range), withTemplate: "$1")
+    }
+
     /// The top of the git work tree holding `directory`.
     public static func topLevel(of directory: String) throws -> String {
         try ChangedFiles.git(

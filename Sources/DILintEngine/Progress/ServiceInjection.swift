@@ -104,7 +104,9 @@ enum ServiceInjection {
         }
         // Objective-C properties by class, for reads whose type is their property's
         var properties: [String: [String: String]] = [:]
-        for member in members where !member.isStatic { properties[member.owner, default: [:]][member.name] = member.type }
+        for member in members where !member.isStatic {
+            properties[member.owner, default: [:]][member.name] = member.type
+        }
         var found: [AccessRecord] = []
         for (path, file) in files {
             for read in file.reads {

@@ -20,7 +20,9 @@ enum ClangServiceReads {
             guard let (word, next) = t.directive(at: i) else { i += 1; continue }
             switch word {
             case "interface", "protocol":
-                guard t.isIdentifier(next), !t.spells(next + 1, ";"), !t.spells(next + 1, ",") else { i = next; continue }
+                guard t.isIdentifier(next), !t.spells(next + 1, ";"), !t.spells(next + 1, ",") else {
+                    i = next; continue
+                }
                 let owner = t.text(next)
                 let end = endDirective(t, from: next)
                 declarations(t, owner: owner, in: next + 1..<end, into: &facts)

@@ -78,7 +78,9 @@ enum SwiftServiceReads {
                 var names: [String] = []
                 var isStatic = false
                 if let variable = decl.as(VariableDeclSyntax.self) {
-                    names = variable.bindings.compactMap { $0.pattern.as(IdentifierPatternSyntax.self)?.identifier.text }
+                    names = variable.bindings.compactMap {
+                        $0.pattern.as(IdentifierPatternSyntax.self)?.identifier.text
+                    }
                     isStatic = variable.modifiers.contains { ["static", "class"].contains($0.name.text) }
                 } else if let function = decl.as(FunctionDeclSyntax.self) {
                     names = [function.name.text]
@@ -130,7 +132,8 @@ enum SwiftServiceReads {
                 var base = member.base
                 while let b = base, b.is(OptionalChainingExprSyntax.self) || b.is(ForceUnwrapExprSyntax.self) {
                     base =
-                        b.as(OptionalChainingExprSyntax.self)?.expression ?? b.as(ForceUnwrapExprSyntax.self)?.expression
+                        b.as(OptionalChainingExprSyntax.self)?.expression
+                        ?? b.as(ForceUnwrapExprSyntax.self)?.expression
                 }
                 guard base?.as(DeclReferenceExprSyntax.self)?.baseName.text == "self" else { return .visitChildren }
                 onSelf = true
@@ -155,7 +158,9 @@ enum SwiftServiceReads {
             guard let type, !finder.isInCompositionRoot(Syntax(node)) else { return .visitChildren }
             let (line, column) = model.buffer.lineColumn(of: expression.positionAfterSkippingLeadingTrivia.utf8Offset)
             reads.append(
-                .init(line: line, column: column, name: name, type: type, enclosing: Self.enclosingTypes(of: Syntax(node))))
+                .init(
+                    line: line, column: column, name: name, type: type, enclosing: Self.enclosingTypes(of: Syntax(node))
+                ))
             return .visitChildren
         }
 
@@ -184,7 +189,9 @@ enum SwiftServiceReads {
             var current = node.parent
             while let n = current {
                 if let group = n.asProtocol(DeclGroupSyntax.self) {
-                    if let name = SwiftAccessForms.declaredTypeName(group) { names.append(SwiftServiceReads.simpleName(name)) }
+                    if let name = SwiftAccessForms.declaredTypeName(group) {
+                        names.append(SwiftServiceReads.simpleName(name))
+                    }
                     for inherited in group.inheritanceClause?.inheritedTypes ?? [] {
                         names.append(SwiftServiceReads.simpleName(inherited.type.trimmedDescription))
                     }
