@@ -133,6 +133,7 @@ struct ReportCommand: ParsableCommand {
         let configText = try configPath.map { try String(contentsOfFile: $0, encoding: .utf8) }
         let workingDirectory = inside(cwd).map { tree.root + "/" + $0 } ?? tree.root
         var points: [MigrationHistory.Point] = []
+        var vended: [String: [ServiceInjection.Vendor]] = [:]
         let started = Date()
         defer { _ = FileManager.default.changeCurrentDirectoryPath(cwd) }
         for (n, commit) in commits.enumerated() {
@@ -153,12 +154,15 @@ struct ReportCommand: ParsableCommand {
             _ = FileManager.default.changeCurrentDirectoryPath(workingDirectory)
             // a path the commit does not have yet (or any more) holds no access there
             run.paths = options.paths.filter { FileManager.default.fileExists(atPath: $0) }
-            let result =
-                try run.paths.isEmpty
-                ? nil
-                : run.prepare(
-                    performance: runPerformance, isolation: isolation, quiet: true, countServiceInjection: true
-                ).lint()
+            var result: LintResult?
+            if !run.paths.isEmpty {
+                let prepared = try run.prepare(
+                    performance: runPerformance, isolation: isolation, quiet: true, countServiceInjection: true)
+                // a service the container vended at an earlier commit keeps counting where it is injected
+                prepared.linter.servicesVendedEarlier = vended
+                result = prepared.lint()
+                for (type, vendors) in result?.servicesVended ?? [:] { vended[type] = vendors }
+            }
             let point = MigrationHistory.Point(
                 commit: commit,
                 progress: result.map(MigrationProgress.init(result:))

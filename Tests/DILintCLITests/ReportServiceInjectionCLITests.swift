@@ -271,4 +271,40 @@ final class ReportServiceInjectionCLITests: XCTestCase {
         XCTAssertEqual(files.first { $0["name"] as? String == "Browser.m" }?["injected"] as? Int, 4, second.stdout)
         XCTAssertNil(files.first { $0["name"] as? String == "Container.m" }, second.stdout)
     }
+
+    /// `--history`: a service the container vended at an earlier commit keeps counting where it is
+    /// injected after the container drops it (the last step of a service's migration).
+    func testHistoryKeepsCountingAServiceTheContainerDropped() throws {
+        let project = try Project(
+            self,
+            files: [
+                ".di-lint.yml": Self.config, "Container.swift": Self.container, "Browser.swift": Self.before,
+                "AppDelegate.swift": Self.root,
+            ])
+        try project.commitEverything()
+        func commit(_ path: String, _ text: String, _ message: String) throws {
+            try text.write(to: project.root.appendingPathComponent(path), atomically: true, encoding: .utf8)
+            try project.git("add", "-A")
+            try project.git("commit", "-qm", message)
+        }
+        let finished = Self.after.replacingOccurrences(of: " = Container.shared.tabs", with: "")
+        try commit("Browser.swift", finished, "inject tabs")
+        let noTabs = Self.container.replacingOccurrences(of: "    let tabs: TabStore = TabStore()\n", with: "")
+            .replacingOccurrences(of: "tabs.count()", with: "0")
+        try commit("Container.swift", noTabs, "the container drops tabs")
+        let run = try CLIRunner.run(
+            ["report", "--history", "HEAD", "Browser.swift", "Container.swift"],
+            in: project.root, environment: ["XDG_CACHE_HOME": project.root.appendingPathComponent("home").path])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let rows = run.stdout.split(separator: "\n").dropFirst(2).map {
+            $0.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
+        }
+        // direct, fallback, injected at each commit
+        XCTAssertEqual(
+            rows.map { Array($0[2...4]) }, [["3", "0", "0"], ["1", "0", "4"], ["1", "0", "4"]], run.stdout)
+        // the report of the last commit alone no longer knows TabStore for a service
+        let alone = try project.run("report", "--format", "json", "Browser.swift", "Container.swift")
+        let total = try XCTUnwrap(alone.json["total"] as? [String: Any], alone.stdout)
+        XCTAssertEqual(total["injected"] as? Int, 0, alone.stdout)
+    }
 }

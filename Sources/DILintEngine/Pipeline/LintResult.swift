@@ -18,6 +18,8 @@ public struct LintResult: Sendable {
     /// Functions reached from crash-time handlers whose bodies were read only partly, from the
     /// tokens (nil when `signal-handler-safety` is off).
     public var handlerFunctionsReadPartly: Int?
+    /// With `countServiceInjection`: the types the container vends, by type (`ServiceInjection`).
+    public var servicesVended: [String: [ServiceInjection.Vendor]] = [:]
 
     // Counted by index: a closure over the elements copied each finding (all its strings).
     public var errorCount: Int {

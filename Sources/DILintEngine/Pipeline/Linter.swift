@@ -18,6 +18,9 @@ public final class Linter: @unchecked Sendable {
     public var contextFiles: [String] = []
     /// Counts files done as the run goes (for a progress line).
     public var progress: LintProgress?
+    /// With `countServiceInjection`: types the container vended at an earlier commit
+    /// (`report --history`, from the last run's `LintResult.servicesVended`).
+    public var servicesVendedEarlier: [String: [ServiceInjection.Vendor]] = [:]
     /// Parse in worker processes, under a per-file deadline and a memory limit (nil: on this
     /// process's threads). See `WorkerIsolation`.
     public var isolation: WorkerIsolation?
@@ -147,11 +150,14 @@ public final class Linter: @unchecked Sendable {
         }
         if !Finding.inOrder(findings) { findings.sort(by: Finding.ordered) }
         var accesses = outcomes.count == 1 ? outcomes[0].accesses : outcomes.flatMap(\.accesses)
+        var servicesVended: [String: [ServiceInjection.Vendor]] = [:]
         if configuration.countServiceInjection {
-            accesses += ServiceInjection.accesses(
+            let injected = ServiceInjection.accesses(
                 facts: zip(paths, outcomes).compactMap { path, o in
                     o.facts[ServiceInjectionFacts.key].map { (path: path, facts: $0) }
-                }, accesses: accesses, configuration: configuration)
+                }, accesses: accesses, configuration: configuration, earlier: servicesVendedEarlier)
+            accesses += injected.accesses
+            servicesVended = injected.vended
         }
         return LintResult(
             findings: findings,
@@ -161,7 +167,8 @@ public final class Linter: @unchecked Sendable {
             filesCached: outcomes.filter(\.fromCache).count,
             accesses: accesses,
             seconds: Date().timeIntervalSince(start),
-            handlerFunctionsReadPartly: handlerFunctionsReadPartly)
+            handlerFunctionsReadPartly: handlerFunctionsReadPartly,
+            servicesVended: servicesVended)
     }
 }
 

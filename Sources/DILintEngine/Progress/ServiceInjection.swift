@@ -46,7 +46,7 @@ struct ServiceInjectionFacts: Codable, Equatable {
 /// - it is not inside the composition root, nor inside the container's own types or a type
 ///   that inherits from or conforms to one of them.
 /// Writes (`self.tabs = …`) and storing an initializer parameter (`self.tabs = tabs`) are not reads.
-enum ServiceInjection {
+public enum ServiceInjection {
     /// Types never counted, even when the container vends one.
     static let standardTypes: Set<String> = [
         "Any", "AnyObject", "AnyHashable", "Bool", "Character", "CGFloat", "CGPoint", "CGRect", "CGSize", "Data",
@@ -56,10 +56,20 @@ enum ServiceInjection {
         "OperationQueue", "ProcessInfo", "Locale", "Calendar", "TimeZone",
     ]
 
-    /// The injected accesses the facts of a run's files show.
+    /// A service the container vends: the member's name, and the container and accessor reaching it.
+    public struct Vendor: Sendable, Equatable {
+        var service: String
+        var container: String
+        var accessor: String
+    }
+
+    /// The injected accesses the facts of a run's files show, and the types the container vends.
+    /// `earlier`: types vended at an earlier commit (`report --history`); a service the container
+    /// no longer has keeps counting where it is injected.
     static func accesses(
-        facts: [(path: String, facts: Data)], accesses: [AccessRecord], configuration: Configuration
-    ) -> [AccessRecord] {
+        facts: [(path: String, facts: Data)], accesses: [AccessRecord], configuration: Configuration,
+        earlier: [String: [Vendor]] = [:]
+    ) -> (accesses: [AccessRecord], vended: [String: [Vendor]]) {
         let decoder = JSONDecoder()
         let files = facts.compactMap { item in
             (try? decoder.decode(ServiceInjectionFacts.self, from: item.facts)).map { (path: item.path, facts: $0) }
@@ -85,14 +95,15 @@ enum ServiceInjection {
             if owners[type] == nil { owners[type] = (member.owner, member.name) }
         }
         // the types they vend, by type: the members of that type
-        var vended: [String: [(service: String, container: String, accessor: String)]] = [:]
+        var vended: [String: [Vendor]] = [:]
         for member in members {
             guard let owner = owners[member.owner], accessors[member.owner]?.contains(member.name) != true else {
                 continue
             }
             let type = SwiftServiceReads.simpleName(member.type)
             guard owners[type] == nil, isCountable(type) else { continue }
-            vended[type, default: []].append((member.name, owner.container, owner.accessor))
+            vended[type, default: []].append(
+                Vendor(service: member.name, container: owner.container, accessor: owner.accessor))
         }
         // `resolve()`: the resolved type is the service
         let memberNames = Set(members.map(\.name))
@@ -100,8 +111,10 @@ enum ServiceInjection {
             guard let service = record.access.service, service.first?.isUppercase == true,
                 !memberNames.contains(service), owners[service] == nil, isCountable(service)
             else { continue }
-            vended[service, default: []].append((service, record.access.container, record.access.accessor))
+            vended[service, default: []].append(
+                Vendor(service: service, container: record.access.container, accessor: record.access.accessor))
         }
+        for (type, vendors) in earlier where vended[type] == nil && owners[type] == nil { vended[type] = vendors }
         // Objective-C properties by class, for reads whose type is their property's
         var properties: [String: [String: String]] = [:]
         for member in members where !member.isStatic {
@@ -123,7 +136,7 @@ enum ServiceInjection {
                 found.append(AccessRecord(path: path, line: read.line, column: read.column, access: access))
             }
         }
-        return found
+        return (found, vended)
     }
 
     /// A single named type (not a standard type, a collection, a closure or a composition).
