@@ -134,6 +134,9 @@ enum CBridgeGlobalState {
 
 extension FixTokens {
     func bridgeGlobalState(_ global: CBridgeGlobal, setter: String) -> CBridgeGlobalState {
+        // a text naming neither has no token naming them: absent, without reading every token
+        let named = file.buffer.bytes.withUnsafeBytes { $0.containsASCII(global.name) || $0.containsASCII(setter) }
+        if !named { return .absent }
         var depth = 0, statementStart = 0, seen = false
         for i in 0..<count {
             let w = text(i)

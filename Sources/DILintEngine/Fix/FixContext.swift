@@ -102,11 +102,13 @@ final class FixContext {
     }
 
     /// The file parsed (with `frontEnd`, as of the overlay) and analysed, under the parse deadline.
+    /// An edited file's findings are found at once (the verification compares them all); a file
+    /// as on disk runs each rule when its findings are first asked for (`RuleFindings`).
     private func analyze(_ realPath: String, frontEnd: ClangFrontEnd) throws -> FixFileAnalysis {
         try workspace.deadline.parsing(realPath) {
             FixFileAnalysis(
                 path: realPath, file: try workspace.parse(realPath, frontEnd: frontEnd), frontEnd: frontEnd,
-                rules: comparedRules)
+                rules: comparedRules, findingsNow: workspace.overlay[realPath] != nil)
         }
     }
 

@@ -13,31 +13,45 @@ struct FixFileAnalysis {
     let accesses: [LocatedAccess]
     let suppressions: Suppressions
     let errors: [ParseDiagnostic]
-    /// Every file-rule finding, suppressions not applied; the rules the edits are meant to change
-    /// (`Fixer.comparedWithoutRules`) are not run.
-    let findings: [Finding]
+    /// The file rules' findings, each rule run when first asked for (see `RuleFindings`).
+    private let ruleFindings: RuleFindings
     /// The files the parse read (device and inode), the file itself included.
     private let included: Set<FileKey>
 
     /// `rules`: the file rules the verification compares (see `FixContext.comparedRules`).
-    init(path: String, file: ParsedFile, frontEnd: ClangFrontEnd, rules: FileRules) {
+    /// `findingsNow`: run them all now (the edited files' analyses, whose findings the
+    /// verification always compares: on the parse threads, not one after another when checked);
+    /// otherwise each rule runs when its findings are first asked for.
+    init(path: String, file: ParsedFile, frontEnd: ClangFrontEnd, rules: FileRules, findingsNow: Bool = true) {
         self.path = path
         self.file = file
         let tokens = FixTokens(file: file)
-        let analyzed = rules.analyze(frontEnd.model(of: file, displayPath: path), diagnostics: file.errorDiagnostics())
-        accesses = analyzed.model.accesses.map { a in
+        let model = frontEnd.model(of: file, displayPath: path)
+        accesses = model.accesses.map { a in
             guard a.enclosing == nil, let k = a.tokenIndex, let method = tokens.enclosingMethod(at: k) else { return a }
             var a = a
             a.enclosing = method
             return a
         }
-        suppressions = analyzed.suppressions
-        errors = analyzed.diagnostics
-        findings = analyzed.findings
+        suppressions = Suppressions(comments: model.comments, buffer: model.buffer)
+        errors = file.errorDiagnostics()
+        // what the rules read through libclang's translation unit, read before it is freed
+        // (the rest is tokens): the scopes, file-scope variables, the blocks around accesses in initializers
+        _ = model.prepareForRulesBesideFacts()
+        _ = model.constructionAccesses
+        ruleFindings = RuleFindings(model: model, rules: rules)
+        if findingsNow { _ = ruleFindings.findings(of: nil) }
         self.tokens = tokens
         included = file.inclusions
         file.disposeUnit()
     }
+
+    /// Every file-rule finding (suppressions not applied), in rule order; the rules the edits
+    /// are meant to change (`Fixer.comparedWithoutRules`) are not run.
+    var findings: [Finding] { ruleFindings.findings(of: nil) }
+
+    /// The findings of the rules named, in rule order (the others are not run).
+    func findings(ofRules ids: Set<String>) -> [Finding] { ruleFindings.findings(of: ids) }
 
     /// Whether the parse read the file (`#include`d or `#import`ed, at any depth).
     func includes(_ file: FileKey) -> Bool { included.contains(file) }
@@ -59,5 +73,38 @@ extension Suppressions {
         var copy = self
         return copy.suppresses(rule: ContainerAccessRule.id, line: line)
             || copy.suppresses(rule: ContainerFallbackRule.id, line: line)
+    }
+}
+
+/// One file's file-rule findings, each rule run over the model when its findings are first asked
+/// for, then kept. The verification compares a file's findings after its edits with those before,
+/// rule by rule: a rule that finds nothing after the edits need not run over the file as planned
+/// (on a tree where the edits bring no finding, no rule runs over the planned files at all), and
+/// files the plan does not edit are never compared. The model's parts that read libclang's
+/// translation unit are read before it is freed (`FixFileAnalysis.init`); the rules read the rest
+/// from the tokens. Read by one thread at a time (the parse thread that made it, then the verification's).
+final class RuleFindings: @unchecked Sendable {
+    private let model: FileModel
+    private let rules: FileRules
+    private var byRule: [String: [Finding]] = [:]
+
+    init(model: FileModel, rules: FileRules) {
+        self.model = model
+        self.rules = rules
+    }
+
+    /// The findings of the rules in `ids` (all when nil), in rule order.
+    func findings(of ids: Set<String>?) -> [Finding] {
+        var result: [Finding] = []
+        for id in rules.ids where ids?.contains(id) ?? true {
+            if let known = byRule[id] {
+                result += known
+            } else {
+                let found = rules.findings(model, rule: id)
+                byRule[id] = found
+                result += found
+            }
+        }
+        return result
     }
 }

@@ -314,7 +314,9 @@ public final class Fixer {
             before: before.errors.count, after: after.errors.count,
             new: Array(Set(new.map(\.message))).sorted())
         if let first = new.first { return "re-parse of \(context.display(path)): new error: \(first.description)" }
-        if let finding = Self.newFinding(before: before.findings, after: after.findings) {
+        // before the edits, only the rules that find something after them run (see `RuleFindings`)
+        let found = after.findings
+        if let finding = Self.newFinding(before: before.findings(ofRules: Set(found.map(\.rule))), after: found) {
             return "re-lint of \(context.display(path)): new finding '\(finding)'"
         }
         // wiring moves no access: a bridge it builds reads the container in the composition root only
@@ -430,7 +432,9 @@ public final class Fixer {
 /// diagnostics, its findings and its tokens (libclang's translation unit is gone by then).
 struct BeforeEdits {
     let errors: [ParseDiagnostic]
-    let findings: [Finding]
+    private let ruleFindings: (Set<String>) -> [Finding]
+    /// The findings of the rules named (`FixFileAnalysis.findings(ofRules:)`: each rule runs when first asked for).
+    func findings(ofRules ids: Set<String>) -> [Finding] { ruleFindings(ids) }
     private let tokens: FixTokens
     private let kinds: [AccessKind]
     /// The file's accesses of this kind.
@@ -439,7 +443,7 @@ struct BeforeEdits {
 
     init(_ analysis: FixFileAnalysis) {
         errors = analysis.errors
-        findings = analysis.findings
+        ruleFindings = analysis.findings(ofRules:)
         tokens = analysis.tokens
         kinds = analysis.accesses.map(\.access.kind)
     }

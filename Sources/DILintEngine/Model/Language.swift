@@ -1,3 +1,5 @@
+import Foundation
+
 /// The source language of a file, which selects libclang's `-x` flag.
 public enum SourceLanguage: String, Codable, Sendable {
     case c, objectiveC = "objective-c", cxx = "c++", objectiveCxx = "objective-c++"
@@ -68,20 +70,21 @@ public enum SourceLanguage: String, Codable, Sendable {
 }
 
 extension UnsafeRawBufferPointer {
-    /// Plain byte search for an ASCII needle.
+    /// Plain byte search for an ASCII needle: each place of its first byte found by `memchr`,
+    /// the rest compared by `memcmp`.
     func containsASCII(_ needle: String) -> Bool {
         let n = Array(needle.utf8)
-        guard n.count <= count, let first = n.first else { return false }
-        var i = 0
-        let last = count - n.count
-        while i <= last {
-            if self[i] == first {
-                var j = 1
-                while j < n.count && self[i + j] == n[j] { j += 1 }
-                if j == n.count { return true }
+        guard n.count <= count, let first = n.first, let base = baseAddress else { return false }
+        let last = count - n.count // the last offset the needle may start at
+        return n.withUnsafeBytes { needleBytes in
+            var i = 0
+            while i <= last {
+                guard let hit = memchr(base + i, Int32(first), last - i + 1) else { return false }
+                i = base.distance(to: UnsafeRawPointer(hit))
+                if memcmp(base + i, needleBytes.baseAddress!, n.count) == 0 { return true }
+                i += 1
             }
-            i += 1
+            return false
         }
-        return false
     }
 }

@@ -35,6 +35,14 @@ struct FileRules {
 
     var isEmpty: Bool { checks.isEmpty }
 
+    /// The rules' ids, in rule order.
+    var ids: [String] { checks.map(\.id) }
+
+    /// The findings of the rule `id` over the model (none when it is not one of these rules).
+    func findings(_ model: FileModel, rule id: String) -> [Finding] {
+        checks.first { $0.id == id }.map { $0.check(model) } ?? []
+    }
+
     /// The file rules' findings over the model, in rule order.
     func findings(_ model: FileModel) -> [Finding] {
         var findings: [Finding] = []
