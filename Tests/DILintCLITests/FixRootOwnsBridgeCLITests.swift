@@ -88,4 +88,49 @@ extension FixBridgePhaseCLITests {
             wired.stderr.contains("manual: Reporter: the run builds the type nowhere"), wired.stderr)
         XCTAssertEqual(wired.stdout, "")
     }
+
+    /// A Swift wrapper that builds a migrated Objective-C object in its own initializer and keeps
+    /// it (`SentryCrashSwift` holding `SentryCrash`): wire writes no forwarding setter, and the
+    /// manual item says why and what to write (before: "no bridge in reach here (an initializer,
+    /// a static member or top-level code): pass one in").
+    func testAWrapperOfAMigratedObjectIsListedWithWhyNoSetterIsWritten() throws {
+        let (project, _) = try tree("bridgegen-mixed-c")
+        try project.write(
+            "Sources/App/AppRoot.swift",
+            """
+            import Foundation
+
+            final class MonitorHolder {
+                private let monitor: Monitor
+
+                init() {
+                    monitor = Monitor()
+                }
+
+                func install() {
+                    monitor.install()
+                }
+            }
+
+            final class AppRoot {
+                private let holder = MonitorHolder()
+
+                func run() -> Date {
+                    holder.install()
+                    return Wrapper(label: "main").stamp()
+                }
+            }
+
+            """)
+        try project.commitEverything()
+        try phase("bridge", project, status: 1)
+        try phase("inject", project)
+        let wired = try project.run("fix", "--phase", "wire", "Sources")
+        XCTAssertTrue(
+            wired.stderr.contains(
+                "Sources/App/AppRoot.swift:7:19: manual: Monitor(…): no bridge to pass where the type is built (no bridge in reach, and the place may not build one) (MonitorHolder wraps Monitor in its stored 'monitor', built in its initializer, where no bridge is in reach; fix writes no forwarding setter: MonitorHolder is built in Sources/App/AppRoot.swift, whoever obtains it may share it, and Monitor's lifecycle messages go through it, so no place of the run is known to come before its first one: add a setter on MonitorHolder that sets monitor.bridge, and call it where the composition root obtains MonitorHolder, before Monitor is started)"
+            ), wired.stderr)
+        XCTAssertFalse(wired.stdout.contains("func setBridge"), wired.stdout)
+        XCTAssertFalse(wired.stdout.contains("monitor.bridge ="), wired.stdout)
+    }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import SwiftSyntax
 
 /// `fix --phase wire`: a Swift composition root that reads the container itself OWNS its bridge.
@@ -43,9 +44,17 @@ struct CompositionWiringRootOwnsBridge {
         else { return refuse("its initializers build the \(bridge) with different defaults") }
         var edits: [TextEdit] = []
         // the stored property: inject's plain `let bridge: T`, given its value
-        let others = context.swiftFilesMentioning(SwiftRunType.simpleName(candidate.typeName)).filter { path in
-            !each.contains { $0.file.path == path }
-                && (context.workspace.bytes(path).map { $0.withUnsafeBytes { $0.containsASCII(bridge) } } ?? true)
+        // another file naming the type and the bridge as words may read it: then it stays internal
+        let simple = SwiftRunType.simpleName(candidate.typeName)
+        let others = context.swiftFilesMentioning(simple).filter { path in
+            guard !each.contains(where: { $0.file.path == path }) else { return false }
+            guard let bytes = context.workspace.bytes(path) else { return true }
+            let text = String(decoding: bytes, as: UTF8.self)
+            return [simple, bridge].allSatisfy { word in
+                text.range(
+                    of: "(?<![\\w])\(NSRegularExpression.escapedPattern(for: word))(?![\\w])",
+                    options: .regularExpression) != nil
+            }
         }
         for type in each {
             guard let property = type.storedProperty(bridge), property.bindingSpecifier.text == "let",
