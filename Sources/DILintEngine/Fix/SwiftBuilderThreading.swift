@@ -13,8 +13,8 @@ import SwiftSyntax
 /// Only when all of that holds: the method is an instance method (not `@objc`, not `static`), no
 /// Objective-C file of the run names it, no other type of the run declares a method of that name
 /// and labels, the method is referenced only in calls, each call fits its labels, passes no
-/// trailing closure, and has a bridge in reach. Else each construction keeps its facade per call
-/// (one bridge per call, which the summary counts).
+/// trailing closure, and has a bridge in reach, and the run calls it at least once. Else each
+/// construction keeps its facade, a new bridge at each call, and a note says so and why.
 struct SwiftBuilderThreading {
     let context: FixContext
 
@@ -30,17 +30,38 @@ struct SwiftBuilderThreading {
     func thread(_ sites: [Site], callers: inout [FixCaller]) -> (edits: [TextEdit], notes: [String]) {
         var byMethod: [String: (FunctionDeclSyntax, SwiftFixFile, [Site])] = [:]
         var order: [String] = []
+        var notes: [String] = []
         for site in sites {
-            guard let method = Self.method(around: site.call) else { continue }
+            guard let method = Self.method(around: site.call) else {
+                // a `lazy` value builds its facade once per container; anything else at each use
+                if site.call.enclosing(VariableDeclSyntax.self)?.hasModifier(["lazy"]) != true {
+                    let (line, column) = site.file.source.buffer.lineColumn(of: site.call.startOffset)
+                    notes.append(
+                        "\(context.display(site.file.path)):\(line):\(column): note: \(callers[site.index].call) is given a \(context.bridgeName) built from the container's own services, a new one at each use (not in a method whose callers could pass theirs)"
+                    )
+                }
+                continue
+            }
             let key = "\(site.file.path):\(method.startOffset)"
             if byMethod[key] == nil { order.append(key); byMethod[key] = (method, site.file, []) }
             byMethod[key]!.2.append(site)
         }
         var edits: [TextEdit] = []
-        var notes: [String] = []
         for key in order {
             let (method, file, sites) = byMethod[key]!
-            guard case let .success(threaded) = thread(method, in: file) else { continue }
+            let threaded: [TextEdit]
+            switch thread(method, in: file) {
+            case let .success(found): threaded = found
+            case let .failure(why):
+                // listed: each construction builds its own facade
+                for site in sites {
+                    let (line, column) = site.file.source.buffer.lineColumn(of: site.call.startOffset)
+                    notes.append(
+                        "\(context.display(site.file.path)):\(line):\(column): note: \(callers[site.index].call) is given a \(context.bridgeName) built from the container's own services, a new one at each call of \(method.name.text) (it cannot take the caller's: \(why.text))"
+                    )
+                }
+                continue
+            }
             edits += threaded
             for site in sites {
                 var caller = callers[site.index]
@@ -108,6 +129,7 @@ struct SwiftBuilderThreading {
             return refuse("an Objective-C file of the run names \(name)")
         }
         var edits = [parameterEdit(method.signature.parameterClause, in: file, "\(bridge): \(bridgeType)")]
+        var calls = 0
         for path in context.swiftFilesMentioning(name) {
             guard let other = context.swiftFile(path) else { return refuse("\(path) does not parse") }
             let uses = Uses(name: name)
@@ -132,8 +154,11 @@ struct SwiftBuilderThreading {
                     return refuse("a call of \(name) with no \(bridge) in reach")
                 }
                 edits.append(argumentEdit(call, in: other, "\(bridge): \(argument)"))
+                calls += 1
             }
         }
+        // called nowhere in the run: no caller has a bridge to give it
+        if calls == 0 { return refuse("the run calls \(name) nowhere") }
         return .success(edits)
     }
 
