@@ -51,8 +51,9 @@ struct CompositionWiring {
             }
         }
         var ownedSwift = Set<String>() // Swift composing types given a bridge of their own
+        var roots: [CompositionWiringRootOwnsBridge.Candidate] = [] // built nowhere, taking inject's bridge
         CompositionWiringSwift(context: context).plan(
-            run.swift, into: &plan, owned: &ownedSwift, add: { add($0, $1, notes: $2) })
+            run.swift, into: &plan, owned: &ownedSwift, roots: &roots, add: { add($0, $1, notes: $2) })
         // objects of the classes a Swift composing type obtains (not builds) and starts
         let subclasses = CompositionWiringSwiftObjC.swiftSubclasses(run.swift, of: Set(migrated.keys), context: context)
         let received = CompositionWiringReceipt(context: context, classes: Set(migrated.keys).union(subclasses.keys))
@@ -73,6 +74,26 @@ struct CompositionWiring {
                     detail:
                         "set '\(bridgeName)' on each new \(className) right after it is built and before \(lifecycleWords)"
                 ))
+        }
+        // a Swift root that composes (wire gave it a group) or is configured owns its bridge
+        for root in roots {
+            let title = "wire Swift type \(root.typeName)"
+            let path = root.initializers[0].file.path
+            let composes =
+                order.contains { $0 == title || $0.hasPrefix(title + ":") }
+                || context.configuration.isCompositionRootType(root.typeName)
+                || context.configuration.isCompositionRootPath(context.display(path))
+            guard composes, context.mayOwnBridge(type: root.typeName, declaredIn: path) else {
+                plan.manual.append(root.manual)
+                continue
+            }
+            switch CompositionWiringRootOwnsBridge(context: context).edits(root) {
+            case let .failure(why):
+                var item = root.manual
+                item.detail = (item.detail ?? "") + " (it may own its \(bridgeName), but: \(why.text))"
+                plan.manual.append(item)
+            case let .success((edits, note)): add(title, edits, notes: [note])
+            }
         }
         wireSetters(run, into: &plan, add: { add($0, $1, notes: $2) })
         plan.groups += order.map { groups[$0]! }

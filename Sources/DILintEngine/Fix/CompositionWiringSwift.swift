@@ -17,6 +17,7 @@ struct CompositionWiringSwift {
     /// `CompositionWiringSwiftObjC`, so a type gets one); `add` puts edits in a group by title.
     func plan(
         _ paths: [String], into plan: inout FixPlan, owned: inout Set<String>,
+        roots: inout [CompositionWiringRootOwnsBridge.Candidate],
         add: (String, [TextEdit], [String]) -> Void
     ) {
         let finish = SwiftFinishPlanner(context: context)
@@ -53,10 +54,14 @@ struct CompositionWiringSwift {
                     return !found.calls.filter { !InitializerCalls.isSelfCall($0) }.isEmpty
                 }
                 if calledNowhere {
-                    plan.manual.append(
-                        ManualItem(
-                            path: context.display(type.file.path), line: line, column: column, expression: typeName,
-                            reason: .notBuiltInRun, detail: "pass '\(context.bridgeName):' where \(typeName) is built"))
+                    // listed, unless the type turns out to be a root that owns its bridge
+                    roots.append(
+                        CompositionWiringRootOwnsBridge.Candidate(
+                            typeName: typeName, initializers: initializers[typeName]!,
+                            manual: ManualItem(
+                                path: context.display(type.file.path), line: line, column: column,
+                                expression: typeName, reason: .notBuiltInRun,
+                                detail: "pass '\(context.bridgeName):' where \(typeName) is built")))
                 }
                 continue
             }

@@ -80,6 +80,10 @@ struct CompositionWiringSwiftObjC {
                         let type = SwiftRunType.find(owner, context: context),
                         !type.declaration.is(EnumDeclSyntax.self)
                     else {
+                        if let wrapper = wrapperDetail(receiver, className: className, member: member) {
+                            manual(.noBridgeToWire, wrapper)
+                            continue
+                        }
                         manual(
                             .noBridgeToWire,
                             "no \(bridge) in reach here (an initializer, a static member or top-level code): pass one in"
@@ -130,6 +134,25 @@ struct CompositionWiringSwiftObjC {
             }
         }
         return built
+    }
+
+    /// Why a wrapper is left: a type that builds the object in its own initializer and keeps it in
+    /// a stored property (`sentryCrash = SentryCrash(…)` in `SentryCrashSwift.init`). Fix writes
+    /// no forwarding setter on it: the wrapper, not the object, is what others obtain (the
+    /// container builds it and hands the same one to every holder), and the object's lifecycle
+    /// messages go through the wrapper, so no place of the run is known to come before the
+    /// object's first one; a setter called there could set the bridge after `install`.
+    private func wrapperDetail(_ receiver: String, className: String, member: Syntax?) -> String? {
+        guard let initializer = member?.as(InitializerDeclSyntax.self),
+            let owner = SwiftRunType.enclosingQualifiedName(of: Syntax(initializer)),
+            let type = SwiftRunType.find(owner, context: context)
+        else { return nil }
+        let property = receiver.hasPrefix("self.") ? String(receiver.dropFirst(5)) : receiver
+        guard type.storedProperty(property) != nil else { return nil }
+        let bridge = context.bridgeName
+        let builder = context.fileBuilding(type.simpleName).map { "built in \(context.display($0))" } ?? "built nowhere in the run"
+        return
+            "\(owner) wraps \(className) in its stored '\(property)', built in its initializer, where no \(bridge) is in reach; fix writes no forwarding setter: \(owner) is \(builder), whoever obtains it may share it, and \(className)'s lifecycle messages go through it, so no place of the run is known to come before its first one: add a setter on \(owner) that sets \(property).\(bridge), and call it where the composition root obtains \(owner), before \(className) is started"
     }
 
     /// Swift subclasses of the classes in the run's Swift files, with their superclass.

@@ -138,9 +138,14 @@ struct SwiftFinishPlanner {
         var unwired = ambiguousCalls(type).map {
             "\(place($0.file, $0.call.startOffset)) (a call of '\(type.simpleName)' outside \(type.name.dropLast(type.simpleName.count + 1)): it may build another type of that name)"
         }
+        var builders: [SwiftBuilderThreading.Site] = [] // calls given a facade from the container's services
         for (file, call) in callsWithoutBridge(type) where !wiring.reliesOnOther(call) {
             switch wiring.wire(call, in: file, typeName: typeName) {
-            case let .success(caller): callers.append(caller)
+            case let .success(caller):
+                if caller.fromContainerServices {
+                    builders.append(SwiftBuilderThreading.Site(file: file, call: call, index: callers.count))
+                }
+                callers.append(caller)
             case let .failure(why): unwired.append("\(place(file, call.startOffset)) (\(why.text))")
             }
         }
@@ -149,7 +154,10 @@ struct SwiftFinishPlanner {
                 .callersRelyOnDefault,
                 "\(typeName).init is called without '\(context.bridgeName):' at \(Self.list(unwired))")
         }
-        let edits = SwiftCallerWiring.defaultRemovals(initializers.map { ($0.file.path, $0.parameter) })
+        // a builder of the container's type takes the bridge of whoever asks it, when all can pass one
+        let threaded = SwiftBuilderThreading(context: context).thread(builders, callers: &callers)
+        let edits =
+            SwiftCallerWiring.defaultRemovals(initializers.map { ($0.file.path, $0.parameter) }) + threaded.edits
         plan.groups.append(
             FixGroup(
                 title: "finish Swift type \(typeName)", edits: edits + callers.map(\.edit),
@@ -158,7 +166,7 @@ struct SwiftFinishPlanner {
                         path: context.display($0.file.path), line: $0.line, column: $0.column,
                         expression: $0.located.access.expression, range: $0.located.range)
                 },
-                callers: callers))
+                callers: callers, notes: threaded.notes.isEmpty ? nil : threaded.notes))
     }
 
     /// The wiring of the calls of a type whose initializers take the bridge (with its default):

@@ -59,9 +59,17 @@ struct SwiftFixPlanner {
         case .bridge:
             ok = count(after, .direct) == count(before, .direct)
         case .wire:
-            // a bridge the wiring builds reads the container in the composition root only
+            // a bridge the wiring builds reads the container in the composition root only; a root
+            // that comes to own its bridge (`CompositionWiringRootOwnsBridge`) trades each read of
+            // the parameter defaults it removes for a composition-root read
+            let removed = before.accesses.filter { access in
+                access.access.kind == .fallback
+                    && edits.contains { $0.replacement.isEmpty && $0.range.contains(access.offset) }
+            }.count
             ok =
-                count(after, .direct) == count(before, .direct) && count(after, .fallback) == count(before, .fallback)
+                count(after, .direct) == count(before, .direct)
+                && count(after, .fallback) == count(before, .fallback) - removed
+                && count(after, .compositionRoot) >= count(before, .compositionRoot) + removed
         case .finish:
             // a caller given the bridge built from the container: its reads are the only new
             // container reads, each in the argument passed, as `composition-root` or `direct` (recorded)

@@ -78,9 +78,15 @@ struct SwiftContainerAccessFinder {
         // a configured composition root says which types may build the bridge
         guard !configuration.compositionRootNamesCode, configuration.compositionRoot.paths.isEmpty else { return false }
         var current = node.parent
+        var previous = node
+        // out through the argument, member reads and the accessor's own call (`C.sharedInstance()`)
         while let n = current,
             n.is(LabeledExprSyntax.self) || n.is(LabeledExprListSyntax.self) || n.is(MemberAccessExprSyntax.self)
+                || n.as(FunctionCallExprSyntax.self).map({
+                    $0.calledExpression.id == previous.id && $0.arguments.isEmpty && $0.trailingClosure == nil
+                }) == true
         {
+            previous = n
             current = n.parent
         }
         guard let call = current?.as(FunctionCallExprSyntax.self),
