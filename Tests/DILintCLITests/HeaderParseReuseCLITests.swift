@@ -4,7 +4,8 @@ import XCTest
 /// With `DI_LINT_HEADER_REUSE=1` a C++ source that begins with the header beside it of its own
 /// stem reads that header's own parse, saved as a precompiled header (`SharedPrecompiledHeader`),
 /// with real libclang: the trace (`DI_LINT_PCH_TRACE`) shows each header saved and each source
-/// reading it, and the report is the plain parse's, byte for byte.
+/// reading it (no declaration of the header in the source's own unit: `parsed-again` otherwise),
+/// and the report is the plain parse's, byte for byte.
 final class HeaderParseReuseCLITests: XCTestCase {
     private func project() throws -> Project {
         try Project(

@@ -150,7 +150,8 @@ final class ClangFrontEnd {
                     localDeclarationsOnly: true),
                     !SharedPrecompiledHeader.failedToRead(read, disposing: true)
                 {
-                    SharedPrecompiledHeader.trace("read", path)
+                    let again = SharedPrecompiledHeader.parsedAgain(read, header: shared.header)
+                    SharedPrecompiledHeader.trace(again ? "parsed-again" : "read", path)
                     unit = read
                 } else {
                     // libclang failed or named the precompiled header in a fatal error

@@ -21,7 +21,9 @@ import Foundation
 /// The precompiled headers live in one directory per run (`DI_LINT_PCH_DIR`, made by the first
 /// process that needs it and inherited by its parse workers), removed when the process that
 /// made it exits. `DI_LINT_PCH_TRACE=FILE` appends one line per decision to FILE (`built
-/// HEADER`, `read SOURCE`, `plain SOURCE`, `unreadable SOURCE`), for tests and measurements.
+/// HEADER`, `read SOURCE`, `plain SOURCE`, `unreadable SOURCE`, `parsed-again SOURCE`: read
+/// without a fatal error, yet the unit declares the header's declarations itself), for tests
+/// and measurements.
 enum SharedPrecompiledHeader {
     /// The run's directory, made on first use (and exported to the parse workers started after).
     static func runDirectory() -> String? {
@@ -219,7 +221,7 @@ enum SharedPrecompiledHeader {
     /// parse and the path to remove after, or nil (parse as before; the pair is marked so that
     /// a header parsed later saves nothing).
     static func sourceArguments(source path: String, bytes: [UInt8], arguments: [String]) -> (
-        arguments: [String], pch: String
+        arguments: [String], pch: String, header: String
     )? {
         guard let header = ownHeader(source: absolute(path), bytes: bytes) else { return nil }
         var headerArguments = arguments
@@ -237,7 +239,21 @@ enum SharedPrecompiledHeader {
             trace("plain", path)
             return nil
         }
-        return (arguments + ["-include-pch", pch] + readingArguments, pch)
+        return (arguments + ["-include-pch", pch] + readingArguments, pch, header)
+    }
+
+    /// Whether a source's unit declares anything of `header` (absolute) at its top level itself:
+    /// then the header was parsed again, not read from its saved parse (whose declarations a
+    /// unit of `ClangParser`'s local index does not show).
+    static func parsedAgain(_ unit: CXTranslationUnit, header: String) -> Bool {
+        Cursors.children(clang_getTranslationUnitCursor(unit)).contains { cursor in
+            // declarations only: the preprocessing record's macros come from the saved parse too
+            guard clang_isDeclaration(cursor.kind) != 0 else { return false }
+            var file: CXFile?
+            clang_getExpansionLocation(clang_getCursorLocation(cursor), &file, nil, nil, nil)
+            guard let file else { return false }
+            return absolute(clang_getFileName(file).consume()) == header
+        }
     }
 
     /// Whether libclang failed to read the precompiled header: a fatal error that names it. The
