@@ -146,8 +146,7 @@ final class ClangFrontEnd {
             {
                 defer { unlink(shared.pch) } // its one reader has read it
                 if let read = try? parser!.parseUnit(
-                    path: path, arguments: shared.arguments, unsaved: [main], options: options,
-                    localDeclarationsOnly: true),
+                    path: path, arguments: shared.arguments, unsaved: [main], options: options),
                     !SharedPrecompiledHeader.failedToRead(read, disposing: true)
                 {
                     let again = SharedPrecompiledHeader.parsedAgain(read, header: shared.header)
