@@ -146,7 +146,8 @@ final class ClangFrontEnd {
             {
                 defer { unlink(shared.pch) } // its one reader has read it
                 if let read = try? parser!.parseUnit(
-                    path: path, arguments: shared.arguments, unsaved: [main], options: options),
+                    path: path, arguments: shared.arguments, unsaved: [main], options: options,
+                    localDeclarationsOnly: true),
                     !SharedPrecompiledHeader.failedToRead(read, disposing: true)
                 {
                     let again = SharedPrecompiledHeader.parsedAgain(read, header: shared.header)

@@ -164,6 +164,11 @@ final class ParsedFile {
 /// Parses files with libclang. Not thread-safe: use one per worker thread.
 final class ClangParser {
     private let index: CXIndex
+    /// An index whose translation units show only their own declarations, not those of the
+    /// precompiled header they read (`SharedPrecompiledHeader`): a header's declarations are
+    /// walked when the header itself is linted, not again in every file that reads it.
+    private lazy var localIndex: CXIndex = clang_createIndex(1, 0)
+    private var localIndexMade = false
 
     init() {
         index = clang_createIndex(0, 0)
@@ -171,6 +176,7 @@ final class ClangParser {
 
     deinit {
         clang_disposeIndex(index)
+        if localIndexMade { clang_disposeIndex(localIndex) }
     }
 
     static let parseOptions = UInt32(
@@ -200,8 +206,11 @@ final class ClangParser {
     /// One libclang parse of `path` with `arguments` as given (`commonArguments` included by the
     /// caller), the `unsaved` files read from memory. The only call of libclang's parse in di-lint.
     func parseUnit(
-        path: String, arguments args: [String], unsaved: [UnsavedFile], options: UInt32 = parseOptions
+        path: String, arguments args: [String], unsaved: [UnsavedFile], options: UInt32 = parseOptions,
+        localDeclarationsOnly: Bool = false
     ) throws -> CXTranslationUnit {
+        if localDeclarationsOnly { localIndexMade = true }
+        let index = localDeclarationsOnly ? localIndex : index
         // libclang puts the file's name among the arguments: a name starting with '-' (`-x.m`)
         // would be read as an option (libclang 14 takes no file after `--`), `./-x.m` is a file.
         let name = path.hasPrefix("-") ? "./" + path : path

@@ -22,7 +22,7 @@ import Foundation
 /// process that needs it and inherited by its parse workers), removed when the process that
 /// made it exits. `DI_LINT_PCH_TRACE=FILE` appends one line per decision to FILE (`built
 /// HEADER`, `read SOURCE`, `plain SOURCE`, `unreadable SOURCE`, `parsed-again SOURCE`: read
-/// without a fatal error, yet the unit read the header's file itself), for tests
+/// without a fatal error, yet the unit declares the header's declarations itself), for tests
 /// and measurements.
 enum SharedPrecompiledHeader {
     /// The run's directory, made on first use (and exported to the parse workers started after).
@@ -242,11 +242,18 @@ enum SharedPrecompiledHeader {
         return (arguments + ["-include-pch", pch] + readingArguments, pch, header)
     }
 
-    /// Whether a source's unit read `header` (absolute) itself: then the header was parsed
-    /// again, not read from its saved parse (whose files are not among the unit's inclusions).
+    /// Whether a source's unit declares anything of `header` (absolute) at its top level itself:
+    /// then the header was parsed again, not read from its saved parse (whose declarations a
+    /// unit of `ClangParser`'s local index does not show).
     static func parsedAgain(_ unit: CXTranslationUnit, header: String) -> Bool {
-        guard let key = SourceFileKey(path: header) else { return false }
-        return ParsedFile.inclusions(unit).contains(key)
+        Cursors.children(clang_getTranslationUnitCursor(unit)).contains { cursor in
+            // declarations only: the preprocessing record's macros come from the saved parse too
+            guard clang_isDeclaration(cursor.kind) != 0 else { return false }
+            var file: CXFile?
+            clang_getExpansionLocation(clang_getCursorLocation(cursor), &file, nil, nil, nil)
+            guard let file else { return false }
+            return absolute(clang_getFileName(file).consume()) == header
+        }
     }
 
     /// Whether libclang failed to read the precompiled header: a fatal error that names it. The
