@@ -2,43 +2,49 @@ import Foundation
 import XCTest
 @testable import DILintEngine
 
-/// Which C++ sources may read their directory's shared precompiled header: those whose every
-/// `#include` comes first, before any macro, condition or code of their own.
+/// Which C++ source reads the saved parse of which header (`SharedPrecompiledHeader`): the one
+/// beside it with its stem, when the source's first line of code includes it; and the order that
+/// hands such a header out before its source.
 final class SharedPrecompiledHeaderTests: XCTestCase {
-    private func includes(_ text: String) -> [String]? { SharedPrecompiledHeader.leadingIncludes(Array(text.utf8)) }
+    private func first(_ text: String) -> String? { SharedPrecompiledHeader.firstInclude(Array(text.utf8)) }
 
-    func testLeadingIncludesAfterCommentsAndPragmaOnceAreTaken() {
+    func testTheFirstIncludeComesAfterCommentsAndBlankLinesOnly() {
+        XCTAssertEqual(first("// licence\n/* a block\n   comment */\n\n#include \"a.hpp\"\nint x;\n"), "\"a.hpp\"")
+        XCTAssertEqual(first("/* x */ #  include <vector> // the vector\n"), "<vector>")
+        XCTAssertNil(first("#define NOMINMAX\n#include \"a.hpp\"\n"))
+        XCTAssertNil(first("#pragma once\n#include \"a.hpp\"\n"))
+        XCTAssertNil(first("#ifdef X\n#include \"a.hpp\"\n#endif\n"))
+        XCTAssertNil(first("#include MACRO_HEADER\n"))
+        XCTAssertNil(first("#include \"a.hpp\" trailing\n"))
+        XCTAssertNil(first("int main() {}\n"))
+    }
+
+    func testASourceBeginsWithTheHeaderBesideItOfItsOwnStem() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("pch-pairs-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        for name in ["w.hpp", "other.hpp"] { try Data("#pragma once\n".utf8).write(to: dir.appendingPathComponent(name)) }
+        let source = dir.path + "/w.cpp"
+        try Data("// w\n#include \"w.hpp\"\n#include <map>\n".utf8).write(to: URL(fileURLWithPath: source))
+        func own(_ text: String, _ path: String = source) -> String? {
+            SharedPrecompiledHeader.ownHeader(source: path, bytes: Array(text.utf8))
+        }
+        XCTAssertEqual(own("// w\n#include \"w.hpp\"\n#include <map>\n"), dir.path + "/w.hpp")
+        XCTAssertNil(own("#include \"other.hpp\"\n")) // another stem
+        XCTAssertNil(own("#include <w.hpp>\n")) // found through the include path, maybe elsewhere
+        XCTAssertNil(own("#include \"sub/w.hpp\"\n"))
+        XCTAssertNil(own("#include \"w.hpp\"\n", dir.path + "/w.c")) // not C++
+        XCTAssertNil(own("#include \"x.hpp\"\n", dir.path + "/x.cpp")) // no such header
         XCTAssertEqual(
-            includes(
-                """
-                // licence
-                /* a block
-                   comment */
-                #pragma once
-                #include "a.hpp"
-                #  include <vector> // the vector
-                /* x */ #include <map>
-
-                int f() { return 1; }
-                """), ["\"a.hpp\"", "<vector>", "<map>"])
+            SharedPrecompiledHeader.source(beginningWith: dir.path + "/w.hpp", maxFileSize: 1 << 20), source)
+        XCTAssertNil(SharedPrecompiledHeader.source(beginningWith: dir.path + "/other.hpp", maxFileSize: 1 << 20))
     }
 
-    func testAnIncludeAfterAMacroAConditionOrCodeMakesTheSourceIneligible() {
-        XCTAssertNil(includes("#define NOMINMAX\n#include <windows.h>\n"))
-        XCTAssertNil(includes("#include <a.h>\n#ifdef X\n#include <b.h>\n#endif\n"))
-        XCTAssertNil(includes("#include <a.h>\nint x;\n#include <b.h>\n"))
-        XCTAssertNil(includes("#include MACRO_HEADER\n"))
-        XCTAssertNil(includes("#include <a.h> trailing\n"))
-        XCTAssertNil(includes("int main() {}\n"))
-    }
-
-    func testAHeadersIncludeGuardComesBeforeItsIncludes() {
-        let guarded = "#ifndef GAME_X_H\n#define GAME_X_H\n#include <vector>\nint x();\n#endif\n"
-        XCTAssertEqual(SharedPrecompiledHeader.leadingIncludes(Array(guarded.utf8), header: true), ["<vector>"])
-        // a source's `#ifndef` is a condition, and a guard must define what it tests
-        XCTAssertNil(includes(guarded))
-        XCTAssertNil(
-            SharedPrecompiledHeader.leadingIncludes(
-                Array("#ifndef A_H\n#define B_H\n#include <vector>\n#endif\n".utf8), header: true))
+    func testAHeaderIsHandedOutAheadOfTheSourceThatBeginsWithIt() {
+        let files = ["d/a.cpp", "d/a.hpp", "d/b.cpp", "d/b.hpp", "d/c.cpp", "d/lone.hpp", "e/x.cpp", "e/x.h"]
+        let order = SharedPrecompiledHeader.order(files, ahead: 1).map { files[$0] }
+        XCTAssertEqual(order, ["d/a.hpp", "d/b.hpp", "d/a.cpp", "d/b.cpp", "d/c.cpp", "e/x.h", "d/lone.hpp", "e/x.cpp"])
+        XCTAssertEqual(Set(order), Set(files))
+        XCTAssertEqual(SharedPrecompiledHeader.order(["a.c", "b.h"], ahead: 4), [0, 1])
     }
 }

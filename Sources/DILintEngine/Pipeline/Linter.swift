@@ -61,8 +61,12 @@ public final class Linter: @unchecked Sendable {
         let all = files + context
         progress?.start(total: files.count)
         let budget = runTimeout.map { RunBudget(seconds: $0) }
-        let queue = WorkQueue(count: all.count, progress: progress, counted: files.count)
         let workers = max(1, min(jobs, all.count))
+        // with header reuse, a header a source begins with is handed out before that source
+        let order =
+            ClangFrontEnd.headerReuseRequested
+            ? SharedPrecompiledHeader.order(files, ahead: 2 * workers) + Array(files.count..<all.count) : nil
+        let queue = WorkQueue(count: all.count, progress: progress, counted: files.count, order: order)
         let handshake = isolation.map { isolation in
             WorkerFrames.Handshake(
                 recipe: isolation.recipe, compileArguments: compileArguments,
@@ -188,11 +192,14 @@ final class WorkQueue: @unchecked Sendable {
     private let progress: LintProgress?
     /// Files below this index count as done in `progress` (the others are context files).
     private let counted: Int
+    /// The indices in the order they are handed out (nil: in index order).
+    private let order: [Int]?
 
-    init(count: Int, progress: LintProgress? = nil, counted: Int = 0) {
+    init(count: Int, progress: LintProgress? = nil, counted: Int = 0, order: [Int]? = nil) {
         self.count = count
         self.progress = progress
         self.counted = counted
+        self.order = order
         results = Array(repeating: nil, count: count)
     }
 
@@ -200,7 +207,7 @@ final class WorkQueue: @unchecked Sendable {
         lock.lock(); defer { lock.unlock() }
         if next < count {
             next += 1
-            return .file(next - 1)
+            return .file(order?[next - 1] ?? next - 1)
         }
         return postponed.popLast().map { .postponed($0.0, $0.1) }
     }

@@ -58,12 +58,9 @@ final class ClangFrontEnd {
         return given + (configuration.headerMapFile?.arguments(after: given) ?? [])
     }
 
-    /// Whether a parse of `language` may read its directory's shared precompiled header
-    /// (`SharedPrecompiledHeader`): C++ sources and headers, only with `DI_LINT_HEADER_REUSE=1`
-    /// (`scripts/bench-cpp` compares both). Off by default: on OpenMW's mwgui the directory's
-    /// precompiled header (its 82 sources' includes, 140 MB) made `tooltips.cpp` 15% faster and
-    /// `alchemywindow.cpp` 1.7x slower (lookups in the large header), and building it costs
-    /// about 15 s of CPU per directory.
+    /// Whether a C++ source may read the saved parse of the header it begins with, and that
+    /// header's parse is saved for it (`SharedPrecompiledHeader`): only with
+    /// `DI_LINT_HEADER_REUSE=1` (`scripts/bench-cpp` compares both).
     static func reusesHeaders(_ language: SourceLanguage) -> Bool {
         language == .cxx && headerReuseRequested
     }
@@ -89,21 +86,6 @@ final class ClangFrontEnd {
         compileArguments[
             FileCollector.normalized(path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path)
         ]
-    }
-
-    /// `arguments` plus the directory's shared precompiled header (`SharedPrecompiledHeader`)
-    /// when the file may read it: C++ with header reuse on, no compile database entry, no
-    /// edited files; `arguments` otherwise.
-    private func sharedHeaderArguments(
-        path: String, bytes: [UInt8], language: SourceLanguage, database: [String]?, arguments: [String], edited: Bool
-    ) -> [String] {
-        guard Self.reusesHeaders(language), database == nil, !edited,
-            let shared = SharedPrecompiledHeader.arguments(
-                path: path, bytes: bytes,
-                isHeader: SourceLanguage.headerExtensions.contains((path as NSString).pathExtension),
-                arguments: arguments, maxFileSize: configuration.maxFileSize, parser: parser!)
-        else { return arguments }
-        return shared
     }
 
     /// The one way di-lint parses a C-family file (lint, its parse workers, fix and fix's
@@ -142,21 +124,41 @@ final class ClangFrontEnd {
             let main = ClangParser.UnsavedFile(path: path, bytes: bytes)
             let options = ClangParser.parseOptions
             let plain = ClangParser.commonArguments + arguments
-            let given = sharedHeaderArguments(
-                path: path, bytes: bytes, language: language, database: database, arguments: plain,
-                edited: !unsaved.isEmpty || reparse != nil)
+            let isHeader = SourceLanguage.headerExtensions.contains((path as NSString).pathExtension)
+            let reuse = Self.reusesHeaders(language) && database == nil && unsaved.isEmpty && reparse == nil
             var unit: CXTranslationUnit
-            if given == plain {
-                unit = try parser!.parseUnit(path: path, arguments: plain, unsaved: unsaved + [main], options: options)
-            } else if let read = try? parser!.parseUnit(
-                path: path, arguments: given, unsaved: unsaved + [main], options: options, localDeclarationsOnly: true),
-                !SharedPrecompiledHeader.failedToRead(read, disposing: true)
+            if reuse, isHeader,
+                let held = SharedPrecompiledHeader.headerToSave(
+                    header: path, arguments: plain, maxFileSize: configuration.maxFileSize)
             {
-                unit = read
+                // the header's own parse, saved for the source that begins with it
+                do {
+                    unit = try parser!.parseUnit(
+                        path: path, arguments: plain, unsaved: [main],
+                        options: options | CXTranslationUnit_ForSerialization.rawValue)
+                } catch {
+                    held.release()
+                    throw error
+                }
+                SharedPrecompiledHeader.save(unit, header: path, holding: held)
+            } else if reuse, !isHeader,
+                let shared = SharedPrecompiledHeader.sourceArguments(source: path, bytes: bytes, arguments: plain)
+            {
+                defer { unlink(shared.pch) } // its one reader has read it
+                if let read = try? parser!.parseUnit(
+                    path: path, arguments: shared.arguments, unsaved: [main], options: options,
+                    localDeclarationsOnly: true),
+                    !SharedPrecompiledHeader.failedToRead(read, disposing: true)
+                {
+                    let again = SharedPrecompiledHeader.parsedAgain(read, header: shared.header)
+                    SharedPrecompiledHeader.trace(again ? "parsed-again" : "read", path)
+                    unit = read
+                } else {
+                    // libclang failed or named the precompiled header in a fatal error
+                    SharedPrecompiledHeader.trace("unreadable", path)
+                    unit = try parser!.parseUnit(path: path, arguments: plain, unsaved: [main], options: options)
+                }
             } else {
-                // the shared precompiled header is unreadable (libclang failed or named it in a
-                // fatal error): this file and its directory's next are parsed as before
-                SharedPrecompiledHeader.discard(path: path, arguments: plain)
                 unit = try parser!.parseUnit(path: path, arguments: plain, unsaved: unsaved + [main], options: options)
             }
             if let reparse, let again = reparse(ParsedFile.inclusions(unit)) {

@@ -1,22 +1,29 @@
 import CLibClang
 import Foundation
 
-/// One precompiled header per directory of C++ sources, shared by every source of the directory
-/// in the run (`DI_LINT_HEADER_REUSE=1`, `ClangFrontEnd.reusesHeaders`): the headers a source
-/// includes are parsed once for the directory, not again in each source.
+/// A header's own parse, reused by the C++ source that begins with it (`DI_LINT_HEADER_REUSE=1`,
+/// `ClangFrontEnd.reusesHeaders`): a run lints `foo.hpp` as its own translation unit anyway, so
+/// that parse is saved as a precompiled header, and `foo.cpp`, whose first line of code is
+/// `#include "foo.hpp"`, reads it instead of parsing `foo.hpp` and everything it includes again.
+/// The rest of the source, its other `#include`s with it, is parsed as before.
 ///
-/// The precompiled header holds the union of the leading `#include` lines of the directory's
-/// eligible sources, in file-name order. A source is eligible when its text before its last
-/// `#include` is only comments, blank lines, `#include` and `#pragma once` lines: then no macro or
-/// condition of its own can change what its headers mean, and the precompiled header holds every
-/// header it includes. A source that is not eligible, a header, a parse with a compile
-/// database's arguments or with edited files (fix) is parsed as before. When the precompiled
-/// header cannot be built or read (libclang reports a fatal error about it), the file is parsed
-/// as before.
+/// One header, one source: the pair shares a directory and a file name stem, the source's first
+/// line of code (after comments and blank lines only) includes the header, and nothing comes
+/// before it that could change what the header means. The header's parse is saved only when
+/// such a source exists; the source removes the precompiled header once it has read it. Under
+/// one lock per pair: the header's parse holds it while it parses and saves, the source takes
+/// it to look, so a source never reads a half-written file and waits for a header being parsed;
+/// a source that comes first marks the pair, and the header's parse then saves nothing. A
+/// source whose header is not parsed in the run (cached, left out, parsed after it), a parse
+/// with a compile database's arguments or with edited files (fix), and a precompiled header
+/// libclang cannot read (a fatal error naming it) all mean a plain parse.
 ///
 /// The precompiled headers live in one directory per run (`DI_LINT_PCH_DIR`, made by the first
-/// process that needs it and inherited by its parse workers), built by one process at a time
-/// under a lock, and removed when the process that made the directory exits.
+/// process that needs it and inherited by its parse workers), removed when the process that
+/// made it exits. `DI_LINT_PCH_TRACE=FILE` appends one line per decision to FILE (`built
+/// HEADER`, `read SOURCE`, `plain SOURCE`, `unreadable SOURCE`, `parsed-again SOURCE`: read
+/// without a fatal error, yet the unit declares the header's declarations itself), for tests
+/// and measurements.
 enum SharedPrecompiledHeader {
     /// The run's directory, made on first use (and exported to the parse workers started after).
     static func runDirectory() -> String? {
@@ -43,68 +50,210 @@ enum SharedPrecompiledHeader {
     private static let lock = NSLock()
     nonisolated(unsafe) private static var directory: String?
     nonisolated(unsafe) private static var madeHere: String?
-    /// Per directory and arguments: the precompiled header's path and the includes it holds
-    /// (nil: none could be built).
-    nonisolated(unsafe) private static var built: [String: Entry?] = [:]
 
-    /// A built precompiled header: its path, the `#include` lines of its umbrella header and the
-    /// files it read.
-    private struct Entry {
-        let path: String
-        let includes: Set<String>
-        let files: Set<SourceFileKey>
+    static let sourceExtensions = ["cpp", "cc", "cxx"]
+
+    /// The flags that make libclang read a precompiled header it built from the run's own files
+    /// (libclang rejects one it validates against OpenMW's include paths, even one it built
+    /// itself with the same arguments; a header with errors is one too).
+    static let readingArguments = [
+        "-Xclang", "-fallow-pch-with-compiler-errors", "-Xclang", "-fno-validate-pch",
+    ]
+
+    // MARK: pairs
+
+    /// The header a C++ source begins with (absolute path): its first line of code is
+    /// `#include "stem.ext"` naming a header beside it with the source's own stem. Nil otherwise.
+    static func ownHeader(source absolute: String, bytes: [UInt8]) -> String? {
+        let name = (absolute as NSString).lastPathComponent
+        guard sourceExtensions.contains((name as NSString).pathExtension),
+            let spelling = firstInclude(bytes), spelling.hasPrefix("\""), spelling.count > 2
+        else { return nil }
+        let included = String(spelling.dropFirst().dropLast())
+        guard !included.contains("/"), SourceLanguage.headerExtensions.contains((included as NSString).pathExtension),
+            (included as NSString).deletingPathExtension == (name as NSString).deletingPathExtension
+        else { return nil }
+        let header = (absolute as NSString).deletingLastPathComponent + "/" + included
+        return FileManager.default.fileExists(atPath: header) ? header : nil
     }
 
-    /// The arguments that make libclang read the shared precompiled header for `path`
-    /// (`bytes` its contents; `arguments` as the parse gives them, `commonArguments` included),
-    /// building it first when no process of the run has; nil when the file is parsed as before.
-    static func arguments(
-        path: String, bytes: [UInt8], isHeader: Bool, arguments: [String], maxFileSize: Int, parser: ClangParser
-    ) -> [String]? {
-        guard let own = leadingIncludes(bytes, header: isHeader) else { return nil }
-        let absolute = FileCollector.normalized(
-            path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path)
-        let folder = (absolute as NSString).deletingLastPathComponent
-        let ownSet = Set(own.map { resolved($0, in: folder) })
-        guard !ownSet.isEmpty, let run = runDirectory() else { return nil }
-        let key = folder + "\u{0}" + arguments.joined(separator: "\u{0}")
-        lock.lock()
-        let known = built[key]
-        lock.unlock()
-        let entry: Entry?
-        if let known {
-            entry = known
-        } else {
-            entry = build(
-                folder: folder, headers: isHeader, arguments: arguments, maxFileSize: maxFileSize, run: run,
-                parser: parser)
-            lock.lock()
-            built[key] = entry
-            lock.unlock()
+    /// The C++ source beside a header (absolute path) that begins with it, if any.
+    static func source(beginningWith header: String, maxFileSize: Int) -> String? {
+        let stem = (header as NSString).deletingPathExtension
+        for ext in sourceExtensions {
+            let source = stem + "." + ext
+            guard let bytes = try? InputFile.read(source, limit: maxFileSize) else { continue }
+            if ownHeader(source: source, bytes: bytes) == header { return source }
         }
-        guard let entry else { return nil }
-        if isHeader {
-            // a header the precompiled header holds would be skipped (its guard is defined)
-            guard let own = SourceFileKey(path: absolute), !entry.files.contains(own) else { return nil }
-        } else {
-            guard ownSet.isSubset(of: entry.includes) else { return nil }
-        }
-        // libclang rejects (`CXError_ASTReadError`) a precompiled header it validates against
-        // OpenMW's include paths, one it built itself with the same arguments included; it is the
-        // run's own, built from the files as they are
-        return arguments + [
-            "-include-pch", entry.path, "-Xclang", "-fallow-pch-with-compiler-errors", "-Xclang", "-fno-validate-pch",
-        ]
+        return nil
     }
 
-    /// Forgets a precompiled header libclang could not read (built by another process from other
-    /// header contents, say): the directory's next files are parsed as before.
-    static func discard(path: String, arguments: [String]) {
-        let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
-        let folder = (FileCollector.normalized(absolute) as NSString).deletingLastPathComponent
-        lock.lock()
-        built[folder + "\u{0}" + arguments.joined(separator: "\u{0}")] = .some(nil)
-        lock.unlock()
+    /// The spelling (`"a.hpp"`, `<a>`) of the first line of code when it is an `#include`;
+    /// only comments and blank lines may come before it.
+    static func firstInclude(_ bytes: [UInt8]) -> String? {
+        guard let text = String(validating: bytes, as: UTF8.self) else { return nil }
+        var inComment = false
+        for raw in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            var line = Substring(raw.trimmingCharacters(in: .whitespaces))
+            if inComment {
+                guard let end = line.range(of: "*/") else { continue }
+                line = Substring(line[end.upperBound...].trimmingCharacters(in: .whitespaces))
+                inComment = false
+            }
+            while line.hasPrefix("/*") {
+                guard let end = line.range(of: "*/") else {
+                    inComment = true
+                    line = ""
+                    break
+                }
+                line = Substring(line[end.upperBound...].trimmingCharacters(in: .whitespaces))
+            }
+            if line.isEmpty || line.hasPrefix("//") { continue }
+            guard line.hasPrefix("#"), !line.hasSuffix("\\") else { return nil }
+            let directive = line.dropFirst().trimmingCharacters(in: .whitespaces)
+            guard directive.hasPrefix("include") else { return nil }
+            let rest = directive.dropFirst("include".count).trimmingCharacters(in: .whitespaces)
+            let closing = rest.first == "<" ? rest.firstIndex(of: ">") : quoteEnd(rest)
+            guard let close = closing else { return nil }
+            let after = rest[rest.index(after: close)...].trimmingCharacters(in: .whitespaces)
+            guard after.isEmpty || after.hasPrefix("//") else { return nil }
+            return String(rest[...close])
+        }
+        return nil
+    }
+
+    private static func quoteEnd(_ rest: String) -> String.Index? {
+        guard rest.first == "\"" else { return nil }
+        return rest.dropFirst().firstIndex(of: "\"")
+    }
+
+    /// The order a run hands its files out in: each header that a source of the run begins with
+    /// (by name: same directory and stem) moved `ahead` places before that source, so that its
+    /// parse is under way or done when the source's parse looks for it. Indices into `files`.
+    static func order(_ files: [String], ahead: Int) -> [Int] {
+        var headerAt: [String: Int] = [:]
+        for (i, f) in files.enumerated() where SourceLanguage.headerExtensions.contains((f as NSString).pathExtension) {
+            headerAt[(f as NSString).deletingPathExtension, default: i] = i
+        }
+        var moved: [Int: Int] = [:] // header index -> its source's index
+        for (i, f) in files.enumerated() where sourceExtensions.contains((f as NSString).pathExtension) {
+            if let h = headerAt[(f as NSString).deletingPathExtension], moved[h] == nil { moved[h] = i }
+        }
+        guard !moved.isEmpty else { return Array(files.indices) }
+        var rest: [Int] = []
+        var position: [Int: Int] = [:]
+        for i in files.indices where moved[i] == nil {
+            position[i] = rest.count
+            rest.append(i)
+        }
+        // a key per file: its place among the others, a moved header `ahead` places before its
+        // source's (ties: the header first, then by its index)
+        let keyed =
+            rest.map { (key: Double(position[$0]!), index: $0) }
+            + moved.map { header, source in (key: Double(position[source]! - ahead) - 0.5, index: header) }
+        return keyed.sorted { ($0.key, $0.index) < ($1.key, $1.index) }.map(\.index)
+    }
+
+    // MARK: the header's side
+
+    /// A lock held while a header's parse is saved, or while a source looks for it.
+    struct PairLock {
+        fileprivate let base: String
+        fileprivate let descriptor: Int32
+
+        func release() {
+            flock(descriptor, LOCK_UN)
+            close(descriptor)
+        }
+    }
+
+    /// The pair's files: `<run>/<digest of clang, header, arguments>` plus `.pch`, `.lock`,
+    /// `.taken` (a source looked and found none). `arguments` are the header's, as its own parse
+    /// gives them (a source's have `-x c++` where the header's have `-x c++-header`).
+    private static func base(header: String, arguments: [String]) -> String? {
+        guard let run = runDirectory() else { return nil }
+        return run + "/"
+            + SHA256.hex(
+                clang_getClangVersion().consume() + "\u{0}" + header + "\u{0}" + arguments.joined(separator: "\u{0}"))
+    }
+
+    private static func locked(_ base: String) -> PairLock? {
+        let descriptor = open(base + ".lock", O_CREAT | O_RDWR | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { return nil }
+        guard flock(descriptor, LOCK_EX) == 0 else {
+            close(descriptor)
+            return nil
+        }
+        return PairLock(base: base, descriptor: descriptor)
+    }
+
+    /// For a header's own parse: the lock to hold while it parses and saves, when a source
+    /// beside it begins with it and has not looked yet. Nil: parse as before, save nothing.
+    static func headerToSave(header path: String, arguments: [String], maxFileSize: Int) -> PairLock? {
+        let header = absolute(path)
+        guard source(beginningWith: header, maxFileSize: maxFileSize) != nil,
+            let base = base(header: header, arguments: arguments), let held = locked(base)
+        else { return nil }
+        if access(base + ".taken", F_OK) == 0 || access(base + ".pch", F_OK) == 0 {
+            held.release()
+            return nil
+        }
+        return held
+    }
+
+    /// Saves a header's parse (`unit`, parsed with `CXTranslationUnit_ForSerialization`) for
+    /// its source, whole or not at all, and releases the lock.
+    static func save(_ unit: CXTranslationUnit, header path: String, holding held: PairLock) {
+        defer { held.release() }
+        let temporary = held.base + ".tmp"
+        if clang_saveTranslationUnit(unit, temporary, 0) == CXSaveError_None.rawValue,
+            rename(temporary, held.base + ".pch") == 0
+        {
+            trace("built", path)
+        } else {
+            unlink(temporary)
+        }
+    }
+
+    // MARK: the source's side
+
+    /// For a source's parse (`arguments` its own): the arguments that read its header's saved
+    /// parse and the path to remove after, or nil (parse as before; the pair is marked so that
+    /// a header parsed later saves nothing).
+    static func sourceArguments(source path: String, bytes: [UInt8], arguments: [String]) -> (
+        arguments: [String], pch: String, header: String
+    )? {
+        guard let header = ownHeader(source: absolute(path), bytes: bytes) else { return nil }
+        var headerArguments = arguments
+        guard let x = headerArguments.firstIndex(of: "-x"), x + 1 < headerArguments.count,
+            headerArguments[x + 1] == "c++"
+        else { return nil }
+        headerArguments[x + 1] = "c++-header"
+        guard let base = base(header: header, arguments: headerArguments), let held = locked(base) else {
+            return nil
+        }
+        defer { held.release() }
+        let pch = base + ".pch"
+        guard access(pch, R_OK) == 0 else {
+            close(open(base + ".taken", O_CREAT | O_WRONLY | O_CLOEXEC, 0o600))
+            trace("plain", path)
+            return nil
+        }
+        return (arguments + ["-include-pch", pch] + readingArguments, pch, header)
+    }
+
+    /// Whether a source's unit declares anything of `header` (absolute) at its top level itself:
+    /// then the header was parsed again, not read from its saved parse (whose declarations a
+    /// unit of `ClangParser`'s local index does not show).
+    static func parsedAgain(_ unit: CXTranslationUnit, header: String) -> Bool {
+        Cursors.children(clang_getTranslationUnitCursor(unit)).contains { cursor in
+            // declarations only: the preprocessing record's macros come from the saved parse too
+            guard clang_isDeclaration(cursor.kind) != 0 else { return false }
+            var file: CXFile?
+            clang_getExpansionLocation(clang_getCursorLocation(cursor), &file, nil, nil, nil)
+            guard let file else { return false }
+            return absolute(clang_getFileName(file).consume()) == header
+        }
     }
 
     /// Whether libclang failed to read the precompiled header: a fatal error that names it. The
@@ -123,155 +272,22 @@ enum SharedPrecompiledHeader {
         return false
     }
 
-    /// Builds (or finds, built by another process of the run) the precompiled header of the C++
-    /// sources in `folder`, or of its headers (without the headers of `folder` themselves).
-    private static func build(
-        folder: String, headers: Bool, arguments: [String], maxFileSize: Int, run: String, parser: ClangParser
-    ) -> Entry? {
-        let extensions = headers ? SourceLanguage.headerExtensions : ["cpp", "cc", "cxx"]
-        let names =
-            ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [])
-            .filter { extensions.contains(($0 as NSString).pathExtension) }.sorted()
-        let siblings = Set(names.map { "\"" + folder + "/" + $0 + "\"" })
-        var lines: [String] = []
-        var includes = Set<String>()
-        for name in names {
-            guard let bytes = try? InputFile.read(folder + "/" + name, limit: maxFileSize),
-                let own = leadingIncludes(bytes, header: headers)
-            else { continue }
-            for spelling in own {
-                let line = resolved(spelling, in: folder)
-                if headers && siblings.contains(line) { continue }
-                if includes.insert(line).inserted { lines.append(line) }
-            }
-        }
-        guard !lines.isEmpty else { return nil }
-        let umbrella = lines.map { "#include \($0)\n" }.joined()
-        // the driver's language for a header: `-x c++` becomes `-x c++-header`
-        var headerArguments = arguments
-        guard let x = headerArguments.firstIndex(of: "-x"), x + 1 < headerArguments.count,
-            ["c++", "c++-header"].contains(headerArguments[x + 1])
-        else { return nil }
-        headerArguments[x + 1] = "c++-header"
-        let name = SHA256.hex(
-            clang_getClangVersion().consume() + "\u{0}" + headerArguments.joined(separator: "\u{0}") + "\u{0}"
-                + umbrella)
-        let base = run + "/" + name
-        let pch = base + ".pch"
-        // one process builds it; the others wait for it on the lock and then read it
-        let lockDescriptor = open(base + ".lock", O_CREAT | O_RDWR | O_CLOEXEC, 0o600)
-        guard lockDescriptor >= 0 else { return nil }
-        defer { close(lockDescriptor) }
-        guard flock(lockDescriptor, LOCK_EX) == 0 else { return nil }
-        defer { flock(lockDescriptor, LOCK_UN) }
-        let filesPath = base + ".files"
-        if access(pch, R_OK) == 0 {
-            // the files it read, as the process that built it wrote them down
-            guard let listing = try? String(contentsOfFile: filesPath, encoding: .utf8) else { return nil }
-            let files = listing.split(separator: "\n").compactMap { line -> SourceFileKey? in
-                let parts = line.split(separator: " ").compactMap { UInt64($0) }
-                return parts.count == 2 ? SourceFileKey(device: parts[0], inode: parts[1]) : nil
-            }
-            return Entry(path: pch, includes: includes, files: Set(files))
-        }
-        // a process that died building it (killed at its parse deadline) leaves the attempt: no
-        // second try, the directory's files are parsed as before
-        let attempt = base + ".attempt"
-        let marker = open(attempt, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
-        guard marker >= 0 else { return nil }
-        close(marker)
-        let umbrellaPath = base + ".hpp"
-        guard FileManager.default.createFile(atPath: umbrellaPath, contents: Data(umbrella.utf8)) else { return nil }
-        let options = UInt32(
-            CXTranslationUnit_ForSerialization.rawValue | CXTranslationUnit_Incomplete.rawValue
-                | CXTranslationUnit_KeepGoing.rawValue)
-        guard
-            let unit = try? parser.parseUnit(
-                path: umbrellaPath, arguments: headerArguments, unsaved: [], options: options)
-        else { return nil }
-        defer { clang_disposeTranslationUnit(unit) }
-        let files = ParsedFile.inclusions(unit)
-        let listing = files.map { "\($0.device) \($0.inode)\n" }.joined()
-        let temporary = base + ".tmp-pch"
-        guard FileManager.default.createFile(atPath: filesPath, contents: Data(listing.utf8)),
-            clang_saveTranslationUnit(unit, temporary, 0) == CXSaveError_None.rawValue,
-            rename(temporary, pch) == 0
-        else {
-            unlink(temporary)
-            return nil
-        }
-        return Entry(path: pch, includes: includes, files: files)
+    /// Appends `what path` to `DI_LINT_PCH_TRACE`'s file, when set (one write: lines of
+    /// processes writing at once do not mix).
+    static func trace(_ what: String, _ path: String) {
+        guard let file = traceFile else { return }
+        let descriptor = open(file, O_CREAT | O_WRONLY | O_APPEND | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { return }
+        defer { close(descriptor) }
+        let line = Array((what + " " + path + "\n").utf8)
+        _ = line.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
     }
 
-    /// An `#include` spelling as the umbrella header writes it: a quoted name found beside the
-    /// source by its absolute path (the umbrella lives elsewhere), others as written.
-    private static func resolved(_ spelling: String, in folder: String) -> String {
-        guard spelling.hasPrefix("\""), spelling.count >= 2 else { return spelling }
-        let name = String(spelling.dropFirst().dropLast())
-        let beside = FileCollector.normalized(folder + "/" + name)
-        return FileManager.default.fileExists(atPath: beside) ? "\"" + beside + "\"" : spelling
+    private static let traceFile: String? = ProcessInfo.processInfo.environment["DI_LINT_PCH_TRACE"].flatMap {
+        $0.isEmpty ? nil : $0
     }
 
-    /// The spellings (`<a/b.h>`, `"c.h"`) of a source's leading `#include` lines when every
-    /// `#include` of it is among them: before the last, only comments, blank lines and
-    /// `#pragma once`, and for a `header` its include guard (`#ifndef G` then `#define G`, first).
-    /// Nil when it is not eligible.
-    static func leadingIncludes(_ bytes: [UInt8], header: Bool = false) -> [String]? {
-        guard let text = String(validating: bytes, as: UTF8.self) else { return nil }
-        var includes: [String] = []
-        var inComment = false
-        var leading = true
-        var guardName: String?
-        var guardState = header ? 0 : 2 // 0: none yet, 1: after `#ifndef G`, 2: done
-        for raw in text.split(separator: "\n", omittingEmptySubsequences: false) {
-            var line = Substring(raw.trimmingCharacters(in: .whitespaces))
-            if inComment {
-                guard let end = line.range(of: "*/") else { continue }
-                line = Substring(line[end.upperBound...].trimmingCharacters(in: .whitespaces))
-                inComment = false
-            }
-            while line.hasPrefix("/*") {
-                guard let end = line.range(of: "*/") else {
-                    inComment = true
-                    line = ""
-                    break
-                }
-                line = Substring(line[end.upperBound...].trimmingCharacters(in: .whitespaces))
-            }
-            if line.isEmpty || line.hasPrefix("//") { continue }
-            let directive = line.hasPrefix("#") ? line.dropFirst().trimmingCharacters(in: .whitespaces) : nil
-            let words = directive.map { $0.split(separator: " ").map(String.init) } ?? []
-            if guardState == 0, words.count == 2, words[0] == "ifndef" {
-                guardName = words[1]
-                guardState = 1
-                continue
-            }
-            if guardState == 1 {
-                guard words.count == 2, words[0] == "define", words[1] == guardName else { return nil }
-                guardState = 2
-                continue
-            }
-            guardState = 2
-            if let directive, directive.hasPrefix("include") {
-                guard leading else { return nil } // an include after other code
-                let rest = directive.dropFirst("include".count).trimmingCharacters(in: .whitespaces)
-                let closing = rest.first == "<" ? rest.firstIndex(of: ">") : quoteEnd(rest)
-                guard let close = closing else { return nil }
-                let spelling = String(rest[...close])
-                let after = rest[rest.index(after: close)...].trimmingCharacters(in: .whitespaces)
-                guard after.isEmpty || after.hasPrefix("//") else { return nil }
-                includes.append(spelling)
-            } else if leading, words == ["pragma", "once"] {
-                continue
-            } else {
-                leading = false // an `#include` further on (in a condition, after a macro) is caught above
-            }
-        }
-        return includes.isEmpty ? nil : includes
-    }
-
-    private static func quoteEnd(_ rest: String) -> String.Index? {
-        guard rest.first == "\"" else { return nil }
-        return rest.dropFirst().firstIndex(of: "\"")
+    private static func absolute(_ path: String) -> String {
+        FileCollector.normalized(path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path)
     }
 }
