@@ -55,7 +55,8 @@ extension FixBridgePhaseCLITests {
         var root = try project.read("Sources/App/AppRoot.swift")
         // the root owns one bridge, built once from the container; it takes none
         XCTAssertTrue(
-            root.contains("    private let bridge: ReporterBridge = ReporterBridge(services: Container.shared)\n"), root)
+            root.contains("    private let bridge: ReporterBridge = ReporterBridge(services: Container.shared)\n"), root
+        )
         XCTAssertTrue(root.contains("    init(builder: SessionBuilding) {\n        session = "), root)
         XCTAssertFalse(root.contains("self.bridge = bridge"), root)
         XCTAssertTrue(root.contains("Reporter(name: \"main\", bridge: bridge)"), root)

@@ -23,7 +23,9 @@ final class SharedPrecompiledHeaderTests: XCTestCase {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("pch-pairs-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
-        for name in ["w.hpp", "other.hpp"] { try Data("#pragma once\n".utf8).write(to: dir.appendingPathComponent(name)) }
+        for name in ["w.hpp", "other.hpp"] {
+            try Data("#pragma once\n".utf8).write(to: dir.appendingPathComponent(name))
+        }
         let source = dir.path + "/w.cpp"
         try Data("// w\n#include \"w.hpp\"\n#include <map>\n".utf8).write(to: URL(fileURLWithPath: source))
         func own(_ text: String, _ path: String = source) -> String? {
@@ -43,7 +45,8 @@ final class SharedPrecompiledHeaderTests: XCTestCase {
     func testAHeaderIsHandedOutAheadOfTheSourceThatBeginsWithIt() {
         let files = ["d/a.cpp", "d/a.hpp", "d/b.cpp", "d/b.hpp", "d/c.cpp", "d/lone.hpp", "e/x.cpp", "e/x.h"]
         let order = SharedPrecompiledHeader.order(files, ahead: 1).map { files[$0] }
-        XCTAssertEqual(order, ["d/a.hpp", "d/b.hpp", "d/a.cpp", "d/b.cpp", "d/c.cpp", "e/x.h", "d/lone.hpp", "e/x.cpp"])
+        XCTAssertEqual(
+            order, ["d/a.hpp", "d/b.hpp", "d/a.cpp", "d/b.cpp", "d/c.cpp", "e/x.h", "d/lone.hpp", "e/x.cpp"])
         XCTAssertEqual(Set(order), Set(files))
         XCTAssertEqual(SharedPrecompiledHeader.order(["a.c", "b.h"], ahead: 4), [0, 1])
     }

@@ -63,7 +63,8 @@ struct CompositionWiringRootOwnsBridge {
                 binding.typeAnnotation?.type.trimmedDescription == bridgeType
             else { return refuse("its stored '\(bridge)' is not a plain 'let \(bridge): \(bridgeType)'") }
             let annotationEnd = binding.typeAnnotation!.endOffset
-            edits.append(TextEdit(path: type.file.path, range: annotationEnd..<annotationEnd, replacement: " = \(value)"))
+            edits.append(
+                TextEdit(path: type.file.path, range: annotationEnd..<annotationEnd, replacement: " = \(value)"))
             let access = ["private", "fileprivate", "internal", "public", "package", "open"]
             if others.isEmpty, !property.modifiers.contains(where: { access.contains($0.name.text) }) {
                 let at = property.bindingSpecifier.startOffset

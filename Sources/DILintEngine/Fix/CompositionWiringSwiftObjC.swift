@@ -150,7 +150,9 @@ struct CompositionWiringSwiftObjC {
         let property = receiver.hasPrefix("self.") ? String(receiver.dropFirst(5)) : receiver
         guard type.storedProperty(property) != nil else { return nil }
         let bridge = context.bridgeName
-        let builder = context.fileBuilding(type.simpleName).map { "built in \(context.display($0))" } ?? "built nowhere in the run"
+        let builder =
+            context.fileBuilding(type.simpleName).map { "built in \(context.display($0))" }
+            ?? "built nowhere in the run"
         return
             "\(owner) wraps \(className) in its stored '\(property)', built in its initializer, where no \(bridge) is in reach; fix writes no forwarding setter: \(owner) is \(builder), whoever obtains it may share it, and \(className)'s lifecycle messages go through it, so no place of the run is known to come before its first one: add a setter on \(owner) that sets \(property).\(bridge), and call it where the composition root obtains \(owner), before \(className) is started"
     }

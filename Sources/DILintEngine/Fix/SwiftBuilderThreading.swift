@@ -119,7 +119,9 @@ struct SwiftBuilderThreading {
             !method.modifiers.contains(where: { $0.name.text == "override" }),
             !SwiftCallerWiring.declares(bridge, in: Syntax(method)),
             parameters.allSatisfy({ $0.defaultValue == nil && $0.ellipsis == nil })
-        else { return refuse("\(name) cannot take the \(bridge) (@objc, override, variadic, defaults, or it names one)") }
+        else {
+            return refuse("\(name) cannot take the \(bridge) (@objc, override, variadic, defaults, or it names one)")
+        }
         let labels = parameters.map(\.firstName.text)
         // Objective-C cannot be followed: a file of the run naming the method stops it
         if context.runFiles.contains(where: { path in
@@ -141,7 +143,8 @@ struct SwiftBuilderThreading {
                 guard declaration.parent?.parent?.parent?.parent?.is(ProtocolDeclSyntax.self) == true else {
                     return refuse("another declaration of \(name) with the same labels")
                 }
-                edits.append(parameterEdit(declaration.signature.parameterClause, in: other, "\(bridge): \(bridgeType)"))
+                edits.append(
+                    parameterEdit(declaration.signature.parameterClause, in: other, "\(bridge): \(bridgeType)"))
             }
             for call in uses.calls {
                 guard call.trailingClosure == nil, call.additionalTrailingClosures.isEmpty,

@@ -44,7 +44,9 @@ final class FixRuleFindingsTests: XCTestCase {
             guard !needle.isEmpty, needle.count <= hay.count else { return false }
             return (0...(hay.count - needle.count)).contains { hay[$0..<($0 + needle.count)].elementsEqual(needle) }
         }
-        let hays = ["", "a", "ab", "aab", "abab", "xxabx", "Container.shared", "ContaineContainer", "éContainer", "b\u{0}ab"]
+        let hays = [
+            "", "a", "ab", "aab", "abab", "xxabx", "Container.shared", "ContaineContainer", "éContainer", "b\u{0}ab",
+        ]
         let needles = ["", "a", "b", "ab", "ba", "aab", "Container", "Contai", "r", "xxabxy", "\u{0}a"]
         for hay in hays {
             for needle in needles {
