@@ -229,6 +229,23 @@ final class FixBridgePhaseCLITests: XCTestCase {
         XCTAssertEqual(try project.run("fix", "--phase", "bridge", "Sources").stdout, "")
     }
 
+    /// The Swift tree with `root` as `Sources/App/AppRoot.swift`, through bridge, inject and wire,
+    /// typechecked after each; wire exits 0 and leaves nothing manual.
+    func wiredSwiftTree(root: String) throws -> Project {
+        let (project, _) = try tree("bridgegen-swift")
+        try project.write("Sources/App/AppRoot.swift", root)
+        try project.commitEverything()
+        for name in ["bridge", "inject"] {
+            try phase(name, project)
+            try typecheck(project, "after \(name)")
+        }
+        let wired = try wire(project)
+        XCTAssertEqual(wired.status, 0, wired.stderr)
+        XCTAssertFalse(wired.stderr.contains("manual:"), wired.stderr)
+        try typecheck(project, "after wire")
+        return project
+    }
+
     /// A dry run of `wire` that applies, applied, then planned again with nothing to do.
     func wire(_ project: Project) throws -> CLIRunner.Run {
         let dry = try project.run("fix", "--phase", "wire", "Sources")

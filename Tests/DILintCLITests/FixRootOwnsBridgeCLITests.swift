@@ -41,17 +41,7 @@ extension FixBridgePhaseCLITests {
         """
 
     func testARootReadingTheContainerOwnsItsBridgeAndPassesItToTheBuilder() throws {
-        let (project, _) = try tree("bridgegen-swift")
-        try project.write("Sources/App/AppRoot.swift", Self.readingRoot)
-        try project.commitEverything()
-        for name in ["bridge", "inject"] {
-            try phase(name, project)
-            try typecheck(project, "after \(name)")
-        }
-        let wired = try wire(project)
-        XCTAssertEqual(wired.status, 0, wired.stderr)
-        XCTAssertFalse(wired.stderr.contains("manual:"), wired.stderr)
-        try typecheck(project, "after wire")
+        let project = try wiredSwiftTree(root: Self.readingRoot)
         var root = try project.read("Sources/App/AppRoot.swift")
         // the root owns one bridge, built once from the container; it takes none
         XCTAssertTrue(

@@ -9,19 +9,9 @@ import XCTest
 /// through the real binary (the chain helpers of `FixBridgePhaseCLITests`).
 extension FixBridgePhaseCLITests {
     func testSwiftTreeTwoLineConfigInfersTheRoot() throws {
-        let (project, _) = try tree("bridgegen-swift")
+        let project = try wiredSwiftTree(root: Self.appRoot)
         XCTAssertEqual(
             try project.read(".di-lint.yml"), "containers: [Container.shared]\nbridge-type: ReporterBridge\n")
-        try project.write("Sources/App/AppRoot.swift", Self.appRoot)
-        try project.commitEverything()
-        for name in ["bridge", "inject"] {
-            try phase(name, project)
-            try typecheck(project, "after \(name)")
-        }
-        let wired = try wire(project)
-        XCTAssertEqual(wired.status, 0, wired.stderr)
-        XCTAssertFalse(wired.stderr.contains("manual:"), wired.stderr)
-        try typecheck(project, "after wire")
         let root = try project.read("Sources/App/AppRoot.swift")
         XCTAssertTrue(
             root.contains("    private let bridge: ReporterBridge = ReporterBridge(services: Container.shared)\n"), root
