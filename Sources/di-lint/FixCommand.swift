@@ -97,7 +97,9 @@ struct FixCommand: ParsableCommand {
         if supervision == nil && !isolation.noIsolation {
             throw ExitCode(FixSupervisor.run(arguments: CommandLine.arguments))
         }
+        FixTrace.mark("child start")
         let prepared = try options.prepare(isolation: isolation)
+        FixTrace.mark("prepare")
         try prepared.checkOutput(patch, option: "--patch", baselines: [])
         // an apply holds the tree's lock from before it plans until it has written, so that two
         // applies run one after the other, each planning on what the other wrote; an apply that
@@ -121,6 +123,7 @@ struct FixCommand: ParsableCommand {
             throw RunFailure(error)
         }
         defer { held?.release() }
+        FixTrace.mark("tree lock")
         supervision?.start(configuration: prepared.configuration)
         let fixer = Fixer(configuration: prepared.configuration)
         fixer.compileArguments = prepared.linter.compileArguments
@@ -133,6 +136,7 @@ struct FixCommand: ParsableCommand {
             fixer.runBudget = RunBudget(seconds: seconds, from: supervision?.started ?? RunBudget.now())
         }
         var plan = fixer.plan(files: prepared.files, phase: phase)
+        FixTrace.mark("plan returned")
         if !unsafe { plan.withholdUnsafe() }
         // what the walk could not take (a symbolic link out of the repository, an unreadable
         // directory) is a manual item, in every output
@@ -170,6 +174,7 @@ struct FixCommand: ParsableCommand {
                 throw ExitCode(failure.unchanged ? ExitStatus.usage : ExitStatus.partlyWritten)
             }
         }
+        FixTrace.mark("output written")
         note("di-lint fix: \(plan.summary)\(apply ? "" : " (dry run; --apply writes)")")
         throw ExitCode(plan.isComplete ? ExitStatus.clean : ExitStatus.findings)
     }

@@ -75,12 +75,9 @@ public struct SingletonScan {
     /// Scans `files`, and returns the accessors called at `minimumCallSites` places or more, most
     /// called first. Files larger than `maxFileSize` or not regular are skipped.
     public func candidates(files: [String], minimumCallSites: Int = 2, maxFileSize: Int = 16 << 20) -> [Candidate] {
-        let facts = UnsafeMutableBufferPointer<FileFacts>.allocate(capacity: files.count)
-        facts.initialize(repeating: FileFacts())
-        defer { facts.deinitialize(); facts.deallocate() }
-        DispatchQueue.concurrentPerform(iterations: files.count) { i in
-            guard let bytes = try? InputFile.read(files[i], limit: maxFileSize) else { return }
-            facts[i] = Self.scan(String(decoding: bytes, as: UTF8.self))
+        let facts = files.concurrentMap { file in
+            (try? InputFile.read(file, limit: maxFileSize)).map { Self.scan(String(decoding: $0, as: UTF8.self)) }
+                ?? FileFacts()
         }
         var declared: Set<String> = []
         var defined: Set<String> = []

@@ -551,13 +551,15 @@ struct BridgeWriter {
     /// Whether the run (its files, or the headers they import) declares the bridge type.
     static func runDeclaresBridge(_ context: FixContext) -> Bool {
         let type = context.configuration.bridgeType
-        let paths = context.runFiles + ObjCServiceTypes(context: context).headers.headers()
-        return paths.contains { path in
+        let declares = { (path: String) -> Bool in
             guard let bytes = context.workspace.bytes(path), bytes.withUnsafeBytes({ $0.containsASCII(type) }) else {
                 return false
             }
             return FixContext.declaresType(type, in: String(decoding: bytes, as: UTF8.self))
         }
+        // the run's files first: the headers they import are looked for only when none declares it
+        return context.runFiles.contains(where: declares)
+            || ObjCServiceTypes(context: context).headers.headers().contains(where: declares)
     }
 
     /// The Swift bridge parameter's default when the run's bridge is the facade this phase

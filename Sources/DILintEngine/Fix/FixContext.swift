@@ -26,6 +26,15 @@ final class FixContext {
     var declarations: SwiftDeclarationIndex?
     /// Why files could not be parsed, by real path (reported, never dropped silently).
     private(set) var failures: [String: String] = [:]
+    /// Held while `analysis` reads or fills the cache.
+    private let analysisLock = NSLock()
+
+    /// Why the file could not be parsed, read under the lock `analysis` fills it under.
+    func failure(_ realPath: String) -> String? {
+        analysisLock.lock()
+        defer { analysisLock.unlock() }
+        return failures[realPath]
+    }
 
     init(
         configuration: Configuration, workspace: FixWorkspace, services: Set<String>,
@@ -89,7 +98,11 @@ final class FixContext {
     }
 
     /// The file parsed and analysed (as of the workspace's overlay), cached until `forget()`.
+    /// Safe to call from several threads at once (the verification's checks): one parses at a
+    /// time, on the workspace's front end.
     func analysis(_ realPath: String) -> FixFileAnalysis? {
+        analysisLock.lock()
+        defer { analysisLock.unlock() }
         if let known = analyses[realPath] { return known }
         do {
             let analysis = try analyze(realPath, frontEnd: workspace.frontEnd)

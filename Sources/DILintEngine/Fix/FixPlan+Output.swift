@@ -11,23 +11,26 @@ extension FixPlan {
         for group in accepted where group.safety == .unsafe {
             for path in Set(group.edits.map(\.path)) { unsafeTitles[path, default: []].append(group.title) }
         }
-        for (path, edits) in editsByFile.sorted(by: { $0.key < $1.key }) {
+        // each file's part on its own core, joined in path order
+        let parts = editsByFile.sorted(by: { $0.key < $1.key }).concurrentMap { (path, edits) -> [UInt8] in
             if created.contains(path) {
-                out += UnifiedDiff.creation(
+                return UnifiedDiff.creation(
                     path: FileCollector.relative(path, to: base), contents: EditApplication.apply(edits, to: []))
-                continue
             }
             // unchanged since planning: the bytes hashed then (hashed again only when not kept)
             guard let old = readFileBytes(path),
                 digested[path].map({ $0 == old }) ?? (SHA256.hex(old) == digests[path])
-            else { continue }
+            else { return [] }
             // the tier of an unsafe file's groups on a line of its own before its diff (git apply passes over it)
+            var part: [UInt8] = []
             let unsafe = unsafeTitles[path] ?? []
             if !unsafe.isEmpty {
-                out += Array("# di-lint fix: unsafe (behaviour may change): \(unsafe.joined(separator: "; "))\n".utf8)
+                part += Array("# di-lint fix: unsafe (behaviour may change): \(unsafe.joined(separator: "; "))\n".utf8)
             }
-            out += UnifiedDiff.diff(path: FileCollector.relative(path, to: base), old: old, edits: edits)
+            part += UnifiedDiff.diff(path: FileCollector.relative(path, to: base), old: old, edits: edits)
+            return part
         }
+        for part in parts { out += part }
         return out
     }
 

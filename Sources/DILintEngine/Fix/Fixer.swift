@@ -79,6 +79,7 @@ public final class Fixer {
                 return false
             }
         }
+        FixTrace.mark("pairs + tree problems")
         let workspace = FixWorkspace(configuration: configuration, compileArguments: compileArguments)
         workspace.deadline.supervision = supervision
         workspace.deadline.leftOut = leftOut
@@ -108,6 +109,7 @@ public final class Fixer {
                 bridgePlan = planned
             }
         }
+        FixTrace.mark("context + bridge check")
         // wire edits the places that build the migrated types, which need not name the container
         let candidates =
             phase == .wire
@@ -185,10 +187,12 @@ public final class Fixer {
         }
         var before: [String: BeforeEdits] = [:]
         context.prefetch(touched.filter { ($0 as NSString).pathExtension != "swift" && !created.contains($0) })
-        for path in touched {
-            let bytes = workspace.diskBytes(path)
-            plan.digests[path] = bytes.map { SHA256.hex($0) } ?? ""
-            plan.digested[path] = bytes
+        let touchedPaths = Array(touched)
+        let onDisk = touchedPaths.map { workspace.diskBytes($0) } // the workspace's cache, filled on this thread
+        let digests = onDisk.concurrentMap { $0.map { SHA256.hex($0) } ?? "" }
+        for (i, path) in touchedPaths.enumerated() {
+            plan.digests[path] = digests[i]
+            plan.digested[path] = onDisk[i]
             if (path as NSString).pathExtension != "swift" && !bridgeFiles.contains(path) {
                 before[path] = context.analysis(path).map(BeforeEdits.init)
             }
@@ -225,14 +229,30 @@ public final class Fixer {
             var failures: [String: String] = [:] // path → why its groups are refused
             plan.diagnostics = [:]
             let targets = Self.targetsByPath(plan.accepted)
+            // the C-family files' checks on every core (each reads its own analyses), used in path order below
+            let clangPaths = byFile.keys.filter {
+                !bridgeFiles.contains($0) && ($0 as NSString).pathExtension != "swift"
+            }
+            let phase = plan.phase
+            let clangChecks = Dictionary(
+                uniqueKeysWithValues: zip(
+                    clangPaths,
+                    clangPaths.concurrentMap { path in
+                        self.checkClang(
+                            path, edits: byFile[path] ?? [], targets: targets[path] ?? [], phase: phase,
+                            before: before[path], context: context, declared: byFile)
+                    }))
             for (path, edits) in byFile.sorted(by: { $0.key < $1.key }) {
                 if bridgeFiles.contains(path) {
                     if let why = BridgeWriter(context: context).check(path) { failures[path] = why }
                     continue
                 }
-                if let why = check(
-                    path, edits: edits, targets: targets[path] ?? [], plan: &plan, before: before[path],
-                    context: context, declared: byFile)
+                let checked = clangChecks[path]
+                if let counts = checked?.counts { plan.diagnostics[context.display(path)] = counts }
+                if let why = checked.map({ $0.why })
+                    ?? check(
+                        path, edits: edits, targets: targets[path] ?? [], plan: &plan, before: before[path],
+                        context: context, declared: byFile)
                 {
                     failures[path] = why
                     verifiedSwift[path] = nil
@@ -290,9 +310,23 @@ public final class Fixer {
         if (path as NSString).pathExtension == "swift" {
             return SwiftFixPlanner(context: context).check(path, edits: edits, plan: &plan)
         }
-        guard let before else { return "could not be parsed before the edits" }
+        let checked = checkClang(
+            path, edits: edits, targets: targets, phase: plan.phase, before: before, context: context,
+            declared: declared)
+        if let counts = checked.counts { plan.diagnostics[context.display(path)] = counts }
+        return checked.why
+    }
+
+    /// A C-family file's check (see `check`): why its edits fail, nil when they pass, and its
+    /// error counts once it was re-parsed. Several files' checks may run at once: each reads the
+    /// analyses of its own file (and, through the context's lock, of the headers it includes).
+    func checkClang(
+        _ path: String, edits: [TextEdit], targets: [FixTarget], phase: FixPhase, before: BeforeEdits?,
+        context: FixContext, declared: [String: [TextEdit]]
+    ) -> (why: String?, counts: DiagnosticCounts?) {
+        guard let before else { return ("could not be parsed before the edits", nil) }
         guard let after = context.analysis(path) else {
-            return "could not be re-parsed after the edits" + (context.failures[path].map { " (\($0))" } ?? "")
+            return ("could not be re-parsed after the edits" + (context.failure(path).map { " (\($0))" } ?? ""), nil)
         }
         let new = ParseVerdict.newErrors(
             before: before.errors, beforeBuffer: before.buffer, after: after.errors, afterBuffer: after.file.buffer,
@@ -310,23 +344,27 @@ public final class Fixer {
             !(after.unresolvedIncludes.contains { $0.hasSuffix("Foundation.h") }
                 && BridgeWriter.isUnavailableBridgeSelector($0, afterBytes: after.file.buffer.bytes, configuration))
         }
-        plan.diagnostics[context.display(path)] = DiagnosticCounts(
+        let counts = DiagnosticCounts(
             before: before.errors.count, after: after.errors.count,
             new: Array(Set(new.map(\.message))).sorted())
-        if let first = new.first { return "re-parse of \(context.display(path)): new error: \(first.description)" }
+        if let first = new.first {
+            return ("re-parse of \(context.display(path)): new error: \(first.description)", counts)
+        }
         // before the edits, only the rules that find something after them run (see `RuleFindings`)
         let found = after.findings
         if let finding = Self.newFinding(before: before.findings(ofRules: Set(found.map(\.rule))), after: found) {
-            return "re-lint of \(context.display(path)): new finding '\(finding)'"
+            return ("re-lint of \(context.display(path)): new finding '\(finding)'", counts)
         }
         // wiring moves no access: a bridge it builds reads the container in the composition root only
-        if plan.phase == .wire {
+        if phase == .wire {
             for kind in [AccessKind.direct, .fallback]
             where after.accesses.filter({ $0.access.kind == kind }).count > before.count(kind) {
-                return "re-lint of \(context.display(path)): the wiring adds a \(kind.rawValue) container access"
+                return (
+                    "re-lint of \(context.display(path)): the wiring adds a \(kind.rawValue) container access", counts
+                )
             }
         }
-        let wanted: AccessKind = plan.phase == .inject ? .fallback : .injected
+        let wanted: AccessKind = phase == .inject ? .fallback : .injected
         for target in targets {
             guard let range = EditApplication.newRange(of: target.range, through: edits) else { continue }
             let inside = after.accesses.filter { range.contains($0.offset) }
@@ -335,15 +373,17 @@ public final class Fixer {
             let ok =
                 target.reads != nil
                 ? containerKinds.isEmpty
-                : plan.phase == .inject
+                : phase == .inject
                     ? !containerKinds.isEmpty && containerKinds.allSatisfy { $0 == .fallback }
                     : containerKinds.isEmpty // `b ?: C` and `b || C` keep the bridge alone, with no service to classify
             if !ok {
-                return
-                    "re-lint: \(target.path):\(target.line):\(target.column) does not classify as \(target.reads.map { "a read of \($0)" } ?? wanted.rawValue) after the edit"
+                return (
+                    "re-lint: \(target.path):\(target.line):\(target.column) does not classify as \(target.reads.map { "a read of \($0)" } ?? wanted.rawValue) after the edit",
+                    counts
+                )
             }
         }
-        return nil
+        return (nil, counts)
     }
 
     /// Whether `error` lies in an included header the edits leave as it is, and that header's
