@@ -59,13 +59,13 @@ final class ClangFrontEnd {
     }
 
     /// Whether a C++ source may read the saved parse of the header it begins with, and that
-    /// header's parse is saved for it (`SharedPrecompiledHeader`): only with
-    /// `DI_LINT_HEADER_REUSE=1` (`scripts/bench-cpp` compares both).
+    /// header's parse is saved for it (`SharedPrecompiledHeader`): by default;
+    /// `DI_LINT_HEADER_REUSE=0` turns it off (`scripts/bench-cpp` compares both).
     static func reusesHeaders(_ language: SourceLanguage) -> Bool {
         language == .cxx && headerReuseRequested
     }
 
-    static let headerReuseRequested = ProcessInfo.processInfo.environment["DI_LINT_HEADER_REUSE"] == "1"
+    static let headerReuseRequested = ProcessInfo.processInfo.environment["DI_LINT_HEADER_REUSE"] != "0"
 
     /// The file's model, or why it cannot be linted.
     func model(path: String, displayPath: String, bytes: [UInt8], language: SourceLanguage) -> Result<

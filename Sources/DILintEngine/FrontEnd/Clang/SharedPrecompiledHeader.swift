@@ -1,8 +1,8 @@
 import CLibClang
 import Foundation
 
-/// A header's own parse, reused by the C++ source that begins with it (`DI_LINT_HEADER_REUSE=1`,
-/// `ClangFrontEnd.reusesHeaders`): a run lints `foo.hpp` as its own translation unit anyway, so
+/// A header's own parse, reused by the C++ source that begins with it (by default;
+/// `DI_LINT_HEADER_REUSE=0` turns it off; `ClangFrontEnd.reusesHeaders`): a run lints `foo.hpp` as its own translation unit anyway, so
 /// that parse is saved as a precompiled header, and `foo.cpp`, whose first line of code is
 /// `#include "foo.hpp"`, reads it instead of parsing `foo.hpp` and everything it includes again.
 /// The rest of the source, its other `#include`s with it, is parsed as before.
