@@ -92,8 +92,9 @@ final class HeaderReuseIdentityCLITests: XCTestCase {
                 "src/model.cpp:10 container-access", "src/model.cpp:17 container-access",
                 "src/model.hpp:6 container-access",
             ], plain.stdout + plain.stderr)
+        // one worker: the header is parsed before its source, however loaded the machine
         let reused = try CLIRunner.run(
-            ["lint", "src", "include", "--format", "json"], in: p.root,
+            ["lint", "src", "include", "--format", "json", "--jobs", "1"], in: p.root,
             environment: ["DI_LINT_HEADER_REUSE": "1", "DI_LINT_PCH_TRACE": trace.path])
         XCTAssertEqual(try report(reused), try report(plain), reused.stdout + reused.stderr)
         let lines = ((try? String(contentsOf: trace, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
