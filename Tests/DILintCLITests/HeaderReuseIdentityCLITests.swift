@@ -98,6 +98,15 @@ final class HeaderReuseIdentityCLITests: XCTestCase {
             environment: ["DI_LINT_HEADER_REUSE": "1", "DI_LINT_PCH_TRACE": trace.path])
         XCTAssertEqual(try report(reused), try report(plain), reused.stdout + reused.stderr)
         let lines = ((try? String(contentsOf: trace, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
-        XCTAssertEqual(lines.sorted(), ["built src/model.hpp", "plain src/loose.cpp", "read src/model.cpp"], reused.stderr)
+        XCTAssertEqual(
+            lines.sorted(), ["built src/model.hpp", "plain src/loose.cpp", "read src/model.cpp"], reused.stderr)
+        // the default is the reuse
+        let byDefault = p.root.appendingPathComponent("trace-default")
+        let run = try CLIRunner.run(
+            ["lint", "src", "include", "--format", "json", "--jobs", "1"], in: p.root,
+            environment: ["DI_LINT_PCH_TRACE": byDefault.path])
+        XCTAssertEqual(try report(run), try report(plain), run.stdout + run.stderr)
+        let defaultLines = ((try? String(contentsOf: byDefault, encoding: .utf8)) ?? "").split(separator: "\n")
+        XCTAssertEqual(defaultLines.sorted(), ["built src/model.hpp", "plain src/loose.cpp", "read src/model.cpp"])
     }
 }

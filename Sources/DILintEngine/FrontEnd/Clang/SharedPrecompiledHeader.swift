@@ -2,9 +2,10 @@ import CLibClang
 import Foundation
 
 /// A header's own parse, reused by the C++ source that begins with it (by default;
-/// `DI_LINT_HEADER_REUSE=0` turns it off; `ClangFrontEnd.reusesHeaders`): a run lints `foo.hpp` as its own translation unit anyway, so
-/// that parse is saved as a precompiled header, and `foo.cpp`, whose first line of code is
-/// `#include "foo.hpp"`, reads it instead of parsing `foo.hpp` and everything it includes again.
+/// `DI_LINT_HEADER_REUSE=0` turns it off; `ClangFrontEnd.reusesHeaders`): a run lints `foo.hpp`
+/// as its own translation unit anyway, so that parse is saved as a precompiled header, and
+/// `foo.cpp`, whose first line of code is `#include "foo.hpp"`, reads it instead of parsing
+/// `foo.hpp` and everything it includes again.
 /// The rest of the source, its other `#include`s with it, is parsed as before.
 ///
 /// One header, one source: the pair shares a directory and a file name stem, the source's first
