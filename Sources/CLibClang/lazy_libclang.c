@@ -177,6 +177,7 @@ FORWARD(unsigned, clang_Type_visitFields, (CXType a, CXFieldVisitor b, CXClientD
 // Locations and files
 FORWARD(CXFile, clang_getFile, (CXTranslationUnit a, const char *b), (a, b))
 FORWARD_VOID(clang_getInclusions, (CXTranslationUnit a, CXInclusionVisitor b, CXClientData c), (a, b, c))
+FORWARD(unsigned, clang_isFileMultipleIncludeGuarded, (CXTranslationUnit a, CXFile b), (a, b))
 FORWARD(int, clang_getFileUniqueID, (CXFile a, CXFileUniqueID *b), (a, b))
 FORWARD(CXString, clang_getFileName, (CXFile a), (a))
 FORWARD(int, clang_File_isEqual, (CXFile a, CXFile b), (a, b))

@@ -1,11 +1,11 @@
 import Foundation
 import XCTest
 
-/// With `DI_LINT_HEADER_REUSE=1` a C++ source that begins with the header beside it of its own
-/// stem reads that header's own parse, saved as a precompiled header (`SharedPrecompiledHeader`),
-/// with real libclang: the trace (`DI_LINT_PCH_TRACE`) shows each header saved and each source
-/// reading it (no declaration of the header in the source's own unit: `parsed-again` otherwise),
-/// and the report is the plain parse's, byte for byte.
+/// By default (`DI_LINT_HEADER_REUSE=0` turns it off) a C++ source that begins with the header
+/// beside it of its own stem reads that header's own parse, saved as a precompiled header
+/// (`SharedPrecompiledHeader`), with real libclang: the trace (`DI_LINT_PCH_TRACE`) shows each
+/// header saved and each source reading it (the header not entered again by the source's own
+/// unit: `parsed-again` otherwise), and the report is the plain parse's, byte for byte.
 final class HeaderParseReuseCLITests: XCTestCase {
     private func project() throws -> Project {
         try Project(
@@ -85,7 +85,8 @@ final class HeaderParseReuseCLITests: XCTestCase {
         let tmp = p.root.appendingPathComponent("tmp")
         try FileManager.default.createDirectory(at: tmp, withIntermediateDirectories: true)
         let trace = p.root.appendingPathComponent("trace")
-        let plain = try CLIRunner.run(["lint", "src", "include", "--format", "json"], in: p.root)
+        let plain = try CLIRunner.run(
+            ["lint", "src", "include", "--format", "json"], in: p.root, environment: ["DI_LINT_HEADER_REUSE": "0"])
         let findings = ((plain.json["findings"] as? [[String: Any]]) ?? []).map {
             "\($0["path"] ?? ""):\($0["line"] ?? "") \($0["rule"] ?? "")"
         }.sorted()
@@ -111,7 +112,8 @@ final class HeaderParseReuseCLITests: XCTestCase {
     func testASourceWhoseHeaderIsNotParsedInTheRunIsParsedAsBefore() throws {
         let p = try project()
         let trace = p.root.appendingPathComponent("trace")
-        let plain = try CLIRunner.run(["lint", "src/widget.cpp", "--format", "json"], in: p.root)
+        let plain = try CLIRunner.run(
+            ["lint", "src/widget.cpp", "--format", "json"], in: p.root, environment: ["DI_LINT_HEADER_REUSE": "0"])
         let reused = try CLIRunner.run(
             ["lint", "src/widget.cpp", "--format", "json"], in: p.root,
             environment: ["DI_LINT_HEADER_REUSE": "1", "DI_LINT_PCH_TRACE": trace.path])

@@ -1,7 +1,7 @@
 import Foundation
 import XCTest
 
-/// The opt-in header reuse of C++ parses (`DI_LINT_HEADER_REUSE=1`: one precompiled header per
+/// The header reuse of C++ parses (on by default, `DI_LINT_HEADER_REUSE=0` off: one precompiled header per
 /// directory, `SharedPrecompiledHeader`) finds what the plain parse finds. The precompiled
 /// headers live in a directory of the run's own, removed when the run ends.
 final class HeaderReuseCLITests: XCTestCase {
@@ -40,7 +40,9 @@ final class HeaderReuseCLITests: XCTestCase {
             ])
         let tmp = p.root.appendingPathComponent("tmp")
         try FileManager.default.createDirectory(at: tmp, withIntermediateDirectories: true)
-        let plain = try CLIRunner.run(["lint", ".", "--format", "json"], in: p.root, environment: ["TMPDIR": tmp.path])
+        let plain = try CLIRunner.run(
+            ["lint", ".", "--format", "json"], in: p.root,
+            environment: ["TMPDIR": tmp.path, "DI_LINT_HEADER_REUSE": "0"])
         let reused = try CLIRunner.run(
             ["lint", ".", "--format", "json"], in: p.root,
             environment: ["TMPDIR": tmp.path, "DI_LINT_HEADER_REUSE": "1"])

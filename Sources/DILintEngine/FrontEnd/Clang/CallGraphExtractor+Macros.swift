@@ -102,8 +102,7 @@ extension CallGraphExtractor {
     /// project's flags a header the build finds may be missing here, its definitions are still
     /// the ones the file sees).
     func includedFileNames() -> [String] {
-        final class Box { var names = Set<String>() }
-        let box = Box()
+        var names = Set<String>()
         let buffer = file.buffer
         for i in file.tokens.indices where file.tokens[i].kind == .identifier && i + 1 < file.tokens.count {
             let word = buffer.text(file.tokens[i].range)
@@ -116,17 +115,13 @@ extension CallGraphExtractor {
             let rest = line[line.index(after: open)...]
             guard let close = rest.firstIndex(where: { $0 == "\"" || $0 == ">" }) else { continue }
             let spelled = rest[..<close]
-            if let name = spelled.split(separator: "/").last, !name.isEmpty { box.names.insert(String(name)) }
+            if let name = spelled.split(separator: "/").last, !name.isEmpty { names.insert(String(name)) }
         }
-        clang_getInclusions(
-            file.unit,
-            { included, _, depth, data in
-                guard depth > 0, let included else { return }
-                let path = clang_getFileName(included).consume()
-                let name = path.split(separator: "/").last.map(String.init) ?? path
-                Unmanaged<Box>.fromOpaque(data!).takeUnretainedValue().names.insert(name)
-            }, Unmanaged.passUnretained(box).toOpaque())
-        return box.names.sorted()
+        // the unit's own includes, and those of the header's saved parse it read instead
+        for path in ParsedFile.inclusionPaths(file.unit, minimumDepth: 1) + file.savedParseInclusions {
+            names.insert(path.split(separator: "/").last.map(String.init) ?? path)
+        }
+        return names.sorted()
     }
 
     /// The C functions the translation unit declares at file scope, by name (read on first use).

@@ -59,13 +59,13 @@ final class ClangFrontEnd {
     }
 
     /// Whether a C++ source may read the saved parse of the header it begins with, and that
-    /// header's parse is saved for it (`SharedPrecompiledHeader`): only with
-    /// `DI_LINT_HEADER_REUSE=1` (`scripts/bench-cpp` compares both).
+    /// header's parse is saved for it (`SharedPrecompiledHeader`): by default;
+    /// `DI_LINT_HEADER_REUSE=0` turns it off (`scripts/bench-cpp` compares both).
     static func reusesHeaders(_ language: SourceLanguage) -> Bool {
         language == .cxx && headerReuseRequested
     }
 
-    static let headerReuseRequested = ProcessInfo.processInfo.environment["DI_LINT_HEADER_REUSE"] == "1"
+    static let headerReuseRequested = ProcessInfo.processInfo.environment["DI_LINT_HEADER_REUSE"] != "0"
 
     /// The file's model, or why it cannot be linted.
     func model(path: String, displayPath: String, bytes: [UInt8], language: SourceLanguage) -> Result<
@@ -127,6 +127,7 @@ final class ClangFrontEnd {
             let isHeader = SourceLanguage.headerExtensions.contains((path as NSString).pathExtension)
             let reuse = Self.reusesHeaders(language) && database == nil && unsaved.isEmpty && reparse == nil
             var unit: CXTranslationUnit
+            var savedParseInclusions: [String] = []
             if reuse, isHeader,
                 let held = SharedPrecompiledHeader.headerToSave(
                     header: path, arguments: plain, maxFileSize: configuration.maxFileSize)
@@ -144,15 +145,26 @@ final class ClangFrontEnd {
             } else if reuse, !isHeader,
                 let shared = SharedPrecompiledHeader.sourceArguments(source: path, bytes: bytes, arguments: plain)
             {
-                defer { unlink(shared.pch) } // its one reader has read it
-                if let read = try? parser!.parseUnit(
-                    path: path, arguments: shared.arguments, unsaved: [main], options: options,
-                    localDeclarationsOnly: true),
+                defer { shared.remove() } // its one reader has read it
+                // the header as its own parse read it, from memory: libclang matches the saved
+                // parse's include guard to the file by its size and time, and a file it read from
+                // disk would not match a header parsed from memory (the `#include` would enter it again)
+                if let header = try? InputFile.read(shared.header, limit: configuration.maxFileSize),
+                    let read = try? parser!.parseUnit(
+                        path: path, arguments: shared.arguments,
+                        unsaved: [ClangParser.UnsavedFile(path: shared.header, bytes: header), main], options: options),
                     !SharedPrecompiledHeader.failedToRead(read, disposing: true)
                 {
-                    let again = SharedPrecompiledHeader.parsedAgain(read, header: shared.header)
-                    SharedPrecompiledHeader.trace(again ? "parsed-again" : "read", path)
-                    unit = read
+                    if SharedPrecompiledHeader.parsedAgain(read, header: shared.header) {
+                        // the header's declarations twice, the plain parse's once
+                        SharedPrecompiledHeader.trace("parsed-again", path)
+                        clang_disposeTranslationUnit(read)
+                        unit = try parser!.parseUnit(path: path, arguments: plain, unsaved: [main], options: options)
+                    } else {
+                        SharedPrecompiledHeader.trace("read", path)
+                        unit = read
+                        savedParseInclusions = shared.inclusions()
+                    }
                 } else {
                     // libclang failed or named the precompiled header in a fatal error
                     SharedPrecompiledHeader.trace("unreadable", path)
@@ -170,7 +182,7 @@ final class ClangFrontEnd {
             return .success(
                 ParsedFile(
                     path: path, language: language, buffer: SourceBuffer(bytes: bytes), unit: unit,
-                    trustAllSkippedBlocks: database != nil))
+                    trustAllSkippedBlocks: database != nil, savedParseInclusions: savedParseInclusions))
         } catch let failure as ParseFailure {
             return .failure(failure)
         } catch {

@@ -25,6 +25,9 @@ final class ParsedFile {
     private(set) lazy var lostDefinitions: [CodeScope] = tokenDefinitions(holders: scopes.map(\.range))
     /// The code tokens' brackets, paired in one pass (`TokenCursor`, the access classifier).
     private(set) lazy var brackets = BracketTable(tokens: tokens, bytes: buffer.bytes)
+    /// The paths of the files read through a header's saved parse (`SharedPrecompiledHeader`):
+    /// that header and what it includes, which the unit itself does not list. Empty otherwise.
+    let savedParseInclusions: [String]
     /// The files the parse read, the file itself included (built once, before `disposeUnit()`).
     private(set) lazy var inclusions: Set<SourceFileKey> = {
         precondition(!unitDisposed, "the inclusions of \(path) were asked for after its translation unit was freed")
@@ -35,9 +38,10 @@ final class ParsedFile {
     /// preprocessor skipped is really dead; otherwise only constant conditionals are.
     init(
         path: String, language: SourceLanguage, buffer: SourceBuffer, unit: CXTranslationUnit,
-        trustAllSkippedBlocks: Bool
+        trustAllSkippedBlocks: Bool, savedParseInclusions: [String] = []
     ) {
         self.path = path
+        self.savedParseInclusions = savedParseInclusions
         self.language = language
         self.buffer = buffer
         self.unit = unit
@@ -163,12 +167,13 @@ final class ParsedFile {
 
 /// Parses files with libclang. Not thread-safe: use one per worker thread.
 final class ClangParser {
+    /// One index for every parse, a source that reads its header's saved parse
+    /// (`SharedPrecompiledHeader`) included: its translation unit lists the header's
+    /// declarations as the plain parse does. An index of local declarations only
+    /// (`clang_createIndex(1, …)`) lists instead every declaration the unit's own parse handed
+    /// on, template instantiations among them, and the walks then read an instantiated body
+    /// once more per instantiation.
     private let index: CXIndex
-    /// An index whose translation units show only their own declarations, not those of the
-    /// precompiled header they read (`SharedPrecompiledHeader`): a header's declarations are
-    /// walked when the header itself is linted, not again in every file that reads it.
-    private lazy var localIndex: CXIndex = clang_createIndex(1, 0)
-    private var localIndexMade = false
 
     init() {
         index = clang_createIndex(0, 0)
@@ -176,7 +181,6 @@ final class ClangParser {
 
     deinit {
         clang_disposeIndex(index)
-        if localIndexMade { clang_disposeIndex(localIndex) }
     }
 
     static let parseOptions = UInt32(
@@ -206,11 +210,8 @@ final class ClangParser {
     /// One libclang parse of `path` with `arguments` as given (`commonArguments` included by the
     /// caller), the `unsaved` files read from memory. The only call of libclang's parse in di-lint.
     func parseUnit(
-        path: String, arguments args: [String], unsaved: [UnsavedFile], options: UInt32 = parseOptions,
-        localDeclarationsOnly: Bool = false
+        path: String, arguments args: [String], unsaved: [UnsavedFile], options: UInt32 = parseOptions
     ) throws -> CXTranslationUnit {
-        if localDeclarationsOnly { localIndexMade = true }
-        let index = localDeclarationsOnly ? localIndex : index
         // libclang puts the file's name among the arguments: a name starting with '-' (`-x.m`)
         // would be read as an option (libclang 14 takes no file after `--`), `./-x.m` is a file.
         let name = path.hasPrefix("-") ? "./" + path : path

@@ -38,6 +38,26 @@ extension ParsedFile {
         return withExtendedLifetime(found) { found.keys }
     }
 
+    /// The paths of the files a translation unit read at `minimumDepth` or deeper (0: the main
+    /// file too, 1: what it includes), as libclang names them. A unit that read a saved parse
+    /// (`-include-pch`) does not list that parse's files: `ParsedFile.savedParseInclusions` does.
+    static func inclusionPaths(_ unit: CXTranslationUnit, minimumDepth: Int) -> [String] {
+        final class Box {
+            let minimumDepth: Int
+            var paths: [String] = []
+            init(_ depth: Int) { minimumDepth = depth }
+        }
+        let box = Box(minimumDepth)
+        clang_getInclusions(
+            unit,
+            { file, _, depth, data in
+                guard let file, let data else { return }
+                let box = Unmanaged<Box>.fromOpaque(data).takeUnretainedValue()
+                if Int(depth) >= box.minimumDepth { box.paths.append(clang_getFileName(file).consume()) }
+            }, Unmanaged.passUnretained(box).toOpaque())
+        return withExtendedLifetime(box) { box.paths }
+    }
+
     /// The parse's error diagnostics (errors and fatal errors), in libclang's order, each with its
     /// offset when it lies in the file itself, else the name and line of the file it lies in.
     /// Read before `disposeUnit()`.

@@ -1,10 +1,11 @@
 import CLibClang
 import Foundation
 
-/// A header's own parse, reused by the C++ source that begins with it (`DI_LINT_HEADER_REUSE=1`,
-/// `ClangFrontEnd.reusesHeaders`): a run lints `foo.hpp` as its own translation unit anyway, so
-/// that parse is saved as a precompiled header, and `foo.cpp`, whose first line of code is
-/// `#include "foo.hpp"`, reads it instead of parsing `foo.hpp` and everything it includes again.
+/// A header's own parse, reused by the C++ source that begins with it (by default;
+/// `DI_LINT_HEADER_REUSE=0` turns it off; `ClangFrontEnd.reusesHeaders`): a run lints `foo.hpp`
+/// as its own translation unit anyway, so that parse is saved as a precompiled header, and
+/// `foo.cpp`, whose first line of code is `#include "foo.hpp"`, reads it instead of parsing
+/// `foo.hpp` and everything it includes again.
 /// The rest of the source, its other `#include`s with it, is parsed as before.
 ///
 /// One header, one source: the pair shares a directory and a file name stem, the source's first
@@ -22,8 +23,14 @@ import Foundation
 /// process that needs it and inherited by its parse workers), removed when the process that
 /// made it exits. `DI_LINT_PCH_TRACE=FILE` appends one line per decision to FILE (`built
 /// HEADER`, `read SOURCE`, `plain SOURCE`, `unreadable SOURCE`, `parsed-again SOURCE`: read
-/// without a fatal error, yet the unit declares the header's declarations itself), for tests
-/// and measurements.
+/// without a fatal error, yet the unit lists the header among the files it included, and is
+/// parsed plainly instead), for tests and measurements.
+///
+/// The source's unit is walked as a plain parse's: its top level lists the saved parse's
+/// declarations, then its own (`ClangParser` has one index, not one of local declarations), and
+/// the walks keep what lies in the main file as they always do. What the unit does not list,
+/// the files the saved parse read, travels beside it (`.includes`,
+/// `ParsedFile.savedParseInclusions`).
 enum SharedPrecompiledHeader {
     /// The run's directory, made on first use (and exported to the parse workers started after).
     static func runDirectory() -> String? {
@@ -202,27 +209,54 @@ enum SharedPrecompiledHeader {
     }
 
     /// Saves a header's parse (`unit`, parsed with `CXTranslationUnit_ForSerialization`) for
-    /// its source, whole or not at all, and releases the lock.
+    /// its source, whole or not at all, and releases the lock. Saved with it: the paths of the
+    /// files the parse read (`.includes`), which the source's unit does not list. A header
+    /// without an include guard or `#pragma once` is not saved: its source's `#include` would
+    /// parse it again after reading it.
     static func save(_ unit: CXTranslationUnit, header path: String, holding held: PairLock) {
         defer { held.release() }
+        guard let file = clang_getFile(unit, path), clang_isFileMultipleIncludeGuarded(unit, file) != 0 else { return }
+        let included = ParsedFile.inclusionPaths(unit, minimumDepth: 0).joined(separator: "\n")
         let temporary = held.base + ".tmp"
-        if clang_saveTranslationUnit(unit, temporary, 0) == CXSaveError_None.rawValue,
+        if FileManager.default.createFile(atPath: temporary, contents: Data(included.utf8)),
+            rename(temporary, held.base + ".includes") == 0,
+            clang_saveTranslationUnit(unit, temporary, 0) == CXSaveError_None.rawValue,
             rename(temporary, held.base + ".pch") == 0
         {
             trace("built", path)
         } else {
             unlink(temporary)
+            unlink(held.base + ".includes")
         }
     }
 
     // MARK: the source's side
 
+    /// A source's way to its header's saved parse (`sourceArguments`).
+    struct SavedParse {
+        /// The source's arguments with those that read the saved parse.
+        let arguments: [String]
+        /// The header (absolute path).
+        let header: String
+        fileprivate let base: String
+
+        /// The paths of the files the header's parse read, the header first.
+        func inclusions() -> [String] {
+            guard let text = try? String(contentsOfFile: base + ".includes", encoding: .utf8) else { return [] }
+            return text.split(separator: "\n").map(String.init)
+        }
+
+        /// Removes the saved parse: its one reader has read it.
+        func remove() {
+            unlink(base + ".pch")
+            unlink(base + ".includes")
+        }
+    }
+
     /// For a source's parse (`arguments` its own): the arguments that read its header's saved
-    /// parse and the path to remove after, or nil (parse as before; the pair is marked so that
-    /// a header parsed later saves nothing).
-    static func sourceArguments(source path: String, bytes: [UInt8], arguments: [String]) -> (
-        arguments: [String], pch: String, header: String
-    )? {
+    /// parse, or nil (parse as before; the pair is marked so that a header parsed later saves
+    /// nothing).
+    static func sourceArguments(source path: String, bytes: [UInt8], arguments: [String]) -> SavedParse? {
         guard let header = ownHeader(source: absolute(path), bytes: bytes) else { return nil }
         var headerArguments = arguments
         guard let x = headerArguments.firstIndex(of: "-x"), x + 1 < headerArguments.count,
@@ -239,21 +273,20 @@ enum SharedPrecompiledHeader {
             trace("plain", path)
             return nil
         }
-        return (arguments + ["-include-pch", pch] + readingArguments, pch, header)
+        return SavedParse(
+            arguments: arguments + ["-include-pch", pch] + readingArguments, header: header, base: base)
     }
 
-    /// Whether a source's unit declares anything of `header` (absolute) at its top level itself:
-    /// then the header was parsed again, not read from its saved parse (whose declarations a
-    /// unit of `ClangParser`'s local index does not show).
+    /// Whether a source's unit entered its header again after reading the saved parse: the unit
+    /// lists the header among the files it included itself (a unit lists the files it read, not
+    /// those of the saved parse). The include guard or `#pragma once` the saved parse recorded
+    /// keeps the `#include` out when libclang matches it to the file (same name, size and time:
+    /// the source is given the header from memory as the header's parse was); a header without
+    /// one is not saved (`save`). Entered again, a `#pragma once` header is declared twice: the
+    /// source is then parsed plainly.
     static func parsedAgain(_ unit: CXTranslationUnit, header: String) -> Bool {
-        Cursors.children(clang_getTranslationUnitCursor(unit)).contains { cursor in
-            // declarations only: the preprocessing record's macros come from the saved parse too
-            guard clang_isDeclaration(cursor.kind) != 0 else { return false }
-            var file: CXFile?
-            clang_getExpansionLocation(clang_getCursorLocation(cursor), &file, nil, nil, nil)
-            guard let file else { return false }
-            return absolute(clang_getFileName(file).consume()) == header
-        }
+        guard let key = SourceFileKey(path: header) else { return false }
+        return ParsedFile.inclusions(unit).contains(key)
     }
 
     /// Whether libclang failed to read the precompiled header: a fatal error that names it. The
