@@ -343,7 +343,15 @@ extension Linter {
             }
             let facts = decoded.sorted { $0.key < $1.key }.map { (path: FileCollector.displayPath(all[$0.key]), facts: $0.value) }
             let needed = DemandClosure.neededNames(facts, handlers: handlers)
-            round = demand.take(spelling: needed.names, extra: needed.roots ? [DemandText.pasting] : [])
+            let words = Set(needed.names.compactMap(DemandClosure.word(of:)))
+            if trace {
+                let unspelled = needed.names.filter { DemandClosure.word(of: $0) == nil }.sorted()
+                FileHandle.standardError.write(
+                    Data(
+                        "di-lint: demand: \(words.count) words needed\(unspelled.isEmpty ? "" : "; no word in \(unspelled.prefix(20))")\n"
+                            .utf8))
+            }
+            round = demand.take(spelling: words, extra: needed.roots ? [DemandText.pasting] : [])
             if round.isEmpty { break }
         }
         for i in demand.deferred.keys where i >= files.count { queue.replace(FileOutcome(), at: i) }
