@@ -158,6 +158,26 @@ final class DemandParseCLITests: XCTestCase {
         try check(p, findings: ["src/c.cpp:2", "src/c.cpp:2"], parsed: 4, of: 5)
     }
 
+    /// e.m and f.m reach the container only through a header's macro: their text names neither
+    /// the container nor an installer, yet the file rules need them (as `--parse-every-file` parses them).
+    func testAFileExpandingAMacroThatReachesTheContainerIsParsed() throws {
+        let container = "@interface Container\n+ (id)sharedInstance;\n- (id)crashReporter;\n@end\n"
+        let p = try Project(
+            self,
+            files: [
+                "Shared.h": container + "#define SHARED_REPORTER [[Container sharedInstance] crashReporter]\n",
+                "Wrapper.h": "#import \"Shared.h\"\n",
+                "e.m": "#import \"Shared.h\"\nvoid e(void) { id r = SHARED_REPORTER; }\n",
+                "f.m": "#import \"Wrapper.h\"\nvoid f(void) { id r = SHARED_REPORTER; }\n",
+                "g.m": "void g(void) { }\n",
+            ])
+        let demand = try lint(p)
+        let paths = ((demand.run.json["findings"] as? [[String: Any]]) ?? []).compactMap { $0["path"] as? String }
+        XCTAssertEqual(Set(paths), ["Shared.h", "e.m", "f.m"], demand.run.stdout)
+        XCTAssertEqual(demand.json, try lint(p, ["--parse-every-file"]).json)
+        XCTAssertEqual(demand.parsed, 3, demand.run.stderr)
+    }
+
     /// The cache keeps only parsed outcomes: a second run, from the cache, still parses a file a
     /// new handler needs (held back in the first run).
     func testTheCacheDoesNotKeepAFileHeldBack() throws {

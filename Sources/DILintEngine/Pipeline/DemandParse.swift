@@ -280,6 +280,20 @@ final class DemandRun: @unchecked Sendable {
         }
     }
 
+    /// The names of the macros whose body spells one of `words` (hashes), or another such macro's
+    /// name, by hash (`words` themselves not included).
+    func macros(spelling words: Set<UInt64>) -> [UInt64] {
+        lock.lock(); defer { lock.unlock() }
+        var found = Set<UInt64>()
+        var queue = Array(words)
+        while let w = queue.popLast() {
+            for m in macrosByBodyWord[w] ?? [] where found.insert(DemandText.hash(m)).inserted {
+                queue.append(DemandText.hash(m))
+            }
+        }
+        return Array(found.subtracting(words))
+    }
+
     /// The deferred files spelling a word of `names` not looked for before, or a macro whose body
     /// spells one (transitively); they leave the deferred set. `extra`: hashes that stand for
     /// more than a word (`DemandText.signalName`, `DemandText.pasting`).
@@ -321,9 +335,20 @@ extension Linter {
     ) {
         let handlers = configuration.options(of: SignalHandlerSafetyRule.self).handlers
         let trace = ProcessInfo.processInfo.environment["DI_LINT_DEMAND_TRACE"] != nil
+        // a macro reaching the container (or the bridge) makes an access in the files that expand
+        // it, whose text names neither: those are for the file rules
+        var seeds = Set(configuration.bridgeNames.flatMap { [$0, $0.capitalizedFirst] }.map(DemandText.hash))
+        for spec in configuration.accessSpecs {
+            switch spec {
+            case let .member(type, _), let .template(type, _):
+                if let w = DemandClosure.word(of: type) { seeds.insert(DemandText.hash(w)) }
+            case let .function(name), let .global(name), let .ambient(name), let .propertyWrapper(name):
+                if let w = DemandClosure.word(of: name) { seeds.insert(DemandText.hash(w)) }
+            }
+        }
         var round = demand.take(
-            spelling: DemandClosure.installerWords(handlers: handlers), extra: [DemandText.signalName],
-            where: \.signalArgument)
+            spelling: DemandClosure.installerWords(handlers: handlers),
+            extra: [DemandText.signalName] + demand.macros(spelling: seeds), where: \.signalArgument)
         var decoded: [Int: CallGraphFacts] = [:]
         var number = 0
         while true {
