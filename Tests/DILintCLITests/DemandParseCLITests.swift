@@ -32,7 +32,8 @@ final class DemandParseCLITests: XCTestCase {
     ) throws {
         let demand = try lint(p)
         let every = try lint(p, ["--parse-every-file"])
-        XCTAssertEqual(signalFindings(demand.run), expected, demand.run.stdout + demand.run.stderr, file: file, line: line)
+        XCTAssertEqual(
+            signalFindings(demand.run), expected, demand.run.stdout + demand.run.stderr, file: file, line: line)
         XCTAssertEqual(demand.json, every.json, "the output differs from --parse-every-file's", file: file, line: line)
         XCTAssertEqual(every.parsed, files, every.run.stderr, file: file, line: line)
         XCTAssertEqual(demand.parsed, parsed, demand.run.stderr, file: file, line: line)

@@ -218,7 +218,9 @@ enum DemandClosure {
         }
         for r in graph.registrations { resolve(r.registration.handler) }
         for a in graph.annotated { resolve(a) }
-        for h in handlers { for usr in graph.definitions(named: h) where seen.insert(usr).inserted { queue.append(usr) } }
+        for h in handlers {
+            for usr in graph.definitions(named: h) where seen.insert(usr).inserted { queue.append(usr) }
+        }
         let roots = !queue.isEmpty
         var expanded = Set<String>()
         func expand(_ macro: String) {
@@ -362,11 +364,14 @@ extension Linter {
             }
             if !parse.isEmpty { parseRound(parse, files: files, queue: queue, handshake: handshake, budget: budget) }
             for (i, outcome) in queue.results.enumerated() where decoded[i] == nil {
-                guard let data = outcome?.facts[SignalHandlerSafetyRule.id], let facts = try? CallGraphFacts(encoded: data)
+                guard let data = outcome?.facts[SignalHandlerSafetyRule.id],
+                    let facts = try? CallGraphFacts(encoded: data)
                 else { continue }
                 decoded[i] = facts
             }
-            let facts = decoded.sorted { $0.key < $1.key }.map { (path: FileCollector.displayPath(all[$0.key]), facts: $0.value) }
+            let facts = decoded.sorted { $0.key < $1.key }.map {
+                (path: FileCollector.displayPath(all[$0.key]), facts: $0.value)
+            }
             let needed = DemandClosure.neededNames(facts, handlers: handlers)
             let words = Set(needed.names.compactMap(DemandClosure.word(of:)))
             if trace {
