@@ -5,6 +5,7 @@ import Foundation
 public final class Linter: @unchecked Sendable {
     public let configuration: Configuration
     /// Parse every file even when its text names no container (slower; for checking the pre-filter).
+    /// Without it, a run with a project rule parses the other files on demand (`parseOnDemand`).
     public var parseEveryFile = false
     /// Worker threads.
     public var jobs = ProcessInfo.processInfo.activeProcessorCount
