@@ -25,7 +25,8 @@ final class CacheSafetyCLITests: XCTestCase {
         Set((fm.enumerator(atPath: cache.path)?.allObjects as? [String] ?? []).filter { $0.hasSuffix(".bin") })
     }
 
-    private static let clean = "@implementation E\n- (void)r { id x = nil; }\n@end\n"
+    /// Names the container in a comment: the file rules need it parsed, so its outcome is cached.
+    private static let clean = "@implementation E\n- (void)r { id x = nil; } // not [Container sharedInstance]\n@end\n"
     private static let violating = "@implementation E\n- (void)r { id x = [Container sharedInstance].svc; }\n@end\n"
 
     // MARK: D9

@@ -43,7 +43,8 @@ final class HostileInputCLITests: XCTestCase {
         let project = try Project(
             self,
             files: [
-                "Sub/Evil.m": "#import <Outer.h>\nvoid f(void) {}\n",
+                // with a container access: a file no rule needs is not parsed
+                "Sub/Evil.m": "#import <Outer.h>\nvoid f(void) { container_shared()->now(); }\n",
                 "inc/Outer.h": "#include \"../inc/Inner.h\"\n",
             ])
         try FileManager.default.createSymbolicLink(

@@ -100,16 +100,26 @@ extension Linter {
         if BlankSource.isBlank(bytes) { return .done(FileOutcome()) }
         let (language, mentions) = bytes.withUnsafeBytes { raw -> (SourceLanguage, Bool) in
             let language = SourceLanguage.detect(path: path, contents: raw)
-            let anchors = ["di-lint:"] + configuration.bridgeNames.flatMap { [$0, $0.capitalizedFirst] }
-            return (language, prefilter.mayContainAccess(raw) || anchors.contains { raw.containsASCII($0) })
+            return (language, needsParse(raw, language))
         }
-        // a report counts service-style injected reads, which name no container
-        if !mentions && !needsEveryFile
-            && !(configuration.countServiceInjection && [.swift, .objectiveC, .objectiveCxx].contains(language))
-        {
-            return .done(FileOutcome())
-        }
+        if !mentions && !needsEveryFile { return .done(FileOutcome()) }
         return .parse(language)
+    }
+
+    /// Whether the file rules need the file parsed: its text may hold a container access or a
+    /// `di-lint:` or bridge anchor, or a report counts its service-style injected reads (which
+    /// name no container).
+    private func needsParse(_ raw: UnsafeRawBufferPointer, _ language: SourceLanguage) -> Bool {
+        let anchors = ["di-lint:"] + configuration.bridgeNames.flatMap { [$0, $0.capitalizedFirst] }
+        return prefilter.mayContainAccess(raw) || anchors.contains { raw.containsASCII($0) }
+            || (configuration.countServiceInjection && [.swift, .objectiveC, .objectiveCxx].contains(language))
+    }
+
+    /// Whether a demand-driven run may hold the file back until a project rule needs it: text
+    /// (not binary, not blank) the file rules need no parse for.
+    func deferrable(path: String, bytes: [UInt8]) -> Bool {
+        guard bytes.firstIndex(of: 0) == nil, !BlankSource.isBlank(bytes) else { return false }
+        return bytes.withUnsafeBytes { raw in !needsParse(raw, SourceLanguage.detect(path: path, contents: raw)) }
     }
 
     /// Parses the file (libclang or swift-syntax) and runs the file rules over its model.

@@ -5,6 +5,7 @@ import Foundation
 public final class Linter: @unchecked Sendable {
     public let configuration: Configuration
     /// Parse every file even when its text names no container (slower; for checking the pre-filter).
+    /// Without it, a run with a project rule parses the other files on demand (`parseOnDemand`).
     public var parseEveryFile = false
     /// Worker threads.
     public var jobs = ProcessInfo.processInfo.activeProcessorCount
@@ -74,6 +75,8 @@ public final class Linter: @unchecked Sendable {
                 parent: getpid()
             ).encoded()
         }
+        // With a project rule, a file the file rules need no parse for waits until the rule needs it.
+        let demand = parseEveryFile || activeProjectRules.isEmpty ? nil : DemandRun()
         ParseThreads.run(workers) { [self] in
             var frontEnd: ClangFrontEnd?
             var worker: WorkerProcess?
@@ -85,16 +88,28 @@ public final class Linter: @unchecked Sendable {
                 switch work {
                 case let .file(i) where i >= files.count:
                     // A context file: its cached outcome, or nothing (the run is then incomplete).
-                    if case let .done(outcome) = cachedOutcome(for: all[i]) { queue.store(outcome, at: i) }
+                    switch cachedOutcome(for: all[i]) {
+                    case let .done(outcome):
+                        queue.store(outcome, at: i)
+                        demand?.record(i, path: all[i], limit: configuration.maxFileSize)
+                    case let .miss(bytes):
+                        demand?.record(i, DemandText.scan(bytes, identifiers: true), deferred: true)
+                    }
                 case let .file(i):
                     switch cachedOutcome(for: files[i]) {
                     case let .done(outcome):
                         queue.store(outcome, at: i)
+                        demand?.record(i, path: files[i], limit: configuration.maxFileSize)
+                    case let .miss(bytes) where demand != nil && deferrable(path: files[i], bytes: bytes):
+                        demand!.record(i, DemandText.scan(bytes, identifiers: true), deferred: true)
+                        queue.store(FileOutcome(), at: i)
                     case let .miss(bytes) where isolation == nil && LibClang.isLoading && queue.hasFilesLeft:
+                        demand?.record(i, DemandText.scan(bytes, identifiers: false), deferred: false)
                         // libclang is still loading (see LibClang.preload): look the other
                         // files up in the cache meanwhile, and parse this one after.
                         queue.postpone(i, bytes)
                     case let .miss(bytes):
+                        demand?.record(i, DemandText.scan(bytes, identifiers: false), deferred: false)
                         queue.store(parse(files[i], bytes), at: i)
                     }
                 case let .postponed(i, bytes):
@@ -102,6 +117,9 @@ public final class Linter: @unchecked Sendable {
                 }
             }
             worker?.stop()
+        }
+        if let demand {
+            parseOnDemand(demand, files: files, all: all, queue: queue, handshake: handshake, budget: budget)
         }
         let outcomes = queue.results[..<files.count].map { $0 ?? FileOutcome() }
         let paths = files.map(FileCollector.displayPath)
@@ -228,5 +246,11 @@ final class WorkQueue: @unchecked Sendable {
         lock.lock(); defer { lock.unlock() }
         results[index] = outcome
         if index < counted { progress?.fileDone(findings: outcome.findings.count) }
+    }
+
+    /// Replaces an outcome already counted done (a file a demand-driven run parsed after all).
+    func replace(_ outcome: FileOutcome, at index: Int) {
+        lock.lock(); defer { lock.unlock() }
+        results[index] = outcome
     }
 }
