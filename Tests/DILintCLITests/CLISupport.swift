@@ -106,3 +106,27 @@ extension CLIRunner.Run {
     var newFindings: [[String: Any]] { findings.filter { $0["baselined"] as? Bool == false } }
     var summary: [String: Any] { json["summary"] as? [String: Any] ?? [:] }
 }
+
+extension CLIRunner.Run {
+    /// The JSON report with its timing (`summary.seconds`) taken out, keys sorted: two runs'
+    /// reports compare as text.
+    func reportWithoutTiming() throws -> String {
+        var json = self.json
+        var summary = json["summary"] as? [String: Any] ?? [:]
+        summary["seconds"] = nil
+        json["summary"] = summary
+        return String(decoding: try JSONSerialization.data(withJSONObject: json, options: [.sortedKeys]), as: UTF8.self)
+    }
+
+    /// The JSON report's findings as `path:line rule`, sorted.
+    var findingPlaces: [String] {
+        ((json["findings"] as? [[String: Any]]) ?? []).map {
+            "\($0["path"] ?? ""):\($0["line"] ?? "") \($0["rule"] ?? "")"
+        }.sorted()
+    }
+}
+
+/// The lines of a `DI_LINT_PCH_TRACE` file, sorted (none when it was not written).
+func pchTraceLines(_ url: URL) -> [String] {
+    ((try? String(contentsOf: url, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init).sorted()
+}

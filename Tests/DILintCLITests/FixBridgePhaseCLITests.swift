@@ -232,7 +232,15 @@ final class FixBridgePhaseCLITests: XCTestCase {
     /// The Swift tree with `root` as `Sources/App/AppRoot.swift`, through bridge, inject and wire,
     /// typechecked after each; wire exits 0 and leaves nothing manual.
     func wiredSwiftTree(root: String) throws -> Project {
+        let (project, wired) = try wireSwiftTree(root: root)
+        XCTAssertFalse(wired.stderr.contains("manual:"), wired.stderr)
+        return project
+    }
+
+    /// The same, with `config` appended to the tree's config; returns the applied wire's run.
+    func wireSwiftTree(root: String, config: String = "") throws -> (Project, CLIRunner.Run) {
         let (project, _) = try tree("bridgegen-swift")
+        if !config.isEmpty { try project.write(".di-lint.yml", try project.read(".di-lint.yml") + config) }
         try project.write("Sources/App/AppRoot.swift", root)
         try project.commitEverything()
         for name in ["bridge", "inject"] {
@@ -241,9 +249,8 @@ final class FixBridgePhaseCLITests: XCTestCase {
         }
         let wired = try wire(project)
         XCTAssertEqual(wired.status, 0, wired.stderr)
-        XCTAssertFalse(wired.stderr.contains("manual:"), wired.stderr)
         try typecheck(project, "after wire")
-        return project
+        return (project, wired)
     }
 
     /// A dry run of `wire` that applies, applied, then planned again with nothing to do.
@@ -258,17 +265,7 @@ final class FixBridgePhaseCLITests: XCTestCase {
 
     func testSwiftTreeFromATwoLineConfigBridgeInjectWireFinish() throws {
         // the two-line config, plus where the composition root is: AppRoot builds both types
-        let (project, _) = try tree("bridgegen-swift")
-        try project.write(".di-lint.yml", try project.read(".di-lint.yml") + "composition-root: {types: [AppRoot]}\n")
-        try project.write("Sources/App/AppRoot.swift", Self.appRoot)
-        try project.commitEverything()
-        for name in ["bridge", "inject"] {
-            try phase(name, project)
-            try typecheck(project, "after \(name)")
-        }
-        let wired = try wire(project)
-        XCTAssertEqual(wired.status, 0, wired.stderr)
-        try typecheck(project, "after wire")
+        let (project, _) = try wireSwiftTree(root: Self.appRoot, config: "composition-root: {types: [AppRoot]}\n")
         let root = try project.read("Sources/App/AppRoot.swift")
         XCTAssertTrue(
             root.contains("private let bridge: ReporterBridge = ReporterBridge(services: Container.shared)"), root)

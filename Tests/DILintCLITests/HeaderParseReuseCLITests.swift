@@ -67,19 +67,6 @@ final class HeaderParseReuseCLITests: XCTestCase {
             ])
     }
 
-    /// The JSON report without its timing.
-    private func report(_ run: CLIRunner.Run) throws -> String {
-        var json = run.json
-        var summary = json["summary"] as? [String: Any] ?? [:]
-        summary["seconds"] = nil
-        json["summary"] = summary
-        return String(decoding: try JSONSerialization.data(withJSONObject: json, options: [.sortedKeys]), as: UTF8.self)
-    }
-
-    private func traceLines(_ url: URL) -> [String] {
-        ((try? String(contentsOf: url, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init).sorted()
-    }
-
     func testSourcesReadTheirHeadersSavedParseAndReportWhatThePlainParseReports() throws {
         let p = try project()
         let tmp = p.root.appendingPathComponent("tmp")
@@ -89,9 +76,7 @@ final class HeaderParseReuseCLITests: XCTestCase {
         let plain = try CLIRunner.run(
             ["lint", "src", "include", "--format", "json", "--parse-every-file"], in: p.root,
             environment: ["DI_LINT_HEADER_REUSE": "0"])
-        let findings = ((plain.json["findings"] as? [[String: Any]]) ?? []).map {
-            "\($0["path"] ?? ""):\($0["line"] ?? "") \($0["rule"] ?? "")"
-        }.sorted()
+        let findings = plain.findingPlaces
         XCTAssertEqual(
             findings,
             [
@@ -102,9 +87,9 @@ final class HeaderParseReuseCLITests: XCTestCase {
         let reused = try CLIRunner.run(
             ["lint", "src", "include", "--format", "json", "--parse-every-file"], in: p.root,
             environment: ["TMPDIR": tmp.path, "DI_LINT_HEADER_REUSE": "1", "DI_LINT_PCH_TRACE": trace.path])
-        XCTAssertEqual(try report(reused), try report(plain), reused.stdout + reused.stderr)
+        XCTAssertEqual(try reused.reportWithoutTiming(), try plain.reportWithoutTiming(), reused.stdout + reused.stderr)
         XCTAssertEqual(
-            traceLines(trace),
+            pchTraceLines(trace),
             ["built src/log.hpp", "built src/widget.hpp", "read src/log.cpp", "read src/widget.cpp"],
             reused.stderr)
         // the run's precompiled headers are gone with it
@@ -119,7 +104,7 @@ final class HeaderParseReuseCLITests: XCTestCase {
         let reused = try CLIRunner.run(
             ["lint", "src/widget.cpp", "--format", "json"], in: p.root,
             environment: ["DI_LINT_HEADER_REUSE": "1", "DI_LINT_PCH_TRACE": trace.path])
-        XCTAssertEqual(try report(reused), try report(plain), reused.stdout + reused.stderr)
-        XCTAssertEqual(traceLines(trace), ["plain src/widget.cpp"], reused.stderr)
+        XCTAssertEqual(try reused.reportWithoutTiming(), try plain.reportWithoutTiming(), reused.stdout + reused.stderr)
+        XCTAssertEqual(pchTraceLines(trace), ["plain src/widget.cpp"], reused.stderr)
     }
 }

@@ -68,23 +68,12 @@ final class HeaderReuseIdentityCLITests: XCTestCase {
             ])
     }
 
-    /// The JSON report without its timing.
-    private func report(_ run: CLIRunner.Run) throws -> String {
-        var json = run.json
-        var summary = json["summary"] as? [String: Any] ?? [:]
-        summary["seconds"] = nil
-        json["summary"] = summary
-        return String(decoding: try JSONSerialization.data(withJSONObject: json, options: [.sortedKeys]), as: UTF8.self)
-    }
-
     func testInstantiatedTemplateBodiesAreReportedOnceAsInThePlainParse() throws {
         let p = try project()
         let trace = p.root.appendingPathComponent("trace")
         let plain = try CLIRunner.run(
             ["lint", "src", "include", "--format", "json"], in: p.root, environment: ["DI_LINT_HEADER_REUSE": "0"])
-        let findings = ((plain.json["findings"] as? [[String: Any]]) ?? []).map {
-            "\($0["path"] ?? ""):\($0["line"] ?? "") \($0["rule"] ?? "")"
-        }.sorted()
+        let findings = plain.findingPlaces
         XCTAssertEqual(
             findings,
             [
@@ -96,17 +85,15 @@ final class HeaderReuseIdentityCLITests: XCTestCase {
         let reused = try CLIRunner.run(
             ["lint", "src", "include", "--format", "json", "--jobs", "1"], in: p.root,
             environment: ["DI_LINT_HEADER_REUSE": "1", "DI_LINT_PCH_TRACE": trace.path])
-        XCTAssertEqual(try report(reused), try report(plain), reused.stdout + reused.stderr)
-        let lines = ((try? String(contentsOf: trace, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+        XCTAssertEqual(try reused.reportWithoutTiming(), try plain.reportWithoutTiming(), reused.stdout + reused.stderr)
         XCTAssertEqual(
-            lines.sorted(), ["built src/model.hpp", "plain src/loose.cpp", "read src/model.cpp"], reused.stderr)
+            pchTraceLines(trace), ["built src/model.hpp", "plain src/loose.cpp", "read src/model.cpp"], reused.stderr)
         // the default is the reuse
         let byDefault = p.root.appendingPathComponent("trace-default")
         let run = try CLIRunner.run(
             ["lint", "src", "include", "--format", "json", "--jobs", "1"], in: p.root,
             environment: ["DI_LINT_PCH_TRACE": byDefault.path])
-        XCTAssertEqual(try report(run), try report(plain), run.stdout + run.stderr)
-        let defaultLines = ((try? String(contentsOf: byDefault, encoding: .utf8)) ?? "").split(separator: "\n")
-        XCTAssertEqual(defaultLines.sorted(), ["built src/model.hpp", "plain src/loose.cpp", "read src/model.cpp"])
+        XCTAssertEqual(try run.reportWithoutTiming(), try plain.reportWithoutTiming(), run.stdout + run.stderr)
+        XCTAssertEqual(pchTraceLines(byDefault), ["built src/model.hpp", "plain src/loose.cpp", "read src/model.cpp"])
     }
 }
