@@ -111,8 +111,11 @@ final class CacheSafetyCLITests: XCTestCase {
         try fm.createSymbolicLink(
             atPath: cache.appendingPathComponent("v4/digests.tsv").path,
             withDestinationPath: victim.appendingPathComponent("v9/digests.tsv").path)
+        // a fan-out folder's name this run's entry does not use (its name follows from the build's id)
+        let used = Set(try fm.contentsOfDirectory(atPath: cache.appendingPathComponent(layout).path))
+        let fanOut = try XCTUnwrap(["cd", "ce", "cf"].first { !used.contains($0) })
         try fm.createSymbolicLink(
-            atPath: cache.appendingPathComponent(layout + "/cd").path,
+            atPath: cache.appendingPathComponent(layout + "/" + fanOut).path,
             withDestinationPath: victim.appendingPathComponent("loose").path)
         try fm.createSymbolicLink(
             atPath: cache.appendingPathComponent(layout + "/.tmp-old").path,
