@@ -40,6 +40,17 @@ enum Main {
             LibClang.preload()
             ParseWorker.serve() // a lint run's parse worker (hidden; see WorkerIsolation)
         }
+        if CommandLine.arguments.dropFirst().first == "__clang-arguments" {
+            // (hidden) for each path read from standard input, a line: the JSON array of the
+            // arguments di-lint's parse of it starts with (`null` for Swift or an unreadable
+            // file); the benchmarks run `clang -fsyntax-only` with them
+            while let path = readLine() {
+                let arguments = SourceLanguage.defaultClangArguments(path: path)
+                let line = arguments.flatMap { try? JSONSerialization.data(withJSONObject: $0) }
+                print(line.map { String(decoding: $0, as: UTF8.self) } ?? "null")
+            }
+            exit(0)
+        }
         StandardStreams.prepare()
         // Commands that may parse in this process start loading libclang now, on another core,
         // beside argument parsing, configuration and the tree walk (the others never load it;
