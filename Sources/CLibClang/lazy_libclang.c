@@ -182,6 +182,7 @@ FORWARD(unsigned, clang_Type_visitFields, (CXType a, CXFieldVisitor b, CXClientD
 
 // Locations and files
 FORWARD(CXFile, clang_getFile, (CXTranslationUnit a, const char *b), (a, b))
+FORWARD(const char *, clang_getFileContents, (CXTranslationUnit a, CXFile b, size_t *c), (a, b, c))
 FORWARD_VOID(clang_getInclusions, (CXTranslationUnit a, CXInclusionVisitor b, CXClientData c), (a, b, c))
 FORWARD(unsigned, clang_isFileMultipleIncludeGuarded, (CXTranslationUnit a, CXFile b), (a, b))
 FORWARD(int, clang_getFileUniqueID, (CXFile a, CXFileUniqueID *b), (a, b))

@@ -230,31 +230,17 @@ final class ClangParser {
         // libclang puts the file's name among the arguments: a name starting with '-' (`-x.m`)
         // would be read as an option (libclang 14 takes no file after `--`), `./-x.m` is a file.
         let name = path.hasPrefix("-") ? "./" + path : path
+        if !systemBodies, unsaved.allSatisfy({ $0.path == path }),
+            let unit = indexerUnit(name: name, arguments: args, bytes: unsaved.last?.bytes, options: options)
+        {
+            return unit
+        }
         let names = unsaved.map { $0.path == path ? name : $0.path }
         var unit: CXTranslationUnit?
         let code: CXErrorCode = withCStringArray(names) { cNames in
             unsaved.map(\.bytes).withUnsafeBufferPointers { buffers in
                 var files = (0..<names.count).map { i in
                     CXUnsavedFile(Filename: cNames[i], Contents: buffers[i], Length: UInt(unsaved[i].bytes.count))
-                }
-                if !systemBodies {
-                    // the indexer takes a whole command line: a program name first
-                    return withCStrings(["clang"] + args) { argv in
-                        files.withUnsafeMutableBufferPointer { files in
-                            let action = clang_IndexAction_create(index)
-                            defer { clang_IndexAction_dispose(action) }
-                            var callbacks = IndexerCallbacks()
-                            let status = clang_indexSourceFileFullArgv(
-                                action, nil, &callbacks, UInt32(MemoryLayout<IndexerCallbacks>.size),
-                                CXIndexOpt_SkipParsedBodiesInSession.rawValue, name, argv, Int32(args.count + 1),
-                                files.baseAddress, UInt32(files.count), &unit, options)
-                            // 0, or the CXErrorCode of a failure clang could not recover from
-                            if status == 0 && unit != nil { return CXError_Success }
-                            if let made = unit { clang_disposeTranslationUnit(made) }
-                            unit = nil
-                            return CXErrorCode(UInt32(max(1, status)))
-                        }
-                    }
                 }
                 return withCStrings(args) { argv in
                     files.withUnsafeMutableBufferPointer { files in
@@ -276,6 +262,39 @@ final class ClangParser {
             throw ParseFailure(reason: reason)
         }
         return unit
+    }
+}
+
+extension ClangParser {
+    /// The parse of `systemBodies: false`, or nil when libclang's indexer failed or read other
+    /// bytes than `bytes` (the caller then parses in full). The indexer is given no file from
+    /// memory: libclang 14 frees such a file's buffer when the indexing returns while the unit it
+    /// hands back still points to it (disposing the unit then crashes). It reads the file from
+    /// disk, and the unit is kept only when the file it read is `bytes`.
+    fileprivate func indexerUnit(name: String, arguments args: [String], bytes: [UInt8]?, options: UInt32)
+        -> CXTranslationUnit?
+    {
+        var unit: CXTranslationUnit?
+        let action = clang_IndexAction_create(index)
+        defer { clang_IndexAction_dispose(action) }
+        var callbacks = IndexerCallbacks()
+        // the indexer takes a whole command line: a program name first
+        let status = withCStrings(["clang"] + args) { argv in
+            clang_indexSourceFileFullArgv(
+                action, nil, &callbacks, UInt32(MemoryLayout<IndexerCallbacks>.size),
+                CXIndexOpt_SkipParsedBodiesInSession.rawValue, name, argv, Int32(args.count + 1), nil, 0, &unit,
+                options)
+        }
+        guard let made = unit else { return nil }
+        var size = 0
+        if status == 0, let read = clang_getFile(made, name).flatMap({ clang_getFileContents(made, $0, &size) }),
+            bytes.map({ $0.count == size && $0.withUnsafeBytes { size == 0 || memcmp($0.baseAddress!, read, size) == 0 } })
+                ?? true
+        {
+            return made
+        }
+        clang_disposeTranslationUnit(made)
+        return nil
     }
 }
 
