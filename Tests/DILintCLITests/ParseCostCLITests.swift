@@ -2,7 +2,7 @@ import Foundation
 import XCTest
 
 /// A C-family file only the file rules read is parsed without the bodies of system headers'
-/// functions (`ClangParser.parseUnit(systemBodies: false)`); a file whose call-graph facts
+/// functions (`ClangParser.unitWithoutSystemBodies`); a file whose call-graph facts
 /// `signal-handler-safety` reads is parsed in full. `sys/syslib.h` (`-isystem sys`) defines
 /// `sys_note`: with its body read, the rule takes a call of it for the system's inline code (no
 /// finding); without, for an unknown external function (a finding). So a file the rule reads
@@ -71,6 +71,33 @@ final class ParseCostCLITests: XCTestCase {
         XCTAssertEqual(every.trace, ["full src/env.hpp", "full src/user.cpp"], every.run.stderr)
         XCTAssertEqual(run.findingPlaces, ["src/user.cpp:3 container-access"], run.stdout + run.stderr)
         XCTAssertEqual(try findings(run), try findings(every.run))
+    }
+
+    /// An include not found is a fatal error for libclang 14's indexer, after which clang
+    /// instantiates no template (`std::string`'s `operator<` loses its callee): such a file is
+    /// parsed in full, with the full parse's findings.
+    func testAFileWithAnIncludeNotFoundIsParsedInFull() throws {
+        var files = Self.files
+        files["sys/str.h"] = """
+        #pragma once
+        namespace lib {
+        template <class T> struct Box { T v; bool operator<(const Box &o) const { return v < o.v; } };
+        }
+
+        """
+        files["src/user.cpp"] = """
+        #include <no_such_header.h>
+        #include <str.h>
+        #include "env.hpp"
+        bool less(lib::Box<int> a, lib::Box<int> b) { return a < b; }
+        int use() { return Env::get().value(); }
+
+        """
+        let p = try Project(self, files: files)
+        let (run, trace) = try lint(p)
+        XCTAssertEqual(trace, ["full src/user.cpp"], run.stderr)
+        XCTAssertEqual(run.findingPlaces, ["src/user.cpp:5 container-access"], run.stdout + run.stderr)
+        XCTAssertEqual(try findings(run), try findings(try lint(p, ["--parse-every-file"]).run))
     }
 
     /// One parse worker makes the cheaper parse of several files in turn (libclang's indexer

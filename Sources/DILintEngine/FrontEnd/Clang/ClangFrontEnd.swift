@@ -114,8 +114,9 @@ final class ClangFrontEnd {
     /// contents (fix's edited headers). `reparse` is shown the files the parse read and may ask
     /// for one more parse with other unsaved files (fix's check that the parse read no edited
     /// file it was not given); nil keeps it. `systemBodies: false` skips system headers' function
-    /// bodies when the file has no compile-database entry, no unsaved files, no `reparse` and
-    /// neither saves nor reads a header's saved parse; otherwise the parse is the full one.
+    /// bodies (`ClangParser.unitWithoutSystemBodies`) when the file has no compile-database entry,
+    /// no unsaved files, no `reparse` and neither saves nor reads a header's saved parse, and
+    /// libclang could parse it so; otherwise the parse is the full one.
     /// `DI_LINT_PARSE_TRACE=FILE` appends `bodies-skipped PATH` or `full PATH` per parse.
     func parse(
         path: String, bytes: [UInt8], language: SourceLanguage, unsaved: [ClangParser.UnsavedFile] = [],
@@ -195,10 +196,15 @@ final class ClangFrontEnd {
                     unit = try parser!.parseUnit(path: path, arguments: plain, unsaved: [main], options: options)
                 }
             } else {
-                skipped = !systemBodies && database == nil && unsaved.isEmpty && reparse == nil
+                if !systemBodies && database == nil && unsaved.isEmpty && reparse == nil,
+                    let cheaper = parser!.unitWithoutSystemBodies(path: path, arguments: plain, bytes: bytes)
+                {
+                    unit = cheaper
+                    skipped = true
+                } else {
+                    unit = try parser!.parseUnit(path: path, arguments: plain, unsaved: unsaved + [main], options: options)
+                }
                 Self.traceParse(skipped ? "bodies-skipped" : "full", path)
-                unit = try parser!.parseUnit(
-                    path: path, arguments: plain, unsaved: unsaved + [main], options: options, systemBodies: !skipped)
             }
             if let reparse, let again = reparse(ParsedFile.inclusions(unit)) {
                 clang_disposeTranslationUnit(unit)

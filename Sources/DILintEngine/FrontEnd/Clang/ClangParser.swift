@@ -29,7 +29,7 @@ final class ParsedFile {
     /// that header and what it includes, which the unit itself does not list. Empty otherwise.
     let savedParseInclusions: [String]
     /// Whether the parse left the bodies of system headers' functions unparsed
-    /// (`ClangParser.parseUnit(systemBodies: false)`).
+    /// (`ClangParser.unitWithoutSystemBodies`).
     let systemBodiesSkipped: Bool
     /// The files the parse read, the file itself included (built once, before `disposeUnit()`).
     private(set) lazy var inclusions: Set<SourceFileKey> = {
@@ -213,28 +213,12 @@ final class ClangParser {
 
     /// One libclang parse of `path` with `arguments` as given (`commonArguments` included by the
     /// caller), the `unsaved` files read from memory. The only call of libclang's parse in di-lint.
-    ///
-    /// `systemBodies: false` leaves the bodies of functions in system headers (`-isystem`, the
-    /// toolchain's and `/usr/include`'s) unparsed: the parse runs as libclang's indexer with
-    /// `CXIndexOpt_SkipParsedBodiesInSession`, in a session of its own, which skips those bodies
-    /// and no others (never the file's own, never a project header's). Declarations, types and
-    /// the bodies clang needs to deduce a type or evaluate a `constexpr` are still read, so the
-    /// file's own cursors are those of the full parse. On OpenMW's `mwgui` sources (osg, boost,
-    /// MyGUI and the standard library as system headers) it costs about 0.7 of the full parse.
-    /// The call graph reads the definitions of system-header functions (`trait(of:)`), so only
-    /// a file whose call-graph facts no finding reads may be parsed so (`Linter`).
     func parseUnit(
-        path: String, arguments args: [String], unsaved: [UnsavedFile], options: UInt32 = parseOptions,
-        systemBodies: Bool = true
+        path: String, arguments args: [String], unsaved: [UnsavedFile], options: UInt32 = parseOptions
     ) throws -> CXTranslationUnit {
         // libclang puts the file's name among the arguments: a name starting with '-' (`-x.m`)
         // would be read as an option (libclang 14 takes no file after `--`), `./-x.m` is a file.
         let name = path.hasPrefix("-") ? "./" + path : path
-        if !systemBodies, unsaved.allSatisfy({ $0.path == path }),
-            let unit = indexerUnit(name: name, arguments: args, bytes: unsaved.last?.bytes, options: options)
-        {
-            return unit
-        }
         let names = unsaved.map { $0.path == path ? name : $0.path }
         var unit: CXTranslationUnit?
         let code: CXErrorCode = withCStringArray(names) { cNames in
@@ -266,14 +250,28 @@ final class ClangParser {
 }
 
 extension ClangParser {
-    /// The parse of `systemBodies: false`, or nil when libclang's indexer failed or read other
-    /// bytes than `bytes` (the caller then parses in full). The indexer is given no file from
-    /// memory: libclang 14 frees such a file's buffer when the indexing returns while the unit it
-    /// hands back still points to it (disposing the unit then crashes). It reads the file from
-    /// disk, and the unit is kept only when the file it read is `bytes`.
-    fileprivate func indexerUnit(name: String, arguments args: [String], bytes: [UInt8]?, options: UInt32)
+    /// A parse that leaves the bodies of functions in system headers (`-isystem`, the
+    /// toolchain's and `/usr/include`'s) unparsed, or nil (the caller then parses in full). It
+    /// runs as libclang's indexer with `CXIndexOpt_SkipParsedBodiesInSession`, in a session of its
+    /// own, which skips those bodies and no others (never the file's own, never a project
+    /// header's). Declarations, types, and the bodies clang needs to deduce a type or evaluate a
+    /// `constexpr` are still read, so the file's own cursors are those of the full parse. On
+    /// OpenMW's `mwgui` sources (osg, boost, MyGUI and the standard library as system headers)
+    /// it costs about 0.75 of the full parse. The call graph reads the definitions of
+    /// system-header functions (`trait(of:)`), so only a file whose call-graph facts no finding
+    /// reads may be parsed so (`Linter`).
+    ///
+    /// nil when the indexer failed, read other bytes than `bytes`, or met a fatal error. The
+    /// indexer is given no file from memory: libclang 14 frees such a file's buffer when the
+    /// indexing returns while the unit it hands back still points to it (disposing the unit then
+    /// crashes); it reads the file from disk, and the unit is kept only when that is `bytes`. Nor
+    /// does libclang 14's indexer honour `CXTranslationUnit_KeepGoing`: after a fatal error (an
+    /// include not found) clang instantiates no template, and the file's expressions that need
+    /// one lose their types and callees.
+    func unitWithoutSystemBodies(path: String, arguments args: [String], bytes: [UInt8], options: UInt32 = parseOptions)
         -> CXTranslationUnit?
     {
+        let name = path.hasPrefix("-") ? "./" + path : path // as `parseUnit` names it
         var unit: CXTranslationUnit?
         let action = clang_IndexAction_create(index)
         defer { clang_IndexAction_dispose(action) }
@@ -288,8 +286,12 @@ extension ClangParser {
         guard let made = unit else { return nil }
         var size = 0
         if status == 0, let read = clang_getFile(made, name).flatMap({ clang_getFileContents(made, $0, &size) }),
-            bytes.map({ $0.count == size && $0.withUnsafeBytes { size == 0 || memcmp($0.baseAddress!, read, size) == 0 } })
-                ?? true
+            bytes.count == size, bytes.withUnsafeBytes({ size == 0 || memcmp($0.baseAddress!, read, size) == 0 }),
+            !(0..<clang_getNumDiagnostics(made)).contains(where: { i in
+                let diagnostic = clang_getDiagnostic(made, i)
+                defer { clang_disposeDiagnostic(diagnostic) }
+                return clang_getDiagnosticSeverity(diagnostic) == CXDiagnostic_Fatal
+            })
         {
             return made
         }
