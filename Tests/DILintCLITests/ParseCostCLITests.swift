@@ -79,20 +79,20 @@ final class ParseCostCLITests: XCTestCase {
     func testAFileWithAnIncludeNotFoundIsParsedInFull() throws {
         var files = Self.files
         files["sys/str.h"] = """
-        #pragma once
-        namespace lib {
-        template <class T> struct Box { T v; bool operator<(const Box &o) const { return v < o.v; } };
-        }
+            #pragma once
+            namespace lib {
+            template <class T> struct Box { T v; bool operator<(const Box &o) const { return v < o.v; } };
+            }
 
-        """
+            """
         files["src/user.cpp"] = """
-        #include <no_such_header.h>
-        #include <str.h>
-        #include "env.hpp"
-        bool less(lib::Box<int> a, lib::Box<int> b) { return a < b; }
-        int use() { return Env::get().value(); }
+            #include <no_such_header.h>
+            #include <str.h>
+            #include "env.hpp"
+            bool less(lib::Box<int> a, lib::Box<int> b) { return a < b; }
+            int use() { return Env::get().value(); }
 
-        """
+            """
         let p = try Project(self, files: files)
         let (run, trace) = try lint(p)
         XCTAssertEqual(trace, ["full src/user.cpp"], run.stderr)
@@ -110,7 +110,9 @@ final class ParseCostCLITests: XCTestCase {
         }
         let p = try Project(self, files: files)
         let (run, trace) = try lint(p, ["--jobs", "1"])
-        XCTAssertEqual(trace, ["src/user.cpp", "src/user2.cpp", "src/user3.cpp", "src/user4.cpp"].map { "bodies-skipped " + $0 }, run.stderr)
+        XCTAssertEqual(
+            trace, ["src/user.cpp", "src/user2.cpp", "src/user3.cpp", "src/user4.cpp"].map { "bodies-skipped " + $0 },
+            run.stderr)
         XCTAssertEqual(run.findingPlaces.filter { $0.hasSuffix("container-access") }.count, 4, run.stdout + run.stderr)
         XCTAssertFalse(run.stdout.contains("parse-failure"), run.stdout)
         XCTAssertEqual(try findings(run), try findings(try lint(p, ["--parse-every-file", "--jobs", "1"]).run))
@@ -122,19 +124,20 @@ final class ParseCostCLITests: XCTestCase {
     func testAHandlerCallingASystemHeadersInlineFunctionKeepsTheFullParse() throws {
         var files = Self.files
         files["src/handler.cpp"] = """
-        #include <signal.h>
-        #include <stdlib.h>
-        #include <syslib.h>
-        #include "env.hpp"
-        static void on_usr1(int s) { void *p = malloc(8); (void)p; sys_note(s); }
-        void install() { Env::get().value(); signal(SIGUSR1, on_usr1); }
+            #include <signal.h>
+            #include <stdlib.h>
+            #include <syslib.h>
+            #include "env.hpp"
+            static void on_usr1(int s) { void *p = malloc(8); (void)p; sys_note(s); }
+            void install() { Env::get().value(); signal(SIGUSR1, on_usr1); }
 
-        """
+            """
         let p = try Project(self, files: files)
         let (run, trace) = try lint(p)
         XCTAssertEqual(trace, ["bodies-skipped src/user.cpp", "full src/handler.cpp"], run.stderr)
         let every = try lint(p, ["--parse-every-file"])
-        XCTAssertTrue(signalMessages(run).contains { $0.hasPrefix("src/handler.cpp:5") && $0.contains("'malloc'") }, run.stdout)
+        XCTAssertTrue(
+            signalMessages(run).contains { $0.hasPrefix("src/handler.cpp:5") && $0.contains("'malloc'") }, run.stdout)
         XCTAssertFalse(run.stdout.contains("sys_note"), run.stdout)
         XCTAssertEqual(try findings(run), try findings(every.run))
     }
@@ -145,27 +148,31 @@ final class ParseCostCLITests: XCTestCase {
     func testAFileTheHandlerReachesLaterIsParsedAgainInFull() throws {
         var files = Self.files
         files["src/helper.cpp"] = """
-        #include <stdlib.h>
-        #include <syslib.h>
-        #include "env.hpp"
-        void helper(int s) { Env::get().value(); void *p = malloc(8); (void)p; sys_note(s); }
+            #include <stdlib.h>
+            #include <syslib.h>
+            #include "env.hpp"
+            void helper(int s) { Env::get().value(); void *p = malloc(8); (void)p; sys_note(s); }
 
-        """
+            """
         files["src/install.cpp"] = """
-        #include <signal.h>
-        void helper(int s);
-        static void on_usr1(int s) { helper(s); }
-        void install() { signal(SIGUSR1, on_usr1); }
+            #include <signal.h>
+            void helper(int s);
+            static void on_usr1(int s) { helper(s); }
+            void install() { signal(SIGUSR1, on_usr1); }
 
-        """
+            """
         let p = try Project(self, files: files)
         let (run, trace) = try lint(p)
         XCTAssertEqual(
             trace,
-            ["bodies-skipped src/helper.cpp", "bodies-skipped src/user.cpp", "full src/helper.cpp", "full src/install.cpp"],
+            [
+                "bodies-skipped src/helper.cpp", "bodies-skipped src/user.cpp", "full src/helper.cpp",
+                "full src/install.cpp",
+            ],
             run.stderr)
         let every = try lint(p, ["--parse-every-file"])
-        XCTAssertTrue(signalMessages(run).contains { $0.hasPrefix("src/helper.cpp:4") && $0.contains("'malloc'") }, run.stdout)
+        XCTAssertTrue(
+            signalMessages(run).contains { $0.hasPrefix("src/helper.cpp:4") && $0.contains("'malloc'") }, run.stdout)
         XCTAssertFalse(run.stdout.contains("sys_note"), run.stdout)
         XCTAssertEqual(try findings(run), try findings(every.run))
     }
@@ -175,12 +182,12 @@ final class ParseCostCLITests: XCTestCase {
     func testACachedOutcomeOfTheCheaperParseIsNotTrustedForTheCallGraph() throws {
         var files = Self.files
         files["src/helper.cpp"] = """
-        #include <stdlib.h>
-        #include <syslib.h>
-        #include "env.hpp"
-        void helper(int s) { Env::get().value(); void *p = malloc(8); (void)p; sys_note(s); }
+            #include <stdlib.h>
+            #include <syslib.h>
+            #include "env.hpp"
+            void helper(int s) { Env::get().value(); void *p = malloc(8); (void)p; sys_note(s); }
 
-        """
+            """
         let p = try Project(self, files: files)
         // first run: no handler, helper.cpp kept the cheaper parse (and is cached so)
         let cache = ["--cache", "cache"]

@@ -74,7 +74,9 @@ final class WorkerProcess {
         process.forgetOutput()
         child.parses.begin(0, path: path)
         defer { child.parses.end(0) }
-        guard process.send(WorkerFrames.frame(WorkerFrames.request(path: path, bytes: bytes, systemBodies: systemBodies))) else {
+        guard
+            process.send(WorkerFrames.frame(WorkerFrames.request(path: path, bytes: bytes, systemBodies: systemBodies)))
+        else {
             return .failed(death())
         }
         let fileDeadline = child.parses.next!

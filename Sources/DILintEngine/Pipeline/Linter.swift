@@ -81,8 +81,9 @@ public final class Linter: @unchecked Sendable {
         // function bodies, and held back like a file not parsed yet until a project rule needs its
         // facts (then parsed again in full).
         let installing = Set(
-            DemandClosure.installerWords(handlers: configuration.options(of: SignalHandlerSafetyRule.self).handlers).map(
-                DemandText.hash))
+            DemandClosure.installerWords(handlers: configuration.options(of: SignalHandlerSafetyRule.self).handlers)
+                .map(
+                    DemandText.hash))
         ParseThreads.run(workers) { [self] in
             var frontEnd: ClangFrontEnd?
             var worker: WorkerProcess?
@@ -113,7 +114,8 @@ public final class Linter: @unchecked Sendable {
                         // a project rule may read its facts: held back (or, parsing every file, parsed
                         // again) until they are those of a full parse
                         guard let bytes = readFileBytes(files[i], limit: configuration.maxFileSize) else {
-                            queue.store(failure(files[i], "cannot read it (\(String(cString: strerror(errno))))"), at: i)
+                            queue.store(
+                                failure(files[i], "cannot read it (\(String(cString: strerror(errno))))"), at: i)
                             continue
                         }
                         if let demand {

@@ -86,7 +86,7 @@ final class ClangFrontEnd {
     }
 
     /// The file's model, or why it cannot be linted. `systemBodies: false`: the bodies of
-    /// functions in system headers may be left unparsed (`ClangParser.parseUnit`), for a file
+    /// functions in system headers may be left unparsed (`ClangParser.unitWithoutSystemBodies`), for a file
     /// only the file rules read.
     func model(path: String, displayPath: String, bytes: [UInt8], language: SourceLanguage, systemBodies: Bool = true)
         -> Result<FileModel, ParseFailure>
@@ -202,7 +202,8 @@ final class ClangFrontEnd {
                     unit = cheaper
                     skipped = true
                 } else {
-                    unit = try parser!.parseUnit(path: path, arguments: plain, unsaved: unsaved + [main], options: options)
+                    unit = try parser!.parseUnit(
+                        path: path, arguments: plain, unsaved: unsaved + [main], options: options)
                 }
                 Self.traceParse(skipped ? "bodies-skipped" : "full", path)
             }
