@@ -275,15 +275,29 @@ extension ClangParser {
         var unit: CXTranslationUnit?
         let action = clang_IndexAction_create(index)
         defer { clang_IndexAction_dispose(action) }
+        // an include not found (a fatal error, below) stops the indexing at the next declaration:
+        // the full parse follows, and the time spent here is lost
         var callbacks = IndexerCallbacks()
+        callbacks.ppIncludedFile = { flag, info in
+            if info?.pointee.file == nil { flag?.assumingMemoryBound(to: Int32.self).pointee = 1 }
+            return nil
+        }
+        callbacks.abortQuery = { flag, _ in flag?.assumingMemoryBound(to: Int32.self).pointee ?? 0 }
+        var notFound: Int32 = 0
         // the indexer takes a whole command line: a program name first
         let status = withCStrings(["clang"] + args) { argv in
-            clang_indexSourceFileFullArgv(
-                action, nil, &callbacks, UInt32(MemoryLayout<IndexerCallbacks>.size),
-                CXIndexOpt_SkipParsedBodiesInSession.rawValue, name, argv, Int32(args.count + 1), nil, 0, &unit,
-                options)
+            withUnsafeMutablePointer(to: &notFound) { flag in
+                clang_indexSourceFileFullArgv(
+                    action, flag, &callbacks, UInt32(MemoryLayout<IndexerCallbacks>.size),
+                    CXIndexOpt_SkipParsedBodiesInSession.rawValue, name, argv, Int32(args.count + 1), nil, 0, &unit,
+                    options)
+            }
         }
         guard let made = unit else { return nil }
+        if notFound != 0 {
+            clang_disposeTranslationUnit(made)
+            return nil
+        }
         var size = 0
         if status == 0, let read = clang_getFile(made, name).flatMap({ clang_getFileContents(made, $0, &size) }),
             bytes.count == size, bytes.withUnsafeBytes({ size == 0 || memcmp($0.baseAddress!, read, size) == 0 }),
