@@ -123,6 +123,12 @@ FORWARD(enum CXErrorCode, clang_parseTranslationUnit2,
         (CXIndex a, const char *b, const char *const *c, int d, struct CXUnsavedFile *e, unsigned f, unsigned g, CXTranslationUnit *h),
         (a, b, c, d, e, f, g, h))
 FORWARD_VOID(clang_disposeTranslationUnit, (CXTranslationUnit a), (a))
+FORWARD(CXIndexAction, clang_IndexAction_create, (CXIndex a), (a))
+FORWARD_VOID(clang_IndexAction_dispose, (CXIndexAction a), (a))
+FORWARD(int, clang_indexSourceFileFullArgv,
+        (CXIndexAction a, CXClientData b, IndexerCallbacks *c, unsigned d, unsigned e, const char *f, const char *const *g, int h,
+         struct CXUnsavedFile *i, unsigned j, CXTranslationUnit *k, unsigned l),
+        (a, b, c, d, e, f, g, h, i, j, k, l))
 FORWARD(int, clang_saveTranslationUnit, (CXTranslationUnit a, const char *b, unsigned c), (a, b, c))
 FORWARD(CXString, clang_getClangVersion, (void), ())
 FORWARD(const char *, clang_getCString, (CXString a), (a))
@@ -176,6 +182,7 @@ FORWARD(unsigned, clang_Type_visitFields, (CXType a, CXFieldVisitor b, CXClientD
 
 // Locations and files
 FORWARD(CXFile, clang_getFile, (CXTranslationUnit a, const char *b), (a, b))
+FORWARD(const char *, clang_getFileContents, (CXTranslationUnit a, CXFile b, size_t *c), (a, b, c))
 FORWARD_VOID(clang_getInclusions, (CXTranslationUnit a, CXInclusionVisitor b, CXClientData c), (a, b, c))
 FORWARD(unsigned, clang_isFileMultipleIncludeGuarded, (CXTranslationUnit a, CXFile b), (a, b))
 FORWARD(int, clang_getFileUniqueID, (CXFile a, CXFileUniqueID *b), (a, b))

@@ -57,13 +57,13 @@ public enum ParseWorker {
         let thread = Thread {
             var frontEnd: ClangFrontEnd?
             while let payload = readFrame(socket) {
-                guard let (path, bytes) = try? WorkerFrames.decodeRequest(payload) else {
+                guard let (path, bytes, systemBodies) = try? WorkerFrames.decodeRequest(payload) else {
                     refuse(socket, "the parse worker got a request it cannot read")
                 }
                 // a large file's findings are written while its facts are being collected
                 var begun: CacheEntryCodec.PartialBody?
                 let (outcome, model) = linter.isolatedOutcome(
-                    path: path, bytes: bytes, frontEnd: &frontEnd,
+                    path: path, bytes: bytes, frontEnd: &frontEnd, systemBodies: systemBodies,
                     whileFactsRun: { begun = CacheEntryCodec.beginBody($0) })
                 // a frame of the kind byte and the body, not copied into one
                 let body: [UInt8]

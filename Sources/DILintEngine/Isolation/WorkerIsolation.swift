@@ -157,19 +157,23 @@ enum WorkerFrames {
     }
 
     /// A request: the file's path and bytes.
-    static func request(path: String, bytes: [UInt8]) -> [UInt8] {
+    /// A file to lint: its path, its bytes, then one byte 1 when system headers' function bodies
+    /// may be skipped (`ClangFrontEnd.parse(systemBodies:)`), nothing otherwise.
+    static func request(path: String, bytes: [UInt8], systemBodies: Bool = true) -> [UInt8] {
         var w = ByteWriter()
         w.string(path)
         w.count(bytes.count)
         w.bytes += bytes
+        if !systemBodies { w.bytes.append(1) }
         return w.bytes
     }
 
-    static func decodeRequest(_ payload: [UInt8]) throws -> (path: String, bytes: [UInt8]) {
+    static func decodeRequest(_ payload: [UInt8]) throws -> (path: String, bytes: [UInt8], systemBodies: Bool) {
         var r = ByteReader(payload)
         let path = try r.string()
         let bytes = Array(try r.raw(r.count()))
-        guard r.atEnd else { throw ByteReader.Malformed() }
-        return (path, bytes)
+        if r.atEnd { return (path, bytes, true) }
+        guard try r.raw(1) == [1], r.atEnd else { throw ByteReader.Malformed() }
+        return (path, bytes, false)
     }
 }

@@ -65,7 +65,7 @@ final class WorkerProcess {
 
     /// Lints one file in the worker, until the file's deadline or the run's `budget` ends,
     /// whichever comes first. After `.failed` the worker is gone; the next request starts another.
-    func outcome(path: String, bytes: [UInt8], budget: RunBudget? = nil) -> Reply {
+    func outcome(path: String, bytes: [UInt8], budget: RunBudget? = nil, systemBodies: Bool = true) -> Reply {
         let process: ChildProcess
         switch child.live() {
         case let .success(live): process = live
@@ -74,7 +74,9 @@ final class WorkerProcess {
         process.forgetOutput()
         child.parses.begin(0, path: path)
         defer { child.parses.end(0) }
-        guard process.send(WorkerFrames.frame(WorkerFrames.request(path: path, bytes: bytes))) else {
+        guard
+            process.send(WorkerFrames.frame(WorkerFrames.request(path: path, bytes: bytes, systemBodies: systemBodies)))
+        else {
             return .failed(death())
         }
         let fileDeadline = child.parses.next!

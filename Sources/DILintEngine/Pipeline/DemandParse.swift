@@ -363,7 +363,9 @@ extension Linter {
                             .utf8))
             }
             if !parse.isEmpty { parseRound(parse, files: files, queue: queue, handshake: handshake, budget: budget) }
-            for (i, outcome) in queue.results.enumerated() where decoded[i] == nil {
+            // a file still held back has no facts the rule may read (one the file rules needed
+            // was parsed without system headers' bodies)
+            for (i, outcome) in queue.results.enumerated() where decoded[i] == nil && demand.deferred[i] == nil {
                 guard let data = outcome?.facts[SignalHandlerSafetyRule.id],
                     let facts = try? CallGraphFacts(encoded: data)
                 else { continue }

@@ -48,6 +48,17 @@ public struct FileOutcome: Equatable, Sendable {
     var failed = false
     /// Set when the outcome was read from the cache rather than computed.
     var fromCache = false
+
+    /// The key of the mark in `facts` (no rule has it) of an outcome whose parse left system
+    /// headers' function bodies unparsed: its project-rule facts may lack what those bodies give
+    /// (a callee's definition), so a demand-driven run parses the file again in full before a
+    /// project rule reads them. Kept in `facts` so that the cache keeps it.
+    static let systemBodiesSkippedKey = "parse.system-bodies-skipped"
+
+    var systemBodiesSkipped: Bool {
+        get { facts[Self.systemBodiesSkippedKey] != nil }
+        set { facts[Self.systemBodiesSkippedKey] = newValue ? Data() : nil }
+    }
 }
 
 /// Stores file outcomes between runs (see `--cache`).

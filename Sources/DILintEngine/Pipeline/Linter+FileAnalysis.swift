@@ -42,9 +42,10 @@ extension Linter {
     }
 
     /// Lints a file the cache did not have, here or in the thread's worker process, and stores the outcome.
+    /// `systemBodies: false`: a file only the file rules read (`FileOutcome.systemBodiesSkipped`).
     func parse(
         _ path: String, bytes: [UInt8], frontEnd: inout ClangFrontEnd?, worker: inout WorkerProcess?,
-        handshake: [UInt8]?, budget: RunBudget? = nil
+        handshake: [UInt8]?, budget: RunBudget? = nil, systemBodies: Bool = true
     ) -> FileOutcome {
         let result: FileOutcome
         switch prepare(path: path, bytes: bytes) {
@@ -54,12 +55,15 @@ extension Linter {
             return failure(path, budget!.spentBefore)
         case .parse where isolation != nil:
             if worker == nil { worker = WorkerProcess(isolation!, handshake: handshake!) }
-            switch worker!.outcome(path: path, bytes: bytes, budget: budget) {
+            switch worker!.outcome(path: path, bytes: bytes, budget: budget, systemBodies: systemBodies) {
             case let .outcome(outcome): result = outcome
             case let .failed(reason): result = failure(path, reason)
             }
         case let .parse(language):
-            result = model(path: path, bytes: bytes, language: language, frontEnd: &frontEnd)
+            var parsed: FileModel?
+            result = model(
+                path: path, bytes: bytes, language: language, frontEnd: &frontEnd, keeping: &parsed,
+                systemBodies: systemBodies)
         }
         if !result.failed { cache?.store(result, path: path, content: bytes) }
         return result
@@ -73,14 +77,14 @@ extension Linter {
     /// `whileFactsRun` is handed the outcome without its facts while a second thread collects
     /// them (a large file's; see `outcome(of:)`).
     func isolatedOutcome(
-        path: String, bytes: [UInt8], frontEnd: inout ClangFrontEnd?,
+        path: String, bytes: [UInt8], frontEnd: inout ClangFrontEnd?, systemBodies: Bool = true,
         whileFactsRun: ((FileOutcome) -> Void)? = nil
     ) -> (outcome: FileOutcome, model: AnyObject?) {
         let language = bytes.withUnsafeBytes { SourceLanguage.detect(path: path, contents: $0) }
         var parsed: FileModel?
         let outcome = model(
             path: path, bytes: bytes, language: language, frontEnd: &frontEnd, keeping: &parsed,
-            whileFactsRun: whileFactsRun)
+            systemBodies: systemBodies, whileFactsRun: whileFactsRun)
         return (outcome, parsed)
     }
 
@@ -122,18 +126,11 @@ extension Linter {
         return bytes.withUnsafeBytes { raw in !needsParse(raw, SourceLanguage.detect(path: path, contents: raw)) }
     }
 
-    /// Parses the file (libclang or swift-syntax) and runs the file rules over its model.
-    private func model(path: String, bytes: [UInt8], language: SourceLanguage, frontEnd: inout ClangFrontEnd?)
-        -> FileOutcome
-    {
-        var parsed: FileModel?
-        return model(path: path, bytes: bytes, language: language, frontEnd: &frontEnd, keeping: &parsed)
-    }
-
-    /// The same, handing the parsed file to the caller (`kept`) rather than releasing it.
+    /// Parses the file (libclang or swift-syntax) and runs the file rules over its model, handing
+    /// the parsed file to the caller (`kept`) rather than releasing it.
     private func model(
         path: String, bytes: [UInt8], language: SourceLanguage, frontEnd: inout ClangFrontEnd?,
-        keeping kept: inout FileModel?, whileFactsRun: ((FileOutcome) -> Void)? = nil
+        keeping kept: inout FileModel?, systemBodies: Bool = true, whileFactsRun: ((FileOutcome) -> Void)? = nil
     ) -> FileOutcome {
         let model: FileModel
         if language == .swift {
@@ -148,14 +145,17 @@ extension Linter {
                 frontEnd = ClangFrontEnd(configuration: configuration, compileArguments: compileArguments)
             }
             switch frontEnd!.model(
-                path: path, displayPath: FileCollector.displayPath(path), bytes: bytes, language: language)
+                path: path, displayPath: FileCollector.displayPath(path), bytes: bytes, language: language,
+                systemBodies: systemBodies)
             {
             case let .success(parsed): model = parsed
             case let .failure(failure): return self.failure(path, failure.reason)
             }
         }
         kept = model
-        return outcome(of: model, whileFactsRun: whileFactsRun)
+        var outcome = outcome(of: model, whileFactsRun: whileFactsRun)
+        if (model as? ClangFileModel)?.parsed.systemBodiesSkipped == true { outcome.systemBodiesSkipped = true }
+        return outcome
     }
 
     /// The file rules' findings, every access, the project rules' facts and the suppressions of one file.

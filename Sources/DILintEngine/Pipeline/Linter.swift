@@ -77,26 +77,53 @@ public final class Linter: @unchecked Sendable {
         }
         // With a project rule, a file the file rules need no parse for waits until the rule needs it.
         let demand = parseEveryFile || activeProjectRules.isEmpty ? nil : DemandRun()
+        // A file the file rules need that spells no installer word: parsed without system headers'
+        // function bodies, and held back like a file not parsed yet until a project rule needs its
+        // facts (then parsed again in full).
+        let installing = Set(
+            DemandClosure.installerWords(handlers: configuration.options(of: SignalHandlerSafetyRule.self).handlers)
+                .map(
+                    DemandText.hash))
         ParseThreads.run(workers) { [self] in
             var frontEnd: ClangFrontEnd?
             var worker: WorkerProcess?
-            func parse(_ path: String, _ bytes: [UInt8]) -> FileOutcome {
+            func parse(_ path: String, _ bytes: [UInt8], systemBodies: Bool = true) -> FileOutcome {
                 self.parse(
-                    path, bytes: bytes, frontEnd: &frontEnd, worker: &worker, handshake: handshake, budget: budget)
+                    path, bytes: bytes, frontEnd: &frontEnd, worker: &worker, handshake: handshake, budget: budget,
+                    systemBodies: systemBodies)
             }
             while let work = queue.take() {
                 switch work {
                 case let .file(i) where i >= files.count:
                     // A context file: its cached outcome, or nothing (the run is then incomplete).
                     switch cachedOutcome(for: all[i]) {
-                    case let .done(outcome):
+                    case let .done(outcome) where !outcome.systemBodiesSkipped:
                         queue.store(outcome, at: i)
                         demand?.record(i, path: all[i], limit: configuration.maxFileSize)
+                    case .done:
+                        // its facts may lack what system headers' bodies give: as if not cached
+                        if let bytes = readFileBytes(all[i], limit: configuration.maxFileSize) {
+                            demand?.record(i, DemandText.scan(bytes, identifiers: true), deferred: true)
+                        }
                     case let .miss(bytes):
                         demand?.record(i, DemandText.scan(bytes, identifiers: true), deferred: true)
                     }
                 case let .file(i):
                     switch cachedOutcome(for: files[i]) {
+                    case let .done(outcome) where outcome.systemBodiesSkipped && !activeProjectRules.isEmpty:
+                        // a project rule may read its facts: held back (or, parsing every file, parsed
+                        // again) until they are those of a full parse
+                        guard let bytes = readFileBytes(files[i], limit: configuration.maxFileSize) else {
+                            queue.store(
+                                failure(files[i], "cannot read it (\(String(cString: strerror(errno))))"), at: i)
+                            continue
+                        }
+                        if let demand {
+                            queue.store(outcome, at: i)
+                            demand.record(i, DemandText.scan(bytes, identifiers: true), deferred: true)
+                        } else {
+                            queue.store(parse(files[i], bytes), at: i)
+                        }
                     case let .done(outcome):
                         queue.store(outcome, at: i)
                         demand?.record(i, path: files[i], limit: configuration.maxFileSize)
@@ -108,8 +135,13 @@ public final class Linter: @unchecked Sendable {
                         // libclang is still loading (see LibClang.preload): look the other
                         // files up in the cache meanwhile, and parse this one after.
                         queue.postpone(i, bytes)
+                    case let .miss(bytes) where demand != nil:
+                        let text = DemandText.scan(bytes, identifiers: true)
+                        let onlyFileRules = !text.signalArgument && !text.spells(any: installing)
+                        let outcome = parse(files[i], bytes, systemBodies: !onlyFileRules)
+                        demand!.record(i, text, deferred: outcome.systemBodiesSkipped)
+                        queue.store(outcome, at: i)
                     case let .miss(bytes):
-                        demand?.record(i, DemandText.scan(bytes, identifiers: false), deferred: false)
                         queue.store(parse(files[i], bytes), at: i)
                     }
                 case let .postponed(i, bytes):

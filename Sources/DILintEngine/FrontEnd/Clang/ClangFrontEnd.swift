@@ -67,11 +67,31 @@ final class ClangFrontEnd {
 
     static let headerReuseRequested = ProcessInfo.processInfo.environment["DI_LINT_HEADER_REUSE"] != "0"
 
-    /// The file's model, or why it cannot be linted.
-    func model(path: String, displayPath: String, bytes: [UInt8], language: SourceLanguage) -> Result<
-        FileModel, ParseFailure
-    > {
-        parse(path: path, bytes: bytes, language: language).map { parsed in
+    /// `DI_LINT_PARSE_TRACE`: appends `what path` to the file (a parse worker's parses too).
+    static func traceParse(_ what: String, _ path: String) { appendTrace(what, path, to: parseTraceFile) }
+
+    /// Appends the line `what path` to a trace file (one `write`, so that the lines of parse
+    /// workers writing at once do not mix); nothing without a file.
+    static func appendTrace(_ what: String, _ path: String, to file: String?) {
+        guard let file else { return }
+        let descriptor = open(file, O_CREAT | O_WRONLY | O_APPEND | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { return }
+        defer { close(descriptor) }
+        let line = Array((what + " " + path + "\n").utf8)
+        _ = line.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+    }
+
+    private static let parseTraceFile = ProcessInfo.processInfo.environment["DI_LINT_PARSE_TRACE"].flatMap {
+        $0.isEmpty ? nil : $0
+    }
+
+    /// The file's model, or why it cannot be linted. `systemBodies: false`: the bodies of
+    /// functions in system headers may be left unparsed (`ClangParser.unitWithoutSystemBodies`), for a file
+    /// only the file rules read.
+    func model(path: String, displayPath: String, bytes: [UInt8], language: SourceLanguage, systemBodies: Bool = true)
+        -> Result<FileModel, ParseFailure>
+    {
+        parse(path: path, bytes: bytes, language: language, systemBodies: systemBodies).map { parsed in
             ClangFileModel(parsed: parsed, displayPath: displayPath, configuration: configuration, finder: finder)
         }
     }
@@ -93,10 +113,14 @@ final class ClangFrontEnd {
     /// loaded), then libclang with `bytes` as the file's contents and `unsaved` as other files'
     /// contents (fix's edited headers). `reparse` is shown the files the parse read and may ask
     /// for one more parse with other unsaved files (fix's check that the parse read no edited
-    /// file it was not given); nil keeps it.
+    /// file it was not given); nil keeps it. `systemBodies: false` skips system headers' function
+    /// bodies (`ClangParser.unitWithoutSystemBodies`) when the file has no compile-database entry,
+    /// no unsaved files, no `reparse` and neither saves nor reads a header's saved parse, and
+    /// libclang could parse it so; otherwise the parse is the full one.
+    /// `DI_LINT_PARSE_TRACE=FILE` appends `bodies-skipped PATH` or `full PATH` per parse.
     func parse(
         path: String, bytes: [UInt8], language: SourceLanguage, unsaved: [ClangParser.UnsavedFile] = [],
-        reparse: ((Set<SourceFileKey>) -> [ClangParser.UnsavedFile]?)? = nil
+        reparse: ((Set<SourceFileKey>) -> [ClangParser.UnsavedFile]?)? = nil, systemBodies: Bool = true
     ) -> Result<ParsedFile, ParseFailure> {
         let depth = Self.squareBracketDepth(bytes)
         if depth > Self.maxSquareBracketDepth {
@@ -128,6 +152,7 @@ final class ClangFrontEnd {
             let reuse = Self.reusesHeaders(language) && database == nil && unsaved.isEmpty && reparse == nil
             var unit: CXTranslationUnit
             var savedParseInclusions: [String] = []
+            var skipped = false
             if reuse, isHeader,
                 let held = SharedPrecompiledHeader.headerToSave(
                     header: path, arguments: plain, maxFileSize: configuration.maxFileSize)
@@ -171,7 +196,16 @@ final class ClangFrontEnd {
                     unit = try parser!.parseUnit(path: path, arguments: plain, unsaved: [main], options: options)
                 }
             } else {
-                unit = try parser!.parseUnit(path: path, arguments: plain, unsaved: unsaved + [main], options: options)
+                if !systemBodies && database == nil && unsaved.isEmpty && reparse == nil,
+                    let cheaper = parser!.unitWithoutSystemBodies(path: path, arguments: plain, bytes: bytes)
+                {
+                    unit = cheaper
+                    skipped = true
+                } else {
+                    unit = try parser!.parseUnit(
+                        path: path, arguments: plain, unsaved: unsaved + [main], options: options)
+                }
+                Self.traceParse(skipped ? "bodies-skipped" : "full", path)
             }
             if let reparse, let again = reparse(ParsedFile.inclusions(unit)) {
                 clang_disposeTranslationUnit(unit)
@@ -182,7 +216,8 @@ final class ClangFrontEnd {
             return .success(
                 ParsedFile(
                     path: path, language: language, buffer: SourceBuffer(bytes: bytes), unit: unit,
-                    trustAllSkippedBlocks: database != nil, savedParseInclusions: savedParseInclusions))
+                    trustAllSkippedBlocks: database != nil, savedParseInclusions: savedParseInclusions,
+                    systemBodiesSkipped: skipped))
         } catch let failure as ParseFailure {
             return .failure(failure)
         } catch {

@@ -28,6 +28,9 @@ final class ParsedFile {
     /// The paths of the files read through a header's saved parse (`SharedPrecompiledHeader`):
     /// that header and what it includes, which the unit itself does not list. Empty otherwise.
     let savedParseInclusions: [String]
+    /// Whether the parse left the bodies of system headers' functions unparsed
+    /// (`ClangParser.unitWithoutSystemBodies`).
+    let systemBodiesSkipped: Bool
     /// The files the parse read, the file itself included (built once, before `disposeUnit()`).
     private(set) lazy var inclusions: Set<SourceFileKey> = {
         precondition(!unitDisposed, "the inclusions of \(path) were asked for after its translation unit was freed")
@@ -38,10 +41,11 @@ final class ParsedFile {
     /// preprocessor skipped is really dead; otherwise only constant conditionals are.
     init(
         path: String, language: SourceLanguage, buffer: SourceBuffer, unit: CXTranslationUnit,
-        trustAllSkippedBlocks: Bool, savedParseInclusions: [String] = []
+        trustAllSkippedBlocks: Bool, savedParseInclusions: [String] = [], systemBodiesSkipped: Bool = false
     ) {
         self.path = path
         self.savedParseInclusions = savedParseInclusions
+        self.systemBodiesSkipped = systemBodiesSkipped
         self.language = language
         self.buffer = buffer
         self.unit = unit
@@ -242,6 +246,71 @@ final class ClangParser {
             throw ParseFailure(reason: reason)
         }
         return unit
+    }
+}
+
+extension ClangParser {
+    /// A parse that leaves the bodies of functions in system headers (`-isystem`, the
+    /// toolchain's and `/usr/include`'s) unparsed, or nil (the caller then parses in full). It
+    /// runs as libclang's indexer with `CXIndexOpt_SkipParsedBodiesInSession`, in a session of its
+    /// own, which skips those bodies and no others (never the file's own, never a project
+    /// header's). Declarations, types, and the bodies clang needs to deduce a type or evaluate a
+    /// `constexpr` are still read, so the file's own cursors are those of the full parse. On
+    /// OpenMW's `mwgui` sources (osg, boost, MyGUI and the standard library as system headers)
+    /// it costs about 0.75 of the full parse. The call graph reads the definitions of
+    /// system-header functions (`trait(of:)`), so only a file whose call-graph facts no finding
+    /// reads may be parsed so (`Linter`).
+    ///
+    /// nil when the indexer failed, read other bytes than `bytes`, or met a fatal error. The
+    /// indexer is given no file from memory: libclang 14 frees such a file's buffer when the
+    /// indexing returns while the unit it hands back still points to it (disposing the unit then
+    /// crashes); it reads the file from disk, and the unit is kept only when that is `bytes`. Nor
+    /// does libclang 14's indexer honour `CXTranslationUnit_KeepGoing`: after a fatal error (an
+    /// include not found) clang instantiates no template, and the file's expressions that need
+    /// one lose their types and callees.
+    func unitWithoutSystemBodies(path: String, arguments args: [String], bytes: [UInt8], options: UInt32 = parseOptions)
+        -> CXTranslationUnit?
+    {
+        let name = path.hasPrefix("-") ? "./" + path : path // as `parseUnit` names it
+        var unit: CXTranslationUnit?
+        let action = clang_IndexAction_create(index)
+        defer { clang_IndexAction_dispose(action) }
+        // an include not found (a fatal error, below) stops the indexing at the next declaration:
+        // the full parse follows, and the time spent here is lost
+        var callbacks = IndexerCallbacks()
+        callbacks.ppIncludedFile = { flag, info in
+            if info?.pointee.file == nil { flag?.assumingMemoryBound(to: Int32.self).pointee = 1 }
+            return nil
+        }
+        callbacks.abortQuery = { flag, _ in flag?.assumingMemoryBound(to: Int32.self).pointee ?? 0 }
+        var notFound: Int32 = 0
+        // the indexer takes a whole command line: a program name first
+        let status = withCStrings(["clang"] + args) { argv in
+            withUnsafeMutablePointer(to: &notFound) { flag in
+                clang_indexSourceFileFullArgv(
+                    action, flag, &callbacks, UInt32(MemoryLayout<IndexerCallbacks>.size),
+                    CXIndexOpt_SkipParsedBodiesInSession.rawValue, name, argv, Int32(args.count + 1), nil, 0, &unit,
+                    options)
+            }
+        }
+        guard let made = unit else { return nil }
+        if notFound != 0 {
+            clang_disposeTranslationUnit(made)
+            return nil
+        }
+        var size = 0
+        if status == 0, let read = clang_getFile(made, name).flatMap({ clang_getFileContents(made, $0, &size) }),
+            bytes.count == size, bytes.withUnsafeBytes({ size == 0 || memcmp($0.baseAddress!, read, size) == 0 }),
+            !(0..<clang_getNumDiagnostics(made)).contains(where: { i in
+                let diagnostic = clang_getDiagnostic(made, i)
+                defer { clang_disposeDiagnostic(diagnostic) }
+                return clang_getDiagnosticSeverity(diagnostic) == CXDiagnostic_Fatal
+            })
+        {
+            return made
+        }
+        clang_disposeTranslationUnit(made)
+        return nil
     }
 }
 

@@ -307,14 +307,7 @@ enum SharedPrecompiledHeader {
 
     /// Appends `what path` to `DI_LINT_PCH_TRACE`'s file, when set (one write: lines of
     /// processes writing at once do not mix).
-    static func trace(_ what: String, _ path: String) {
-        guard let file = traceFile else { return }
-        let descriptor = open(file, O_CREAT | O_WRONLY | O_APPEND | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { return }
-        defer { close(descriptor) }
-        let line = Array((what + " " + path + "\n").utf8)
-        _ = line.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-    }
+    static func trace(_ what: String, _ path: String) { ClangFrontEnd.appendTrace(what, path, to: traceFile) }
 
     private static let traceFile: String? = ProcessInfo.processInfo.environment["DI_LINT_PCH_TRACE"].flatMap {
         $0.isEmpty ? nil : $0
