@@ -33,13 +33,18 @@ struct DemandText: Sendable {
     }
 
     /// `SIG` then capitals and digits, not `SIG_…` (how `CallGraphExtractor.signalArgument` reads a signal's name).
-    static func isSignalName(_ word: ArraySlice<UInt8>) -> Bool {
+    static func isSignalName<Word: Collection<UInt8>>(_ word: Word) -> Bool {
         guard word.count > 3, word.starts(with: [0x53, 0x49, 0x47]) else { return false }
         return word.dropFirst(3).allSatisfy { ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x30 && $0 <= 0x39) }
     }
 
-    /// One pass over the bytes.
+    /// One pass over the bytes: each identifier hashed as it is read (no copy of it), and
+    /// looked at again only in a `#define` or when it starts with `SIG`.
     static func scan(_ bytes: [UInt8], identifiers keep: Bool) -> DemandText {
+        bytes.withUnsafeBufferPointer { scan($0, identifiers: keep) }
+    }
+
+    private static func scan(_ bytes: UnsafeBufferPointer<UInt8>, identifiers keep: Bool) -> DemandText {
         var text = DemandText()
         var words: [UInt64] = []
         let n = bytes.count
@@ -67,20 +72,28 @@ struct DemandText: Sendable {
                 continue
             }
             if isWordByte(b) {
-                var j = i + 1
-                while j < n && isWordByte(bytes[j]) { j += 1 }
-                let word = bytes[i..<j]
-                let h = hash(word)
+                var h: UInt64 = 0xcbf2_9ce4_8422_2325 // `hash`, as the word is read
+                var j = i
+                while j < n {
+                    let c = bytes[j]
+                    guard isWordByte(c) else { break }
+                    h = (h ^ UInt64(c)) &* 0x100_0000_01b3
+                    j += 1
+                }
                 if keep { words.append(h) }
+                // `SIG` then a capital or digit may be a signal's name
+                let signal =
+                    j - i > 3 && b == 0x53 && bytes[i + 1] == 0x49 && bytes[i + 2] == 0x47
+                    && isSignalName(bytes[i..<j])
                 if directive {
                     directive = false
-                    if word.elementsEqual("define".utf8) { macro = (nil, []) }
+                    if bytes[i..<j].elementsEqual("define".utf8) { macro = (nil, []) }
                 } else if macro != nil && macro!.name == nil {
-                    macro!.name = String(decoding: word, as: UTF8.self)
+                    macro!.name = String(decoding: bytes[i..<j], as: UTF8.self)
                 } else if macro != nil {
-                    macro!.body.append(isSignalName(word) ? signalName : h)
+                    macro!.body.append(signal ? signalName : h)
                 }
-                if isSignalName(word) {
+                if signal {
                     var k = j
                     while k < n && (bytes[k] == 0x20 || bytes[k] == 0x09) { k += 1 }
                     if k < n && bytes[k] == 0x2C { text.signalArgument = true }

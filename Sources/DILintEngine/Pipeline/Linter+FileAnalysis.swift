@@ -117,9 +117,10 @@ extension Linter {
     }
 
     /// Whether a demand-driven run may hold the file back until a project rule needs it: text
-    /// (not binary, not blank) the file rules need no parse for.
+    /// (not binary) the file rules need no parse for. A blank file may be held back: `prepare`
+    /// finds it blank if it is needed after all, and its outcome is the same either way.
     func deferrable(path: String, bytes: [UInt8]) -> Bool {
-        guard bytes.firstIndex(of: 0) == nil, !BlankSource.isBlank(bytes) else { return false }
+        guard bytes.firstIndex(of: 0) == nil else { return false }
         return bytes.withUnsafeBytes { raw in !needsParse(raw, SourceLanguage.detect(path: path, contents: raw)) }
     }
 
