@@ -369,6 +369,12 @@ final class DemandRun: @unchecked Sendable {
         }
     }
 
+    /// Whether a file is still held back (a round may take it).
+    var holdsBack: Bool {
+        lock.lock(); defer { lock.unlock() }
+        return !deferred.isEmpty
+    }
+
     /// The names of the macros whose body spells one of `words` (hashes), or another such macro's
     /// name, by hash (`words` themselves not included).
     func macros(spelling words: Set<UInt64>) -> [UInt64] {
@@ -462,6 +468,8 @@ extension Linter {
     private func demandRound(_ demand: DemandRun, first: Bool, files: [String], all: [String], queue: WorkQueue)
         -> [Int]
     {
+        // nothing held back is left to take: no need to read the facts again
+        guard demand.holdsBack else { return [] }
         let start = RunBudget.now()
         let handlers = configuration.options(of: SignalHandlerSafetyRule.self).handlers
         var taken: [Int] = []
