@@ -35,8 +35,9 @@ public enum SourceLanguage: String, Codable, Sendable {
             cxxMarkers.contains { text.containsASCII($0) }
             && (!text.containsASCII("@class ")
                 || cxxMarkers.contains { m in
-                    // `@class Name;` is Objective-C: look again without it
-                    String(decoding: text, as: UTF8.self).replacingOccurrences(of: "@class ", with: "@").contains(m)
+                    // `@class Name;` is Objective-C: look again without it (of the markers, only
+                    // `class ` can fall inside an `@class `, right after its `@`)
+                    text.containsASCII(m, notAfter: m == "class " ? UInt8(ascii: "@") : nil)
                 })
         switch (isObjC, isCxx) {
         case (true, true): return .objectiveCxx
@@ -109,7 +110,8 @@ public enum SourceLanguage: String, Codable, Sendable {
 extension UnsafeRawBufferPointer {
     /// Plain byte search for an ASCII needle: each place of its first byte found by `memchr`,
     /// the rest compared by `memcmp`.
-    func containsASCII(_ needle: String) -> Bool {
+    /// `notAfter`: a hit right after this byte does not count.
+    func containsASCII(_ needle: String, notAfter: UInt8? = nil) -> Bool {
         let n = Array(needle.utf8)
         guard n.count <= count, let first = n.first, let base = baseAddress else { return false }
         let last = count - n.count // the last offset the needle may start at
@@ -118,7 +120,11 @@ extension UnsafeRawBufferPointer {
             while i <= last {
                 guard let hit = memchr(base + i, Int32(first), last - i + 1) else { return false }
                 i = base.distance(to: UnsafeRawPointer(hit))
-                if memcmp(base + i, needleBytes.baseAddress!, n.count) == 0 { return true }
+                if memcmp(base + i, needleBytes.baseAddress!, n.count) == 0
+                    && (notAfter == nil || i == 0 || self[i - 1] != notAfter)
+                {
+                    return true
+                }
                 i += 1
             }
             return false

@@ -33,13 +33,18 @@ struct DemandText: Sendable {
     }
 
     /// `SIG` then capitals and digits, not `SIG_…` (how `CallGraphExtractor.signalArgument` reads a signal's name).
-    static func isSignalName(_ word: ArraySlice<UInt8>) -> Bool {
+    static func isSignalName<Word: Collection<UInt8>>(_ word: Word) -> Bool {
         guard word.count > 3, word.starts(with: [0x53, 0x49, 0x47]) else { return false }
         return word.dropFirst(3).allSatisfy { ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x30 && $0 <= 0x39) }
     }
 
-    /// One pass over the bytes.
+    /// One pass over the bytes: each identifier hashed as it is read (no copy of it), and
+    /// looked at again only in a `#define` or when it starts with `SIG`.
     static func scan(_ bytes: [UInt8], identifiers keep: Bool) -> DemandText {
+        bytes.withUnsafeBufferPointer { scan($0, identifiers: keep) }
+    }
+
+    private static func scan(_ bytes: UnsafeBufferPointer<UInt8>, identifiers keep: Bool) -> DemandText {
         var text = DemandText()
         var words: [UInt64] = []
         let n = bytes.count
@@ -67,20 +72,28 @@ struct DemandText: Sendable {
                 continue
             }
             if isWordByte(b) {
-                var j = i + 1
-                while j < n && isWordByte(bytes[j]) { j += 1 }
-                let word = bytes[i..<j]
-                let h = hash(word)
+                var h: UInt64 = 0xcbf2_9ce4_8422_2325 // `hash`, as the word is read
+                var j = i
+                while j < n {
+                    let c = bytes[j]
+                    guard isWordByte(c) else { break }
+                    h = (h ^ UInt64(c)) &* 0x100_0000_01b3
+                    j += 1
+                }
                 if keep { words.append(h) }
+                // `SIG` then a capital or digit may be a signal's name
+                let signal =
+                    j - i > 3 && b == 0x53 && bytes[i + 1] == 0x49 && bytes[i + 2] == 0x47
+                    && isSignalName(bytes[i..<j])
                 if directive {
                     directive = false
-                    if word.elementsEqual("define".utf8) { macro = (nil, []) }
+                    if bytes[i..<j].elementsEqual("define".utf8) { macro = (nil, []) }
                 } else if macro != nil && macro!.name == nil {
-                    macro!.name = String(decoding: word, as: UTF8.self)
+                    macro!.name = String(decoding: bytes[i..<j], as: UTF8.self)
                 } else if macro != nil {
-                    macro!.body.append(isSignalName(word) ? signalName : h)
+                    macro!.body.append(signal ? signalName : h)
                 }
-                if isSignalName(word) {
+                if signal {
                     var k = j
                     while k < n && (bytes[k] == 0x20 || bytes[k] == 0x09) { k += 1 }
                     if k < n && bytes[k] == 0x2C { text.signalArgument = true }
@@ -260,9 +273,12 @@ enum DemandClosure {
 }
 
 /// The state of a demand-driven run: the files not parsed yet, with their text's identifiers,
-/// and every file's `#define`s (a macro whose body spells a needed word is needed too).
+/// every file's `#define`s (a macro whose body spells a needed word is needed too), and the files
+/// taken for a parse. The parse threads take those as soon as a round names them (`next`): a
+/// thread out of work computes the next round from the facts in so far while the others still
+/// parse, so no thread waits for a round to end and each keeps its parse worker for the run.
 final class DemandRun: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = NSCondition()
     /// Files not parsed yet (indices into the run's files then context files), with their text.
     private(set) var deferred: [Int: DemandText] = [:]
     /// Macro names by the hash of a word their body spells.
@@ -270,16 +286,93 @@ final class DemandRun: @unchecked Sendable {
     /// Words already looked for among the deferred files.
     private var searched = Set<UInt64>()
 
-    func record(_ index: Int, _ text: DemandText, deferred isDeferred: Bool) {
+    /// Files to record (each once, from the cache or read) before the first round.
+    private let expected: Int
+    private var recorded = 0
+    /// The threads that take files (`next`).
+    private let threads: Int
+    /// Files taken for a parse, in order; those before `head` are handed out.
+    private var pending: [Int] = []
+    private var head = 0
+    /// Whether a thread is computing a round (the others wait for it).
+    private var computing = false
+    /// Threads waiting in `next`.
+    private var waiting = 0
+    /// The run's store count (`WorkQueue.stores`) the last round saw; nil before the first.
+    private var seen: Int?
+    private var finished = false
+    /// Facts decoded so far, by file (only the thread computing a round reads and writes them).
+    var decoded: [Int: CallGraphFacts] = [:]
+    /// Rounds computed so far, and nanoseconds the threads waited in `next` for another's parse.
+    private(set) var rounds = 0
+    private(set) var waited: UInt64 = 0
+
+    init(expected: Int, threads: Int) {
+        self.expected = expected
+        self.threads = threads
+    }
+
+    /// Records a file's text (nil: unreadable, nothing to record); each file of the run once.
+    func record(_ index: Int, _ text: DemandText?, deferred isDeferred: Bool) {
         lock.lock(); defer { lock.unlock() }
-        for m in text.macros {
-            for w in Set(m.body) { macrosByBodyWord[w, default: []].insert(m.name) }
+        if let text {
+            for m in text.macros {
+                for w in Set(m.body) { macrosByBodyWord[w, default: []].insert(m.name) }
+            }
+            if isDeferred {
+                var kept = text
+                kept.macros = []
+                deferred[index] = kept
+            }
         }
-        if isDeferred {
-            var kept = text
-            kept.macros = []
-            deferred[index] = kept
+        recorded += 1
+        if recorded == expected { lock.broadcast() }
+    }
+
+    /// The next file to parse, nil once the run needs no more. A thread that finds none taken
+    /// computes a round (`round`, given the run's store count now) when facts came in since the
+    /// last; it waits while another computes or parses; the run ends when every other thread
+    /// waits and the last round, over every fact, took nothing.
+    func next(stores: () -> Int, round: (_ first: Bool) -> [Int]) -> Int? {
+        lock.lock(); defer { lock.unlock() }
+        while true {
+            if head < pending.count {
+                head += 1
+                return pending[head - 1]
+            }
+            if finished { return nil }
+            if !computing && recorded == expected {
+                let now = stores()
+                if now != seen {
+                    computing = true
+                    lock.unlock()
+                    let taken = round(seen == nil)
+                    lock.lock()
+                    computing = false
+                    seen = now
+                    rounds += 1
+                    pending += taken
+                    lock.broadcast()
+                    continue
+                }
+                if waiting == threads - 1 {
+                    finished = true
+                    lock.broadcast()
+                    return nil
+                }
+            }
+            waiting += 1
+            let start = RunBudget.now()
+            lock.wait()
+            waited += RunBudget.now() - start
+            waiting -= 1
         }
+    }
+
+    /// Whether a file is still held back (a round may take it).
+    var holdsBack: Bool {
+        lock.lock(); defer { lock.unlock() }
+        return !deferred.isEmpty
     }
 
     /// The names of the macros whose body spells one of `words` (hashes), or another such macro's
@@ -316,103 +409,117 @@ final class DemandRun: @unchecked Sendable {
         for i in taken { deferred[i] = nil }
         return taken
     }
+
+    /// The deferred files below `bound` (the run's own, not context files), once at most
+    /// `fraction` of `total` are left: parsed in one go rather than round by round (see
+    /// `Linter.restFraction`).
+    func takeRest(below bound: Int, fraction: Double, total: Int) -> [Int] {
+        lock.lock(); defer { lock.unlock() }
+        let rest = deferred.keys.filter { $0 < bound }
+        guard !rest.isEmpty, Double(rest.count) <= fraction * Double(total) else { return [] }
+        for i in rest { deferred[i] = nil }
+        return rest.sorted()
+    }
 }
 
 extension DemandRun {
     /// Records the `#define`s of a file taken from the cache (read again for them).
     func record(_ index: Int, path: String, limit: Int) {
-        guard let bytes = readFileBytes(path, limit: limit), bytes.firstIndex(of: 0) == nil else { return }
+        guard let bytes = readFileBytes(path, limit: limit), bytes.firstIndex(of: 0) == nil else {
+            return record(index, nil, deferred: false)
+        }
         record(index, DemandText.scan(bytes, identifiers: false), deferred: false)
     }
 }
 
 extension Linter {
-    /// The rounds of a demand-driven run, once every file the file rules need is in: the files
-    /// that may install a handler, then, round by round, those spelling a name the project rule
-    /// looks up over the facts so far, until no file is left that spells one. A context file
-    /// needed stays missing (the run is then incomplete, as when the cache lacks it); one not
-    /// needed counts as found, with no facts.
-    func parseOnDemand(
-        _ demand: DemandRun, files: [String], all: [String], queue: WorkQueue, handshake: [UInt8]?, budget: RunBudget?
-    ) {
-        let handlers = configuration.options(of: SignalHandlerSafetyRule.self).handlers
-        let trace = ProcessInfo.processInfo.environment["DI_LINT_DEMAND_TRACE"] != nil
-        // a macro reaching the container (or the bridge) makes an access in the files that expand
-        // it, whose text names neither: those are for the file rules
-        var seeds = Set(configuration.bridgeNames.flatMap { [$0, $0.capitalizedFirst] }.map(DemandText.hash))
-        for spec in configuration.accessSpecs {
-            switch spec {
-            case let .member(type, _), let .template(type, _):
-                if let w = DemandClosure.word(of: type) { seeds.insert(DemandText.hash(w)) }
-            case let .function(name), let .global(name), let .ambient(name), let .propertyWrapper(name):
-                if let w = DemandClosure.word(of: name) { seeds.insert(DemandText.hash(w)) }
-            }
+    /// Once at most this fraction of the run's files is still held back, the rest is parsed in
+    /// one go: past it the rounds save at most a ninth of the parses (never more than
+    /// `--parse-every-file` does), while each round costs a pass over every fact so far and,
+    /// on a chain that names one file at a time, leaves the other cores idle.
+    static let restFraction = 0.1
+
+    /// The next file a demand-driven run parses, once every file the file rules need is handed
+    /// out (nil: none is left). A round takes the files that may install a handler (the first),
+    /// then those spelling a name the project rule looks up over the facts so far (`DemandRun`).
+    /// A context file needed stays missing (the run is then incomplete, as when the cache lacks
+    /// it); one not needed counts as found, with no facts (`finishOnDemand`).
+    func nextOnDemand(_ demand: DemandRun, files: [String], all: [String], queue: WorkQueue) -> Int? {
+        demand.next(stores: { queue.stores }) { first in
+            demandRound(demand, first: first, files: files, all: all, queue: queue)
         }
-        var round = demand.take(
-            spelling: DemandClosure.installerWords(handlers: handlers),
-            extra: [DemandText.signalName] + demand.macros(spelling: seeds), where: \.signalArgument)
-        var decoded: [Int: CallGraphFacts] = [:]
-        var number = 0
-        while true {
-            let parse = round.filter { $0 < files.count }
-            number += 1
-            if trace {
-                FileHandle.standardError.write(
-                    Data(
-                        "di-lint: demand round \(number): \(parse.count) files parsed, \(round.count - parse.count) context files needed\n"
-                            .utf8))
-            }
-            if !parse.isEmpty { parseRound(parse, files: files, queue: queue, handshake: handshake, budget: budget) }
-            // a file still held back has no facts the rule may read (one the file rules needed
-            // was parsed without system headers' bodies)
-            for (i, outcome) in queue.results.enumerated() where decoded[i] == nil && demand.deferred[i] == nil {
-                guard let data = outcome?.facts[SignalHandlerSafetyRule.id],
-                    let facts = try? CallGraphFacts(encoded: data)
-                else { continue }
-                decoded[i] = facts
-            }
-            let facts = decoded.sorted { $0.key < $1.key }.map {
-                (path: FileCollector.displayPath(all[$0.key]), facts: $0.value)
-            }
-            let needed = DemandClosure.neededNames(facts, handlers: handlers)
-            let words = Set(needed.names.compactMap(DemandClosure.word(of:)))
-            if trace {
-                let unspelled = needed.names.filter { DemandClosure.word(of: $0) == nil }.sorted()
-                FileHandle.standardError.write(
-                    Data(
-                        "di-lint: demand: \(words.count) words needed\(unspelled.isEmpty ? "" : "; no word in \(unspelled.prefix(20))")\n"
-                            .utf8))
-            }
-            round = demand.take(spelling: words, extra: needed.roots ? [DemandText.pasting] : [])
-            if round.isEmpty { break }
-        }
-        for i in demand.deferred.keys where i >= files.count { queue.replace(FileOutcome(), at: i) }
     }
 
-    /// Parses the files at `indices` on the worker threads, each outcome replacing its file's.
-    private func parseRound(
-        _ indices: [Int], files: [String], queue: WorkQueue, handshake: [UInt8]?, budget: RunBudget?
-    ) {
-        let workers = max(1, min(jobs, indices.count))
-        let order =
-            ClangFrontEnd.headerReuseRequested
-            ? SharedPrecompiledHeader.order(indices.map { files[$0] }, ahead: 2 * workers) : nil
-        let round = WorkQueue(count: indices.count, order: order)
-        ParseThreads.run(workers) { [self] in
-            var frontEnd: ClangFrontEnd?
-            var worker: WorkerProcess?
-            while case let .file(k)? = round.take() {
-                let path = files[indices[k]]
-                let outcome: FileOutcome
-                if let bytes = readFileBytes(path, limit: configuration.maxFileSize) {
-                    outcome = parse(
-                        path, bytes: bytes, frontEnd: &frontEnd, worker: &worker, handshake: handshake, budget: budget)
-                } else {
-                    outcome = failure(path, "cannot read it (\(String(cString: strerror(errno))))")
+    /// The context files never needed count as found, with no facts; with `DI_LINT_DEMAND_TRACE`,
+    /// the rounds and the time threads waited.
+    func finishOnDemand(_ demand: DemandRun, files: [String], queue: WorkQueue) {
+        for i in demand.deferred.keys where i >= files.count { queue.replace(FileOutcome(), at: i) }
+        if ProcessInfo.processInfo.environment["DI_LINT_DEMAND_TRACE"] != nil {
+            FileHandle.standardError.write(
+                Data(
+                    String(
+                        format: "di-lint: demand: %d rounds; threads waited %.3f s for another's parse\n",
+                        demand.rounds, Double(demand.waited) / 1e9
+                    ).utf8))
+        }
+    }
+
+    /// One round: the files to parse next, in the order to parse them.
+    private func demandRound(_ demand: DemandRun, first: Bool, files: [String], all: [String], queue: WorkQueue)
+        -> [Int]
+    {
+        // nothing held back is left to take: no need to read the facts again
+        guard demand.holdsBack else { return [] }
+        let start = RunBudget.now()
+        let handlers = configuration.options(of: SignalHandlerSafetyRule.self).handlers
+        var taken: [Int] = []
+        if first {
+            // a macro reaching the container (or the bridge) makes an access in the files that
+            // expand it, whose text names neither: those are for the file rules
+            var seeds = Set(configuration.bridgeNames.flatMap { [$0, $0.capitalizedFirst] }.map(DemandText.hash))
+            for spec in configuration.accessSpecs {
+                switch spec {
+                case let .member(type, _), let .template(type, _):
+                    if let w = DemandClosure.word(of: type) { seeds.insert(DemandText.hash(w)) }
+                case let .function(name), let .global(name), let .ambient(name), let .propertyWrapper(name):
+                    if let w = DemandClosure.word(of: name) { seeds.insert(DemandText.hash(w)) }
                 }
-                queue.replace(outcome, at: indices[k])
             }
-            worker?.stop()
+            taken = demand.take(
+                spelling: DemandClosure.installerWords(handlers: handlers),
+                extra: [DemandText.signalName] + demand.macros(spelling: seeds), where: \.signalArgument)
+        }
+        // a file still held back has no facts the rule may read (one the file rules needed was
+        // parsed without system headers' bodies)
+        for (i, outcome) in queue.snapshot().enumerated() where demand.decoded[i] == nil && demand.deferred[i] == nil {
+            guard let data = outcome?.facts[SignalHandlerSafetyRule.id],
+                let facts = try? CallGraphFacts(encoded: data)
+            else { continue }
+            demand.decoded[i] = facts
+        }
+        let facts = demand.decoded.sorted { $0.key < $1.key }.map {
+            (path: FileCollector.displayPath(all[$0.key]), facts: $0.value)
+        }
+        let needed = DemandClosure.neededNames(facts, handlers: handlers)
+        let words = Set(needed.names.compactMap(DemandClosure.word(of:)))
+        taken += demand.take(spelling: words, extra: needed.roots ? [DemandText.pasting] : [])
+        let rest = demand.takeRest(below: files.count, fraction: Self.restFraction, total: files.count)
+        let parse = (taken + rest).filter { $0 < files.count }.sorted()
+        if ProcessInfo.processInfo.environment["DI_LINT_DEMAND_TRACE"] != nil {
+            let unspelled = needed.names.filter { DemandClosure.word(of: $0) == nil }.sorted()
+            FileHandle.standardError.write(
+                Data(
+                    ("di-lint: demand round \(demand.rounds + 1): \(parse.count - rest.count) files to parse"
+                        + (rest.isEmpty ? "" : ", then the \(rest.count) held back (at most a tenth of the run)")
+                        + ", \(taken.count - (parse.count - rest.count)) context files needed; facts of"
+                        + " \(facts.count) files, \(words.count) words needed"
+                        + (unspelled.isEmpty ? "" : "; no word in \(unspelled.prefix(20))")
+                        + String(format: " (%.1f ms)\n", Double(RunBudget.now() - start) / 1e6)).utf8))
+        }
+        // with header reuse, a header a source begins with is handed out before that source
+        guard ClangFrontEnd.headerReuseRequested, parse.count > 1 else { return parse }
+        return SharedPrecompiledHeader.order(parse.map { files[$0] }, ahead: 2 * max(1, min(jobs, parse.count))).map {
+            parse[$0]
         }
     }
 }

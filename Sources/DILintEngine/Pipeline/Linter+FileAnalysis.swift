@@ -113,16 +113,18 @@ extension Linter {
     /// Whether the file rules need the file parsed: its text may hold a container access or a
     /// `di-lint:` or bridge anchor, or a report counts its service-style injected reads (which
     /// name no container).
-    private func needsParse(_ raw: UnsafeRawBufferPointer, _ language: SourceLanguage) -> Bool {
+    /// The language is looked at only for that count (a header's is sniffed from its text).
+    private func needsParse(_ raw: UnsafeRawBufferPointer, _ language: @autoclosure () -> SourceLanguage) -> Bool {
         let anchors = ["di-lint:"] + configuration.bridgeNames.flatMap { [$0, $0.capitalizedFirst] }
         return prefilter.mayContainAccess(raw) || anchors.contains { raw.containsASCII($0) }
-            || (configuration.countServiceInjection && [.swift, .objectiveC, .objectiveCxx].contains(language))
+            || (configuration.countServiceInjection && [.swift, .objectiveC, .objectiveCxx].contains(language()))
     }
 
     /// Whether a demand-driven run may hold the file back until a project rule needs it: text
-    /// (not binary, not blank) the file rules need no parse for.
+    /// (not binary) the file rules need no parse for. A blank file may be held back: `prepare`
+    /// finds it blank if it is needed after all, and its outcome is the same either way.
     func deferrable(path: String, bytes: [UInt8]) -> Bool {
-        guard bytes.firstIndex(of: 0) == nil, !BlankSource.isBlank(bytes) else { return false }
+        guard bytes.firstIndex(of: 0) == nil else { return false }
         return bytes.withUnsafeBytes { raw in !needsParse(raw, SourceLanguage.detect(path: path, contents: raw)) }
     }
 

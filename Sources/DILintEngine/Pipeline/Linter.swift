@@ -5,7 +5,7 @@ import Foundation
 public final class Linter: @unchecked Sendable {
     public let configuration: Configuration
     /// Parse every file even when its text names no container (slower; for checking the pre-filter).
-    /// Without it, a run with a project rule parses the other files on demand (`parseOnDemand`).
+    /// Without it, a run with a project rule parses the other files on demand (`nextOnDemand`).
     public var parseEveryFile = false
     /// Worker threads.
     public var jobs = ProcessInfo.processInfo.activeProcessorCount
@@ -76,14 +76,14 @@ public final class Linter: @unchecked Sendable {
             ).encoded()
         }
         // With a project rule, a file the file rules need no parse for waits until the rule needs it.
-        let demand = parseEveryFile || activeProjectRules.isEmpty ? nil : DemandRun()
+        let demand =
+            parseEveryFile || activeProjectRules.isEmpty ? nil : DemandRun(expected: all.count, threads: workers)
         // A file the file rules need that spells no installer word: parsed without system headers'
         // function bodies, and held back like a file not parsed yet until a project rule needs its
         // facts (then parsed again in full).
         let installing = Set(
             DemandClosure.installerWords(handlers: configuration.options(of: SignalHandlerSafetyRule.self).handlers)
-                .map(
-                    DemandText.hash))
+                .map(DemandText.hash))
         ParseThreads.run(workers) { [self] in
             var frontEnd: ClangFrontEnd?
             var worker: WorkerProcess?
@@ -148,11 +148,17 @@ public final class Linter: @unchecked Sendable {
                     queue.store(parse(files[i], bytes), at: i)
                 }
             }
+            // then the files the project rule needs, on the same threads and parse workers
+            while let demand, let i = nextOnDemand(demand, files: files, all: all, queue: queue) {
+                if let bytes = readFileBytes(files[i], limit: configuration.maxFileSize) {
+                    queue.replace(parse(files[i], bytes), at: i)
+                } else {
+                    queue.replace(failure(files[i], "cannot read it (\(String(cString: strerror(errno))))"), at: i)
+                }
+            }
             worker?.stop()
         }
-        if let demand {
-            parseOnDemand(demand, files: files, all: all, queue: queue, handshake: handshake, budget: budget)
-        }
+        if let demand { finishOnDemand(demand, files: files, queue: queue) }
         let outcomes = queue.results[..<files.count].map { $0 ?? FileOutcome() }
         let paths = files.map(FileCollector.displayPath)
         let selected = Set(paths)
@@ -239,6 +245,8 @@ final class WorkQueue: @unchecked Sendable {
     private let count: Int
     private var postponed: [(Int, [UInt8])] = []
     private(set) var results: [FileOutcome?]
+    /// Outcomes stored or replaced so far.
+    private var storeCount = 0
     private let progress: LintProgress?
     /// Files below this index count as done in `progress` (the others are context files).
     private let counted: Int
@@ -277,6 +285,7 @@ final class WorkQueue: @unchecked Sendable {
     func store(_ outcome: FileOutcome, at index: Int) {
         lock.lock(); defer { lock.unlock() }
         results[index] = outcome
+        storeCount += 1
         if index < counted { progress?.fileDone(findings: outcome.findings.count) }
     }
 
@@ -284,5 +293,18 @@ final class WorkQueue: @unchecked Sendable {
     func replace(_ outcome: FileOutcome, at index: Int) {
         lock.lock(); defer { lock.unlock() }
         results[index] = outcome
+        storeCount += 1
+    }
+
+    /// Outcomes stored or replaced so far (more of them: more facts to read).
+    var stores: Int {
+        lock.lock(); defer { lock.unlock() }
+        return storeCount
+    }
+
+    /// The outcomes so far, while threads still store others.
+    func snapshot() -> [FileOutcome?] {
+        lock.lock(); defer { lock.unlock() }
+        return results
     }
 }
