@@ -20,7 +20,9 @@ final class DemandParseRoundsCLITests: XCTestCase {
 
             """,
         ]
-        for k in 1..<steps { files["src/s\(k).c"] = "void step\(k + 1)(void);\nvoid step\(k)(void) { step\(k + 1)(); }\n" }
+        for k in 1..<steps {
+            files["src/s\(k).c"] = "void step\(k + 1)(void);\nvoid step\(k)(void) { step\(k + 1)(); }\n"
+        }
         files["src/s\(steps).c"] = "#include <stdlib.h>\nvoid step\(steps)(void) { void *p = malloc(8); free(p); }\n"
         for k in 0..<unrelated { files["src/other\(k).c"] = "int unrelated\(k)(void) { return \(k); }\n" }
         return try Project(self, files: files)

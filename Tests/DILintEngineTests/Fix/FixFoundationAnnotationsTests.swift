@@ -26,7 +26,8 @@ final class FixFoundationAnnotationsTests: XCTestCase {
         let plain = SourceLanguage.objectiveC.clangArguments(isHeader: true).filter {
             !SourceLanguage.foundationAnnotations.contains($0)
         }
-        XCTAssertTrue(try errors(plain).contains { lost.contains($0) }, "the fixture no longer shows the lost interface")
+        XCTAssertTrue(
+            try errors(plain).contains { lost.contains($0) }, "the fixture no longer shows the lost interface")
         let annotated = try errors(SourceLanguage.objectiveC.clangArguments(isHeader: true))
         XCTAssertFalse(annotated.contains { lost.contains($0) }, "\(annotated)")
         XCTAssertEqual(annotated.filter { $0.contains("NS_") }, [], "an annotation macro is still unknown")
