@@ -118,6 +118,24 @@ extension CLIRunner.Run {
         return String(decoding: try JSONSerialization.data(withJSONObject: json, options: [.sortedKeys]), as: UTF8.self)
     }
 
+    /// The `signal-handler-safety` findings of the JSON report as `path:line`, sorted.
+    var signalFindings: [String] {
+        ((json["findings"] as? [[String: Any]]) ?? []).filter { ($0["rule"] as? String) == "signal-handler-safety" }
+            .map { "\($0["path"] ?? ""):\($0["line"] ?? "")" }.sorted()
+    }
+
+    /// The JSON report without `seconds` and `parsed`, and the count of files parsed (a default
+    /// run against `--parse-every-file`).
+    func reportAndParsed() throws -> (json: String, parsed: Int) {
+        var object = json
+        var summary = object["summary"] as? [String: Any] ?? [:]
+        let parsed = summary.removeValue(forKey: "parsed") as? Int ?? -1
+        summary.removeValue(forKey: "seconds")
+        object["summary"] = summary
+        let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .prettyPrinted])
+        return (String(decoding: data, as: UTF8.self), parsed)
+    }
+
     /// The JSON report's findings as `path:line rule`, sorted.
     var findingPlaces: [String] {
         ((json["findings"] as? [[String: Any]]) ?? []).map {

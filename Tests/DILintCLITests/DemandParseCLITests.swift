@@ -8,21 +8,11 @@ import XCTest
 final class DemandParseCLITests: XCTestCase {
     private static let config = ".di-lint.yml"
 
-    /// The JSON output without `seconds` and `parsed`, and the count of files parsed.
+    /// The JSON output without `seconds` and `parsed`, the count of files parsed, and the run.
     private func lint(_ p: Project, _ extra: [String] = []) throws -> (json: String, parsed: Int, run: CLIRunner.Run) {
         let run = try CLIRunner.run(["lint", ".", "--format", "json"] + extra, in: p.root)
-        var object = run.json
-        var summary = object["summary"] as? [String: Any] ?? [:]
-        let parsed = summary.removeValue(forKey: "parsed") as? Int ?? -1
-        summary.removeValue(forKey: "seconds")
-        object["summary"] = summary
-        let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .prettyPrinted])
-        return (String(decoding: data, as: UTF8.self), parsed, run)
-    }
-
-    private func signalFindings(_ run: CLIRunner.Run) -> [String] {
-        ((run.json["findings"] as? [[String: Any]]) ?? []).filter { ($0["rule"] as? String) == "signal-handler-safety" }
-            .map { "\($0["path"] ?? ""):\($0["line"] ?? "")" }.sorted()
+        let (json, parsed) = try run.reportAndParsed()
+        return (json, parsed, run)
     }
 
     /// Runs both ways: the same output, the expected findings, and fewer files parsed.
@@ -33,7 +23,7 @@ final class DemandParseCLITests: XCTestCase {
         let demand = try lint(p)
         let every = try lint(p, ["--parse-every-file"])
         XCTAssertEqual(
-            signalFindings(demand.run), expected, demand.run.stdout + demand.run.stderr, file: file, line: line)
+            demand.run.signalFindings, expected, demand.run.stdout + demand.run.stderr, file: file, line: line)
         XCTAssertEqual(demand.json, every.json, "the output differs from --parse-every-file's", file: file, line: line)
         XCTAssertEqual(every.parsed, files, every.run.stderr, file: file, line: line)
         XCTAssertEqual(demand.parsed, parsed, demand.run.stderr, file: file, line: line)
@@ -199,7 +189,7 @@ final class DemandParseCLITests: XCTestCase {
                 """,
             ])
         let first = try lint(p, ["--cache", "cache"])
-        XCTAssertEqual(signalFindings(first.run), [], first.run.stdout + first.run.stderr)
+        XCTAssertEqual(first.run.signalFindings, [], first.run.stdout + first.run.stderr)
         XCTAssertEqual(first.parsed, 1, first.run.stderr)
         try p.write(
             "src/install.c",
@@ -211,7 +201,7 @@ final class DemandParseCLITests: XCTestCase {
 
             """)
         let second = try lint(p, ["--cache", "cache"])
-        XCTAssertEqual(signalFindings(second.run), ["src/log.c:2"], second.run.stdout + second.run.stderr)
+        XCTAssertEqual(second.run.signalFindings, ["src/log.c:2"], second.run.stdout + second.run.stderr)
         XCTAssertEqual(second.json, try lint(p, ["--parse-every-file"]).json)
     }
 }

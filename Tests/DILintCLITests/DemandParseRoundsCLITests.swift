@@ -32,18 +32,8 @@ final class DemandParseRoundsCLITests: XCTestCase {
     private func lint(_ p: Project, _ extra: [String]) throws -> (json: String, parsed: Int, run: CLIRunner.Run) {
         let run = try CLIRunner.run(
             ["lint", ".", "--format", "json"] + extra, in: p.root, environment: ["DI_LINT_DEMAND_TRACE": "1"])
-        var object = run.json
-        var summary = object["summary"] as? [String: Any] ?? [:]
-        let parsed = summary.removeValue(forKey: "parsed") as? Int ?? -1
-        summary.removeValue(forKey: "seconds")
-        object["summary"] = summary
-        let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .prettyPrinted])
-        return (String(decoding: data, as: UTF8.self), parsed, run)
-    }
-
-    private func signalFindings(_ run: CLIRunner.Run) -> [String] {
-        ((run.json["findings"] as? [[String: Any]]) ?? []).filter { ($0["rule"] as? String) == "signal-handler-safety" }
-            .map { "\($0["path"] ?? ""):\($0["line"] ?? "")" }.sorted()
+        let (json, parsed) = try run.reportAndParsed()
+        return (json, parsed, run)
     }
 
     /// The demand runs (one thread, two, three) against `--parse-every-file`: the same output,
@@ -55,7 +45,7 @@ final class DemandParseRoundsCLITests: XCTestCase {
         let every = try lint(p, ["--parse-every-file"])
         XCTAssertEqual(every.parsed, files, every.run.stderr, file: file, line: line)
         XCTAssertEqual(
-            signalFindings(every.run), ["src/s\(steps).c:2", "src/s\(steps).c:2"], every.run.stdout + every.run.stderr,
+            every.run.signalFindings, ["src/s\(steps).c:2", "src/s\(steps).c:2"], every.run.stdout + every.run.stderr,
             file: file, line: line)
         var traces: [String] = []
         for jobs in ["1", "2", "3"] {
