@@ -114,7 +114,10 @@ final class ClangFrontEnd {
     /// contents (fix's edited headers). `reparse` is shown the files the parse read and may ask
     /// for one more parse with other unsaved files (fix's check that the parse read no edited
     /// file it was not given); nil keeps it. `systemBodies: false` skips system headers' function
-    /// bodies (`ClangParser.unitWithoutSystemBodies`) when the file has no compile-database entry,
+    /// bodies (`ClangParser.unitWithoutSystemBodies`) when the file is C++ (whose system headers
+    /// hold the template and inline bodies worth skipping; a headerless C or Objective-C file's
+    /// missing include makes the attempt fall back to the full parse, a second parse for
+    /// nothing), has no compile-database entry,
     /// no unsaved files, no `reparse` and neither saves nor reads a header's saved parse, and
     /// libclang could parse it so; otherwise the parse is the full one.
     /// `DI_LINT_PARSE_TRACE=FILE` appends `bodies-skipped PATH` or `full PATH` per parse.
@@ -196,7 +199,7 @@ final class ClangFrontEnd {
                     unit = try parser!.parseUnit(path: path, arguments: plain, unsaved: [main], options: options)
                 }
             } else {
-                if !systemBodies && database == nil && unsaved.isEmpty && reparse == nil,
+                if !systemBodies && language == .cxx && database == nil && unsaved.isEmpty && reparse == nil,
                     let cheaper = parser!.unitWithoutSystemBodies(path: path, arguments: plain, bytes: bytes)
                 {
                     unit = cheaper
