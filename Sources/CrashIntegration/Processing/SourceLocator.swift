@@ -55,6 +55,12 @@ final class SourceLocator {
         var missing: [Int] = []
         var seen: Set<Key> = []
         for (index, key) in keys.enumerated() where cache[key] == nil && seen.insert(key).inserted {
+            // a damaged dump's address or module bounds that no process has: `Runtime` traps on
+            // them (a negative offset), so they have no source location
+            guard Self.plausible(requests[index]) else {
+                cache[key] = []
+                continue
+            }
             missing.append(index)
         }
         if !missing.isEmpty {
@@ -67,6 +73,15 @@ final class SourceLocator {
             for (index, entries) in zip(missing, located ?? []) { cache[keys[index]] = entries }
         }
         return keys.map { cache[$0] ?? [] }
+    }
+
+    /// Whether a request's address lies in its module, whose bounds are those of a user-space
+    /// mapping (below 2^63, starting at or after the load bias).
+    static func plausible(_ request: Request) -> Bool {
+        let module = request.module
+        let limit: UInt64 = 1 << 63
+        return module.bias <= module.start && module.start < module.end && module.end < limit
+            && request.address >= module.start && request.address < module.end
     }
 
     /// One `Runtime` symbolication of `requests`; nil when its frames do not map back one group
