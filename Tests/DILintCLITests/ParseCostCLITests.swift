@@ -118,6 +118,19 @@ final class ParseCostCLITests: XCTestCase {
         XCTAssertEqual(try findings(run), try findings(try lint(p, ["--parse-every-file", "--jobs", "1"]).run))
     }
 
+    /// The run found `malloc` at `place`, nothing on `sys_note` (whose body the full parse reads),
+    /// and the findings of `--parse-every-file`.
+    private func assertMallocOnlyAsTheFullParse(
+        _ run: CLIRunner.Run, at place: String, in p: Project, file: StaticString = #filePath, line: UInt = #line
+    ) throws {
+        let every = try lint(p, ["--parse-every-file"])
+        XCTAssertTrue(
+            signalMessages(run).contains { $0.hasPrefix(place) && $0.contains("'malloc'") }, run.stdout,
+            file: file, line: line)
+        XCTAssertFalse(run.stdout.contains("sys_note"), run.stdout, file: file, line: line)
+        XCTAssertEqual(try findings(run), try findings(every.run), file: file, line: line)
+    }
+
     /// The handler's file names the container too (the file rules need it) and calls the system
     /// header's `static inline` function: it is parsed in full, the finding on `malloc` is there,
     /// and none on `sys_note`.
@@ -135,11 +148,7 @@ final class ParseCostCLITests: XCTestCase {
         let p = try Project(self, files: files)
         let (run, trace) = try lint(p)
         XCTAssertEqual(trace, ["bodies-skipped src/user.cpp", "full src/handler.cpp"], run.stderr)
-        let every = try lint(p, ["--parse-every-file"])
-        XCTAssertTrue(
-            signalMessages(run).contains { $0.hasPrefix("src/handler.cpp:5") && $0.contains("'malloc'") }, run.stdout)
-        XCTAssertFalse(run.stdout.contains("sys_note"), run.stdout)
-        XCTAssertEqual(try findings(run), try findings(every.run))
+        try assertMallocOnlyAsTheFullParse(run, at: "src/handler.cpp:5", in: p)
     }
 
     /// `helper.cpp` names the container and spells no installer word: parsed first without system
@@ -170,11 +179,7 @@ final class ParseCostCLITests: XCTestCase {
                 "full src/install.cpp",
             ],
             run.stderr)
-        let every = try lint(p, ["--parse-every-file"])
-        XCTAssertTrue(
-            signalMessages(run).contains { $0.hasPrefix("src/helper.cpp:4") && $0.contains("'malloc'") }, run.stdout)
-        XCTAssertFalse(run.stdout.contains("sys_note"), run.stdout)
-        XCTAssertEqual(try findings(run), try findings(every.run))
+        try assertMallocOnlyAsTheFullParse(run, at: "src/helper.cpp:4", in: p)
     }
 
     /// The cache keeps the mark of the cheaper parse: a second run reads `helper.cpp`'s outcome
