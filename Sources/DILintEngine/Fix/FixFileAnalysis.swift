@@ -13,6 +13,9 @@ struct FixFileAnalysis {
     let accesses: [LocatedAccess]
     let suppressions: Suppressions
     let errors: [ParseDiagnostic]
+    /// The statements libclang dropped from the AST that hold one of `errors` (see
+    /// `ParsedFile.droppedStatements(holding:)`): what the verdict tells exposed errors by.
+    let dropped: [Range<Int>]
     /// The file rules' findings, each rule run when first asked for (see `RuleFindings`).
     private let ruleFindings: RuleFindings
     /// The files the parse read (device and inode), the file itself included.
@@ -35,6 +38,7 @@ struct FixFileAnalysis {
         }
         suppressions = Suppressions(comments: model.comments, buffer: model.buffer)
         errors = file.errorDiagnostics()
+        dropped = file.droppedStatements(holding: errors.compactMap(\.offset))
         // what the rules read through libclang's translation unit, read before it is freed
         // (the rest is tokens): the scopes, file-scope variables, the blocks around accesses in initializers
         _ = model.prepareForRulesBesideFacts()

@@ -351,4 +351,8 @@ public struct DiagnosticCounts: Codable, Equatable, Sendable {
     public var after: Int
     /// Error messages after the edits that no error before had.
     public var new: [String]
+    /// Errors after the edits that the edits exposed rather than made (`ExposedError`): in a
+    /// block literal's body inside a statement the parse before the edits dropped. Each with its
+    /// line and the edit nearest above it; absent when there is none.
+    public var exposed: [String]? = nil
 }

@@ -328,7 +328,7 @@ public final class Fixer {
         guard let after = context.analysis(path) else {
             return ("could not be re-parsed after the edits" + (context.failure(path).map { " (\($0))" } ?? ""), nil)
         }
-        let new = ParseVerdict.newErrors(
+        let errors = ParseVerdict.newErrors(
             before: before.errors, beforeBuffer: before.buffer, after: after.errors, afterBuffer: after.file.buffer,
             edits: edits, bridgeType: configuration.bridgeType, names: before.names
         )
@@ -344,9 +344,13 @@ public final class Fixer {
             !(after.unresolvedIncludes.contains { $0.hasSuffix("Foundation.h") }
                 && BridgeWriter.isUnavailableBridgeSelector($0, afterBytes: after.file.buffer.bytes, configuration))
         }
+        // errors the edits exposed in a statement the parse before them dropped: listed, not new
+        let isExposed = errors.map { ExposedError.isExposed($0, edits: edits, before: before) }
+        let new = zip(errors, isExposed).filter { !$0.1 }.map(\.0)
+        let exposed = zip(errors, isExposed).filter(\.1).map { $0.0.description }
         let counts = DiagnosticCounts(
             before: before.errors.count, after: after.errors.count,
-            new: Array(Set(new.map(\.message))).sorted())
+            new: Array(Set(new.map(\.message))).sorted(), exposed: exposed.isEmpty ? nil : exposed)
         if let first = new.first {
             return ("re-parse of \(context.display(path)): new error: \(first.description)", counts)
         }
@@ -472,6 +476,8 @@ public final class Fixer {
 /// diagnostics, its findings and its tokens (libclang's translation unit is gone by then).
 struct BeforeEdits {
     let errors: [ParseDiagnostic]
+    /// The statements the parse dropped that hold an error (`FixFileAnalysis.dropped`).
+    let dropped: [Range<Int>]
     private let ruleFindings: (Set<String>) -> [Finding]
     /// The findings of the rules named (`FixFileAnalysis.findings(ofRules:)`: each rule runs when first asked for).
     func findings(ofRules ids: Set<String>) -> [Finding] { ruleFindings(ids) }
@@ -483,10 +489,14 @@ struct BeforeEdits {
 
     init(_ analysis: FixFileAnalysis) {
         errors = analysis.errors
+        dropped = analysis.dropped
         ruleFindings = analysis.findings(ofRules:)
         tokens = analysis.tokens
         kinds = analysis.accesses.map(\.access.kind)
     }
+
+    /// The byte ranges of the block literals' bodies inside `range` (`TokenCursor.blockBodies`).
+    func blockBodies(in range: Range<Int>) -> [Range<Int>] { TokenCursor(file: tokens.file).blockBodies(in: range) }
 
     /// The identifiers the file uses (built only when an error message needs them).
     func names() -> Set<String> { Set((0..<tokens.count).filter(tokens.isIdentifier).map(tokens.text)) }

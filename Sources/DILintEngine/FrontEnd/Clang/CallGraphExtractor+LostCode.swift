@@ -2,26 +2,12 @@ import CLibClang
 
 /// Code the AST lost (statements, initializers, whole definitions), read from the tokens.
 extension CallGraphExtractor {
-    /// statements clang dropped because a name in them did not resolve.
+    /// statements clang dropped because a name in them did not resolve (`ParsedFile.droppedStatements`).
     func uncovered(_ compound: CXCursor, children: CursorList) {
         guard let range = offsets(compound) else { return }
         var covered = children.compactMap { offsets($0) }
         covered.sort { $0.lowerBound < $1.lowerBound }
-        let inner = tokens(in: range)
-        guard inner.count > 2 else { return }
-        var start = inner.startIndex + 1
-        let end = inner.endIndex - 1
-        let body = inner.startIndex..<inner.endIndex
-        for r in covered {
-            let lo = file.tokenIndex(atOrAfter: r.lowerBound, within: body)
-            if lo > start {
-                lostRanges.append(file.tokens[start].range.lowerBound..<file.tokens[min(lo, end) - 1].range.upperBound)
-            }
-            start = max(start, file.tokenIndex(atOrAfter: r.upperBound, within: body))
-        }
-        if end > start {
-            lostRanges.append(file.tokens[start].range.lowerBound..<file.tokens[end - 1].range.upperBound)
-        }
+        lostRanges += file.droppedStatements(compound: range, covered: covered, hint: hint)
     }
 
     /// A function template, or a function inside a class template.

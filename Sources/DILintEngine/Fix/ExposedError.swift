@@ -1,0 +1,32 @@
+import Foundation
+
+/// An error after the edits that the edits exposed, not made. A headerless parse drops a
+/// statement whose names do not resolve (`[[App shared].modelService request:^(id data) {…}]`):
+/// the statement has no AST node, so nothing in it is type-checked. Once an edit makes the
+/// receiver resolve (`[self.modelService request:^(id data) {…}]`), the statement is in the AST and
+/// the block literal's body is checked too, where a property whose type the parse cannot see
+/// fails (`property 'agencies' not found on object of type 'C *'`). Such an error is exposed when
+///   - it lies in text no edit wrote (mapped back through the edits),
+///   - that text lay, before the edits, inside a statement libclang dropped
+///     (`ParsedFile.droppedStatements(holding:)`),
+///   - and inside the body `{…}` of a block literal of that statement, in which no edit lies.
+/// A block's parameter types are written out, so its body's checking does not depend on the
+/// receiver's type the edit changed. An error on the send itself (a selector the receiver's new
+/// type does not declare) lies outside the body and stays new.
+enum ExposedError {
+    /// Whether `error` (new after `edits`, this file's edits sorted as applied) is exposed, as above.
+    static func isExposed(_ error: ParseVerdict.NewError, edits: [TextEdit], before: BeforeEdits) -> Bool {
+        guard let offset = error.offset, !error.insideEdit, error.elsewherePath == nil,
+            let old = ParseVerdict.oldOffset(of: offset, through: edits).offset,
+            let statement = before.dropped.first(where: { $0.contains(old) })
+        else { return false }
+        // the outermost block body of the statement that holds the error strictly inside its braces
+        guard
+            let body = before.blockBodies(in: statement)
+                .filter({ $0.lowerBound < old && old < $0.upperBound - 1 })
+                .max(by: { $0.count < $1.count })
+        else { return false }
+        // an edit in the body (an insertion right before its `{` counted in) keeps the error new
+        return !edits.contains { $0.range.lowerBound < body.upperBound && max($0.range.upperBound, $0.range.lowerBound + 1) > body.lowerBound }
+    }
+}
