@@ -7,8 +7,8 @@ import Foundation
 /// the block literal's body is checked too, where a property whose type the parse cannot see
 /// fails (`property 'agencies' not found on object of type 'C *'`). Such an error is exposed when
 ///   - it lies in text no edit wrote (mapped back through the edits),
-///   - that text lay, before the edits, inside a statement libclang dropped
-///     (`ParsedFile.droppedStatements(holding:)`),
+///   - that text lay, before the edits, inside a statement libclang dropped, in a function or
+///     method that read the container (`FixFileAnalysis.dropped`),
 ///   - and inside the body `{…}` of a block literal of that statement, in which no edit lies.
 /// A block's parameter types are written out, so its body's checking does not depend on the
 /// receiver's type the edit changed. An error on the send itself (a selector the receiver's new

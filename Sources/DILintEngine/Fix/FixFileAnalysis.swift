@@ -13,8 +13,9 @@ struct FixFileAnalysis {
     let accesses: [LocatedAccess]
     let suppressions: Suppressions
     let errors: [ParseDiagnostic]
-    /// The statements libclang dropped from the AST that hold one of `errors` (see
-    /// `ParsedFile.droppedStatements(holding:)`): what the verdict tells exposed errors by.
+    /// The statements libclang dropped from the AST that hold one of `errors`, in the functions
+    /// and methods that read the container (see `ParsedFile.droppedStatements(holding:)`): what
+    /// the verdict tells exposed errors by (`ExposedError`).
     let dropped: [Range<Int>]
     /// The file rules' findings, each rule run when first asked for (see `RuleFindings`).
     private let ruleFindings: RuleFindings
@@ -38,7 +39,11 @@ struct FixFileAnalysis {
         }
         suppressions = Suppressions(comments: model.comments, buffer: model.buffer)
         errors = file.errorDiagnostics()
-        dropped = file.droppedStatements(holding: errors.compactMap(\.offset))
+        // only in the definitions that read the container: where an edit can make a receiver resolve
+        // (the AST visit goes no further than the statements holding these errors)
+        let reading = accesses.compactMap { $0.enclosing?.range }
+        dropped = file.droppedStatements(
+            holding: reading.isEmpty ? [] : errors.compactMap(\.offset).filter { o in reading.contains { $0.contains(o) } })
         // what the rules read through libclang's translation unit, read before it is freed
         // (the rest is tokens): the scopes, file-scope variables, the blocks around accesses in initializers
         _ = model.prepareForRulesBesideFacts()
