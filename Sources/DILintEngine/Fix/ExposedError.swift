@@ -27,6 +27,8 @@ enum ExposedError {
                 .max(by: { $0.count < $1.count })
         else { return false }
         // an edit in the body (an insertion right before its `{` counted in) keeps the error new
-        return !edits.contains { $0.range.lowerBound < body.upperBound && max($0.range.upperBound, $0.range.lowerBound + 1) > body.lowerBound }
+        return !edits.contains {
+            $0.range.lowerBound < body.upperBound && max($0.range.upperBound, $0.range.lowerBound + 1) > body.lowerBound
+        }
     }
 }

@@ -43,7 +43,8 @@ struct FixFileAnalysis {
         // (the AST visit goes no further than the statements holding these errors)
         let reading = accesses.compactMap { $0.enclosing?.range }
         dropped = file.droppedStatements(
-            holding: reading.isEmpty ? [] : errors.compactMap(\.offset).filter { o in reading.contains { $0.contains(o) } })
+            holding: reading.isEmpty
+                ? [] : errors.compactMap(\.offset).filter { o in reading.contains { $0.contains(o) } })
         // what the rules read through libclang's translation unit, read before it is freed
         // (the rest is tokens): the scopes, file-scope variables, the blocks around accesses in initializers
         _ = model.prepareForRulesBesideFacts()
