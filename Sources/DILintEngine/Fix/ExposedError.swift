@@ -12,8 +12,13 @@ import Foundation
 ///   - and inside the body `{…}` of a block literal of that statement, in which no edit lies.
 /// A block's parameter types are written out, so its body's checking does not depend on the
 /// receiver's type the edit changed. An error on the send itself (a selector the receiver's new
-/// type does not declare) lies outside the body and stays new.
+/// type does not declare) lies outside the body and stays new. So does every error of a file
+/// where an edit's read initializes a variable whose type is inferred (`__auto_type s =
+/// self.service;`, `auto`, `typeof`): through such a variable the read's type reaches other text.
 enum ExposedError {
+    /// The words that give a declaration the type of an expression.
+    static let inferringWords: Set<String> = ["auto", "__auto_type", "typeof", "__typeof", "__typeof__", "decltype"]
+
     /// Whether `error` (new after `edits`, this file's edits sorted as applied) is exposed, as above.
     static func isExposed(_ error: ParseVerdict.NewError, edits: [TextEdit], before: BeforeEdits) -> Bool {
         guard let offset = error.offset, !error.insideEdit, error.elsewherePath == nil,
@@ -29,6 +34,6 @@ enum ExposedError {
         // an edit in the body (an insertion right before its `{` counted in) keeps the error new
         return !edits.contains {
             $0.range.lowerBound < body.upperBound && max($0.range.upperBound, $0.range.lowerBound + 1) > body.lowerBound
-        }
+        } && !edits.contains { !inferringWords.isDisjoint(with: before.statementWords(before: $0.range.lowerBound)) }
     }
 }

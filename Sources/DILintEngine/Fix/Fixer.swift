@@ -498,6 +498,18 @@ struct BeforeEdits {
     /// The byte ranges of the block literals' bodies inside `range` (`TokenCursor.blockBodies`).
     func blockBodies(in range: Range<Int>) -> [Range<Int>] { TokenCursor(file: tokens.file).blockBodies(in: range) }
 
+    /// The tokens' texts from the start of the statement holding `offset` (after the last `;`,
+    /// `{` or `}` before it) up to `offset`.
+    func statementWords(before offset: Int) -> [String] {
+        var i = tokens.file.tokenIndex(atOrAfter: offset) - 1
+        var words: [String] = []
+        while i >= 0, ![";", "{", "}"].contains(tokens.text(i)) {
+            words.append(tokens.text(i))
+            i -= 1
+        }
+        return words
+    }
+
     /// The identifiers the file uses (built only when an error message needs them).
     func names() -> Set<String> { Set((0..<tokens.count).filter(tokens.isIdentifier).map(tokens.text)) }
 }

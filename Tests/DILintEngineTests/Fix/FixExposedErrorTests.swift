@@ -26,6 +26,28 @@ final class FixExposedErrorTests: XCTestCase {
             counts.exposed, ["\(Self.agencies) at line 20 (edit at line 15: replaced with self.modelService)"])
     }
 
+    /// The headerless parse drops each statement holding an error (the text stays in the
+    /// tokens): the send whose receiver does not resolve, block literal and all, and `return
+    /// self.agencies == nil;`. The statements without an error are not listed.
+    func testDroppedStatementIsTheUnresolvedSend() throws {
+        let source = FixObjCServiceStyleTests.fixtures.appendingPathComponent("objcexposed/\(Self.source).in")
+        let bytes = Array(try Data(contentsOf: source))
+        let path = try temporaryDirectory(self).appendingPathComponent("AgenciesController.m").path
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        let buffer = SourceBuffer(bytes: bytes)
+        let parsed = try ClangParser().parse(
+            path: path, buffer: buffer, language: .objectiveC,
+            arguments: SourceLanguage.objectiveC.clangArguments(isHeader: false))
+        let errors = parsed.errorDiagnostics()
+        XCTAssertTrue(errors.contains { $0.message.hasPrefix(Self.agencies) }, "\(errors.map(\.message))")
+        let dropped = parsed.droppedStatements(holding: errors.compactMap(\.offset)).map { buffer.text($0) }
+        XCTAssertEqual(dropped.count, 2, "\(dropped)")
+        XCTAssertEqual(dropped.first, "return self.agencies == nil;")
+        XCTAssertTrue(
+            dropped.last?.hasPrefix("return [Container.sharedInstance.modelService requestAgencies:^(id data") == true
+                && dropped.last?.hasSuffix("}\n    }];") == true, "\(dropped)")
+    }
+
     /// The same plan twice: the same verdict and the same listing.
     func testVerdictIsTheSameEveryRun() throws {
         let (root, configuration) = try FixObjCServiceStyleTests.tree("objcexposed", self)
@@ -68,6 +90,20 @@ final class FixExposedErrorTests: XCTestCase {
                     "            [Container.sharedInstance.modelService cancel];\n            self.agencies = [NSArray"
             ],
             "\(Self.agencies) at line 21 (edit at line 20: replaced with self.modelService)")
+    }
+
+    /// An edit whose read initializes a variable of inferred type (`__auto_type`) that the
+    /// block's body reads: the read's type reaches the body through the variable, so the error
+    /// in the body stays new, with the starting binary's message (without this rule the group was
+    /// accepted).
+    func testReadIntoAnInferredTypeStillRefuses() throws {
+        try assertRefused(
+            replacing: [
+                "    return [Container.sharedInstance.modelService requestAgencies:":
+                    "    __auto_type service = Container.sharedInstance.modelService;\n    return [Container.sharedInstance.modelService requestAgencies:",
+                "        if (error) {": "        [service cancel];\n        if (error) {",
+            ],
+            "\(Self.agencies) at line 22 (edit at line 16: replaced with self.modelService)")
     }
 
     /// The fixture with `replacing` applied to its `.m` is refused, naming `error` as the new error.
