@@ -345,7 +345,7 @@ public final class Fixer {
                 && BridgeWriter.isUnavailableBridgeSelector($0, afterBytes: after.file.buffer.bytes, configuration))
         }
         // errors the edits exposed in a statement the parse before them dropped: listed, not new
-        let isExposed = errors.map { ExposedError.isExposed($0, edits: edits, before: before) }
+        let isExposed = errors.map { ExposedError.isExposed($0, edits: edits, declared: declared, before: before) }
         let new = zip(errors, isExposed).filter { !$0.1 }.map(\.0)
         let exposed = zip(errors, isExposed).filter(\.1).map { $0.0.description }
         let counts = DiagnosticCounts(
@@ -508,6 +508,17 @@ struct BeforeEdits {
             i -= 1
         }
         return words
+    }
+
+    /// The identifiers of the tokens that start in `range`.
+    func identifiers(in range: Range<Int>) -> Set<String> {
+        var i = tokens.file.tokenIndex(atOrAfter: range.lowerBound)
+        var names: Set<String> = []
+        while i < tokens.count, tokens.start(i) < range.upperBound {
+            if tokens.isIdentifier(i) { names.insert(tokens.text(i)) }
+            i += 1
+        }
+        return names
     }
 
     /// The identifiers the file uses (built only when an error message needs them).

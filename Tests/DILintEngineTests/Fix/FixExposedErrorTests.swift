@@ -106,6 +106,17 @@ final class FixExposedErrorTests: XCTestCase {
             "\(Self.agencies) at line 22 (edit at line 16: replaced with self.modelService)")
     }
 
+    /// A block body that names the property the edits declare (`self.modelService`): it reads
+    /// what the edit added, so the error in the body stays new, with the starting binary's message.
+    func testBodyNamingTheInjectedPropertyStillRefuses() throws {
+        try assertRefused(
+            replacing: [
+                "            [self refreshCompleteWithCode:code];":
+                    "            [self refreshCompleteWithCode:code];\n            [self.modelService cancel];"
+            ],
+            "\(Self.agencies) at line 20 (edit at line 15: replaced with self.modelService)")
+    }
+
     /// The fixture with `replacing` applied to its `.m` is refused, naming `error` as the new error.
     private func assertRefused(
         replacing: [String: String], _ error: String, file: StaticString = #filePath, line: UInt = #line
