@@ -121,7 +121,8 @@ final class FixContext {
         try workspace.deadline.parsing(realPath) {
             FixFileAnalysis(
                 path: realPath, file: try workspace.parse(realPath, frontEnd: frontEnd), frontEnd: frontEnd,
-                rules: comparedRules, findingsNow: workspace.overlay[realPath] != nil)
+                rules: comparedRules, findingsNow: workspace.overlay[realPath] != nil,
+                asOnDisk: workspace.overlay[realPath] == nil)
         }
     }
 

@@ -15,7 +15,7 @@ struct FixFileAnalysis {
     let errors: [ParseDiagnostic]
     /// The statements libclang dropped from the AST that hold one of `errors`, in the functions
     /// and methods that read the container (see `ParsedFile.droppedStatements(holding:)`): what
-    /// the verdict tells exposed errors by (`ExposedError`).
+    /// the verdict tells exposed errors by (`ExposedError`). Empty for a parse with edits.
     let dropped: [Range<Int>]
     /// The file rules' findings, each rule run when first asked for (see `RuleFindings`).
     private let ruleFindings: RuleFindings
@@ -26,7 +26,12 @@ struct FixFileAnalysis {
     /// `findingsNow`: run them all now (the edited files' analyses, whose findings the
     /// verification always compares: on the parse threads, not one after another when checked);
     /// otherwise each rule runs when its findings are first asked for.
-    init(path: String, file: ParsedFile, frontEnd: ClangFrontEnd, rules: FileRules, findingsNow: Bool = true) {
+    /// `asOnDisk`: the file is parsed as on disk, not with edits (only such a parse's `dropped`
+    /// is read: an edited file's is left empty).
+    init(
+        path: String, file: ParsedFile, frontEnd: ClangFrontEnd, rules: FileRules, findingsNow: Bool = true,
+        asOnDisk: Bool = true
+    ) {
         self.path = path
         self.file = file
         let tokens = FixTokens(file: file)
@@ -41,7 +46,7 @@ struct FixFileAnalysis {
         errors = file.errorDiagnostics()
         // only in the definitions that read the container: where an edit can make a receiver resolve
         // (the AST visit goes no further than the statements holding these errors)
-        let reading = accesses.compactMap { $0.enclosing?.range }
+        let reading = asOnDisk ? accesses.compactMap { $0.enclosing?.range } : []
         dropped = file.droppedStatements(
             holding: reading.isEmpty
                 ? [] : errors.compactMap(\.offset).filter { o in reading.contains { $0.contains(o) } })
