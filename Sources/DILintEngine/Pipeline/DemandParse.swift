@@ -306,10 +306,21 @@ final class DemandRun: @unchecked Sendable {
     /// Rounds computed so far, and nanoseconds the threads waited in `next` for another's parse.
     private(set) var rounds = 0
     private(set) var waited: UInt64 = 0
+    /// Files the file rules need that are to be parsed without system headers' bodies (held
+    /// back with the rest): parsed in full if a round takes them, else handed out for the
+    /// cheaper parse once the rounds are over, so that none is parsed twice.
+    private var cheapLater = Set<Int>()
+    /// Those handed out for the cheaper parse: their facts are not read (they stay held back),
+    /// and they are not taken with the rest (a round that needs one still takes it).
+    private var handedCheap = Set<Int>()
 
-    init(expected: Int, threads: Int) {
+    /// The run's hand-out order (a header saved for its source before that source), by file.
+    private let rank: [Int: Int]
+
+    init(expected: Int, threads: Int, order: [Int]? = nil) {
         self.expected = expected
         self.threads = threads
+        rank = Dictionary((order ?? []).enumerated().map { ($1, $0) }, uniquingKeysWith: { a, _ in a })
     }
 
     /// Records a file's text (nil: unreadable, nothing to record); each file of the run once.
@@ -329,10 +340,34 @@ final class DemandRun: @unchecked Sendable {
         if recorded == expected { lock.broadcast() }
     }
 
+    /// Holds back a file the file rules need, to be parsed without system headers' bodies unless
+    /// a round takes it first (`next`).
+    func recordCheapLater(_ index: Int, _ text: DemandText) {
+        record(index, text, deferred: true)
+        lock.lock(); defer { lock.unlock() }
+        cheapLater.insert(index)
+    }
+
+    /// Whether `next` handed the file out for the cheaper parse (not taken by a round).
+    func isHandedCheap(_ index: Int) -> Bool {
+        lock.lock(); defer { lock.unlock() }
+        return handedCheap.contains(index)
+    }
+
+    /// After a file handed out for the cheaper parse was parsed: when the parse was a full one
+    /// after all (libclang's fallback), its facts are read like any other parsed file's.
+    func parsedCheap(_ index: Int, skipped: Bool) {
+        guard !skipped else { return }
+        lock.lock(); defer { lock.unlock() }
+        deferred[index] = nil
+        handedCheap.remove(index)
+    }
+
     /// The next file to parse, nil once the run needs no more. A thread that finds none taken
     /// computes a round (`round`, given the run's store count now) when facts came in since the
-    /// last; it waits while another computes or parses; the run ends when every other thread
-    /// waits and the last round, over every fact, took nothing.
+    /// last; it waits while another computes or parses; once every other thread waits and the
+    /// last round, over every fact, took nothing, the files held back for the cheaper parse
+    /// are handed out (`isHandedCheap`), and after them the run ends.
     func next(stores: () -> Int, round: (_ first: Bool) -> [Int]) -> Int? {
         lock.lock(); defer { lock.unlock() }
         while true {
@@ -356,6 +391,16 @@ final class DemandRun: @unchecked Sendable {
                     continue
                 }
                 if waiting == threads - 1 {
+                    let cheap = cheapLater.filter { deferred[$0] != nil }.sorted {
+                        (rank[$0] ?? $0, $0) < (rank[$1] ?? $1, $1)
+                    }
+                    cheapLater = []
+                    if !cheap.isEmpty {
+                        handedCheap.formUnion(cheap)
+                        pending += cheap
+                        lock.broadcast()
+                        continue
+                    }
                     finished = true
                     lock.broadcast()
                     return nil
@@ -415,7 +460,7 @@ final class DemandRun: @unchecked Sendable {
     /// `Linter.restFraction`).
     func takeRest(below bound: Int, fraction: Double, total: Int) -> [Int] {
         lock.lock(); defer { lock.unlock() }
-        let rest = deferred.keys.filter { $0 < bound }
+        let rest = deferred.keys.filter { $0 < bound && !handedCheap.contains($0) }
         guard !rest.isEmpty, Double(rest.count) <= fraction * Double(total) else { return [] }
         for i in rest { deferred[i] = nil }
         return rest.sorted()

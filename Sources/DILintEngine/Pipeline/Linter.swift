@@ -77,7 +77,8 @@ public final class Linter: @unchecked Sendable {
         }
         // With a project rule, a file the file rules need no parse for waits until the rule needs it.
         let demand =
-            parseEveryFile || activeProjectRules.isEmpty ? nil : DemandRun(expected: all.count, threads: workers)
+            parseEveryFile || activeProjectRules.isEmpty
+            ? nil : DemandRun(expected: all.count, threads: workers, order: order)
         // A file the file rules need that spells no installer word: parsed without system headers'
         // function bodies, and held back like a file not parsed yet until a project rule needs its
         // facts (then parsed again in full).
@@ -138,6 +139,15 @@ public final class Linter: @unchecked Sendable {
                     case let .miss(bytes) where demand != nil:
                         let text = DemandText.scan(bytes, identifiers: true)
                         let onlyFileRules = !text.signalArgument && !text.spells(any: installing)
+                        if onlyFileRules && compileArguments[files[i]] == nil
+                            && bytes.withUnsafeBytes({ SourceLanguage.detect(path: files[i], contents: $0) }) == .cxx
+                        {
+                            // parsed once the rounds are over (without system headers' bodies), or
+                            // in full by a round that needs it first: never both
+                            demand!.recordCheapLater(i, text)
+                            queue.store(FileOutcome(), at: i)
+                            continue
+                        }
                         let outcome = parse(files[i], bytes, systemBodies: !onlyFileRules)
                         demand!.record(i, text, deferred: outcome.systemBodiesSkipped)
                         queue.store(outcome, at: i)
@@ -151,7 +161,13 @@ public final class Linter: @unchecked Sendable {
             // then the files the project rule needs, on the same threads and parse workers
             while let demand, let i = nextOnDemand(demand, files: files, all: all, queue: queue) {
                 if let bytes = readFileBytes(files[i], limit: configuration.maxFileSize) {
-                    queue.replace(parse(files[i], bytes), at: i)
+                    if demand.isHandedCheap(i) {
+                        let outcome = parse(files[i], bytes, systemBodies: false)
+                        demand.parsedCheap(i, skipped: outcome.systemBodiesSkipped)
+                        queue.replace(outcome, at: i)
+                    } else {
+                        queue.replace(parse(files[i], bytes), at: i)
+                    }
                 } else {
                     queue.replace(failure(files[i], "cannot read it (\(String(cString: strerror(errno))))"), at: i)
                 }
