@@ -29,9 +29,9 @@ final class FixSupervisorTests: XCTestCase {
         close(fd)
         // the child starts where this process is: a directory of its own (an earlier test's may be gone)
         let previous = FileManager.default.currentDirectoryPath
-        FileManager.default.changeCurrentDirectoryPath(directory.path)
+        _ = FileManager.default.changeCurrentDirectoryPath(directory.path)
         let status = FixSupervisor.run(arguments: [child], executable: child)
-        FileManager.default.changeCurrentDirectoryPath(previous)
+        _ = FileManager.default.changeCurrentDirectoryPath(previous)
         dup2(saved, 2)
         close(saved)
         return (status, try String(contentsOfFile: log, encoding: .utf8))
