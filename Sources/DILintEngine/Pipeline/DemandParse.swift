@@ -12,6 +12,8 @@ struct DemandText: Sendable {
     var macros: [(name: String, body: [UInt64])] = []
     /// A `SIGXXX` name then `,` (`pqsignal(SIGTERM, h)` may register `h`).
     var signalArgument = false
+    /// Where the text could define a function (read with the identifiers; nil when it cannot say).
+    var sites: DefinitionSites?
 
     /// Stands in a macro's body for any `SIGXXX` name.
     static let signalName = hash(Array("SIG*".utf8)[...])
@@ -41,7 +43,11 @@ struct DemandText: Sendable {
     /// One pass over the bytes: each identifier hashed as it is read (no copy of it), and
     /// looked at again only in a `#define` or when it starts with `SIG`.
     static func scan(_ bytes: [UInt8], identifiers keep: Bool) -> DemandText {
-        bytes.withUnsafeBufferPointer { scan($0, identifiers: keep) }
+        bytes.withUnsafeBufferPointer { buffer in
+            var text = scan(buffer, identifiers: keep)
+            if keep { text.sites = DefinitionSites.scan(buffer) }
+            return text
+        }
     }
 
     private static func scan(_ bytes: UnsafeBufferPointer<UInt8>, identifiers keep: Bool) -> DemandText {
@@ -126,16 +132,53 @@ struct DemandText: Sendable {
     /// Whether one of `words` is among the file's identifiers.
     func spells(any words: Set<UInt64>) -> Bool {
         if words.count < identifiers.count / 8 {
-            return words.contains { w in
-                var lo = 0, hi = identifiers.count
-                while lo < hi {
-                    let mid = (lo + hi) / 2
-                    if identifiers[mid] < w { lo = mid + 1 } else { hi = mid }
-                }
-                return lo < identifiers.count && identifiers[lo] == w
-            }
+            return words.contains { identifiers.sortedContains($0) }
         }
         return identifiers.contains { words.contains($0) }
+    }
+
+    /// Whether the file may define the function `definition` names (`DefinitionSites`).
+    /// `classMacros`: macros whose body spells `class`, `struct` or `union`, which may make a
+    /// class head that spells no class name.
+    func mayDefine(_ definition: NeededDefinition, classMacros: Set<UInt64>) -> Bool {
+        guard identifiers.sortedContains(definition.word) else { return false }
+        guard let sites else { return true }
+        if definition.reserved { return sites.heads.sortedContains(NeededDefinition.std) }
+        guard let scope = definition.scope else { return sites.globalScope.sortedContains(definition.word) }
+        return sites.namespaceScope.sortedContains(definition.word) || sites.heads.sortedContains(scope)
+            || sites.anonymousClass || (!classMacros.isEmpty && spells(any: classMacros))
+    }
+}
+
+/// A function the rule looks up by its qualified name (`ns::Type::name`, or `name` for a global
+/// one): a held-back file is taken for it only where its text could define it (`DefinitionSites`).
+struct NeededDefinition: Hashable, Sendable {
+    /// The hash of the name's last identifier.
+    var word: UInt64
+    /// The hash of the innermost qualifier (the class or namespace); nil for a global name.
+    var scope: UInt64?
+    /// Under `std`: a program adds to it only specializations, which open `namespace std` or name
+    /// it in a class head.
+    var reserved: Bool
+
+    static let std = DemandText.hash("std")
+
+    /// A member operator or destructor is found by its class's name (`a::B::operator=` → `B`,
+    /// defined in `B`'s body or as `B::operator=`). Nil for a name only its spelling anywhere can
+    /// find: an operator outside a class or namespace, a part that is no identifier (a lambda's class).
+    init?(qualified name: String) {
+        var parts = DemandClosure.parts(of: name)
+        guard let last = parts.last else { return nil }
+        if last.hasPrefix("operator") || last.hasPrefix("~") {
+            guard parts.count > 1 else { return nil }
+            parts.removeLast()
+            parts.append(parts[parts.count - 1])
+        }
+        let identifiers = parts.compactMap(DemandClosure.identifier)
+        guard identifiers.count == parts.count else { return nil }
+        word = DemandText.hash(identifiers[identifiers.count - 1])
+        scope = identifiers.count > 1 ? DemandText.hash(identifiers[identifiers.count - 2]) : nil
+        reserved = identifiers.count > 1 && identifiers[0] == "std"
     }
 }
 
@@ -157,6 +200,17 @@ enum DemandClosure {
     /// qualified name, without template arguments, a destructor's `~` or an operator's symbol
     /// (`a::B<int>::~B` → `B`; `a::B::operator<<` → `B`; `operator<<` → `operator`).
     static func word(of name: String) -> String? {
+        let parts = parts(of: name)
+        guard let last = parts.last else { return nil }
+        if last.hasPrefix("operator") {
+            // a member operator's file spells its class; a free one's only `operator`
+            return parts.count > 1 ? identifier(parts[parts.count - 2]) ?? "operator" : "operator"
+        }
+        return identifier(last)
+    }
+
+    /// The parts of a qualified name, split at `::` outside template arguments and parentheses.
+    static func parts(of name: String) -> [Substring] {
         var parts: [Substring] = []
         var depth = 0
         var start = name.startIndex
@@ -176,25 +230,24 @@ enum DemandClosure {
             i = name.index(after: i)
         }
         parts.append(name[start...])
-        func identifier(_ part: Substring) -> String? {
-            let bare = part.drop { $0 == "~" || $0 == " " }.prefix { $0 != "<" && $0 != "(" && $0 != " " }
-            guard !bare.isEmpty, bare.utf8.allSatisfy(DemandText.isWordByte) else { return nil }
-            return String(bare)
-        }
-        guard let last = parts.last else { return nil }
-        if last.hasPrefix("operator") {
-            // a member operator's file spells its class; a free one's only `operator`
-            return parts.count > 1 ? identifier(parts[parts.count - 2]) ?? "operator" : "operator"
-        }
-        return identifier(last)
+        return parts
+    }
+
+    /// A part's identifier: without template arguments, parameters or a destructor's `~`.
+    static func identifier(_ part: Substring) -> String? {
+        let bare = part.drop { $0 == "~" || $0 == " " }.prefix { $0 != "<" && $0 != "(" && $0 != " " }
+        guard !bare.isEmpty, bare.utf8.allSatisfy(DemandText.isWordByte) else { return nil }
+        return String(bare)
     }
 
     /// The names the rule's walk may look up over these facts: the handlers and what registers
     /// them (slots, wrappers, undefined installers), then every function reachable from a
     /// handler, what each call of one names, and the macros it expands. `roots`: whether a
-    /// handler was found (then the macros that paste names are needed too).
+    /// handler was found (then the macros that paste names are needed too). `definitions`: the
+    /// qualified names of functions the walk looks up only to follow a call (a file matters for
+    /// them only where it could define one); every other name in `names`, looked up anywhere.
     static func neededNames(_ facts: [(path: String, facts: CallGraphFacts)], handlers: [String]) -> (
-        names: Set<String>, roots: Bool
+        names: Set<String>, definitions: Set<String>, roots: Bool
     ) {
         var names = Set(handlers)
         var installing = Set<String>()
@@ -243,15 +296,33 @@ enum DemandClosure {
                 expand(token)
             }
         }
+        var definitions = Set<String>()
+        // the qualified names `CallGraph.resolve(function:)` looks a called symbol up by
+        func lookedUp(_ symbol: Symbol) {
+            guard symbol.usr.hasPrefix("scoped:"), let bar = symbol.usr.firstIndex(of: "|") else {
+                definitions.insert(symbol.name)
+                return
+            }
+            var scope = String(symbol.usr[symbol.usr.index(symbol.usr.startIndex, offsetBy: 7)..<bar])
+            while !scope.isEmpty {
+                definitions.insert(scope + "::" + symbol.name)
+                scope = scope.range(of: "::", options: .backwards).map { String(scope[..<$0.lowerBound]) } ?? ""
+            }
+            definitions.insert(symbol.name)
+        }
         var next = 0
         while next < queue.count {
             let usr = queue[next]
             next += 1
             for definition in graph.definitions[usr] ?? [] {
-                names.insert(definition.function.symbol.name)
+                lookedUp(definition.function.symbol)
                 for site in definition.function.sites {
                     if let target = site.target {
-                        names.insert(target.name)
+                        if site.kind == .call && !target.usr.hasPrefix("macro:") {
+                            lookedUp(target)
+                        } else {
+                            names.insert(target.name)
+                        }
                         expand(target.name)
                     }
                     for resolution in graph.resolve(site, from: definition.path) {
@@ -259,7 +330,7 @@ enum DemandClosure {
                         case let .functions(usrs):
                             for u in usrs where seen.insert(u).inserted { queue.append(u) }
                         case let .external(symbol):
-                            names.insert(symbol.name)
+                            if symbol.usr.hasPrefix("macro:") { names.insert(symbol.name) } else { lookedUp(symbol) }
                             expand(symbol.name)
                         case .unknown:
                             continue
@@ -268,7 +339,7 @@ enum DemandClosure {
                 }
             }
         }
-        return (names, roots)
+        return (names, definitions.subtracting(names), roots)
     }
 }
 
@@ -285,6 +356,10 @@ final class DemandRun: @unchecked Sendable {
     private var macrosByBodyWord: [UInt64: Set<String>] = [:]
     /// Words already looked for among the deferred files.
     private var searched = Set<UInt64>()
+    /// Functions already looked for among the deferred files by where they could be defined.
+    private var searchedDefinitions = Set<NeededDefinition>()
+    /// `class`, `struct`, `union`.
+    private static let classKeywords: Set<UInt64> = Set(["class", "struct", "union"].map(DemandText.hash))
 
     /// Files to record (each once, from the cache or read) before the first round.
     private let expected: Int
@@ -424,6 +499,10 @@ final class DemandRun: @unchecked Sendable {
     /// name, by hash (`words` themselves not included).
     func macros(spelling words: Set<UInt64>) -> [UInt64] {
         lock.lock(); defer { lock.unlock() }
+        return Array(macros(spellingUnlocked: words))
+    }
+
+    private func macros(spellingUnlocked words: Set<UInt64>) -> Set<UInt64> {
         var found = Set<UInt64>()
         var queue = Array(words)
         while let w = queue.popLast() {
@@ -431,28 +510,65 @@ final class DemandRun: @unchecked Sendable {
                 queue.append(DemandText.hash(m))
             }
         }
-        return Array(found.subtracting(words))
+        return found.subtracting(words)
     }
 
     /// The deferred files spelling a word of `names` not looked for before, or a macro whose body
-    /// spells one (transitively); they leave the deferred set. `extra`: hashes that stand for
-    /// more than a word (`DemandText.signalName`, `DemandText.pasting`).
-    func take(spelling names: Set<String>, extra: [UInt64] = [], where include: (DemandText) -> Bool = { _ in false })
-        -> [Int]
-    {
+    /// spells one (transitively), or that may define one of `definitions` not looked for before
+    /// (`DemandText.mayDefine`); they leave the deferred set. `extra`: hashes that stand for more
+    /// than a word (`DemandText.signalName`, `DemandText.pasting`).
+    func take(
+        spelling names: Set<String>, definitions: Set<NeededDefinition> = [], extra: [UInt64] = [],
+        where include: (DemandText) -> Bool = { _ in false }
+    ) -> [Int] {
         lock.lock(); defer { lock.unlock() }
         var fresh = Set<UInt64>()
-        var queue = names.map(DemandText.hash) + extra
-        while let w = queue.popLast() {
-            guard searched.insert(w).inserted else { continue }
-            fresh.insert(w)
-            queue += (macrosByBodyWord[w] ?? []).map(DemandText.hash)
+        func search(_ words: [UInt64]) {
+            var queue = words
+            while let w = queue.popLast() {
+                guard searched.insert(w).inserted else { continue }
+                fresh.insert(w)
+                queue += (macrosByBodyWord[w] ?? []).map(DemandText.hash)
+            }
         }
-        let taken = deferred.filter { _, text in include(text) || (!fresh.isEmpty && text.spells(any: fresh)) }.map(
-            \.key
-        ).sorted()
+        search(names.map(DemandText.hash) + extra)
+        // a name looked for anywhere needs no narrower search; a macro whose body spells one is
+        // looked for anywhere (its expansion may define it)
+        let freshDefinitions = definitions.filter {
+            !searched.contains($0.word) && searchedDefinitions.insert($0).inserted
+        }
+        search(freshDefinitions.flatMap { (macrosByBodyWord[$0.word] ?? []).map(DemandText.hash) })
+        let classMacros =
+            freshDefinitions.contains { $0.scope != nil }
+            ? macros(spellingUnlocked: Self.classKeywords) : []
+        let taken = deferred.filter { _, text in
+            include(text) || (!fresh.isEmpty && text.spells(any: fresh))
+                || freshDefinitions.contains { text.mayDefine($0, classMacros: classMacros) }
+        }.map(\.key).sorted()
         for i in taken { deferred[i] = nil }
         return taken
+    }
+
+    /// For the trace: each of `words` not looked for before, with how many held-back files spell
+    /// it, and each of `definitions` with how many may define it (of how many spell its name).
+    func spellers(of words: Set<String>, definitions: [String: NeededDefinition]) -> [String] {
+        lock.lock(); defer { lock.unlock() }
+        let anywhere = words.filter { !searched.contains(DemandText.hash($0)) }.map { w in
+            let h: Set<UInt64> = [DemandText.hash(w)]
+            return (w, deferred.values.filter { $0.spells(any: h) }.count, "")
+        }
+        let defined = definitions.filter {
+            !searched.contains($0.value.word) && !searchedDefinitions.contains($0.value)
+        }
+        .map { name, d in
+            let spell = deferred.values.filter { $0.identifiers.sortedContains(d.word) }.count
+            return (
+                name, deferred.values.filter { $0.mayDefine(d, classMacros: []) }.count, " (of \(spell) spelling it)"
+            )
+        }
+        return (anywhere + defined).filter { $0.1 > 0 }.sorted { ($0.1, $1.0) > ($1.1, $0.0) }.map {
+            "\($0.0): \($0.1) files\($0.2)"
+        }
     }
 
     /// The deferred files below `bound` (the run's own, not context files), once at most
@@ -546,12 +662,24 @@ extension Linter {
             (path: FileCollector.displayPath(all[$0.key]), facts: $0.value)
         }
         let needed = DemandClosure.neededNames(facts, handlers: handlers)
-        let words = Set(needed.names.compactMap(DemandClosure.word(of:)))
-        taken += demand.take(spelling: words, extra: needed.roots ? [DemandText.pasting] : [])
+        var words = Set(needed.names.compactMap(DemandClosure.word(of:)))
+        var definitions: [String: NeededDefinition] = [:]
+        for name in needed.definitions {
+            if let d = NeededDefinition(qualified: name) {
+                definitions[name] = d
+            } else if let w = DemandClosure.word(of: name) {
+                words.insert(w)
+            }
+        }
+        let spellers =
+            ProcessInfo.processInfo.environment["DI_LINT_DEMAND_TRACE"] == "words"
+            ? demand.spellers(of: words, definitions: definitions) : []
+        taken += demand.take(
+            spelling: words, definitions: Set(definitions.values), extra: needed.roots ? [DemandText.pasting] : [])
         let rest = demand.takeRest(below: files.count, fraction: Self.restFraction, total: files.count)
         let parse = (taken + rest).filter { $0 < files.count }.sorted()
         if ProcessInfo.processInfo.environment["DI_LINT_DEMAND_TRACE"] != nil {
-            let unspelled = needed.names.filter { DemandClosure.word(of: $0) == nil }.sorted()
+            let unspelled = needed.names.union(needed.definitions).filter { DemandClosure.word(of: $0) == nil }.sorted()
             FileHandle.standardError.write(
                 Data(
                     ("di-lint: demand round \(demand.rounds + 1): \(parse.count - rest.count) files to parse"
@@ -559,7 +687,8 @@ extension Linter {
                         + ", \(taken.count - (parse.count - rest.count)) context files needed; facts of"
                         + " \(facts.count) files, \(words.count) words needed"
                         + (unspelled.isEmpty ? "" : "; no word in \(unspelled.prefix(20))")
-                        + String(format: " (%.1f ms)\n", Double(RunBudget.now() - start) / 1e6)).utf8))
+                        + String(format: " (%.1f ms)\n", Double(RunBudget.now() - start) / 1e6)
+                        + spellers.map { "di-lint:   \($0)\n" }.joined()).utf8))
         }
         // with header reuse, a header a source begins with is handed out before that source
         guard ClangFrontEnd.headerReuseRequested, parse.count > 1 else { return parse }
