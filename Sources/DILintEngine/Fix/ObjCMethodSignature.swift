@@ -106,12 +106,7 @@ struct ObjCMethodSignature {
 extension FixTokens {
     /// The first token starting at or after a byte offset.
     func firstToken(atOrAfter offset: Int) -> Int {
-        var lo = 0, hi = count
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            if start(mid) < offset { lo = mid + 1 } else { hi = mid }
-        }
-        return lo
+        (0..<count).partitionPoint { start($0) < offset }
     }
 }
 

@@ -12,14 +12,7 @@ enum UnifiedDiff {
         var starts: [Int] = []
         var offset = 0
         for line in oldLines { starts.append(offset); offset += line.count }
-        func lineIndex(_ offset: Int) -> Int {
-            var lo = 0, hi = max(0, starts.count - 1)
-            while lo < hi {
-                let mid = (lo + hi + 1) / 2
-                if starts[mid] <= offset { lo = mid } else { hi = mid - 1 }
-            }
-            return lo
-        }
+        func lineIndex(_ offset: Int) -> Int { max(0, starts.partitionPoint { $0 <= offset } - 1) }
         // Regions of whole old lines the edits touch, merged when they share or adjoin a line.
         var regions: [(first: Int, last: Int, edits: [TextEdit])] = []
         for edit in edits {

@@ -13,11 +13,7 @@ public struct SourceBuffer: Sendable {
 
     /// 1-based line and column of a byte offset.
     public func lineColumn(of offset: Int) -> (line: Int, column: Int) {
-        var lo = 0, hi = lineStarts.count - 1
-        while lo < hi {
-            let mid = (lo + hi + 1) / 2
-            if lineStarts[mid] <= offset { lo = mid } else { hi = mid - 1 }
-        }
+        let lo = max(0, lineStarts.partitionPoint { $0 <= offset } - 1)
         return (lo + 1, offset - lineStarts[lo] + 1)
     }
 

@@ -37,9 +37,9 @@ struct DefinitionSites: Sendable {
         // the statement so far at this level
         var sawNamespace = false, namespaceNamed = false, afterExtern = false, linkageString = false
         var friend = false
-        var classHead: (words: Int, depth: Int)?  // identifiers read in a class head, paren depth
+        var classHead: (words: Int, depth: Int)? // identifiers read in a class head, paren depth
         // the last two tokens: what precedes an identifier (`Type::name`, `a.name`, `a->name`)
-        var last: UInt8 = 0, beforeLast: UInt8 = 0  // `w` word, `:` for `::`, `.` for `.`/`->`, `>`, else the byte
+        var last: UInt8 = 0, beforeLast: UInt8 = 0 // `w` word, `:` for `::`, `.` for `.`/`->`, `>`, else the byte
         let word: UInt8 = 0x77, colons: UInt8 = 0x3A, member: UInt8 = 0x2E
         func endStatement() {
             sawNamespace = false
@@ -145,7 +145,7 @@ struct DefinitionSites: Sendable {
                 if keyword.elementsEqual("interface".utf8) || keyword.elementsEqual("implementation".utf8)
                     || keyword.elementsEqual("protocol".utf8) || keyword.elementsEqual("end".utf8)
                 {
-                    return nil  // Objective-C: methods are defined without braces' help
+                    return nil // Objective-C: methods are defined without braces' help
                 }
                 i = j
                 token(word)
@@ -159,7 +159,8 @@ struct DefinitionSites: Sendable {
                     while j < n
                         && (DemandText.isWordByte(bytes[j]) || bytes[j] == 0x2E
                             || (bytes[j] == 0x27 && j + 1 < n && DemandText.isWordByte(bytes[j + 1]))
-                            || ((bytes[j] == 0x2B || bytes[j] == 0x2D) && (bytes[j - 1] | 0x20 == 0x65 || bytes[j - 1] | 0x20 == 0x70)))
+                            || ((bytes[j] == 0x2B || bytes[j] == 0x2D)
+                                && (bytes[j - 1] | 0x20 == 0x65 || bytes[j - 1] | 0x20 == 0x70)))
                     {
                         j += 1
                     }
@@ -215,7 +216,7 @@ struct DefinitionSites: Sendable {
                 continue
             }
             switch b {
-            case 0x7B:  // {
+            case 0x7B: // {
                 if alternatives == 0 {
                     let block: Block
                     if sawNamespace {
@@ -232,7 +233,7 @@ struct DefinitionSites: Sendable {
                     blocks.append(block)
                 }
                 endStatement()
-            case 0x7D:  // }
+            case 0x7D: // }
                 if alternatives == 0 {
                     switch blocks.popLast() {
                     case nil: return nil
@@ -242,15 +243,15 @@ struct DefinitionSites: Sendable {
                     }
                 }
                 endStatement()
-            case 0x3B:  // ;
+            case 0x3B: // ;
                 endStatement()
-            case 0x28, 0x5B:  // ( [
+            case 0x28, 0x5B: // ( [
                 if classHead != nil { classHead!.depth += 1 }
-            case 0x29, 0x5D:  // ) ]
+            case 0x29, 0x5D: // ) ]
                 if let head = classHead {
                     if head.depth == 0 { classHead = nil } else { classHead!.depth -= 1 }
                 }
-            case 0x2C, 0x3E, 0x3D:  // , > =  end a template parameter's or a declaration's head
+            case 0x2C, 0x3E, 0x3D: // , > =  end a template parameter's or a declaration's head
                 if let head = classHead, head.depth == 0 { classHead = nil }
             default:
                 break

@@ -140,11 +140,7 @@ struct AccessClassifier {
 
     /// Whether a token of the range names the bridge.
     private func namesBridge(_ range: Range<Int>) -> Bool {
-        var lo = 0, hi = bridgeTokens.count // the first bridge token at or after the range's start
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            if bridgeTokens[mid] < range.lowerBound { lo = mid + 1 } else { hi = mid }
-        }
+        let lo = bridgeTokens.partitionPoint { $0 < range.lowerBound } // the first at or after the range's start
         return lo < bridgeTokens.count && bridgeTokens[lo] < range.upperBound
     }
 

@@ -217,12 +217,7 @@ extension Array where Element: Hashable {
 extension ParsedFile {
     /// Index of the first code token starting at or after `offset`.
     func tokenIndex(atOrAfter offset: Int) -> Int {
-        var lo = 0, hi = tokens.count
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            if tokens[mid].range.lowerBound < offset { lo = mid + 1 } else { hi = mid }
-        }
-        return lo
+        tokens.partitionPoint { $0.range.lowerBound < offset }
     }
 
     /// `tokenIndex(atOrAfter:)`, searched within `hint` (token indices) when the answer lies

@@ -206,11 +206,7 @@ extension CallGraphExtractor {
         let line = file.buffer.lineColumn(of: offset).line
         let changes = conditionalChanges
         // the last change on a line before `line`
-        var lo = 0, hi = changes.count
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            if changes[mid].line < line { lo = mid + 1 } else { hi = mid }
-        }
+        let lo = changes.partitionPoint { $0.line < line }
         return lo == 0 ? [] : changes[lo - 1].open
     }
 

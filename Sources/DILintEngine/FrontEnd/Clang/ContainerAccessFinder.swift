@@ -556,11 +556,7 @@ struct MacroExpansionIndex {
     /// The name of the first expansion holding `offset`, nil when none does.
     func first(containing offset: Int) -> String? {
         // the first in start order whose end lies past the offset: every one before it ends at or before it
-        var lo = 0, hi = order.count
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            if furthestEnd[mid] > offset { hi = mid } else { lo = mid + 1 }
-        }
+        let lo = (0..<order.count).partitionPoint { furthestEnd[$0] <= offset }
         guard lo < order.count else { return nil }
         // the one at `lo` ends past the offset (the furthest end grows there); it holds it when it
         // starts at or before it, and no later one starts earlier

@@ -38,11 +38,7 @@ extension ParsedFile {
         let sorted = offsets.sorted()
         guard !sorted.isEmpty else { return [] }
         func holdsOne(_ range: Range<Int>) -> Bool {
-            var lo = 0, hi = sorted.count
-            while lo < hi {
-                let mid = (lo + hi) / 2
-                if sorted[mid] < range.lowerBound { lo = mid + 1 } else { hi = mid }
-            }
+            let lo = sorted.partitionPoint { $0 < range.lowerBound }
             return lo < sorted.count && sorted[lo] < range.upperBound
         }
         var result: [Range<Int>] = []

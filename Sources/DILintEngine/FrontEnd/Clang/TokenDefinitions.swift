@@ -169,12 +169,7 @@ struct BranchBraces {
 
     /// The index of the first left-out branch starting at or after an offset (a binary search).
     private func firstLeftOut(from offset: Int) -> Int {
-        var lo = 0, hi = leftOut.count
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            if leftOut[mid].lowerBound < offset { lo = mid + 1 } else { hi = mid }
-        }
-        return lo
+        leftOut.partitionPoint { $0.lowerBound < offset }
     }
 
     /// Whether a 1-based line ends in `\` (the directive goes on).
@@ -232,11 +227,7 @@ struct HeldOffsets {
     }
 
     func contains(_ offset: Int) -> Bool {
-        var lo = 0, hi = holders.count
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            if holders[mid].lowerBound <= offset { lo = mid + 1 } else { hi = mid }
-        }
+        let lo = holders.partitionPoint { $0.lowerBound <= offset }
         return lo > 0 && furthestEnd[lo - 1] > offset
     }
 }
