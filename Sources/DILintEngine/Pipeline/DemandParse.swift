@@ -549,8 +549,9 @@ final class DemandRun: @unchecked Sendable {
         return taken
     }
 
-    /// For the trace: each of `words` not looked for before, with how many held-back files spell
-    /// it, and each of `definitions` with how many may define it (of how many spell its name).
+    /// For the trace: how many files are held back and how many of them `DefinitionSites` cannot
+    /// read; each of `words` not looked for before, with how many held-back files spell it; and each
+    /// of `definitions` with how many may define it (of how many spell its name).
     func spellers(of words: Set<String>, definitions: [String: NeededDefinition]) -> [String] {
         lock.lock(); defer { lock.unlock() }
         let anywhere = words.filter { !searched.contains(DemandText.hash($0)) }.map { w in
@@ -566,9 +567,13 @@ final class DemandRun: @unchecked Sendable {
                 name, deferred.values.filter { $0.mayDefine(d, classMacros: []) }.count, " (of \(spell) spelling it)"
             )
         }
-        return (anywhere + defined).filter { $0.1 > 0 }.sorted { ($0.1, $1.0) > ($1.1, $0.0) }.map {
-            "\($0.0): \($0.1) files\($0.2)"
-        }
+        let unread = deferred.values.filter { $0.sites == nil }.count
+        return [
+            "\(deferred.count) files held back, \(unread) of them taken for any name they spell (DefinitionSites cannot read them)"
+        ]
+            + (anywhere + defined).filter { $0.1 > 0 }.sorted { ($0.1, $1.0) > ($1.1, $0.0) }.map {
+                "\($0.0): \($0.1) files\($0.2)"
+            }
     }
 
     /// The deferred files below `bound` (the run's own, not context files), once at most
