@@ -237,17 +237,26 @@ struct CallGraph {
         return Symbol(usr: "scoped:" + caller[..<last.lowerBound] + "|" + name, name: name)
     }
 
+    /// For a name read from tokens in a C++ scope (`scoped:a::b|name`, see `lookup`), the qualified
+    /// names it is looked up by before the plain name, innermost scope first: `a::b::name`,
+    /// `a::name`. Nil for any other symbol.
+    static func scopedNames(of symbol: Symbol) -> [String]? {
+        guard symbol.usr.hasPrefix("scoped:"), let bar = symbol.usr.firstIndex(of: "|") else { return nil }
+        var scope = String(symbol.usr[symbol.usr.index(symbol.usr.startIndex, offsetBy: 7)..<bar])
+        var names: [String] = []
+        while !scope.isEmpty {
+            names.append(scope + "::" + symbol.name)
+            scope = scope.range(of: "::", options: .backwards).map { String(scope[..<$0.lowerBound]) } ?? ""
+        }
+        return names
+    }
+
     private func resolve(function symbol: Symbol, from path: String? = nil) -> Resolution {
         if definitions[symbol.usr] != nil {
             return shims.contains(symbol.usr) ? .external(symbol) : .functions([symbol.usr])
         }
-        if symbol.usr.hasPrefix("scoped:"), let bar = symbol.usr.firstIndex(of: "|") {
-            // innermost enclosing scope first: `a::b::name`, `a::name`, then `name`
-            var scope = String(symbol.usr[symbol.usr.index(symbol.usr.startIndex, offsetBy: 7)..<bar])
-            while !scope.isEmpty {
-                if let usrs = usrsByName[scope + "::" + symbol.name] { return .functions(usrs) }
-                scope = scope.range(of: "::", options: .backwards).map { String(scope[..<$0.lowerBound]) } ?? ""
-            }
+        if let scoped = CallGraph.scopedNames(of: symbol) {
+            for name in scoped { if let usrs = usrsByName[name] { return .functions(usrs) } }
             return resolve(function: Symbol(usr: "name:" + symbol.name, name: symbol.name), from: path)
         }
         var sameName = (usrsByName[symbol.name] ?? []).filter { !shims.contains($0) }

@@ -81,7 +81,7 @@ struct DefinitionSites: Sendable {
                     let name = j
                     while j < n && DemandText.isWordByte(bytes[j]) { j += 1 }
                     if j > name {
-                        let h = DemandText.hash(Array(bytes[name..<j])[...])
+                        let h = DemandText.hash(bytes[name..<j])
                         namespaceScope.append(h)
                         globalScope.append(h)
                     }
@@ -153,7 +153,6 @@ struct DefinitionSites: Sendable {
             }
             if DemandText.isWordByte(b) {
                 var j = i
-                var h: UInt64 = 0xcbf2_9ce4_8422_2325
                 if b >= 0x30 && b <= 0x39 {
                     // a number, its digit separators and exponent signs included
                     while j < n
@@ -168,11 +167,9 @@ struct DefinitionSites: Sendable {
                     token(0x30)
                     continue
                 }
-                while j < n && DemandText.isWordByte(bytes[j]) {
-                    h = (h ^ UInt64(bytes[j])) &* 0x100_0000_01b3
-                    j += 1
-                }
+                while j < n && DemandText.isWordByte(bytes[j]) { j += 1 }
                 let spelled = bytes[i..<j]
+                let h = DemandText.hash(spelled)
                 if j < n && bytes[j] == 0x22 && isRawPrefix(spelled) {
                     // R"delimiter( … )delimiter"
                     var k = j + 1
@@ -271,16 +268,9 @@ struct DefinitionSites: Sendable {
             i += 1
         }
         guard blocks.isEmpty else { return nil }
-        func unique(_ words: [UInt64]) -> [UInt64] {
-            let sorted = words.sorted()
-            var out: [UInt64] = []
-            out.reserveCapacity(sorted.count)
-            for w in sorted where out.last != w { out.append(w) }
-            return out
-        }
-        sites.namespaceScope = unique(namespaceScope)
-        sites.globalScope = unique(globalScope)
-        sites.heads = unique(heads)
+        sites.namespaceScope = namespaceScope.sortedUnique()
+        sites.globalScope = globalScope.sortedUnique()
+        sites.heads = heads.sortedUnique()
         return sites
     }
 

@@ -16,18 +16,18 @@ struct DemandText: Sendable {
     var sites: DefinitionSites?
 
     /// Stands in a macro's body for any `SIGXXX` name.
-    static let signalName = hash(Array("SIG*".utf8)[...])
+    static let signalName = hash("SIG*")
     /// Stands in a macro's body for `##`: the macro may make names no file spells.
-    static let pasting = hash(Array("##".utf8)[...])
+    static let pasting = hash("##")
 
     /// FNV-1a: two identifiers with one hash only make a file parsed that need not be.
-    static func hash(_ bytes: ArraySlice<UInt8>) -> UInt64 {
+    static func hash<Bytes: Sequence<UInt8>>(_ bytes: Bytes) -> UInt64 {
         var h: UInt64 = 0xcbf2_9ce4_8422_2325
         for b in bytes { h = (h ^ UInt64(b)) &* 0x100_0000_01b3 }
         return h
     }
 
-    static func hash(_ word: String) -> UInt64 { hash(Array(word.utf8)[...]) }
+    static func hash(_ word: String) -> UInt64 { hash(word.utf8) }
 
     static func isWordByte(_ b: UInt8) -> Bool {
         (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) || b == 0x5F || b == 0x24
@@ -120,11 +120,7 @@ struct DemandText: Sendable {
         }
         endLine()
         if keep {
-            words.sort()
-            var unique: [UInt64] = []
-            unique.reserveCapacity(words.count)
-            for w in words where unique.last != w { unique.append(w) }
-            text.identifiers = unique
+            text.identifiers = words.sortedUnique()
         }
         return text
     }
@@ -299,15 +295,7 @@ enum DemandClosure {
         var definitions = Set<String>()
         // the qualified names `CallGraph.resolve(function:)` looks a called symbol up by
         func lookedUp(_ symbol: Symbol) {
-            guard symbol.usr.hasPrefix("scoped:"), let bar = symbol.usr.firstIndex(of: "|") else {
-                definitions.insert(symbol.name)
-                return
-            }
-            var scope = String(symbol.usr[symbol.usr.index(symbol.usr.startIndex, offsetBy: 7)..<bar])
-            while !scope.isEmpty {
-                definitions.insert(scope + "::" + symbol.name)
-                scope = scope.range(of: "::", options: .backwards).map { String(scope[..<$0.lowerBound]) } ?? ""
-            }
+            definitions.formUnion(CallGraph.scopedNames(of: symbol) ?? [])
             definitions.insert(symbol.name)
         }
         var next = 0

@@ -25,3 +25,13 @@ extension RandomAccessCollection where Element: Comparable {
         return i != endIndex && self[i] == element
     }
 }
+
+extension Array where Element: Comparable {
+    /// The elements sorted, each once.
+    func sortedUnique() -> [Element] {
+        var out: [Element] = []
+        out.reserveCapacity(count)
+        for e in sorted() where out.last != e { out.append(e) }
+        return out
+    }
+}
