@@ -431,7 +431,8 @@ final class DemandRun: @unchecked Sendable {
     /// last; it waits while another computes or parses; once every other thread waits and the
     /// last round, over every fact, took nothing, the files held back for the cheaper parse
     /// are handed out (`isHandedCheap`), and after them the run ends.
-    func next(stores: () -> Int, round: (_ first: Bool) -> [Int]) -> Int? {
+    /// `handing` is shown the files held back for the cheaper parse just before they are handed out.
+    func next(stores: () -> Int, round: (_ first: Bool) -> [Int], handing: ([Int]) -> Void = { _ in }) -> Int? {
         lock.lock(); defer { lock.unlock() }
         while true {
             if head < pending.count {
@@ -459,6 +460,7 @@ final class DemandRun: @unchecked Sendable {
                     }
                     cheapLater = []
                     if !cheap.isEmpty {
+                        handing(cheap)
                         handedCheap.formUnion(cheap)
                         pending += cheap
                         lock.broadcast()
@@ -599,9 +601,19 @@ extension Linter {
     /// A context file needed stays missing (the run is then incomplete, as when the cache lacks
     /// it); one not needed counts as found, with no facts (`finishOnDemand`).
     func nextOnDemand(_ demand: DemandRun, files: [String], all: [String], queue: WorkQueue) -> Int? {
-        demand.next(stores: { queue.stores }) { first in
-            demandRound(demand, first: first, files: files, all: all, queue: queue)
-        }
+        demand.next(
+            stores: { queue.stores },
+            round: { first in demandRound(demand, first: first, files: files, all: all, queue: queue) },
+            handing: { cheap in
+                // the headers most of them begin with, parsed once for all (`SharedPrefixHeader`)
+                SharedPrefixHeader.plan(
+                    sources: cheap.map { files[$0] },
+                    arguments: { path in
+                        ClangParser.commonArguments
+                            + ClangFrontEnd.arguments(
+                                path: path, language: .cxx, database: nil, configuration: configuration)
+                    }, maxFileSize: configuration.maxFileSize)
+            })
     }
 
     /// The context files never needed count as found, with no facts; with `DI_LINT_DEMAND_TRACE`,

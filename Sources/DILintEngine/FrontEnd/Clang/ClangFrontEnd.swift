@@ -199,7 +199,11 @@ final class ClangFrontEnd {
                     unit = try parser!.parseUnit(path: path, arguments: plain, unsaved: [main], options: options)
                 }
             } else {
-                if !systemBodies && language == .cxx && database == nil && unsaved.isEmpty && reparse == nil,
+                let cheap = !systemBodies && language == .cxx && database == nil && unsaved.isEmpty && reparse == nil
+                if cheap, let prefixed = prefixedUnit(path: path, arguments: plain, bytes: bytes) {
+                    unit = prefixed
+                    skipped = true
+                } else if cheap,
                     let cheaper = parser!.unitWithoutSystemBodies(path: path, arguments: plain, bytes: bytes)
                 {
                     unit = cheaper
@@ -226,5 +230,22 @@ final class ClangFrontEnd {
         } catch {
             return .failure(ParseFailure(reason: "\(error)"))
         }
+    }
+
+    /// The cheaper parse of a C++ source after the run's prefix header (`SharedPrefixHeader`),
+    /// nil when there is none for it or the parse with it may read differently (`mayDiffer`).
+    private func prefixedUnit(path: String, arguments plain: [String], bytes: [UInt8]) -> CXTranslationUnit? {
+        guard
+            let arguments = SharedPrefixHeader.readingArguments(
+                source: path, bytes: bytes, arguments: plain, parser: parser!),
+            let unit = parser!.unitWithoutSystemBodies(path: path, arguments: arguments, bytes: bytes)
+        else { return nil }
+        guard !SharedPrefixHeader.mayDiffer(unit) else {
+            clang_disposeTranslationUnit(unit)
+            SharedPrecompiledHeader.trace("prefix-errors", path)
+            return nil
+        }
+        SharedPrecompiledHeader.trace("prefix-read", path)
+        return unit
     }
 }

@@ -98,8 +98,15 @@ enum SharedPrecompiledHeader {
     /// The spelling (`"a.hpp"`, `<a>`) of the first line of code when it is an `#include`;
     /// only comments and blank lines may come before it.
     static func firstInclude(_ bytes: [UInt8]) -> String? {
-        guard let text = String(validating: bytes, as: UTF8.self) else { return nil }
+        leadingIncludes(bytes).first
+    }
+
+    /// The spellings (`"a.hpp"`, `<a>`) of the `#include` lines a file begins with: those before
+    /// its first line that is neither an `#include`, a comment nor blank.
+    static func leadingIncludes(_ bytes: [UInt8]) -> [String] {
+        guard let text = String(validating: bytes, as: UTF8.self) else { return [] }
         var inComment = false
+        var found: [String] = []
         for raw in text.split(separator: "\n", omittingEmptySubsequences: false) {
             var line = Substring(raw.trimmingCharacters(in: .whitespaces))
             if inComment {
@@ -116,17 +123,17 @@ enum SharedPrecompiledHeader {
                 line = Substring(line[end.upperBound...].trimmingCharacters(in: .whitespaces))
             }
             if line.isEmpty || line.hasPrefix("//") { continue }
-            guard line.hasPrefix("#"), !line.hasSuffix("\\") else { return nil }
+            guard line.hasPrefix("#"), !line.hasSuffix("\\") else { return found }
             let directive = line.dropFirst().trimmingCharacters(in: .whitespaces)
-            guard directive.hasPrefix("include") else { return nil }
+            guard directive.hasPrefix("include") else { return found }
             let rest = directive.dropFirst("include".count).trimmingCharacters(in: .whitespaces)
             let closing = rest.first == "<" ? rest.firstIndex(of: ">") : quoteEnd(rest)
-            guard let close = closing else { return nil }
+            guard let close = closing else { return found }
             let after = rest[rest.index(after: close)...].trimmingCharacters(in: .whitespaces)
-            guard after.isEmpty || after.hasPrefix("//") else { return nil }
-            return String(rest[...close])
+            guard after.isEmpty || after.hasPrefix("//") else { return found }
+            found.append(String(rest[...close]))
         }
-        return nil
+        return found
     }
 
     private static func quoteEnd(_ rest: String) -> String.Index? {
@@ -165,7 +172,7 @@ enum SharedPrecompiledHeader {
 
     /// A lock held while a header's parse is saved, or while a source looks for it.
     struct PairLock {
-        fileprivate let base: String
+        let base: String
         fileprivate let descriptor: Int32
 
         func release() {
@@ -184,7 +191,7 @@ enum SharedPrecompiledHeader {
                 clang_getClangVersion().consume() + "\u{0}" + header + "\u{0}" + arguments.joined(separator: "\u{0}"))
     }
 
-    private static func locked(_ base: String) -> PairLock? {
+    static func locked(_ base: String) -> PairLock? {
         let descriptor = open(base + ".lock", O_CREAT | O_RDWR | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { return nil }
         guard flock(descriptor, LOCK_EX) == 0 else {
@@ -313,7 +320,7 @@ enum SharedPrecompiledHeader {
         $0.isEmpty ? nil : $0
     }
 
-    private static func absolute(_ path: String) -> String {
+    static func absolute(_ path: String) -> String {
         FileCollector.normalized(path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path)
     }
 }

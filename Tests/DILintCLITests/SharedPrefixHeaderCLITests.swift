@@ -1,0 +1,84 @@
+import Foundation
+import XCTest
+
+/// The C++ sources only the file rules read (parsed without system headers' bodies, after the
+/// demand rounds) read the headers most of them begin with from one precompiled prefix
+/// (`SharedPrefixHeader`), with real libclang: built once, read by each source that begins with
+/// one of its headers, not kept for a source that clashes with it, and the report is the plain
+/// parse's, byte for byte.
+final class SharedPrefixHeaderCLITests: XCTestCase {
+    private func project() throws -> Project {
+        try Project(
+            self,
+            files: [
+                ".di-lint.yml": "containers: [\"Environment::get\"]\nclang-flags: [-Iinclude]\n",
+                "include/env.hpp": """
+                #pragma once
+                namespace MWBase { struct World { int x; }; struct Environment { static Environment &get(); World *getWorld(); }; }
+
+                """,
+                "include/common.hpp": """
+                #ifndef COMMON_HPP
+                #define COMMON_HPP
+                #include <map>
+                struct Shared { int y = 0; std::map<int, int> index; };
+                #endif
+
+                """,
+                "src/a0.cpp": "#include <env.hpp>\n#include \"../include/common.hpp\"\n#include <vector>\nint a0() { std::vector<int> v; return (int)v.size() + Shared{}.y + MWBase::Environment::get().getWorld()->x; }\n",
+                "src/a1.cpp": "#include <env.hpp>\n#include \"../include/common.hpp\"\n#include <vector>\nint a1() { std::vector<int> v; return (int)v.size() + Shared{}.y + MWBase::Environment::get().getWorld()->x; }\n",
+                "src/a2.cpp": "#include <env.hpp>\n#include \"../include/common.hpp\"\n#include <vector>\nint a2() { std::vector<int> v; return (int)v.size() + Shared{}.y + MWBase::Environment::get().getWorld()->x; }\n",
+                "src/a3.cpp": "#include <env.hpp>\n#include \"../include/common.hpp\"\n#include <vector>\nint a3() { std::vector<int> v; return (int)v.size() + Shared{}.y + MWBase::Environment::get().getWorld()->x; }\n",
+                "src/a4.cpp": "#include <env.hpp>\n#include \"../include/common.hpp\"\n#include <vector>\nint a4() { std::vector<int> v; return (int)v.size() + Shared{}.y + MWBase::Environment::get().getWorld()->x; }\n",
+                "src/a5.cpp": "#include <env.hpp>\n#include \"../include/common.hpp\"\n#include <vector>\nint a5() { std::vector<int> v; return (int)v.size() + Shared{}.y + MWBase::Environment::get().getWorld()->x; }\n",
+                "src/a6.cpp": "#include <env.hpp>\n#include \"../include/common.hpp\"\n#include <vector>\nint a6() { std::vector<int> v; return (int)v.size() + Shared{}.y + MWBase::Environment::get().getWorld()->x; }\n",
+                "src/a7.cpp": "#include <env.hpp>\n#include \"../include/common.hpp\"\n#include <vector>\nint a7() { std::vector<int> v; return (int)v.size() + Shared{}.y + MWBase::Environment::get().getWorld()->x; }\n",
+                "src/a8.cpp": "#include <env.hpp>\n#include \"../include/common.hpp\"\n#include <vector>\nint a8() { std::vector<int> v; return (int)v.size() + Shared{}.y + MWBase::Environment::get().getWorld()->x; }\n",
+                // an error of its own (not a clash): read with the prefix all the same
+                "src/own.cpp": "#include <env.hpp>\nint own() { missing(); return MWBase::Environment::get().getWorld()->x; }\n",
+                // a `Shared` of its own: with the prefix, a redefinition; parsed without it
+                "src/clash.cpp": "#include <env.hpp>\nstruct Shared { long z; };\nint clash() { return (int)Shared{}.z + MWBase::Environment::get().getWorld()->x; }\n",
+                // begins with none of the prefix's headers (its `#include` of one comes after a line of code)
+                "src/odd.cpp": "#include <cstddef>\nint odd();\n#include \"../include/env.hpp\"\nint odd() { return MWBase::Environment::get().getWorld()->x; }\n",
+            ])
+    }
+
+    func testSourcesOnlyTheFileRulesReadShareOnePrefixAndReportWhatThePlainParseReports() throws {
+        let p = try project()
+        let tmp = p.root.appendingPathComponent("tmp")
+        try FileManager.default.createDirectory(at: tmp, withIntermediateDirectories: true)
+        let trace = p.root.appendingPathComponent("trace")
+        let parses = p.root.appendingPathComponent("parses")
+        let plain = try CLIRunner.run(
+            ["lint", "src", "--format", "json"], in: p.root, environment: ["DI_LINT_HEADER_REUSE": "0"])
+        XCTAssertEqual(plain.findingPlaces.count, 12, plain.stdout + plain.stderr)
+        XCTAssertEqual(Set(plain.findingPlaces.map { $0.split(separator: " ").last! }), ["container-access"])
+        let reused = try CLIRunner.run(
+            ["lint", "src", "--format", "json"], in: p.root,
+            environment: [
+                "TMPDIR": tmp.path, "DI_LINT_HEADER_REUSE": "1", "DI_LINT_PCH_TRACE": trace.path,
+                "DI_LINT_PARSE_TRACE": parses.path,
+            ])
+        XCTAssertEqual(try reused.reportWithoutTiming(), try plain.reportWithoutTiming(), reused.stdout + reused.stderr)
+        // every source parsed the cheaper way, the prefix built once
+        XCTAssertEqual(pchTraceLines(parses).filter { !$0.hasPrefix("bodies-skipped ") }, [], reused.stderr)
+        let lines = pchTraceLines(trace).map { $0.hasPrefix("prefix-built ") ? "prefix-built" : $0 }
+        XCTAssertEqual(
+            lines,
+            ["prefix-built", "prefix-errors src/clash.cpp"] + (0..<9).map { "prefix-read src/a\($0).cpp" }
+                + ["prefix-read src/own.cpp"],
+            reused.stderr)
+        // the run's directory is gone with it
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: tmp.path), [])
+    }
+
+    func testNoPrefixWithoutTheHeaderReuse() throws {
+        let p = try project()
+        let trace = p.root.appendingPathComponent("trace")
+        let run = try CLIRunner.run(
+            ["lint", "src", "--format", "json"], in: p.root,
+            environment: ["DI_LINT_HEADER_REUSE": "0", "DI_LINT_PCH_TRACE": trace.path])
+        XCTAssertEqual(run.findingPlaces.count, 12, run.stdout + run.stderr)
+        XCTAssertEqual(pchTraceLines(trace), [], run.stderr)
+    }
+}
