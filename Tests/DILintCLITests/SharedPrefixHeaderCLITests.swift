@@ -25,21 +25,33 @@ final class SharedPrefixHeaderCLITests: XCTestCase {
                 #endif
 
                 """,
-                "src/a0.cpp": "#include <env.hpp>\n#include \"../include/common.hpp\"\n#include <vector>\nint a0() { std::vector<int> v; return (int)v.size() + Shared{}.y + MWBase::Environment::get().getWorld()->x; }\n",
-                "src/a1.cpp": "#include <env.hpp>\n#include \"../include/common.hpp\"\n#include <vector>\nint a1() { std::vector<int> v; return (int)v.size() + Shared{}.y + MWBase::Environment::get().getWorld()->x; }\n",
-                "src/a2.cpp": "#include <env.hpp>\n#include \"../include/common.hpp\"\n#include <vector>\nint a2() { std::vector<int> v; return (int)v.size() + Shared{}.y + MWBase::Environment::get().getWorld()->x; }\n",
-                "src/a3.cpp": "#include <env.hpp>\n#include \"../include/common.hpp\"\n#include <vector>\nint a3() { std::vector<int> v; return (int)v.size() + Shared{}.y + MWBase::Environment::get().getWorld()->x; }\n",
-                "src/a4.cpp": "#include <env.hpp>\n#include \"../include/common.hpp\"\n#include <vector>\nint a4() { std::vector<int> v; return (int)v.size() + Shared{}.y + MWBase::Environment::get().getWorld()->x; }\n",
-                "src/a5.cpp": "#include <env.hpp>\n#include \"../include/common.hpp\"\n#include <vector>\nint a5() { std::vector<int> v; return (int)v.size() + Shared{}.y + MWBase::Environment::get().getWorld()->x; }\n",
-                "src/a6.cpp": "#include <env.hpp>\n#include \"../include/common.hpp\"\n#include <vector>\nint a6() { std::vector<int> v; return (int)v.size() + Shared{}.y + MWBase::Environment::get().getWorld()->x; }\n",
-                "src/a7.cpp": "#include <env.hpp>\n#include \"../include/common.hpp\"\n#include <vector>\nint a7() { std::vector<int> v; return (int)v.size() + Shared{}.y + MWBase::Environment::get().getWorld()->x; }\n",
-                "src/a8.cpp": "#include <env.hpp>\n#include \"../include/common.hpp\"\n#include <vector>\nint a8() { std::vector<int> v; return (int)v.size() + Shared{}.y + MWBase::Environment::get().getWorld()->x; }\n",
+                "src/a0.cpp":
+                    "#include <env.hpp>\n#include \"../include/common.hpp\"\n#include <vector>\nint a0() { std::vector<int> v; return (int)v.size() + Shared{}.y + MWBase::Environment::get().getWorld()->x; }\n",
+                "src/a1.cpp":
+                    "#include <env.hpp>\n#include \"../include/common.hpp\"\n#include <vector>\nint a1() { std::vector<int> v; return (int)v.size() + Shared{}.y + MWBase::Environment::get().getWorld()->x; }\n",
+                "src/a2.cpp":
+                    "#include <env.hpp>\n#include \"../include/common.hpp\"\n#include <vector>\nint a2() { std::vector<int> v; return (int)v.size() + Shared{}.y + MWBase::Environment::get().getWorld()->x; }\n",
+                "src/a3.cpp":
+                    "#include <env.hpp>\n#include \"../include/common.hpp\"\n#include <vector>\nint a3() { std::vector<int> v; return (int)v.size() + Shared{}.y + MWBase::Environment::get().getWorld()->x; }\n",
+                "src/a4.cpp":
+                    "#include <env.hpp>\n#include \"../include/common.hpp\"\n#include <vector>\nint a4() { std::vector<int> v; return (int)v.size() + Shared{}.y + MWBase::Environment::get().getWorld()->x; }\n",
+                "src/a5.cpp":
+                    "#include <env.hpp>\n#include \"../include/common.hpp\"\n#include <vector>\nint a5() { std::vector<int> v; return (int)v.size() + Shared{}.y + MWBase::Environment::get().getWorld()->x; }\n",
+                "src/a6.cpp":
+                    "#include <env.hpp>\n#include \"../include/common.hpp\"\n#include <vector>\nint a6() { std::vector<int> v; return (int)v.size() + Shared{}.y + MWBase::Environment::get().getWorld()->x; }\n",
+                "src/a7.cpp":
+                    "#include <env.hpp>\n#include \"../include/common.hpp\"\n#include <vector>\nint a7() { std::vector<int> v; return (int)v.size() + Shared{}.y + MWBase::Environment::get().getWorld()->x; }\n",
+                "src/a8.cpp":
+                    "#include <env.hpp>\n#include \"../include/common.hpp\"\n#include <vector>\nint a8() { std::vector<int> v; return (int)v.size() + Shared{}.y + MWBase::Environment::get().getWorld()->x; }\n",
                 // an error of its own (not a clash): read with the prefix all the same
-                "src/own.cpp": "#include <env.hpp>\nint own() { missing(); return MWBase::Environment::get().getWorld()->x; }\n",
+                "src/own.cpp":
+                    "#include <env.hpp>\nint own() { missing(); return MWBase::Environment::get().getWorld()->x; }\n",
                 // a `Shared` of its own: with the prefix, a redefinition; parsed without it
-                "src/clash.cpp": "#include <env.hpp>\nstruct Shared { long z; };\nint clash() { return (int)Shared{}.z + MWBase::Environment::get().getWorld()->x; }\n",
+                "src/clash.cpp":
+                    "#include <env.hpp>\nstruct Shared { long z; };\nint clash() { return (int)Shared{}.z + MWBase::Environment::get().getWorld()->x; }\n",
                 // begins with none of the prefix's headers (its `#include` of one comes after a line of code)
-                "src/odd.cpp": "#include <cstddef>\nint odd();\n#include \"../include/env.hpp\"\nint odd() { return MWBase::Environment::get().getWorld()->x; }\n",
+                "src/odd.cpp":
+                    "#include <cstddef>\nint odd();\n#include \"../include/env.hpp\"\nint odd() { return MWBase::Environment::get().getWorld()->x; }\n",
             ])
     }
 
@@ -70,6 +82,36 @@ final class SharedPrefixHeaderCLITests: XCTestCase {
             reused.stderr)
         // the run's directory is gone with it
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: tmp.path), [])
+    }
+
+    func testAPrefixReachingAnIncludeTheCheckRefusesIsNotParsed() throws {
+        var files = [
+            ".di-lint.yml": "containers: [\"Environment::get\"]\nclang-flags: [-Iinclude]\n",
+            "include/env.hpp":
+                "#pragma once\nnamespace MWBase { struct World { int x; }; struct Environment { static Environment &get(); World *getWorld(); }; }\n",
+            // read without end: the sources that include it are refused, and so is a prefix with it
+            "include/zero.hpp": "#pragma once\n#include \"/dev/zero\"\n",
+        ]
+        for i in 0..<8 {
+            files["src/z\(i).cpp"] =
+                "#include <env.hpp>\n#include <zero.hpp>\nint z\(i)() { return MWBase::Environment::get().getWorld()->x; }\n"
+        }
+        for i in 0..<4 {
+            files["src/e\(i).cpp"] =
+                "#include <env.hpp>\nint e\(i)() { return MWBase::Environment::get().getWorld()->x; }\n"
+        }
+        let p = try Project(self, files: files)
+        let trace = p.root.appendingPathComponent("trace")
+        let plain = try CLIRunner.run(
+            ["lint", "src", "--format", "json"], in: p.root, environment: ["DI_LINT_HEADER_REUSE": "0"])
+        XCTAssertEqual(plain.findingPlaces.filter { $0.hasSuffix("container-access") }.count, 4, plain.stdout)
+        XCTAssertEqual(plain.findingPlaces.filter { $0.hasSuffix("parse-failure") }.count, 8, plain.stdout)
+        let reused = try CLIRunner.run(
+            ["lint", "src", "--format", "json"], in: p.root,
+            environment: ["DI_LINT_HEADER_REUSE": "1", "DI_LINT_PCH_TRACE": trace.path])
+        XCTAssertEqual(try reused.reportWithoutTiming(), try plain.reportWithoutTiming(), reused.stdout + reused.stderr)
+        XCTAssertEqual(
+            pchTraceLines(trace).map { String($0.split(separator: " ")[0]) }, ["prefix-unusable"], reused.stderr)
     }
 
     func testNoPrefixWithoutTheHeaderReuse() throws {

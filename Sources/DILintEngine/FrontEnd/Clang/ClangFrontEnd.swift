@@ -237,7 +237,8 @@ final class ClangFrontEnd {
     private func prefixedUnit(path: String, arguments plain: [String], bytes: [UInt8]) -> CXTranslationUnit? {
         guard
             let arguments = SharedPrefixHeader.readingArguments(
-                source: path, bytes: bytes, arguments: plain, parser: parser!),
+                source: path, bytes: bytes, arguments: plain, parser: parser!,
+                unsafe: { prefix, text in self.includeCheck.problem(source: prefix, bytes: text, arguments: plain) }),
             let unit = parser!.unitWithoutSystemBodies(path: path, arguments: arguments, bytes: bytes)
         else { return nil }
         guard !SharedPrefixHeader.mayDiffer(unit) else {

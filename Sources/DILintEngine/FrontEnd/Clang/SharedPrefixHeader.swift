@@ -21,7 +21,7 @@ import Foundation
 /// they tend to come in. The prefix is written to the run's directory
 /// (`SharedPrecompiledHeader.runDirectory`) as `prefix-<digest of the arguments>.hpp`; the
 /// first parse that needs it builds `.pch` beside it under the lock, or marks it `.bad` when the
-/// prefix alone does not parse without an error. A source that begins with none of the prefix's
+/// prefix alone does not parse without an error or reaches an include the include check refuses. A source that begins with none of the prefix's
 /// headers reads no prefix. `DI_LINT_PCH_TRACE` lines: `prefix-built PREFIX`,
 /// `prefix-unusable PREFIX`, `prefix-read SOURCE`, `prefix-errors SOURCE` (parsed again without it).
 enum SharedPrefixHeader {
@@ -73,9 +73,14 @@ enum SharedPrefixHeader {
     /// For a source's cheaper parse (`arguments` its whole libclang arguments): the arguments
     /// that read the run's prefix first, building it on first use; nil when there is none for
     /// these arguments, the source begins with none of its headers, or it cannot be built.
-    static func readingArguments(source path: String, bytes: [UInt8], arguments plain: [String], parser: ClangParser)
-        -> [String]?
-    {
+    /// `unsafe` is the parse's include check (`IncludeCheck.problem`), run on the prefix before
+    /// its first parse: the prefix's headers are other sources' too, and one of those sources
+    /// may have been refused for them. A build that started and never ended (its parse worker
+    /// was stopped at its deadline or memory limit) leaves `.started` behind: no other is tried.
+    static func readingArguments(
+        source path: String, bytes: [UInt8], arguments plain: [String], parser: ClangParser,
+        unsafe: (_ prefix: String, _ bytes: [UInt8]) -> String?
+    ) -> [String]? {
         guard ClangFrontEnd.headerReuseRequested,
             let run = getenv(SharedPrecompiledHeader.environmentName).map({ String(cString: $0) }), !run.isEmpty
         else { return nil }
@@ -96,7 +101,12 @@ enum SharedPrefixHeader {
         defer { held.release() }
         let pch = prefix + ".pch"
         if access(pch, R_OK) != 0 {
-            guard access(prefix + ".bad", F_OK) != 0, build(prefix: prefix, arguments: plain, parser: parser) else {
+            guard access(prefix + ".bad", F_OK) != 0, access(prefix + ".started", F_OK) != 0 else { return nil }
+            close(open(prefix + ".started", O_CREAT | O_WRONLY | O_CLOEXEC, 0o600))
+            guard unsafe(prefix, Array(text.utf8)) == nil, build(prefix: prefix, arguments: plain, parser: parser)
+            else {
+                close(open(prefix + ".bad", O_CREAT | O_WRONLY | O_CLOEXEC, 0o600))
+                SharedPrecompiledHeader.trace("prefix-unusable", prefix)
                 return nil
             }
         }
@@ -130,8 +140,8 @@ enum SharedPrefixHeader {
         }
     }
 
-    /// Parses the prefix as a header and saves it (`.pch`), or marks it unusable (`.bad`) when
-    /// the parse fails or has an error. Called holding the prefix's lock.
+    /// Parses the prefix as a header and saves it (`.pch`); false when the parse fails or has
+    /// an error. Called holding the prefix's lock.
     private static func build(prefix: String, arguments plain: [String], parser: ClangParser) -> Bool {
         var arguments = plain
         if let x = arguments.firstIndex(of: "-x"), x + 1 < arguments.count, arguments[x + 1] == "c++" {
@@ -146,8 +156,6 @@ enum SharedPrefixHeader {
             rename(temporary, prefix + ".pch") == 0
         else {
             unlink(temporary)
-            close(open(prefix + ".bad", O_CREAT | O_WRONLY | O_CLOEXEC, 0o600))
-            SharedPrecompiledHeader.trace("prefix-unusable", prefix)
             return false
         }
         SharedPrecompiledHeader.trace("prefix-built", prefix)
@@ -168,13 +176,19 @@ enum SharedPrefixHeader {
 
     /// The headers a source begins with, each once, in order: a project header by its absolute
     /// path, any other by its spelling.
-    private static func uniqueKeys(source: String, bytes: [UInt8], directories: (quoted: [String], angled: [String])) -> [String] {
+    private static func uniqueKeys(source: String, bytes: [UInt8], directories: (quoted: [String], angled: [String]))
+        -> [String]
+    {
         var seen = Set<String>()
-        return SharedPrecompiledHeader.leadingIncludes(bytes).map { key(spelling: $0, source: source, directories: directories) }
-            .filter { seen.insert($0).inserted }
+        return SharedPrecompiledHeader.leadingIncludes(bytes).map {
+            key(spelling: $0, source: source, directories: directories)
+        }
+        .filter { seen.insert($0).inserted }
     }
 
-    private static func key(spelling: String, source: String, directories: (quoted: [String], angled: [String])) -> String {
+    private static func key(spelling: String, source: String, directories: (quoted: [String], angled: [String]))
+        -> String
+    {
         let name = String(spelling.dropFirst().dropLast())
         let quoted = spelling.hasPrefix("\"")
         if name.hasPrefix("/") { return FileCollector.normalized(name) }
