@@ -148,3 +148,14 @@ extension CLIRunner.Run {
 func pchTraceLines(_ url: URL) -> [String] {
     ((try? String(contentsOf: url, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init).sorted()
 }
+
+/// The header-reuse tests' container: `MWBase::Environment::get()` in `include/env.hpp`, found
+/// with `-Iinclude`.
+enum EnvironmentFixture {
+    static let config = "containers: [\"Environment::get\"]\nclang-flags: [-Iinclude]\n"
+    static let header = """
+        #pragma once
+        namespace MWBase { struct World { int x; }; struct Environment { static Environment &get(); World *getWorld(); }; }
+
+        """
+}

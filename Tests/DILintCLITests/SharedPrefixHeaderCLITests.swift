@@ -8,51 +8,33 @@ import XCTest
 /// parse's, byte for byte.
 final class SharedPrefixHeaderCLITests: XCTestCase {
     private func project() throws -> Project {
-        try Project(
-            self,
-            files: [
-                ".di-lint.yml": "containers: [\"Environment::get\"]\nclang-flags: [-Iinclude]\n",
-                "include/env.hpp": """
-                #pragma once
-                namespace MWBase { struct World { int x; }; struct Environment { static Environment &get(); World *getWorld(); }; }
+        var files: [String: String] = [
+            ".di-lint.yml": EnvironmentFixture.config,
+            "include/env.hpp": EnvironmentFixture.header,
+            "include/common.hpp": """
+            #ifndef COMMON_HPP
+            #define COMMON_HPP
+            #include <map>
+            struct Shared { int y = 0; std::map<int, int> index; };
+            #endif
 
-                """,
-                "include/common.hpp": """
-                #ifndef COMMON_HPP
-                #define COMMON_HPP
-                #include <map>
-                struct Shared { int y = 0; std::map<int, int> index; };
-                #endif
-
-                """,
-                "src/a0.cpp":
-                    "#include <env.hpp>\n#include \"../include/common.hpp\"\n#include <vector>\nint a0() { std::vector<int> v; return (int)v.size() + Shared{}.y + MWBase::Environment::get().getWorld()->x; }\n",
-                "src/a1.cpp":
-                    "#include <env.hpp>\n#include \"../include/common.hpp\"\n#include <vector>\nint a1() { std::vector<int> v; return (int)v.size() + Shared{}.y + MWBase::Environment::get().getWorld()->x; }\n",
-                "src/a2.cpp":
-                    "#include <env.hpp>\n#include \"../include/common.hpp\"\n#include <vector>\nint a2() { std::vector<int> v; return (int)v.size() + Shared{}.y + MWBase::Environment::get().getWorld()->x; }\n",
-                "src/a3.cpp":
-                    "#include <env.hpp>\n#include \"../include/common.hpp\"\n#include <vector>\nint a3() { std::vector<int> v; return (int)v.size() + Shared{}.y + MWBase::Environment::get().getWorld()->x; }\n",
-                "src/a4.cpp":
-                    "#include <env.hpp>\n#include \"../include/common.hpp\"\n#include <vector>\nint a4() { std::vector<int> v; return (int)v.size() + Shared{}.y + MWBase::Environment::get().getWorld()->x; }\n",
-                "src/a5.cpp":
-                    "#include <env.hpp>\n#include \"../include/common.hpp\"\n#include <vector>\nint a5() { std::vector<int> v; return (int)v.size() + Shared{}.y + MWBase::Environment::get().getWorld()->x; }\n",
-                "src/a6.cpp":
-                    "#include <env.hpp>\n#include \"../include/common.hpp\"\n#include <vector>\nint a6() { std::vector<int> v; return (int)v.size() + Shared{}.y + MWBase::Environment::get().getWorld()->x; }\n",
-                "src/a7.cpp":
-                    "#include <env.hpp>\n#include \"../include/common.hpp\"\n#include <vector>\nint a7() { std::vector<int> v; return (int)v.size() + Shared{}.y + MWBase::Environment::get().getWorld()->x; }\n",
-                "src/a8.cpp":
-                    "#include <env.hpp>\n#include \"../include/common.hpp\"\n#include <vector>\nint a8() { std::vector<int> v; return (int)v.size() + Shared{}.y + MWBase::Environment::get().getWorld()->x; }\n",
-                // an error of its own (not a clash): read with the prefix all the same
-                "src/own.cpp":
-                    "#include <env.hpp>\nint own() { missing(); return MWBase::Environment::get().getWorld()->x; }\n",
-                // a `Shared` of its own: with the prefix, a redefinition; parsed without it
-                "src/clash.cpp":
-                    "#include <env.hpp>\nstruct Shared { long z; };\nint clash() { return (int)Shared{}.z + MWBase::Environment::get().getWorld()->x; }\n",
-                // begins with none of the prefix's headers (its `#include` of one comes after a line of code)
-                "src/odd.cpp":
-                    "#include <cstddef>\nint odd();\n#include \"../include/env.hpp\"\nint odd() { return MWBase::Environment::get().getWorld()->x; }\n",
-            ])
+            """,
+            // an error of its own (not a clash): read with the prefix all the same
+            "src/own.cpp":
+                "#include <env.hpp>\nint own() { missing(); return MWBase::Environment::get().getWorld()->x; }\n",
+            // a `Shared` of its own: with the prefix, a redefinition; parsed without it
+            "src/clash.cpp":
+                "#include <env.hpp>\nstruct Shared { long z; };\nint clash() { return (int)Shared{}.z + MWBase::Environment::get().getWorld()->x; }\n",
+            // begins with none of the prefix's headers (its `#include` of one comes after a line of code)
+            "src/odd.cpp":
+                "#include <cstddef>\nint odd();\n#include \"../include/env.hpp\"\nint odd() { return MWBase::Environment::get().getWorld()->x; }\n",
+        ]
+        for i in 0..<9 {
+            files["src/a\(i).cpp"] =
+                "#include <env.hpp>\n#include \"../include/common.hpp\"\n#include <vector>\n"
+                + "int a\(i)() { std::vector<int> v; return (int)v.size() + Shared{}.y + MWBase::Environment::get().getWorld()->x; }\n"
+        }
+        return try Project(self, files: files)
     }
 
     func testSourcesOnlyTheFileRulesReadShareOnePrefixAndReportWhatThePlainParseReports() throws {
@@ -86,9 +68,8 @@ final class SharedPrefixHeaderCLITests: XCTestCase {
 
     func testAPrefixReachingAnIncludeTheCheckRefusesIsNotParsed() throws {
         var files = [
-            ".di-lint.yml": "containers: [\"Environment::get\"]\nclang-flags: [-Iinclude]\n",
-            "include/env.hpp":
-                "#pragma once\nnamespace MWBase { struct World { int x; }; struct Environment { static Environment &get(); World *getWorld(); }; }\n",
+            ".di-lint.yml": EnvironmentFixture.config,
+            "include/env.hpp": EnvironmentFixture.header,
             // read without end: the sources that include it are refused, and so is a prefix with it
             "include/zero.hpp": "#pragma once\n#include \"/dev/zero\"\n",
         ]
