@@ -66,6 +66,31 @@ final class SharedPrefixHeaderCLITests: XCTestCase {
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: tmp.path), [])
     }
 
+    func testWithNoProjectRuleEverySourceReadsThePrefix() throws {
+        let p = try project()
+        // the file rules alone: no demand run, every C++ source parsed the cheaper way as it comes
+        try Data((EnvironmentFixture.config + "rules:\n  signal-handler-safety: off\n").utf8).write(
+            to: p.root.appendingPathComponent(".di-lint.yml"))
+        let trace = p.root.appendingPathComponent("trace")
+        let parses = p.root.appendingPathComponent("parses")
+        let plain = try CLIRunner.run(
+            ["lint", "src", "--format", "json"], in: p.root, environment: ["DI_LINT_HEADER_REUSE": "0"])
+        XCTAssertEqual(plain.findingPlaces.count, 12, plain.stdout + plain.stderr)
+        let reused = try CLIRunner.run(
+            ["lint", "src", "--format", "json"], in: p.root,
+            environment: [
+                "DI_LINT_HEADER_REUSE": "1", "DI_LINT_PCH_TRACE": trace.path, "DI_LINT_PARSE_TRACE": parses.path,
+            ])
+        XCTAssertEqual(try reused.reportWithoutTiming(), try plain.reportWithoutTiming(), reused.stdout + reused.stderr)
+        XCTAssertEqual(pchTraceLines(parses).count, 12, reused.stderr)
+        XCTAssertEqual(pchTraceLines(parses).filter { !$0.hasPrefix("bodies-skipped ") }, [], reused.stderr)
+        XCTAssertEqual(
+            pchTraceLines(trace).map { $0.hasPrefix("prefix-built ") ? "prefix-built" : $0 },
+            ["prefix-built", "prefix-errors src/clash.cpp"] + (0..<9).map { "prefix-read src/a\($0).cpp" }
+                + ["prefix-read src/own.cpp"],
+            reused.stderr)
+    }
+
     func testAPrefixReachingAnIncludeTheCheckRefusesIsNotParsed() throws {
         var files = [
             ".di-lint.yml": EnvironmentFixture.config,

@@ -19,6 +19,20 @@ final class SharedPrecompiledHeaderTests: XCTestCase {
         XCTAssertNil(first("int main() {}\n"))
     }
 
+    func testTheLeadingIncludesEndAtTheFirstLineOfAnotherKind() {
+        func leading(_ text: String) -> [String] { SharedPrecompiledHeader.leadingIncludes(Array(text.utf8)) }
+        XCTAssertEqual(
+            leading(
+                "// licence\n#include \"a.hpp\"\n\n/* more */\n#include <vector>\n#include <map> // maps\nint x;\n#include <set>\n"
+            ),
+            ["\"a.hpp\"", "<vector>", "<map>"])
+        XCTAssertEqual(leading("#include \"a.hpp\"\n#ifdef X\n#include <set>\n#endif\n"), ["\"a.hpp\""])
+        XCTAssertEqual(leading("#include \"a.hpp\"\n#include MACRO_HEADER\n#include <set>\n"), ["\"a.hpp\""])
+        XCTAssertEqual(leading("#include <a.h> \\\n#include <b.h>\n"), [])
+        XCTAssertEqual(leading("#define NOMINMAX\n#include <windows.h>\n"), [])
+        XCTAssertEqual(leading(""), [])
+    }
+
     func testASourceBeginsWithTheHeaderBesideItOfItsOwnStem() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("pch-pairs-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)

@@ -22,7 +22,7 @@ struct CallFrameInfo {
     }
 
     /// The unwind rules in effect at one address.
-    struct Row {
+    struct Row: Equatable {
         var cfa: CFARule
         var registers: [Int: RegisterRule]
         let returnAddressRegister: Int

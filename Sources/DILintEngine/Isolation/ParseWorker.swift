@@ -39,6 +39,7 @@ public enum ParseWorker {
             refuse(socket, "the parse worker got a handshake it cannot read")
         }
         watchParent(handshake.parent)
+        SharedPrecompiledHeader.inheritRunDirectory()
         limitResources(memoryLimit: handshake.memoryLimit)
 
         let configuration: Configuration

@@ -606,13 +606,7 @@ extension Linter {
             round: { first in demandRound(demand, first: first, files: files, all: all, queue: queue) },
             handing: { cheap in
                 // the headers most of them begin with, parsed once for all (`SharedPrefixHeader`)
-                SharedPrefixHeader.plan(
-                    sources: cheap.map { files[$0] },
-                    arguments: { path in
-                        ClangParser.commonArguments
-                            + ClangFrontEnd.arguments(
-                                path: path, language: .cxx, database: nil, configuration: configuration)
-                    }, maxFileSize: configuration.maxFileSize)
+                SharedPrefixHeader.plan(sources: cheap.map { files[$0] }, configuration: configuration)
             })
     }
 

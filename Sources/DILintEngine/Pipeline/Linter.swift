@@ -85,11 +85,22 @@ public final class Linter: @unchecked Sendable {
         let installing = Set(
             DemandClosure.installerWords(handlers: configuration.options(of: SignalHandlerSafetyRule.self).handlers)
                 .map(DemandText.hash))
+        // With no project rule on, the file rules alone read a parse: C++ sources get the cheaper
+        // one, after the run's shared prefix (planned over all of them by the first that needs it)
+        let fileRulesOnly = activeProjectRules.isEmpty
+        let prefix = SharedPrefixHeader.RunPlan { [configuration, compileArguments] in
+            SharedPrefixHeader.plan(
+                sources: files.filter {
+                    SharedPrecompiledHeader.sourceExtensions.contains(($0 as NSString).pathExtension)
+                        && compileArguments[$0] == nil
+                }, configuration: configuration)
+        }
         ParseThreads.run(workers) { [self] in
             var frontEnd: ClangFrontEnd?
             var worker: WorkerProcess?
-            func parse(_ path: String, _ bytes: [UInt8], systemBodies: Bool = true) -> FileOutcome {
-                self.parse(
+            func parse(_ path: String, _ bytes: [UInt8], systemBodies: Bool = !fileRulesOnly) -> FileOutcome {
+                if !systemBodies && fileRulesOnly { prefix.make() }
+                return self.parse(
                     path, bytes: bytes, frontEnd: &frontEnd, worker: &worker, handshake: handshake, budget: budget,
                     systemBodies: systemBodies)
             }

@@ -40,9 +40,8 @@ final class RuntimeLibrarySymbolsTests: XCTestCase {
         let copyBytes = [UInt8](try Data(contentsOf: kept.file))
         let copyCFI = try XCTUnwrap(CallFrameInfo(bytes: copyBytes), "the copy's .eh_frame_hdr is readable")
         for symbol in library.symbols.filter({ $0.size > 16 }).prefix(200) {
-            XCTAssertEqual(
-                String(describing: copyCFI.row(for: symbol.start + 8)),
-                String(describing: libraryCFI.row(for: symbol.start + 8)), symbol.name)
+            // the rows themselves: their register tables print in either order
+            XCTAssertEqual(copyCFI.row(for: symbol.start + 8), libraryCFI.row(for: symbol.start + 8), symbol.name)
         }
         let codeOffset = try XCTUnwrap(fileOffset(of: retain.start, in: core))
         XCTAssertTrue(copyBytes[Int(codeOffset)..<Int(codeOffset) + 16].allSatisfy { $0 == 0 }, "swift_retain's code")

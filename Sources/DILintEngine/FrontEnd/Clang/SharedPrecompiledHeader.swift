@@ -19,9 +19,9 @@ import Foundation
 /// with a compile database's arguments or with edited files (fix), and a precompiled header
 /// libclang cannot read (a fatal error naming it) all mean a plain parse.
 ///
-/// The precompiled headers live in one directory per run (`DI_LINT_PCH_DIR`, made by the first
-/// process that needs it and inherited by its parse workers), removed when the process that
-/// made it exits. `DI_LINT_PCH_TRACE=FILE` appends one line per decision to FILE (`built
+/// The precompiled headers live in one directory per run (made by the run's process when it
+/// first needs it, exported to its parse workers as `DI_LINT_PCH_DIR`), removed when the
+/// process that made it exits. `DI_LINT_PCH_TRACE=FILE` appends one line per decision to FILE (`built
 /// HEADER`, `read SOURCE`, `plain SOURCE`, `unreadable SOURCE`, `parsed-again SOURCE`: read
 /// without a fatal error, yet the unit lists the header among the files it included, and is
 /// parsed plainly instead), for tests and measurements.
@@ -33,14 +33,12 @@ import Foundation
 /// `ParsedFile.savedParseInclusions`).
 enum SharedPrecompiledHeader {
     /// The run's directory, made on first use (and exported to the parse workers started after).
+    /// A process that is not a parse worker makes its own: one inherited from a process that
+    /// ran di-lint before (a test runner, a script) would mix two runs' files.
     static func runDirectory() -> String? {
         lock.lock()
         defer { lock.unlock() }
         if let made = directory { return made }
-        if let given = ProcessInfo.processInfo.environment[environmentName], !given.isEmpty {
-            directory = given
-            return given
-        }
         var template = Array((NSTemporaryDirectory() + "/di-lint-pch-XXXXXX").utf8CString)
         guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else { return nil }
         let path = String(cString: made)
@@ -51,6 +49,21 @@ enum SharedPrecompiledHeader {
         }
         madeHere = path
         return path
+    }
+
+    /// A parse worker's: the directory its run made (`environmentName`), if any. Nil in any other
+    /// process until `runDirectory` makes one.
+    static var existingRunDirectory: String? {
+        lock.lock()
+        defer { lock.unlock() }
+        return directory
+    }
+
+    /// Called by a parse worker first: its run's directory is the one its parent exported.
+    static func inheritRunDirectory() {
+        lock.lock()
+        defer { lock.unlock() }
+        if let given = ProcessInfo.processInfo.environment[environmentName], !given.isEmpty { directory = given }
     }
 
     static let environmentName = "DI_LINT_PCH_DIR"

@@ -13,6 +13,10 @@ import Foundation
 /// the prefix and may read differently for it (`mayDiffer`: an error clang gives for a name
 /// declared twice or ambiguous) is not kept: the source is parsed as before.
 ///
+/// The run plans the prefix when it hands out the sources held back for the cheaper parse, or,
+/// with no project rule on (every C++ source then gets the cheaper parse), when the first of
+/// them is parsed (`RunPlan`), over all the run's C++ sources.
+///
 /// Which headers: the run (`plan`) reads the `#include` lines each of the sources begins with
 /// (`SharedPrecompiledHeader.leadingIncludes`), resolved as the preprocessor would look in the
 /// project (beside the source for a quoted name, then each `-iquote`/`-I` directory; a name found
@@ -61,10 +65,39 @@ enum SharedPrefixHeader {
             guard !kept.isEmpty else { continue }
             let text = kept.map { "#include " + ($0.hasPrefix("/") ? "\"\($0)\"" : $0) + "\n" }.joined()
             let path = prefixPath(run: run, arguments: plain)
+            // an earlier run of this process with the same arguments left its prefix: not this run's
+            for built in [".pch", ".bad", ".started"] { unlink(path + built) }
             let temporary = path + ".tmp"
             if FileManager.default.createFile(atPath: temporary, contents: Data(text.utf8)) {
                 if rename(temporary, path) != 0 { unlink(temporary) }
             }
+        }
+    }
+
+    /// `plan` for C++ sources without a compile-database entry, with the arguments their parse gives them.
+    static func plan(sources: [String], configuration: Configuration) {
+        plan(
+            sources: sources,
+            arguments: { path in
+                ClangParser.commonArguments
+                    + ClangFrontEnd.arguments(path: path, language: .cxx, database: nil, configuration: configuration)
+            }, maxFileSize: configuration.maxFileSize)
+    }
+
+    /// A run's `plan`, made once, by the first parse that needs it (on any parse thread).
+    final class RunPlan: @unchecked Sendable {
+        private let lock = NSLock()
+        private var made = false
+        private let body: () -> Void
+
+        init(_ body: @escaping () -> Void) { self.body = body }
+
+        func make() {
+            lock.lock()
+            defer { lock.unlock() }
+            guard !made else { return }
+            made = true
+            body()
         }
     }
 
@@ -82,7 +115,7 @@ enum SharedPrefixHeader {
         unsafe: (_ prefix: String, _ bytes: [UInt8]) -> String?
     ) -> [String]? {
         guard ClangFrontEnd.headerReuseRequested,
-            let run = getenv(SharedPrecompiledHeader.environmentName).map({ String(cString: $0) }), !run.isEmpty
+            let run = SharedPrecompiledHeader.existingRunDirectory
         else { return nil }
         let prefix = prefixPath(run: run, arguments: plain)
         guard let text = try? String(contentsOfFile: prefix, encoding: .utf8) else { return nil }
