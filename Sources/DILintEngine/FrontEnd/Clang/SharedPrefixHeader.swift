@@ -25,8 +25,8 @@ import Foundation
 /// they tend to come in. The prefix is written to the run's directory
 /// (`SharedPrecompiledHeader.runDirectory`) as `prefix-<digest of the arguments>.hpp`; the
 /// first parse that needs it builds `.pch` beside it under the lock, or marks it `.bad` when the
-/// prefix alone does not parse without an error or reaches an include the include check refuses. A source that begins with none of the prefix's
-/// headers reads no prefix. `DI_LINT_PCH_TRACE` lines: `prefix-built PREFIX`,
+/// prefix alone does not parse without an error or reaches an include the include check
+/// refuses. A source that begins with none of the prefix's headers reads no prefix. `DI_LINT_PCH_TRACE` lines: `prefix-built PREFIX`,
 /// `prefix-unusable PREFIX`, `prefix-read SOURCE`, `prefix-errors SOURCE` (parsed again without it).
 enum SharedPrefixHeader {
     /// The share of a run's sources that must begin with a header for it to join the prefix.
@@ -41,6 +41,12 @@ enum SharedPrefixHeader {
     /// a source's whole libclang arguments, as its parse gives them). Once per run, before the
     /// sources' parses; nothing when the header reuse is off or no directory can be made.
     static func plan(sources: [String], arguments: (String) -> [String], maxFileSize: Int) {
+        // an earlier run of this process left its prefixes (a library user's second lint): not this run's
+        if let run = SharedPrecompiledHeader.existingRunDirectory,
+            let names = try? FileManager.default.contentsOfDirectory(atPath: run)
+        {
+            for name in names where name.hasPrefix("prefix-") { unlink(run + "/" + name) }
+        }
         guard ClangFrontEnd.headerReuseRequested, sources.count >= minimumSources,
             let run = SharedPrecompiledHeader.runDirectory()
         else { return }
@@ -65,8 +71,6 @@ enum SharedPrefixHeader {
             guard !kept.isEmpty else { continue }
             let text = kept.map { "#include " + ($0.hasPrefix("/") ? "\"\($0)\"" : $0) + "\n" }.joined()
             let path = prefixPath(run: run, arguments: plain)
-            // an earlier run of this process with the same arguments left its prefix: not this run's
-            for built in [".pch", ".bad", ".started"] { unlink(path + built) }
             let temporary = path + ".tmp"
             if FileManager.default.createFile(atPath: temporary, contents: Data(text.utf8)) {
                 if rename(temporary, path) != 0 { unlink(temporary) }
