@@ -185,7 +185,7 @@ enum SharedPrecompiledHeader {
 
     /// A lock held while a header's parse is saved, or while a source looks for it.
     struct PairLock {
-        let base: String
+        fileprivate let base: String
         fileprivate let descriptor: Int32
 
         func release() {
@@ -278,18 +278,15 @@ enum SharedPrecompiledHeader {
     /// nothing).
     static func sourceArguments(source path: String, bytes: [UInt8], arguments: [String]) -> SavedParse? {
         guard let header = ownHeader(source: absolute(path), bytes: bytes) else { return nil }
-        var headerArguments = arguments
-        guard let x = headerArguments.firstIndex(of: "-x"), x + 1 < headerArguments.count,
-            headerArguments[x + 1] == "c++"
-        else { return nil }
-        headerArguments[x + 1] = "c++-header"
-        guard let base = base(header: header, arguments: headerArguments), let held = locked(base) else {
+        guard let asHeader = headerArguments(arguments), let base = base(header: header, arguments: asHeader),
+            let held = locked(base)
+        else {
             return nil
         }
         defer { held.release() }
         let pch = base + ".pch"
         guard access(pch, R_OK) == 0 else {
-            close(open(base + ".taken", O_CREAT | O_WRONLY | O_CLOEXEC, 0o600))
+            mark(base + ".taken")
             trace("plain", path)
             return nil
         }
@@ -331,6 +328,21 @@ enum SharedPrecompiledHeader {
 
     private static let traceFile: String? = ProcessInfo.processInfo.environment["DI_LINT_PCH_TRACE"].flatMap {
         $0.isEmpty ? nil : $0
+    }
+
+    /// A C++ source's arguments for parsing a header (`-x c++` made `-x c++-header`); nil without `-x c++`.
+    static func headerArguments(_ arguments: [String]) -> [String]? {
+        guard let x = arguments.firstIndex(of: "-x"), x + 1 < arguments.count, arguments[x + 1] == "c++" else {
+            return nil
+        }
+        var header = arguments
+        header[x + 1] = "c++-header"
+        return header
+    }
+
+    /// Leaves an empty marker file at `path` (`.taken`, `.started`, `.bad`).
+    static func mark(_ path: String) {
+        close(open(path, O_CREAT | O_WRONLY | O_CLOEXEC, 0o600))
     }
 
     static func absolute(_ path: String) -> String {

@@ -139,10 +139,10 @@ enum SharedPrefixHeader {
         let pch = prefix + ".pch"
         if access(pch, R_OK) != 0 {
             guard access(prefix + ".bad", F_OK) != 0, access(prefix + ".started", F_OK) != 0 else { return nil }
-            close(open(prefix + ".started", O_CREAT | O_WRONLY | O_CLOEXEC, 0o600))
+            SharedPrecompiledHeader.mark(prefix + ".started")
             guard unsafe(prefix, Array(text.utf8)) == nil, build(prefix: prefix, arguments: plain, parser: parser)
             else {
-                close(open(prefix + ".bad", O_CREAT | O_WRONLY | O_CLOEXEC, 0o600))
+                SharedPrecompiledHeader.mark(prefix + ".bad")
                 SharedPrecompiledHeader.trace("prefix-unusable", prefix)
                 return nil
             }
@@ -156,34 +156,26 @@ enum SharedPrefixHeader {
     /// source's own (an API the installed library lacks: the plain parse has them too) and are
     /// read as the plain parse reads them.
     static func mayDiffer(_ unit: CXTranslationUnit) -> Bool {
-        (0..<clang_getNumDiagnostics(unit)).contains { i in
-            let diagnostic = clang_getDiagnostic(unit, i)
-            defer { clang_disposeDiagnostic(diagnostic) }
-            guard clang_getDiagnosticSeverity(diagnostic).rawValue >= CXDiagnostic_Error.rawValue else { return false }
-            let text = clang_getDiagnosticSpelling(diagnostic).consume()
-            return clashes.contains { text.contains($0) }
-        }
+        hasError(unit) { text in clashes.contains { text.contains($0) } }
     }
 
     /// What clang says of a name declared more than once or in more ways than one.
     static let clashes = ["ambiguous", "redefinition", "conflicting", "redeclar", "previous"]
 
-    /// Whether a unit has an error.
-    static func hasError(_ unit: CXTranslationUnit) -> Bool {
+    /// Whether a unit has an error (whose text `matching` accepts).
+    static func hasError(_ unit: CXTranslationUnit, matching: (String) -> Bool = { _ in true }) -> Bool {
         (0..<clang_getNumDiagnostics(unit)).contains { i in
             let diagnostic = clang_getDiagnostic(unit, i)
             defer { clang_disposeDiagnostic(diagnostic) }
             return clang_getDiagnosticSeverity(diagnostic).rawValue >= CXDiagnostic_Error.rawValue
+                && matching(clang_getDiagnosticSpelling(diagnostic).consume())
         }
     }
 
     /// Parses the prefix as a header and saves it (`.pch`); false when the parse fails or has
     /// an error. Called holding the prefix's lock.
     private static func build(prefix: String, arguments plain: [String], parser: ClangParser) -> Bool {
-        var arguments = plain
-        if let x = arguments.firstIndex(of: "-x"), x + 1 < arguments.count, arguments[x + 1] == "c++" {
-            arguments[x + 1] = "c++-header"
-        }
+        let arguments = SharedPrecompiledHeader.headerArguments(plain) ?? plain
         let unit = try? parser.parseUnit(
             path: prefix, arguments: arguments, unsaved: [],
             options: ClangParser.parseOptions | CXTranslationUnit_ForSerialization.rawValue)
