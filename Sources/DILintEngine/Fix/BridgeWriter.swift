@@ -242,6 +242,10 @@ struct BridgeWriter {
     private func providerDeclaration(_ service: String, container: String) -> (
         name: String, type: String, isPublic: Bool
     )? {
+        context.remembered("provider of \(service) in \(container)") { findProvider(service, container: container) }
+    }
+
+    private func findProvider(_ service: String, container: String) -> (name: String, type: String, isPublic: Bool)? {
         for path in context.swiftFilesMentioning(service) {
             guard let file = context.swiftFile(path), !file.bytes.starts(with: Array(Self.marker.utf8)) else {
                 continue
@@ -273,11 +277,13 @@ struct BridgeWriter {
     /// `<BridgeType><Service>Provider`.
     func ownProvider(_ service: String) -> String {
         let name = Self.provider(service)
-        let taken = context.swiftFilesMentioning(name).contains { path in
-            guard let bytes = context.workspace.bytes(path), !bytes.starts(with: Array(Self.marker.utf8)) else {
-                return false
+        let taken = context.remembered("declares \(name)") {
+            context.swiftFilesMentioning(name).contains { path in
+                guard let bytes = context.workspace.bytes(path), !bytes.starts(with: Array(Self.marker.utf8)) else {
+                    return false
+                }
+                return FixContext.declaresType(name, in: String(decoding: bytes, as: UTF8.self))
             }
-            return FixContext.declaresType(name, in: String(decoding: bytes, as: UTF8.self))
         }
         return taken ? configuration.bridgeType + name : name
     }

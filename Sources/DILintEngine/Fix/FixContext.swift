@@ -78,12 +78,27 @@ final class FixContext {
     /// `protocol` or `typealias`, an Objective-C `@interface`, `@protocol` or `@class`, or a C
     /// `typedef` (`struct T` is a Swift or C declaration).
     static func declaresType(_ type: String, in text: String) -> Bool {
+        guard text.contains(type) else { return false }
+        return declaration(of: type).firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
+    }
+
+    /// `declaresType`'s expression for a type, compiled once per type name (a bridge check asks
+    /// for the same names over every file of the run).
+    private static func declaration(of type: String) -> NSRegularExpression {
+        declarationsLock.lock()
+        defer { declarationsLock.unlock() }
+        if let known = declarations[type] { return known }
         let name = NSRegularExpression.escapedPattern(for: type)
         let pattern =
             #"(\b(class|struct|enum|actor|protocol|typealias)|@(interface|protocol|class))\s+"# + name + #"\b"#
             + #"|\btypedef\b[^;]*\b"# + name + #"\s*;"#
-        return text.range(of: pattern, options: .regularExpression) != nil
+        let expression = try! NSRegularExpression(pattern: pattern) // escaped name in a fixed pattern: always valid
+        declarations[type] = expression
+        return expression
     }
+
+    nonisolated(unsafe) private static var declarations: [String: NSRegularExpression] = [:]
+    private static let declarationsLock = NSLock()
 
     /// Whether the member the container is asked for registers something with it
     /// (`register(…)`, `registerService:`, `unregister…`, `deregister…`): a call on the container,
@@ -226,8 +241,22 @@ final class FixContext {
     private lazy var swiftRunFiles: [String] = runFiles.filter { ($0 as NSString).pathExtension == "swift" }
     private var mentioning: [String: [String]] = [:]
 
+    /// Answers the planners derive from the run's files (as of the workspace's overlay), by a
+    /// key naming the look-up and its arguments, kept until a file changes (cleared with the
+    /// parses): a look-up every service asks for (the container's member blocks, a provider
+    /// protocol, the headers in reach) is made once, not once per service.
+    private var runAnswers: [String: Any] = [:]
+
+    /// `compute()`'s value for `key`, computed once until the run's files change (nil included).
+    func remembered<T>(_ key: String, _ compute: () -> T) -> T {
+        if let known = runAnswers[key], let value = known as? T { return value }
+        let value = compute()
+        runAnswers.updateValue(value as Any, forKey: key)
+        return value
+    }
+
     /// Drops cached parses (after the overlay changed).
-    func forget() { analyses = [:]; swiftFiles = [:]; mentioning = [:] }
+    func forget() { analyses = [:]; swiftFiles = [:]; mentioning = [:]; runAnswers = [:] }
 
     /// Drops the cached parses the change of these files' contents may change: theirs, and those
     /// of the files that included one of them (the rest would parse the same again).
@@ -240,6 +269,7 @@ final class FixContext {
         }
         swiftFiles = swiftFiles.filter { !changed.contains($0.key) }
         mentioning = [:]
+        runAnswers = [:]
     }
 
     /// Files of the run that may declare an Objective-C interface of `className`: `@interface`,

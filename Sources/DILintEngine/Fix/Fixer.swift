@@ -106,6 +106,7 @@ public final class Fixer {
                 && !planned.groups.isEmpty
             {
                 workspace.setBase(BridgeWriter.createdContents(planned))
+                context.forget() // what was read before the facade's files were there
                 bridgePlan = planned
             }
         }

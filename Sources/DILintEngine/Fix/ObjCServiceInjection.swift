@@ -260,6 +260,15 @@ final class HeadersInReach {
     /// run's files import, then those these import, `depth` levels deep (at most `limit` headers).
     func headers(depth: Int = 3, limit: Int = 400) -> [String] {
         if let found { return found }
+        // the same for every planner of the run (each makes its own `HeadersInReach`)
+        let found = context.remembered("headers in reach, \(depth) deep, at most \(limit)") {
+            search(depth: depth, limit: limit)
+        }
+        self.found = found
+        return found
+    }
+
+    private func search(depth: Int, limit: Int) -> [String] {
         let runC = context.runFiles.filter {
             ["m", "mm", "h", "c", "cc", "cpp", "hh", "hpp"].contains(($0 as NSString).pathExtension)
         }
@@ -291,7 +300,6 @@ final class HeadersInReach {
             }
             level = next
         }
-        found = result
         return result
     }
 

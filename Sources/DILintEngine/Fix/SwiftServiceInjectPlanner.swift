@@ -549,33 +549,36 @@ enum ContainerMembers {
     static func find(_ member: String, in owner: String, context: FixContext) -> [Member] {
         let simple = SwiftRunType.simpleName(owner)
         var found: [Member] = []
-        for tree in context.declarationTrees(of: simple, mentioning: simple) {
-            let blocks = OwnerBlocks(name: simple)
-            blocks.walk(tree)
-            for block in blocks.found {
-                for decl in SwiftRunType.flatten(block.members) {
-                    if let v = decl.as(VariableDeclSyntax.self),
-                        let binding = v.bindings.first(where: {
-                            $0.pattern.as(IdentifierPatternSyntax.self)?.identifier.text == member
-                        })
+        let blocks = context.remembered("member blocks of \(simple)") {
+            context.declarationTrees(of: simple, mentioning: simple).flatMap { tree in
+                let blocks = OwnerBlocks(name: simple)
+                blocks.walk(tree)
+                return blocks.found
+            }
+        }
+        for block in blocks {
+            for decl in SwiftRunType.flatten(block.members) {
+                if let v = decl.as(VariableDeclSyntax.self),
+                    let binding = v.bindings.first(where: {
+                        $0.pattern.as(IdentifierPatternSyntax.self)?.identifier.text == member
+                    })
+                {
+                    if let annotation = binding.typeAnnotation {
+                        found.append(.property(annotation.type.trimmedDescription))
+                    } else if let call = binding.initializer?.value.as(FunctionCallExprSyntax.self),
+                        let callee = call.calledExpression.as(DeclReferenceExprSyntax.self),
+                        callee.baseName.text.first?.isUppercase == true
                     {
-                        if let annotation = binding.typeAnnotation {
-                            found.append(.property(annotation.type.trimmedDescription))
-                        } else if let call = binding.initializer?.value.as(FunctionCallExprSyntax.self),
-                            let callee = call.calledExpression.as(DeclReferenceExprSyntax.self),
-                            callee.baseName.text.first?.isUppercase == true
-                        {
-                            found.append(.built(callee.baseName.text))
-                        } else {
-                            found.append(.unknown)
-                        }
+                        found.append(.built(callee.baseName.text))
+                    } else {
+                        found.append(.unknown)
                     }
-                    if let f = decl.as(FunctionDeclSyntax.self), f.name.text == member {
-                        if f.signature.parameterClause.parameters.isEmpty, let result = f.signature.returnClause {
-                            found.append(.method(result.type.trimmedDescription))
-                        } else {
-                            found.append(.unknown)
-                        }
+                }
+                if let f = decl.as(FunctionDeclSyntax.self), f.name.text == member {
+                    if f.signature.parameterClause.parameters.isEmpty, let result = f.signature.returnClause {
+                        found.append(.method(result.type.trimmedDescription))
+                    } else {
+                        found.append(.unknown)
                     }
                 }
             }
