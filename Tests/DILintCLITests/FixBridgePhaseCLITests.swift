@@ -181,6 +181,38 @@ final class FixBridgePhaseCLITests: XCTestCase {
         XCTAssertEqual(try project.run("fix", "--phase", "bridge", "Sources").stdout, "")
     }
 
+    /// The inject that plans the facade first reuses the bridge phase's parses of the files as they
+    /// are when no parse can read a file the facade adds: here the facade is not written (a
+    /// service's type is unknown), so the inject's parses are those of the tree as it is. When the
+    /// facade adds a header (`CrashBridge.h`), the inject parses every file itself.
+    func testInjectReusesTheBridgePhaseParsesOnlyWhenNoParseCanReadTheFacade() throws {
+        let trace = ["DI_LINT_FIX_TRACE": "1"]
+        let (written, _) = try tree("bridgegen-objc")
+        let withFacade = try CLIRunner.run(
+            ["fix", "--phase", "inject", "Sources"], in: written.root, environment: trace)
+        XCTAssertFalse(withFacade.stderr.contains("adopted"), withFacade.stderr)
+        XCTAssertTrue(withFacade.stderr.contains("5 accesses rewritten in 5 files"), withFacade.stderr)
+
+        let (unknown, _) = try tree("bridgegen-objc")
+        try unknown.write(
+            "Sources/Crash/Probe.m",
+            "#import \"Container.h\"\n\n@interface Probe : NSObject\n@end\n\n@implementation Probe\n\n"
+                + "- (id)mystery\n{\n    return Container.sharedInstance.mysteryService;\n}\n\n@end\n")
+        try unknown.commitEverything()
+        let without = try CLIRunner.run(["fix", "--phase", "inject", "Sources"], in: unknown.root, environment: trace)
+        XCTAssertTrue(without.stderr.contains("adopted 3 of 3 parses"), without.stderr)
+        // the plan of a run that parses every file itself (the build before the reuse gave this)
+        XCTAssertTrue(
+            without.stderr.contains(
+                "di-lint fix: 0 accesses rewritten in 0 files; 0 left for manual work; 3 conflicts (6 accesses in refused groups)"
+            ), without.stderr)
+        XCTAssertTrue(
+            without.stderr.contains(
+                "refused Objective-C class Probe: re-parse of Sources/Crash/Probe.m: new error: 'CrashBridge.h' file not found at line 2"
+            ), without.stderr)
+        XCTAssertEqual(without.stdout, "")
+    }
+
     func testObjectiveCBridgeDryRunAppliesAndNeverReplacesAFile() throws {
         let (project, expected) = try tree("bridgegen-objc")
         let dry = try project.run("fix", "--phase", "bridge", "Sources")

@@ -144,6 +144,28 @@ final class FixContext {
     /// Why a parse failed, as a file's failure says it.
     private static func reason(_ error: any Error) -> String { (error as? ParseFailure)?.reason ?? "\(error)" }
 
+    /// Takes another context's parses of the run's files as they are on disk (the bridge phase
+    /// planned before the inject): files not cached yet, whose contents are the same here. The
+    /// caller makes sure no parse here could read a file the other could not (the files planned
+    /// but not written are all implementation files, which no parse is given).
+    func adopt(_ other: FixContext) {
+        var adopted = 0
+        defer { FixTrace.mark("  adopted \(adopted) of \(other.analysesOnDisk.count) parses") }
+        for (path, analysis) in other.analysesOnDisk
+        where analyses[path] == nil && workspace.overlay[path] == nil
+            && workspace.diskBytes(path) == other.workspace.diskBytes(path)
+        {
+            analyses[path] = analysis
+            workspace.noteRead(path, analysis.inclusions)
+            adopted += 1
+        }
+        for (path, file) in other.swiftFilesOnDisk where swiftFilesOnDisk[path] == nil { swiftFilesOnDisk[path] = file }
+    }
+
+    /// The C-family analyses made as on disk (kept by `plan` after the verification dropped
+    /// its caches): what `adopt` takes.
+    var analysesOnDisk: [String: FixFileAnalysis] = [:]
+
     /// Parses and analyses the files not cached yet on one parse thread per core (`ParseThreads`,
     /// as lint's), each with its own front end, each taking the next file when done with one,
     /// then caches them.
@@ -198,7 +220,7 @@ final class FixContext {
         return file
     }
 
-    private var swiftFilesOnDisk: [String: SwiftFixFile] = [:]
+    private(set) var swiftFilesOnDisk: [String: SwiftFixFile] = [:]
 
     /// A Swift file's `bytes` parsed, analysed and linted as `lint` does, under the same bounds:
     /// reported to the supervisor as a parse (its deadline, memory limit and crash containment;

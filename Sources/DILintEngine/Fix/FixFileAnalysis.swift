@@ -71,6 +71,9 @@ struct FixFileAnalysis {
     /// Whether the parse read the file (`#include`d or `#import`ed, at any depth).
     func includes(_ file: FileKey) -> Bool { included.contains(file) }
 
+    /// The files the parse read, the file itself included.
+    var inclusions: Set<FileKey> { included }
+
     /// A file on disk as libclang tells files apart (device and inode).
     typealias FileKey = SourceFileKey
 

@@ -63,11 +63,20 @@ final class FixWorkspace {
         setOverlay([:])
     }
 
+    /// Whether a parse may be given the file as an unsaved file: not an implementation file
+    /// (`.c`, `.m`, `.mm`, `.cc`, `.cpp`, `.cxx`, `.swift`), which no parse of another file reads.
+    static func isIncludable(_ path: String) -> Bool {
+        !["c", "m", "mm", "cc", "cpp", "cxx", "swift"].contains((path as NSString).pathExtension)
+    }
+
+    /// Records what a parse made elsewhere read (an analysis adopted from another workspace of the
+    /// same files: `FixContext.adopt`), as `parse` records its own.
+    func noteRead(_ realPath: String, _ inclusions: Set<FixFileAnalysis.FileKey>) { lastRead[realPath] = inclusions }
+
     func setOverlay(_ edited: [String: [UInt8]]) {
         let contents = base.merging(edited) { $1 }
         overlay = contents
-        let implementation: Set<String> = ["c", "m", "mm", "cc", "cpp", "cxx", "swift"]
-        includableOverlay = contents.keys.filter { !implementation.contains(($0 as NSString).pathExtension) }.sorted()
+        includableOverlay = contents.keys.filter(Self.isIncludable).sorted()
         overlayFiles = OverlayFiles(paths: includableOverlay, contents: contents)
     }
 

@@ -102,12 +102,19 @@ public final class Fixer {
             // only a whole facade: one that leaves a service out (its type unknown) would refuse
             // the groups that read it; then inject runs as without it, and `--phase bridge` says why
             let planned = self.plan(files: files, phase: .bridge)
+            var created: [String: [UInt8]] = [:]
             if planned.manual.allSatisfy({ $0.reason == .bridgeHeaderForSwift }) && planned.refusedGroups.isEmpty
                 && !planned.groups.isEmpty
             {
-                workspace.setBase(BridgeWriter.createdContents(planned))
+                created = BridgeWriter.createdContents(planned)
+                workspace.setBase(created)
                 context.forget() // what was read before the facade's files were there
                 bridgePlan = planned
+            }
+            // the bridge phase's parses of the files as they are: the same here without the
+            // facade, or when its files are all implementation files (no parse is given them)
+            if let bridgeContext = lastContext, !created.keys.contains(where: FixWorkspace.isIncludable) {
+                context.adopt(bridgeContext)
             }
         }
         FixTrace.mark("context + bridge check")
@@ -125,6 +132,7 @@ public final class Fixer {
         context.prefetch(clangFiles)
         FixTrace.mark("plan parse")
         let analyses = clangFiles.compactMap(context.analysis)
+        context.analysesOnDisk = Dictionary(analyses.map { ($0.path, $0) }, uniquingKeysWith: { a, _ in a })
         for path in clangFiles where context.failures[path] != nil {
             plan.manual.append(
                 ManualItem(
