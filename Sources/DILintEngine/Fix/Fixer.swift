@@ -50,7 +50,11 @@ public final class Fixer {
     }
 
     /// Plans (and verifies) the phase over the files; writes nothing.
-    public func plan(files: [String], phase: FixPhase) -> FixPlan {
+    public func plan(files: [String], phase: FixPhase) -> FixPlan { plan(files: files, phase: phase, verifyIf: nil) }
+
+    /// `verifyIf`: verify only a plan it accepts (an unverified plan is returned as planned: the
+    /// inject's look at a facade it will not write).
+    private func plan(files: [String], phase: FixPhase, verifyIf: ((FixPlan) -> Bool)?) -> FixPlan {
         var seen = Set<String>()
         var pairs = files.compactMap { path -> (real: String, display: String)? in
             let real = FixWorkspace.realPath(path)
@@ -101,11 +105,13 @@ public final class Fixer {
         {
             // only a whole facade: one that leaves a service out (its type unknown) would refuse
             // the groups that read it; then inject runs as without it, and `--phase bridge` says why
-            let planned = self.plan(files: files, phase: .bridge)
+            let whole = { (plan: FixPlan) in
+                plan.manual.allSatisfy({ $0.reason == .bridgeHeaderForSwift }) && !plan.groups.isEmpty
+            }
+            // verified only when whole: a partial facade is not written, and not checked
+            let planned = self.plan(files: files, phase: .bridge, verifyIf: whole)
             var created: [String: [UInt8]] = [:]
-            if planned.manual.allSatisfy({ $0.reason == .bridgeHeaderForSwift }) && planned.refusedGroups.isEmpty
-                && !planned.groups.isEmpty
-            {
+            if whole(planned) && planned.refusedGroups.isEmpty {
                 created = BridgeWriter.createdContents(planned)
                 workspace.setBase(created)
                 context.forget() // what was read before the facade's files were there
@@ -159,8 +165,10 @@ public final class Fixer {
         }
         Self.planPhase(phase, FixRun(context: context, clang: analyses, swift: swift), into: &plan)
         FixTrace.mark("planPhase")
-        verify(&plan, context: context, planned: analyses)
-        FixTrace.mark("verify done")
+        if verifyIf?(plan) ?? true {
+            verify(&plan, context: context, planned: analyses)
+            FixTrace.mark("verify done")
+        }
         lastContext = context
         // the bridge goes with the accesses that read it (none accepted: nothing is written)
         if let bridgePlan, plan.accepted.contains(where: { !$0.edits.isEmpty }) { plan.merge(before: bridgePlan) }
