@@ -249,7 +249,6 @@ final class ObjCServiceTypes {
 /// `<Kit/Kit.h>`). Read, never part of the run.
 final class HeadersInReach {
     private let context: FixContext
-    private var found: [String]?
     private var index: [String: [String]]?
     /// Files listed under the run's folder at most (a tree larger is searched no further).
     static let listingLimit = 50_000
@@ -259,13 +258,8 @@ final class HeadersInReach {
     /// The real paths of the imported headers that exist, in the order first imported: those the
     /// run's files import, then those these import, `depth` levels deep (at most `limit` headers).
     func headers(depth: Int = 3, limit: Int = 400) -> [String] {
-        if let found { return found }
         // the same for every planner of the run (each makes its own `HeadersInReach`)
-        let found = context.remembered("headers in reach, \(depth) deep, at most \(limit)") {
-            search(depth: depth, limit: limit)
-        }
-        self.found = found
-        return found
+        context.remembered("headers in reach, \(depth) deep, at most \(limit)") { search(depth: depth, limit: limit) }
     }
 
     private func search(depth: Int, limit: Int) -> [String] {
